@@ -1,0 +1,22 @@
+"""Command groups, one module each, mounted on the `kept` app.
+
+A module defines ``app`` (a typer.Typer) and ``NAME``; heavy imports stay
+inside its commands.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+GROUPS = ("calendar", "outbox", "tasks", "memory", "soul", "promises", "bench", "eval", "model")
+
+
+def mount(root) -> None:
+    for group in GROUPS:
+        try:
+            module = importlib.import_module(f"agent.commands.{group}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"agent.commands.{group}":
+                continue
+            raise
+        root.add_typer(module.app, name=group)

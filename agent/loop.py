@@ -1,0 +1,179 @@
+"""One turn: store the message, build the context, call the model, run tools
+(at most five rounds), store the reply.
+
+The person's message is committed before the model is called, so a crash or
+a provider failure can never lose it.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from agent import context
+from agent.models.base import Message, Model, ModelError, ToolCall, ToolSpec
+from agent.models.calls import call_model
+from memory import messages as store
+from tools.base import Tool, ToolContext, ToolError
+
+MAX_TOOL_ROUNDS = 5
+MAX_MESSAGE_CHARS = 100_000  # what one message may put into the prompt
+
+
+class InputError(ValueError):
+    """The person's input cannot be used; the text says why in one line."""
+
+
+class Cancelled(Exception):
+    pass
+
+
+@dataclass
+class ExecutedCall:
+    name: str
+    arguments: dict[str, Any]
+    result: Any
+    is_error: bool
+
+
+@dataclass
+class TurnResult:
+    reply: str
+    calls: list[ExecutedCall] = field(default_factory=list)
+    user_message_id: int | None = None
+    reply_message_id: int | None = None
+    error: str | None = None  # set when the turn ended without a model reply
+    recalled: list = field(default_factory=list)
+
+
+@dataclass
+class Session:
+    db: Any
+    model: Model
+    tools: list[Tool]
+    tz: Any  # ZoneInfo
+    chat: store.Chat
+    author: str = "me"
+    approve: Callable[[str], bool] = lambda prompt: True
+    clock: Callable[[], datetime] | None = None
+    recall_k: int = 12
+    recent_limit: int = 14
+
+    def now(self) -> datetime:
+        return (self.clock() if self.clock else datetime.now(self.tz)).astimezone(self.tz)
+
+
+def clean_input(text: str) -> str:
+    """Drop control characters (keeping newlines and tabs) and refuse empty input."""
+    cleaned = "".join(ch for ch in text if ch in "\n\t" or ch >= " " and ch != "\x7f")
+    if not cleaned.strip():
+        raise InputError("empty message: type something, or /help for commands")
+    return cleaned
+
+
+def run_turn(
+    session: Session,
+    text: str,
+    *,
+    on_text: Callable[[str], None] | None = None,
+    on_tool: Callable[[ExecutedCall], None] | None = None,
+    on_retry: Callable[[ModelError, float], None] | None = None,
+    cancel: threading.Event | None = None,
+) -> TurnResult:
+    text = clean_input(text)
+    now = session.now()
+    user_id = store.add_message(session.db, session.chat, "user", session.author, text, now)
+    ctx = context.build(
+        session.db,
+        session.chat,
+        text[:MAX_MESSAGE_CHARS],
+        now,
+        str(session.tz),
+        recall_k=session.recall_k,
+        recent_limit=session.recent_limit,
+        exclude_message_id=user_id,
+    )
+    result = TurnResult("", user_message_id=user_id, recalled=ctx.recalled)
+    specs = [ToolSpec(t.name, t.description, t.parameters) for t in session.tools]
+    by_name = {t.name: t for t in session.tools}
+    tool_ctx = ToolContext(session.db, now, session.tz, session.chat.name, session.chat.is_team, session.approve)
+    convo = list(ctx.messages)
+
+    for round_no in range(MAX_TOOL_ROUNDS + 1):
+        _check(cancel)
+        # After the last tool round the model must answer in text.
+        offer = specs if round_no < MAX_TOOL_ROUNDS else None
+        try:
+            response = call_model(
+                session.model, convo, db=session.db, purpose="chat", system=ctx.system,
+                tools=offer, on_text=on_text, on_retry=on_retry,
+            )
+        except ModelError as exc:
+            result.error = _explain(exc)
+            return result
+        _check(cancel)
+        if not response.tool_calls or offer is None:
+            if not response.text.strip():
+                result.error = "the model stopped without a reply; nothing was done beyond the tool calls shown"
+                return result
+            result.reply = response.text
+            result.reply_message_id = store.add_message(
+                session.db, session.chat, "assistant", "kept", response.text, session.now()
+            )
+            return result
+        convo.append(Message("assistant", response.text, tool_calls=response.tool_calls))
+        for call in response.tool_calls:
+            executed = _execute(call, by_name, tool_ctx)
+            result.calls.append(executed)
+            store.add_message(
+                session.db, session.chat, "tool", call.name,
+                json.dumps(executed.result, ensure_ascii=False, default=str), session.now(),
+                meta={"arguments": call.arguments, "is_error": executed.is_error},
+            )
+            if on_tool:
+                on_tool(executed)
+            convo.append(
+                Message("tool", json.dumps(executed.result, ensure_ascii=False, default=str),
+                        tool_call_id=call.id, name=call.name, is_error=executed.is_error)
+            )
+    raise AssertionError("unreachable: the last round offers no tools")
+
+
+def _check(cancel: threading.Event | None) -> None:
+    if cancel is not None and cancel.is_set():
+        raise Cancelled()
+
+
+def _execute(call: ToolCall, tools: dict[str, Tool], ctx: ToolContext) -> ExecutedCall:
+    tool = tools.get(call.name)
+    if tool is None:
+        error = f"unknown tool {call.name!r}; available tools: {', '.join(sorted(tools))}"
+        return ExecutedCall(call.name, call.arguments, {"error": error}, True)
+    try:
+        return ExecutedCall(call.name, call.arguments, tool.call(ctx, call.arguments), False)
+    except ToolError as exc:
+        return ExecutedCall(call.name, call.arguments, {"error": str(exc)}, True)
+    except Exception as exc:  # a bug in a tool must not end the turn: the model sees it
+        return ExecutedCall(call.name, call.arguments, {"error": f"{call.name} failed: {type(exc).__name__}: {exc}"}, True)
+
+
+def _explain(exc: ModelError) -> str:
+    from agent.models import base
+
+    reasons = {
+        base.RATE_LIMIT: "the model provider is rate-limiting us",
+        base.SERVER: "the model provider had a server error",
+        base.TIMEOUT: "the model did not answer in time",
+        base.CONNECTION: "could not reach the model provider",
+        base.MALFORMED: "the model's reply could not be understood",
+        base.EMPTY: "the model returned an empty reply",
+        base.AUTH: "the model provider refused the API key",
+        base.BAD_REQUEST: "the model provider rejected the request",
+        base.NOT_CONFIGURED: "no model is configured",
+    }
+    reason = reasons.get(exc.kind, "the model call failed")
+    return f"{reason} ({exc}). Your message is saved; try again."

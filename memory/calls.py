@@ -1,0 +1,76 @@
+"""The log of every model call: purpose, tokens, cost, latency, error.
+
+Nothing said to or by the model is stored here, only what the call cost and
+how it ended, so no secret a person pastes can reach this table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+import sqlite_utils
+
+from memory.db import transaction
+
+MIGRATIONS = [
+    (
+        "m001_model_calls",
+        [
+            """CREATE TABLE model_calls (
+                id INTEGER PRIMARY KEY,
+                at TEXT NOT NULL,
+                purpose TEXT NOT NULL,
+                provider TEXT NOT NULL,
+                model TEXT NOT NULL,
+                input_tokens INTEGER,
+                output_tokens INTEGER,
+                cost_usd REAL,
+                latency_ms REAL NOT NULL,
+                attempt INTEGER NOT NULL DEFAULT 1,
+                error_class TEXT,
+                error TEXT
+            )""",
+        ],
+    ),
+]
+
+
+@dataclass
+class CallRecord:
+    purpose: str
+    provider: str
+    model: str
+    latency_ms: float
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    cost_usd: float | None = None
+    attempt: int = 1
+    error_class: str | None = None
+    error: str | None = None
+
+
+def log_call(db: sqlite_utils.Database, record: CallRecord) -> None:
+    with transaction(db) as conn:
+        conn.execute(
+            "INSERT INTO model_calls (at, purpose, provider, model, input_tokens, output_tokens, cost_usd,"
+            " latency_ms, attempt, error_class, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                datetime.now(timezone.utc).isoformat(timespec="milliseconds"),
+                record.purpose,
+                record.provider,
+                record.model,
+                record.input_tokens,
+                record.output_tokens,
+                record.cost_usd,
+                record.latency_ms,
+                record.attempt,
+                record.error_class,
+                (record.error or "")[:500] or None,
+            ),
+        )
+
+
+def list_calls(db: sqlite_utils.Database, limit: int = 50) -> list[dict]:
+    rows = db.conn.execute("SELECT * FROM model_calls ORDER BY id DESC LIMIT ?", (limit,)).fetchall()
+    return [dict(r) for r in rows]

@@ -1,0 +1,146 @@
+"""Open the person's SQLite file and bring its schema up to date.
+
+Each table belongs to one module, which declares the table's history as a
+list of named migrations (``MIGRATIONS``). A migration and the row recording
+it commit in one transaction, so a crash leaves either both or neither.
+A file whose schema has migrations this build does not know came from a
+newer kept: it is refused, never altered.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import os
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+
+import sqlite_utils
+
+# Modules that own memory tables, in the order their migrations apply.
+MEMORY_OWNERS: tuple[str, ...] = (
+    "memory.messages",
+    "memory.calls",
+    "memory.state",
+    "memory.notes",
+    "memory.facts",
+    "memory.promises",
+    "memory.series",
+    "memory.search",
+)
+
+# A migration is a name and either SQL statements or a function of the connection.
+Migration = tuple[str, "Sequence[str] | Callable[[sqlite3.Connection], None]"]
+
+
+class StoreError(Exception):
+    """The database cannot be used; the message says why, in one line."""
+
+
+def connect(path: str | os.PathLike) -> sqlite3.Connection:
+    """A connection in autocommit mode: writers open their own transactions.
+
+    ``isolation_level=None`` keeps Python's sqlite3 from opening implicit
+    transactions, so ``transaction()`` decides exactly what commits together.
+    """
+    conn = sqlite3.connect(str(path), timeout=30, isolation_level=None, check_same_thread=False)
+    conn.row_factory = sqlite3.Row
+    conn.execute("PRAGMA busy_timeout = 30000")
+    conn.execute("PRAGMA foreign_keys = ON")
+    return conn
+
+
+@contextlib.contextmanager
+def transaction(db: sqlite_utils.Database) -> Iterator[sqlite3.Connection]:
+    """BEGIN IMMEDIATE ... COMMIT, rolled back on any exception.
+
+    IMMEDIATE takes the write lock up front, so two writers wait on the busy
+    timeout instead of failing on a read-to-write upgrade. Nested use joins
+    the outer transaction.
+    """
+    conn = db.conn
+    if conn.in_transaction:
+        yield conn
+        return
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    else:
+        conn.execute("COMMIT")
+
+
+def open_db(path: str | os.PathLike, owners: Sequence[str] = MEMORY_OWNERS) -> sqlite_utils.Database:
+    """Open (creating if needed) the database at ``path`` and migrate it."""
+    path = Path(path)
+    if str(path) != ":memory:":
+        path.parent.mkdir(parents=True, exist_ok=True)
+        new = not path.exists()
+    else:
+        new = False
+    try:
+        conn = connect(path)
+        if new:
+            # The person's memory is theirs: owner-only from the first byte.
+            os.chmod(path, 0o600)
+        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        conn.execute("PRAGMA synchronous = NORMAL")
+        db = sqlite_utils.Database(conn)
+        migrate(db, owners)
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(_explain(path, exc)) from exc
+    del mode
+    return db
+
+
+def _explain(path: Path, exc: sqlite3.DatabaseError) -> str:
+    text = str(exc)
+    if "not a database" in text or "malformed" in text:
+        return f"{path} is not a readable kept database ({text}); it was left untouched."
+    if "readonly" in text or "unable to open" in text:
+        return f"cannot write to {path} ({text}); check the permissions of the data directory."
+    if "disk is full" in text or "full" in text:
+        return f"the disk holding {path} is full; nothing was written."
+    return f"cannot use {path}: {text}"
+
+
+def migrate(db: sqlite_utils.Database, owners: Sequence[str]) -> None:
+    conn = db.conn
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS _migrations ("
+        " migration_set TEXT NOT NULL, name TEXT NOT NULL, applied_at TEXT NOT NULL"
+        " DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), PRIMARY KEY (migration_set, name))"
+    )
+    for owner in owners:
+        migrations: list[Migration] = list(importlib.import_module(owner).MIGRATIONS)
+        apply_migrations(db, owner, migrations)
+
+
+def apply_migrations(db: sqlite_utils.Database, migration_set: str, migrations: Sequence[Migration]) -> None:
+    conn = db.conn
+    applied = {
+        row[0]
+        for row in conn.execute("SELECT name FROM _migrations WHERE migration_set = ?", (migration_set,))
+    }
+    known = {name for name, _ in migrations}
+    unknown = sorted(applied - known)
+    if unknown:
+        raise StoreError(
+            f"this database was written by a newer kept ({migration_set}: {', '.join(unknown)}); "
+            "upgrade kept to open it. The file was left untouched."
+        )
+    for name, step in migrations:
+        if name in applied:
+            continue
+        with transaction(db):
+            if callable(step):
+                step(conn)
+            else:
+                for statement in step:
+                    conn.execute(statement)
+            conn.execute(
+                "INSERT INTO _migrations (migration_set, name) VALUES (?, ?)", (migration_set, name)
+            )

@@ -1,0 +1,3 @@
+"""Owned by its issue; schema arrives with it."""
+
+MIGRATIONS: list = []

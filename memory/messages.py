@@ -1,0 +1,166 @@
+"""Chats and every message in them, verbatim, dated, forever.
+
+The person's own messages hold most answers, so nothing here is ever
+rewritten or deleted; the memory passes only read it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import sqlite_utils
+
+from memory.db import transaction
+
+PRIVATE, TEAM = "private", "team"
+DEFAULT_CHAT = "me"
+
+MIGRATIONS = [
+    (
+        "m001_chats_messages",
+        [
+            """CREATE TABLE chats (
+                id INTEGER PRIMARY KEY,
+                name TEXT NOT NULL UNIQUE,
+                kind TEXT NOT NULL CHECK (kind IN ('private', 'team')),
+                created_at TEXT NOT NULL
+            )""",
+            """CREATE TABLE messages (
+                id INTEGER PRIMARY KEY,
+                chat_id INTEGER NOT NULL REFERENCES chats(id),
+                role TEXT NOT NULL CHECK (role IN ('user', 'assistant', 'tool')),
+                author TEXT NOT NULL,
+                text TEXT NOT NULL,
+                at TEXT NOT NULL,
+                meta TEXT
+            )""",
+            "CREATE INDEX messages_chat ON messages (chat_id, id)",
+        ],
+    ),
+]
+
+
+@dataclass
+class Chat:
+    id: int
+    name: str
+    kind: str
+
+    @property
+    def is_team(self) -> bool:
+        return self.kind == TEAM
+
+
+@dataclass
+class StoredMessage:
+    id: int
+    chat_id: int
+    role: str
+    author: str
+    text: str
+    at: str
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def when(self) -> datetime:
+        return datetime.fromisoformat(self.at)
+
+
+def get_chat(db: sqlite_utils.Database, name: str = DEFAULT_CHAT, kind: str = PRIVATE, now: datetime | None = None) -> Chat:
+    """The chat called ``name``, created with ``kind`` if it does not exist yet."""
+    if kind not in (PRIVATE, TEAM):
+        raise ValueError(f"chat kind must be 'private' or 'team', not {kind!r}")
+    row = db.conn.execute("SELECT id, name, kind FROM chats WHERE name = ?", (name,)).fetchone()
+    if row is None:
+        created = (now or datetime.now().astimezone()).isoformat(timespec="seconds")
+        with transaction(db) as conn:
+            conn.execute(
+                "INSERT OR IGNORE INTO chats (name, kind, created_at) VALUES (?, ?, ?)", (name, kind, created)
+            )
+        row = db.conn.execute("SELECT id, name, kind FROM chats WHERE name = ?", (name,)).fetchone()
+    return Chat(row["id"], row["name"], row["kind"])
+
+
+def list_chats(db: sqlite_utils.Database) -> list[Chat]:
+    return [Chat(r["id"], r["name"], r["kind"]) for r in db.conn.execute("SELECT id, name, kind FROM chats ORDER BY id")]
+
+
+def add_message(
+    db: sqlite_utils.Database,
+    chat: Chat,
+    role: str,
+    author: str,
+    text: str,
+    at: datetime,
+    meta: dict[str, Any] | None = None,
+) -> int:
+    """Store one message and return its id. Commits on its own unless the caller holds a transaction."""
+    if at.tzinfo is None:
+        raise ValueError("message time must carry a time zone")
+    with transaction(db) as conn:
+        cur = conn.execute(
+            "INSERT INTO messages (chat_id, role, author, text, at, meta) VALUES (?, ?, ?, ?, ?, ?)",
+            (chat.id, role, author, text, at.isoformat(timespec="seconds"), json.dumps(meta) if meta else None),
+        )
+        message_id = int(cur.lastrowid)
+        for hook in _AFTER_INSERT:
+            hook(conn, message_id, text, chat)
+    return message_id
+
+
+# Modules that index messages (full-text search) register here, so adding a
+# message updates their index in the same transaction without this module
+# knowing about them.
+_AFTER_INSERT: list = []
+
+
+def on_insert(hook) -> None:
+    if hook not in _AFTER_INSERT:
+        _AFTER_INSERT.append(hook)
+
+
+def _row(r) -> StoredMessage:
+    return StoredMessage(r["id"], r["chat_id"], r["role"], r["author"], r["text"], r["at"], json.loads(r["meta"]) if r["meta"] else {})
+
+
+def recent(db: sqlite_utils.Database, chat: Chat, limit: int = 14) -> list[StoredMessage]:
+    """The last ``limit`` user and assistant messages of the chat, oldest first."""
+    rows = db.conn.execute(
+        "SELECT * FROM messages WHERE chat_id = ? AND role IN ('user', 'assistant') ORDER BY id DESC LIMIT ?",
+        (chat.id, limit),
+    ).fetchall()
+    return [_row(r) for r in reversed(rows)]
+
+
+def since(db: sqlite_utils.Database, after_id: int, limit: int | None = None, private_only: bool = True) -> list[StoredMessage]:
+    """Messages with id greater than ``after_id``, oldest first (what a write pass reads)."""
+    sql = "SELECT m.* FROM messages m JOIN chats c ON c.id = m.chat_id WHERE m.id > ? AND m.role IN ('user', 'assistant')"
+    if private_only:
+        sql += " AND c.kind = 'private'"
+    sql += " ORDER BY m.id"
+    if limit:
+        sql += f" LIMIT {int(limit)}"
+    return [_row(r) for r in db.conn.execute(sql, (after_id,))]
+
+
+def history(db: sqlite_utils.Database, chat: Chat | None = None, limit: int | None = None) -> list[StoredMessage]:
+    """Every stored message (optionally of one chat), oldest first."""
+    sql, args = "SELECT * FROM messages", []
+    if chat is not None:
+        sql += " WHERE chat_id = ?"
+        args.append(chat.id)
+    sql += " ORDER BY id"
+    rows = [_row(r) for r in db.conn.execute(sql, args)]
+    return rows[-limit:] if limit else rows
+
+
+def get(db: sqlite_utils.Database, message_id: int) -> StoredMessage | None:
+    r = db.conn.execute("SELECT * FROM messages WHERE id = ?", (message_id,)).fetchone()
+    return _row(r) if r else None
+
+
+def last_id(db: sqlite_utils.Database) -> int:
+    return db.conn.execute("SELECT coalesce(max(id), 0) FROM messages").fetchone()[0]

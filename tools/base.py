@@ -1,0 +1,61 @@
+"""What a tool is, and what it gets when it runs.
+
+A tool is a plain function over a pydantic model of its arguments. The JSON
+Schema the model sees comes from that pydantic model, and the same model
+validates what the model sends back, so the two never drift apart. A
+``ToolError`` message goes back to the model as the tool result: it should
+say what was wrong and what would be accepted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import sqlite_utils
+
+
+class ToolError(Exception):
+    """A failure the model can act on; its text is the tool result."""
+
+
+@dataclass
+class ToolContext:
+    db: sqlite_utils.Database
+    now: datetime  # aware, in the person's time zone
+    tz: ZoneInfo
+    chat_name: str = "me"
+    chat_is_team: bool = False
+    # Asked before an action needs the person's consent (e.g. a first message
+    # to a new recipient). Returns True to go ahead.
+    approve: Callable[[str], bool] = field(default=lambda prompt: True)
+
+
+@dataclass
+class Tool:
+    name: str
+    description: str
+    args: type  # a pydantic BaseModel subclass
+    run: Callable[[ToolContext, Any], Any]
+
+    @property
+    def parameters(self) -> dict[str, Any]:
+        schema = self.args.model_json_schema()
+        schema.pop("title", None)
+        return schema
+
+    def call(self, ctx: ToolContext, arguments: dict[str, Any]) -> Any:
+        """Validate ``arguments`` and run; invalid input raises ``ToolError``."""
+        from pydantic import ValidationError
+
+        try:
+            parsed = self.args.model_validate(arguments)
+        except ValidationError as exc:
+            problems = "; ".join(
+                f"{'.'.join(str(p) for p in err['loc']) or 'arguments'}: {err['msg']}" for err in exc.errors()
+            )
+            raise ToolError(f"invalid arguments for {self.name}: {problems}") from None
+        return self.run(ctx, parsed)

@@ -1,0 +1,3 @@
+"""Tool tables. (Built with the tools.)"""
+
+MIGRATIONS: list = []
