@@ -1,0 +1,47 @@
+"""`kept tasks`: the tasks kept assigned."""
+
+from __future__ import annotations
+
+import json
+from typing import Optional
+
+import typer
+
+app = typer.Typer(help="The tasks kept tracks for you and others.", no_args_is_help=True)
+
+
+def _fail(message: str) -> None:
+    typer.echo(f"kept: {message}", err=True)
+    raise typer.Exit(1)
+
+
+@app.command("list")
+def list_tasks(
+    show_all: bool = typer.Option(False, "--all", help="Include done tasks (default: open ones only)."),
+    assignee: Optional[str] = typer.Option(None, "--assignee", help="Only tasks for this person, e.g. Sam or me."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
+) -> None:
+    """List tasks, soonest due first."""
+    from agent import config
+    from agent.config import ConfigError
+    from agent.session import open_store
+    from memory.db import StoreError
+    from tools import store
+
+    try:
+        tz = config.timezone(config.load())
+        db = open_store()
+    except (StoreError, ConfigError) as exc:
+        _fail(str(exc))
+    found = store.tasks(db, assignee=assignee, status=None if show_all else store.OPEN)
+    rows = [t.as_dict(tz) for t in found]
+    if as_json:
+        typer.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        return
+    if not rows:
+        typer.echo("No tasks." if show_all else "No open tasks.")
+        return
+    for row in rows:
+        due = f"  due {row['due'][:16].replace('T', ' ')} ({row['due_weekday'][:3]})" if row["due"] else ""
+        mark = "x" if row["status"] == "done" else " "
+        typer.echo(f"[{mark}] #{row['task_id']:<4} {row['assignee']}: {row['title']}{due}")

@@ -1,0 +1,126 @@
+"""The base for tool argument models: errors that name the argument and say
+what it takes.
+
+A small model fixes a call from the error text alone, so "start is required:
+when it starts, e.g. 'Tuesday 10:00'" beats pydantic's "Field required". The
+hint is the field's own description, the same text the model saw in the
+schema. Other names small models reach for ("date", "time", "duration") are
+mapped onto the real fields before validation.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+
+from tools.base import ToolError
+
+
+class Arguments(BaseModel):
+    model_config = ConfigDict(extra="ignore", str_strip_whitespace=True)
+
+    # Other names for a field: {"date": "start"}. Used only when the real one is absent.
+    ALIASES: ClassVar[dict[str, str]] = {}
+
+    @model_validator(mode="before")
+    @classmethod
+    def _rename(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        data = cls.prepare({str(k).strip(): v for k, v in data.items()})
+        for other, real in cls.ALIASES.items():
+            if other in data and real not in data:
+                data[real] = data.pop(other)
+        return data
+
+    @classmethod
+    def prepare(cls, data: dict) -> dict:
+        """Reshape raw arguments before aliases apply; a subclass may override."""
+        return data
+
+    @classmethod
+    def model_validate(cls, obj: Any, *args: Any, **kwargs: Any):  # type: ignore[override]
+        try:
+            return super().model_validate(obj, *args, **kwargs)
+        except ValidationError as exc:
+            raise ToolError("invalid arguments: " + explain(cls, exc)) from None
+
+
+def explain(model: type[BaseModel], exc: ValidationError) -> str:
+    problems: list[str] = []
+    for err in exc.errors():
+        loc = [str(p) for p in err["loc"]]
+        name = loc[0] if loc else ""
+        field = model.model_fields.get(name)
+        hint = field.description if field is not None and field.description else ""
+        kind = err["type"]
+        if not name:
+            if kind in ("model_type", "model_attributes_type", "dict_type"):
+                names = ", ".join(model.model_fields)
+                problems.append(f"pass a JSON object with these keys: {names}")
+            else:
+                problems.append(_message(err))
+            continue
+        where = ".".join(loc)
+        if kind == "missing":
+            problems.append(f"{where} is required: {hint}" if hint else f"{where} is required")
+            continue
+        got = err.get("input")
+        shown = f" (got {got!r})" if got is not None and not isinstance(got, dict) else ""
+        text = f"{where}: {_message(err)}{shown}"
+        if hint:
+            text += f". {where} takes: {hint}"
+        problems.append(text)
+    return "; ".join(problems)
+
+
+def _message(err: dict) -> str:
+    kind, msg = err["type"], err["msg"]
+    if kind == "string_too_short":
+        return "must not be empty"
+    if kind == "value_error":
+        return re.sub(r"^Value error, ", "", msg)
+    return msg[:1].lower() + msg[1:]
+
+
+def split_names(value: Any) -> Any:
+    """'Sam, Priya and Lee' -> ['Sam', 'Priya', 'Lee']; lists pass through, trimmed."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        value = re.split(r"\s*(?:[,;、，]|\band\b|和)\s*", value)
+    if isinstance(value, (list, tuple)):
+        seen: dict[str, str] = {}
+        for item in value:
+            if not isinstance(item, str):
+                return value  # let validation name the bad item
+            name = " ".join(item.split())
+            if name and name.casefold() not in seen:
+                seen[name.casefold()] = name
+        return list(seen.values())
+    return value
+
+
+def minutes(value: Any) -> Any:
+    """45, '45', '45 min', '1 hour', '1.5 hours', '1h30', '90m' -> whole minutes."""
+    if value is None or isinstance(value, bool) or isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        return round(value) if value == value else value
+    if not isinstance(value, str):
+        return value
+    text = value.strip().lower()
+    if re.fullmatch(r"\d+", text):
+        return int(text)
+    m = re.fullmatch(
+        r"(?:(?P<h>\d+(?:\.\d+)?)\s*(?:h|hr|hrs|hour|hours|小时|个小时))?\s*"
+        r"(?:(?P<m>\d+)\s*(?:m|min|mins|minute|minutes|分钟)?)?",
+        text,
+    )
+    if m and (m.group("h") or m.group("m")):
+        return round(float(m.group("h") or 0) * 60) + int(m.group("m") or 0)
+    if text in ("an hour", "one hour", "1 hour", "half an hour", "半小时", "一小时", "一个小时"):
+        return 30 if "half" in text or "半" in text else 60
+    raise ValueError(f"{value!r} is not a number of minutes; give a whole number such as 30 or 60")
