@@ -1,8 +1,108 @@
-"""Work that runs after the reply is shown: the memory write pass."""
+"""Work that runs after the reply is shown: the memory write pass.
+
+It never delays the reply: ``after_turn`` is called once the reply is on
+screen, and in the REPL it runs the pass in a background thread with its own
+database connection (a shared connection would let the chat's writes join
+the pass's transaction). A failed pass is logged and left for the next one:
+the cursor did not move, so nothing is lost.
+"""
 
 from __future__ import annotations
 
+import logging
+import threading
 
-def after_turn(session) -> None:
-    """Run a write pass if one is due. (Issue 3 wires the writer in.)"""
+log = logging.getLogger("kept.memory")
+
+_running = threading.Lock()  # one pass per process; the lease covers other processes
+
+
+def memory_model(session):
+    """The model that writes memory: the configured memory model, else the chat provider's cheaper one."""
+    from agent import config
+    from agent.models import registry
+
+    explicit = getattr(session, "memory_model", None)
+    if explicit is not None:
+        return explicit
+    settings = config.load()
+    if settings.memory_model:
+        return registry.create(settings.memory_model, memory=True)
+    if session.model.provider in ("anthropic", "openai"):
+        return registry.create(session.model.provider, memory=True)
+    return session.model  # the embedded or scripted model: do not load a second one
+
+
+def db_file(db) -> str:
+    row = db.conn.execute("PRAGMA database_list").fetchone()
+    return row[2] or ":memory:"
+
+
+def run_due_pass(db, model, *, force: bool = False, progress=None):
+    """One write pass on ``db`` if due (or forced), with the settings' cap, bound and schedule."""
+    from agent import config
+    from agent.memory_llm import ModelMemoryLLM
+    from memory import writer
+
+    settings = config.load()
+    schedule = writer.Schedule(settings.write_every_turns, settings.write_min_user_turns, settings.write_min_hours)
+    return writer.run_pass(db, ModelMemoryLLM(model, db), cap=settings.summary_cap,
+                           max_active=settings.max_active_facts, schedule=schedule, force=force, progress=progress)
+
+
+def _pass_in_own_connection(path: str, model) -> None:
+    from agent.session import open_store
+
+    db = open_store(path)
+    try:
+        run_due_pass(db, model)
+    except Exception as exc:  # the next pass rereads the same messages; the chat goes on
+        log.warning("memory write pass failed, will retry later: %s: %s", type(exc).__name__, exc)
+    finally:
+        db.conn.close()
+
+
+def after_turn(session, background: bool = False) -> threading.Thread | None:
+    """Run a write pass if one is due. Call it after the reply is shown.
+
+    With ``background`` the pass runs in a daemon thread (returned, so a
+    REPL can join it on exit); otherwise it runs here. Team chats never
+    trigger a pass: their messages are not written into private memory.
+    """
+    from memory import writer
+
+    if session.chat.is_team:
+        return None
+    try:
+        from agent import config
+
+        settings = config.load()
+        schedule = writer.Schedule(settings.write_every_turns, settings.write_min_user_turns, settings.write_min_hours)
+        if not writer.due(session.db, schedule)[0]:
+            return None
+        model = memory_model(session)
+    except Exception as exc:
+        log.warning("memory write pass skipped: %s: %s", type(exc).__name__, exc)
+        return None
+    path = db_file(session.db)
+    if path == ":memory:" or not path:
+        target = lambda: _run_locked(lambda: run_due_pass(session.db, model))  # noqa: E731
+    else:
+        target = lambda: _run_locked(lambda: _pass_in_own_connection(path, model))  # noqa: E731
+    if background:
+        thread = threading.Thread(target=target, name="kept-write-pass", daemon=True)
+        thread.start()
+        return thread
+    target()
     return None
+
+
+def _run_locked(fn) -> None:
+    if not _running.acquire(blocking=False):
+        return
+    try:
+        fn()
+    except Exception as exc:
+        log.warning("memory write pass failed, will retry later: %s: %s", type(exc).__name__, exc)
+    finally:
+        _running.release()

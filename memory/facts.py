@@ -190,9 +190,9 @@ def delete_fact(conn: sqlite3.Connection, fact_id: int, reason: str | None = Non
     return True
 
 
-def touch(conn: sqlite3.Connection, fact_ids: list[int]) -> None:
-    """Mark facts as used now, so the bound archives them last."""
-    at = _now()
+def touch(conn: sqlite3.Connection, fact_ids: list[int], at: str | None = None) -> None:
+    """Mark facts as used (now, or at ``at``), so the bound archives them last."""
+    at = at or _now()
     conn.executemany("UPDATE facts SET touched_at = ? WHERE id = ?", [(at, int(i)) for i in fact_ids])
 
 

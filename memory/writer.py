@@ -1,3 +1,290 @@
-"""The write pass. (Issue 3 fills this in.)"""
+"""The write pass: rewrite MEMORY, extract and reconcile facts, promises, series.
+
+Staged so that model calls never hold the write lock: every stage first
+*plans* (model calls and reads, no writes), then all plans apply in ONE
+transaction that also advances the cursor. So a pass is at-least-once:
+a model error, an unparseable reply, a crash or kill -9 before that commit
+leaves the cursor where it was, and the next pass rereads the same messages;
+facts are deduplicated by their normalised text and date, so a reread adds
+nothing twice.
+
+Only one pass runs at a time, across processes: a lease row in ``state``
+is claimed in a short transaction, carries an expiry (so a killed pass does
+not block the next one for long), and is checked again inside the commit.
+"""
 
 from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+import sqlite_utils
+
+from memory import facts as fact_log
+from memory import messages as store
+from memory import notes, reconcile, soul, state, summary
+from memory.db import transaction
+from memory.secrets import redact
+
+CURSOR = "writer.cursor"  # id of the last message a committed pass read
+LAST_PASS = "writer.last_pass_at"
+LEASE = "writer.lease"
+LEASE_SECONDS = 15 * 60
+
+# One pass reads at most this much; a forced rewrite runs passes until caught up.
+MAX_MESSAGES = 150
+MAX_CHARS = 40_000
+MAX_MESSAGE_CHARS = 4_000  # one pasted log must not crowd out the rest
+
+
+class PassAborted(Exception):
+    """The pass lost its lease or another pass committed first; nothing was written."""
+
+
+@dataclass
+class Schedule:
+    every_turns: int = 8
+    min_user_turns: int = 4
+    min_hours: float = 3.0
+
+
+@dataclass
+class PassResult:
+    ran: bool
+    reason: str
+    messages: int = 0
+    cursor_from: int = 0
+    cursor_to: int = 0
+    note_changed: bool = False
+    soul_changed: bool = False
+    overflow: int = 0
+    added: int = 0
+    updated: int = 0
+    deleted: int = 0
+    archived: int = 0
+    candidates: int = 0
+    already_kept: int = 0
+    unused_decisions: int = 0
+    remaining: int = 0  # private messages still unread after this pass
+    extra: dict = field(default_factory=dict)  # what promises and series report
+
+
+def _now() -> datetime:
+    return datetime.now().astimezone()
+
+
+def cursor(db: sqlite_utils.Database) -> int:
+    return int(state.get(db, CURSOR) or 0)
+
+
+def last_pass_at(db: sqlite_utils.Database) -> datetime | None:
+    raw = state.get(db, LAST_PASS)
+    return datetime.fromisoformat(raw) if raw else None
+
+
+def pending(db: sqlite_utils.Database) -> list[store.StoredMessage]:
+    """Private messages no committed pass has read yet (team chats are never written to memory)."""
+    return store.since(db, cursor(db), private_only=True)
+
+
+def due(db: sqlite_utils.Database, schedule: Schedule, now: datetime | None = None) -> tuple[bool, str]:
+    """Whether a pass should run now, and why (or why not)."""
+    now = now or _now()
+    new = pending(db)
+    users = sum(1 for m in new if m.role == "user")
+    if len(new) < schedule.every_turns:
+        return False, f"{len(new)} new turns, a pass waits for {schedule.every_turns}"
+    if users < schedule.min_user_turns:
+        return False, f"{users} new turns from the person, a pass waits for {schedule.min_user_turns}"
+    last = last_pass_at(db)
+    if last is not None and now - last < timedelta(hours=schedule.min_hours):
+        return False, f"the last pass was {(now - last).total_seconds() / 3600:.1f} h ago, passes wait {schedule.min_hours:g} h"
+    return True, f"{len(new)} new turns, {users} from the person"
+
+
+# --- the lease ------------------------------------------------------------
+
+
+def _read_lease(conn) -> dict:
+    row = conn.execute("SELECT value FROM state WHERE key = ?", (LEASE,)).fetchone()
+    try:
+        return json.loads(row[0]) if row and row[0] else {}
+    except ValueError:
+        return {}
+
+
+def claim(db: sqlite_utils.Database, owner: str, now: datetime | None = None, seconds: int = LEASE_SECONDS) -> bool:
+    """Take (or renew) the pass lease; False when another live pass holds it."""
+    now = now or _now()
+    with transaction(db) as conn:
+        lease = _read_lease(conn)
+        if lease and lease.get("owner") != owner and datetime.fromisoformat(lease["expires"]) > now:
+            return False
+        state.put(db, LEASE, json.dumps({"owner": owner, "expires": (now + timedelta(seconds=seconds)).isoformat()}))
+        return True
+
+
+def release(db: sqlite_utils.Database, owner: str) -> None:
+    with transaction(db) as conn:
+        if _read_lease(conn).get("owner") == owner:
+            state.put(db, LEASE, "")
+
+
+def _holds(conn, owner: str, now: datetime) -> bool:
+    lease = _read_lease(conn)
+    return lease.get("owner") == owner and datetime.fromisoformat(lease["expires"]) > now
+
+
+# --- the pass -------------------------------------------------------------
+
+
+def _batch(messages: list[store.StoredMessage]) -> list[store.StoredMessage]:
+    out, size = [], 0
+    for m in messages:
+        size += min(len(m.text), MAX_MESSAGE_CHARS)
+        if out and (len(out) >= MAX_MESSAGES or size > MAX_CHARS):
+            break
+        out.append(m)
+    return out
+
+
+def transcript(messages: list[store.StoredMessage]) -> str:
+    """Messages numbered from 1 (never by id), dated, redacted: what the memory model reads."""
+    lines = []
+    for n, m in enumerate(messages, 1):
+        text = redact(m.text)
+        if len(text) > MAX_MESSAGE_CHARS:
+            text = text[:MAX_MESSAGE_CHARS] + " […]"
+        who = "assistant" if m.role == "assistant" else m.author
+        lines.append(f"[{n}] {m.at[:16].replace('T', ' ')} {who}: {text}")
+    return "\n".join(lines)
+
+
+def run_pass(
+    db: sqlite_utils.Database,
+    llm,
+    *,
+    cap: int,
+    max_active: int,
+    schedule: Schedule | None = None,
+    force: bool = False,
+    now: datetime | None = None,
+    progress: Callable[[str], None] | None = None,
+    before_commit: Callable[[], None] | None = None,
+) -> PassResult:
+    """Run one write pass if one is due (always when ``force``); see the module docstring.
+
+    ``before_commit`` runs after every model call and before the commit; tests
+    use it to fail a pass at the last moment.
+    """
+    say = progress or (lambda _msg: None)
+    now = now or _now()
+    if not force:
+        ok, why = due(db, schedule or Schedule(), now)
+        if not ok:
+            return PassResult(False, why)
+    owner = uuid.uuid4().hex
+    if not claim(db, owner, now):
+        return PassResult(False, "another write pass is running")
+    try:
+        start = cursor(db)
+        unread = store.since(db, start, private_only=True)
+        if not unread:
+            return PassResult(False, "no new messages")
+        batch = _batch(unread)
+        result = PassResult(True, "forced" if force else "due", messages=len(batch), cursor_from=start,
+                            cursor_to=batch[-1].id, remaining=len(unread) - len(batch))
+        said_dates = [m.at[:10] for m in batch]
+        text = transcript(batch)
+
+        say(f"rewriting MEMORY from {len(batch)} messages")
+        old_note, old_soul = summary.current(db), soul.current(db)
+        splan = summary.plan(llm, old_note=old_note, old_soul=old_soul, transcript=text, cap=cap,
+                             default_date=said_dates[-1])
+        _renew(db, owner)
+
+        say("extracting facts")
+        candidates = reconcile.extract(llm, text, batch, said_dates)
+        say(f"reconciling {len(candidates)} candidate facts")
+        fplan = reconcile.reconcile(db, llm, candidates)
+        _renew(db, owner)
+
+        extra_plans = []
+        today = now.date()
+        for name in ("promises", "series"):
+            module = __import__(f"memory.{name}", fromlist=[name])
+            plan_pass, apply_pass = getattr(module, "plan_pass", None), getattr(module, "apply_pass", None)
+            if plan_pass and apply_pass:
+                say(f"detecting {name}")
+                extra_plans.append((name, apply_pass, plan_pass(db, batch, llm, today)))
+                _renew(db, owner)
+
+        if before_commit:
+            before_commit()
+        say("committing")
+        with transaction(db) as conn:
+            if not _holds(conn, owner, _now()):
+                raise PassAborted("the write pass lost its lease; nothing was written")
+            if cursor(db) != start:
+                raise PassAborted("another write pass committed these messages first; nothing was written")
+            result.note_changed = notes.save(conn, notes.MEMORY, splan.text, f"write pass over messages {batch[0].id}-{batch[-1].id}") is not None
+            if splan.soul is not None:
+                result.soul_changed = soul.save(conn, splan.soul, "asked for in conversation") is not None
+            for item in splan.overflow:
+                if item.text:
+                    fact_log.add_fact(conn, item.text, item.said_on, [], reason="moved out of MEMORY")
+                    result.overflow += 1
+            _apply_facts(conn, fplan, result)
+            for name, apply_pass, plan in extra_plans:
+                result.extra[name] = apply_pass(conn, plan)
+            result.archived = len(fact_log.archive_over_bound(conn, max_active))
+            state.put(db, CURSOR, str(batch[-1].id))
+            state.put(db, LAST_PASS, now.isoformat())
+            state.put(db, LEASE, "")
+        return result
+    finally:
+        release(db, owner)
+
+
+def _renew(db: sqlite_utils.Database, owner: str) -> None:
+    if not claim(db, owner):
+        raise PassAborted("another write pass took over the lease; nothing was written")
+
+
+def _apply_facts(conn, plan: reconcile.FactsPlan, result: PassResult) -> None:
+    result.candidates, result.already_kept, result.unused_decisions = plan.candidates, plan.already_kept, plan.unused_decisions
+    for c in plan.adds:
+        before = conn.execute("SELECT count(*) FROM facts").fetchone()[0]
+        fact_log.add_fact(conn, c.text, c.said_on, c.source_ids, reason="write pass")
+        result.added += conn.execute("SELECT count(*) FROM facts").fetchone()[0] - before
+    for old_id, c in plan.updates:
+        row = conn.execute("SELECT status FROM facts WHERE id = ?", (old_id,)).fetchone()
+        if row is None or row["status"] != fact_log.ACTIVE:
+            # Changed since the plan was made (forgotten, archived): keep the news as a new fact.
+            fact_log.add_fact(conn, c.text, c.said_on, c.source_ids, reason="write pass (its old fact changed meanwhile)")
+            result.added += 1
+            continue
+        if fact_log.find_same(conn, fact_log.dated(c.text, c.said_on), c.said_on) is not None:
+            continue  # a reread: this update is already stored
+        fact_log.update_fact(conn, old_id, c.text, c.said_on, c.source_ids)
+        result.updated += 1
+    for fact_id, reason in plan.deletes:
+        row = conn.execute("SELECT status FROM facts WHERE id = ?", (fact_id,)).fetchone()
+        if row is not None and row["status"] == fact_log.ACTIVE:
+            fact_log.delete_fact(conn, fact_id, reason)
+            result.deleted += 1
+
+
+def run_until_caught_up(db: sqlite_utils.Database, llm, *, cap: int, max_active: int,
+                        progress: Callable[[str], None] | None = None, max_passes: int = 100) -> list[PassResult]:
+    """Forced passes until every private message has been read (``kept memory rewrite``)."""
+    results = []
+    for _ in range(max_passes):
+        result = run_pass(db, llm, cap=cap, max_active=max_active, force=True, progress=progress)
+        results.append(result)
+        if not result.ran or result.remaining == 0:
+            break
+    return results

@@ -1,0 +1,61 @@
+"""SOUL holds only what the person asked for; the default persona lives in code."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory import soul
+
+
+@pytest.fixture
+def quiet_recall(monkeypatch):
+    # These tests are about SOUL in the prompt; other memory blocks stay out of the way.
+    monkeypatch.setattr("memory.recall.recall_facts", lambda *a, **k: [])
+    monkeypatch.setattr("memory.promises.relevant_open", lambda *a, **k: [])
+    monkeypatch.setattr("memory.series.counts_for", lambda *a, **k: [])
+
+
+def test_soul_is_empty_until_asked_and_then_rendered(db):
+    assert soul.render(db) == ""
+    assert soul.set_text(db, "  Call me Mo. No bullet points.  ") is True
+    assert soul.render(db) == "Call me Mo. No bullet points."
+
+
+def test_every_version_is_kept_and_an_unchanged_save_adds_none(db):
+    soul.set_text(db, "Call me Mo.")
+    soul.set_text(db, "Call me Mo. Answer in German.")
+    assert soul.set_text(db, "Call me Mo. Answer in German.") is False
+    assert [v.text for v in soul.history(db)] == ["Call me Mo.", "Call me Mo. Answer in German."]
+
+
+def test_default_persona_is_not_in_the_note_and_survives_an_empty_soul(db, quiet_recall):
+    from agent.context import PERSONA, build
+    from memory import messages as store
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    soul.set_text(db, "")
+    assert PERSONA not in soul.render(db)
+    chat = store.get_chat(db)
+    ctx = build(db, chat, "hello", datetime(2026, 10, 7, 9, tzinfo=ZoneInfo("Europe/Berlin")), "Europe/Berlin")
+    assert ctx.system.startswith(PERSONA)
+
+
+def test_soul_reaches_the_prompt_in_a_private_chat_only(db, quiet_recall):
+    from agent.context import build
+    from memory import messages as store
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    soul.set_text(db, "Call me Mo.")
+    now = datetime(2026, 10, 7, 9, tzinfo=ZoneInfo("Europe/Berlin"))
+    assert "Call me Mo." in build(db, store.get_chat(db), "hi", now, "Europe/Berlin").system
+    team = store.get_chat(db, "ops", store.TEAM)
+    assert "Call me Mo." not in build(db, team, "hi", now, "Europe/Berlin").system
+
+
+def test_secrets_are_redacted_and_long_souls_refused(db):
+    soul.set_text(db, "Call me Mo. My password: correcthorse99")
+    assert "correcthorse99" not in soul.render(db)
+    with pytest.raises(soul.SoulTooLong):
+        soul.set_text(db, "x" * (soul.MAX_CHARS + 1))
