@@ -714,7 +714,7 @@ def _iso(value) -> date | None:
         return None
 
 
-def apply_pass(conn: sqlite3.Connection, plan: PromisePlan) -> None:
+def apply_pass(conn: sqlite3.Connection, plan: PromisePlan) -> dict[str, int]:
     """Write ``plan`` inside the writer's transaction.
 
     Idempotent per source message: a message that already opened promises
@@ -738,11 +738,15 @@ def apply_pass(conn: sqlite3.Connection, plan: PromisePlan) -> None:
         else:
             new_ids.append(add(conn, n.who, n.what, n.opened_on, to_whom=n.to_whom, due_on=n.due_on,
                                opened_message_id=n.opened_message_id))
+    closed = dropped = 0
     for c in plan.closures:
         target = c.promise_id if c.promise_id is not None else (
             new_ids[c.new_index] if c.new_index is not None and c.new_index < len(new_ids) else None)
-        if target is not None:
-            close(conn, target, c.status, c.closed_on, c.evidence, by="message", message_id=c.message_id)
+        if target is not None and close(conn, target, c.status, c.closed_on, c.evidence, by="message", message_id=c.message_id):
+            closed += c.status == DONE
+            dropped += c.status == DROPPED
+    opened = sum(1 for n, i in zip(plan.new, new_ids) if n is not None and i is not None and n.opened_message_id not in already)
+    return {"opened": opened, "done": closed, "dropped": dropped, "rejected": len(plan.rejected)}
 
 
 # --- the assistant's own actions ----------------------------------------------
