@@ -1,0 +1,102 @@
+"""Privacy: in a team chat nothing private reaches the assembled prompt, and
+search_memory is refused; the person's files are owner-only."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from agent import context
+from agent.loop import run_turn
+from agent.models import scripted
+from agent.models.scripted import ScriptedModel
+from agent.session import open_session
+from memory import facts, notes, promises, soul
+from memory import messages as store
+from memory.db import transaction
+
+BERLIN = ZoneInfo("Europe/Berlin")
+NOW = datetime(2026, 10, 6, 10, 0, tzinfo=BERLIN)
+
+# Each line of private memory carries a word that appears nowhere else.
+SOUL_LINE = "Call me Captain Quillon. Never use bullet points."
+MEMORY_NOTE = "who: leads the Nightjar programme\nkeep: the Nightjar budget is 48,000 euros"
+FACT = "the Nightjar budget is 48,000 euros"
+PROMISE = "send Priya the Nightjar timeline"
+PRIVATE_MESSAGE = "Between us: the Nightjar launch slips to March, do not tell the team yet."
+MARKERS = ("Quillon", "Nightjar", "48,000", "Priya", "slips to March")
+
+
+def _private_memory(db) -> None:
+    with transaction(db) as conn:
+        soul.save(conn, SOUL_LINE, "asked in conversation")
+        notes.save(conn, notes.MEMORY, MEMORY_NOTE, "write pass")
+        facts.add_fact(conn, FACT, "2026-10-01", [])
+        promises.add(conn, "me", PROMISE, "2026-10-01", to_whom="Priya")
+    store.add_message(db, store.get_chat(db), "user", "me", PRIVATE_MESSAGE, NOW)
+
+
+def _prompt_text(ctx: context.Context) -> str:
+    return ctx.system + "\n" + "\n".join(m.content for m in ctx.messages)
+
+
+QUESTION = "What is the budget, what did I promise, and when is the launch?"
+
+
+def test_a_team_chat_prompt_carries_no_soul_memory_fact_promise_or_private_message(db):
+    _private_memory(db)
+    team = store.get_chat(db, "standup", store.TEAM)
+    store.add_message(db, team, "user", "me", "Morning all, standup in five.", NOW)
+    ctx = context.build(db, team, QUESTION, NOW, "Europe/Berlin")
+    text = _prompt_text(ctx)
+    leaked = [m for m in MARKERS if m in text]
+    assert not leaked, f"private memory in a team chat prompt: {leaked}"
+    assert ctx.recalled == []
+    assert "standup in five" in text  # the team chat's own messages are there
+
+
+def test_the_same_question_in_a_private_chat_does_see_that_memory(db):
+    """The control: the team test passes because of the team rule, not because memory is empty."""
+    _private_memory(db)
+    ctx = context.build(db, store.get_chat(db), "What is the Nightjar budget? Did I promise Priya the timeline?",
+                        NOW, "Europe/Berlin")
+    assert "Quillon" in ctx.system
+    assert "48,000" in ctx.system
+    assert "Priya" in ctx.system.split("What is the Nightjar")[0] or "Priya the Nightjar timeline" in ctx.system
+
+
+def test_search_memory_is_refused_in_a_team_chat_and_returns_nothing_private(db):
+    _private_memory(db)
+    model = ScriptedModel([
+        scripted.tool_call("search_memory", query="Nightjar budget"),
+        scripted.text("I cannot search private memory here."),
+    ])
+    session = open_session(model=model, db=db, chat_name="standup", team=True)
+    result = run_turn(session, QUESTION)
+    model.assert_complete()
+    (call,) = result.calls
+    assert call.name == "search_memory" and call.is_error
+    assert "team chat" in call.result["error"]
+    sent = json.dumps([m.content for r in model.requests for m in r.messages]) + model.requests[0].system
+    assert not [m for m in MARKERS if m in sent]
+
+
+def test_search_memory_works_in_a_private_chat(db):
+    """The control for the refusal above."""
+    _private_memory(db)
+    model = ScriptedModel([scripted.tool_call("search_memory", query="Nightjar budget"), scripted.text("48,000.")])
+    session = open_session(model=model, db=db)
+    result = run_turn(session, "What is the Nightjar budget?")
+    (call,) = result.calls
+    assert not call.is_error
+    assert "48,000" in json.dumps(call.result, ensure_ascii=False)
+
+
+def test_a_team_chat_never_triggers_a_write_pass_over_its_messages(db):
+    from memory import writer
+
+    team = store.get_chat(db, "standup", store.TEAM)
+    for i in range(10):
+        store.add_message(db, team, "user", "me", f"team note {i}", NOW)
+    assert writer.pending(db) == []
