@@ -1,0 +1,539 @@
+"""The embedded model: a GGUF run in-process by llama-cpp-python.
+
+The prompt is rendered with the GGUF's own chat template (Jinja), with the
+tools passed to it, and the model answers in text; tool calls are read from
+``<tool_call>{...}</tool_call>`` blocks or a bare JSON object in that text.
+(llama-cpp-python's ``chatml-function-calling`` format is not used: in 0.3.36
+it forces empty or "functions.X:" replies when the model may choose.)
+
+Speed: the Llama instance is loaded once per process and per file. kept's
+system prompt starts with its fixed persona; the rest (date, memory) changes
+each turn. The persona goes first and the changing part in a second system
+message after the tool list, so the persona and tool definitions are a token
+prefix shared by every turn, and llama.cpp's prefix match reuses their KV cache
+instead of evaluating them again (``Usage.cached_input_tokens`` says how many).
+``KEPT_LOCAL_TIMING=1`` prints prompt and generation speed per call.
+
+A small model calls tools on plain questions. ``guard_calls`` drops a call
+whose tool is unknown, whose required arguments are missing, or whose
+required values appear nowhere in the conversation or memory; when that
+leaves nothing, the model is asked again without tools for a text answer.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+import threading
+import time
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from agent.models.base import (
+    BAD_REQUEST, MALFORMED, NOT_CONFIGURED, Message, ModelError, Response, StreamCallback, ToolCall,
+    ToolSpec, Usage,
+)
+
+N_CTX = 8192
+N_THREADS = 2
+TIMING_ENV = "KEPT_LOCAL_TIMING"
+GUARD_ENV = "KEPT_LOCAL_GUARD"  # "0" turns the guard off (the eval measures both)
+
+_lock = threading.RLock()  # one llama context: calls take turns
+_loaded: dict[str, Any] = {}  # path -> Llama, kept for the life of the process
+
+
+# ---------------------------------------------------------------- loading
+
+
+def _import_llama():
+    try:
+        import llama_cpp  # noqa: F401  (takes about a second; only on first use)
+    except ImportError:
+        from agent.models.model_file import HOW_TO_INSTALL
+
+        raise ModelError(NOT_CONFIGURED, f"the embedded model needs llama-cpp-python, which is not installed: {HOW_TO_INSTALL}") from None
+    return llama_cpp
+
+
+def _progress_bar():
+    """A rich progress bar on stderr while the model file is assembled (about 10 seconds)."""
+    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from agent.models.model_file import SIZE
+
+    progress = Progress(
+        TextColumn("assembling the embedded model"), BarColumn(), DownloadColumn(), TimeRemainingColumn(),
+        transient=True, console=_stderr_console(),
+    )
+    task = progress.add_task("model", total=SIZE)
+    return progress, (lambda n: progress.advance(task, n))
+
+
+def _stderr_console():
+    from rich.console import Console
+
+    return Console(stderr=True)
+
+
+def model_path() -> tuple[str, bool]:
+    """The GGUF to load (assembled and verified first if needed) and whether it was hash-checked."""
+    from agent.models import model_file
+
+    try:
+        found = model_file.locate()
+        if found is None:
+            model_file.part_files()  # say what is missing before drawing a progress bar
+            progress, advance = _progress_bar()
+            with progress:
+                found = model_file.ensure(progress=advance)
+    except model_file.ModelFileError as exc:
+        raise ModelError(NOT_CONFIGURED, str(exc)) from None
+    return str(found.path), found.verified
+
+
+def load(path: str | None = None):
+    """The process's Llama for ``path`` (default: the embedded model), loaded on first use."""
+    with _lock:
+        path = path or model_path()[0]
+        if path in _loaded:
+            return _loaded[path]
+        llama_cpp = _import_llama()
+        started = time.perf_counter()
+        try:
+            llm = llama_cpp.Llama(
+                model_path=path, n_ctx=N_CTX, n_threads=N_THREADS, n_threads_batch=N_THREADS,
+                n_batch=512, verbose=False,
+            )
+        except (ValueError, RuntimeError) as exc:
+            raise ModelError(NOT_CONFIGURED, f"could not load the model file {path}: {exc}") from None
+        _timing(f"loaded {os.path.basename(path)} in {time.perf_counter() - started:.1f}s")
+        _loaded[path] = llm
+        return llm
+
+
+def _formatter(llm):
+    """The GGUF's own chat template, kept on the Llama instance."""
+    cached = getattr(llm, "_kept_formatter", None)
+    if cached is not None:
+        return cached
+    from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+    template = llm.metadata.get("tokenizer.chat_template")
+    if not template:
+        raise ModelError(NOT_CONFIGURED, "the model file has no chat template (tokenizer.chat_template); use an instruct GGUF")
+    eos_id, bos_id = llm.token_eos(), llm.token_bos()
+    formatter = Jinja2ChatFormatter(
+        template=template,
+        eos_token=llm._model.token_get_text(eos_id) if eos_id != -1 else "",
+        bos_token=llm._model.token_get_text(bos_id) if bos_id != -1 else "",
+        stop_token_ids=[eos_id],
+    )
+    llm._kept_formatter = formatter
+    return formatter
+
+
+def _timing(line: str) -> None:
+    if os.environ.get(TIMING_ENV):
+        print(f"[local] {line}", file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------- prompt
+
+
+def split_system(system: str) -> tuple[str, str]:
+    """(fixed head, per-turn rest): the first paragraph is kept's persona, which never changes."""
+    head, sep, rest = system.partition("\n\n")
+    return head, rest
+
+
+def wire_tools(tools: list[ToolSpec] | None) -> list[dict] | None:
+    if not tools:
+        return None
+    return [
+        {"type": "function", "function": {"name": t.name, "description": t.description, "parameters": t.parameters}}
+        for t in tools
+    ]
+
+
+def wire_messages(messages: list[Message], system: str, *, split: bool = True) -> list[dict]:
+    out: list[dict] = []
+    if system:
+        head, rest = split_system(system) if split else (system, "")
+        out.append({"role": "system", "content": head})
+        if rest:
+            out.append({"role": "system", "content": rest})
+    for m in messages:
+        if m.role == "tool":
+            out.append({"role": "tool", "content": m.content, "tool_call_id": m.tool_call_id, "name": m.name})
+        elif m.role == "assistant" and m.tool_calls:
+            out.append({
+                "role": "assistant",
+                "content": m.content or "",
+                "tool_calls": [
+                    {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
+                    for c in m.tool_calls
+                ],
+            })
+        else:
+            out.append({"role": m.role, "content": m.content})
+    return out
+
+
+def render(llm, messages: list[dict], tools: list[dict] | None):
+    """Prompt text and stop strings from the GGUF's template."""
+    formatter = _formatter(llm)
+    try:
+        return formatter(messages=messages, tools=tools)
+    except Exception as first:  # a template that takes one system message only
+        if sum(1 for m in messages if m["role"] == "system") < 2:
+            raise ModelError(BAD_REQUEST, f"the model's chat template failed: {first}") from None
+        merged = [{"role": "system", "content": "\n\n".join(m["content"] for m in messages if m["role"] == "system")}]
+        merged += [m for m in messages if m["role"] != "system"]
+        try:
+            return formatter(messages=merged, tools=tools)
+        except Exception as exc:
+            raise ModelError(BAD_REQUEST, f"the model's chat template failed: {exc}") from None
+
+
+# ---------------------------------------------------------------- parsing
+
+OPEN, CLOSE = "<tool_call>", "</tool_call>"
+_FENCE = re.compile(r"^```(?:json)?\s*(.*?)\s*```$", re.S)
+
+
+class Malformed(ValueError):
+    pass
+
+
+def _as_call(obj: Any, names: set[str] | None) -> ToolCall | None:
+    if not isinstance(obj, dict):
+        return None
+    if isinstance(obj.get("function"), dict):  # {"type": "function", "function": {...}}
+        obj = obj["function"]
+    name = obj.get("name")
+    if not isinstance(name, str) or not name:
+        return None
+    args = obj.get("arguments", obj.get("parameters", {}))
+    if isinstance(args, str):
+        try:
+            args = json.loads(args) if args.strip() else {}
+        except json.JSONDecodeError:
+            raise Malformed(f"the arguments of {name} are not JSON: {args[:80]!r}") from None
+    if args is None:
+        args = {}
+    if not isinstance(args, dict):
+        raise Malformed(f"the arguments of {name} are not a JSON object")
+    if names is not None and name not in names and "arguments" not in obj and "parameters" not in obj:
+        return None  # a JSON answer that merely has a "name" key
+    return ToolCall(f"call_{uuid.uuid4().hex[:12]}", name, args)
+
+
+def parse_reply(text: str, tool_names: set[str] | None = None) -> tuple[str, list[ToolCall]]:
+    """Split a reply into (text without tool calls, tool calls).
+
+    Reads ``<tool_call>{json}</tool_call>`` blocks (the closing tag may be cut
+    off by the stop), or a reply that is nothing but a JSON object (or list of
+    them, optionally in a ```json fence) naming a tool. Raises ``Malformed``
+    when a tool-call block holds no readable call.
+    """
+    calls: list[ToolCall] = []
+    decoder = json.JSONDecoder()
+    if OPEN in text:
+        kept_text: list[str] = []
+        pos = 0
+        while (start := text.find(OPEN, pos)) != -1:
+            kept_text.append(text[pos:start])
+            body_start = start + len(OPEN)
+            end = text.find(CLOSE, body_start)
+            body = text[body_start: end if end != -1 else len(text)].strip()
+            try:
+                obj, _ = decoder.raw_decode(body)
+            except json.JSONDecodeError:
+                raise Malformed(f"a tool call that is not JSON: {body[:80]!r}") from None
+            call = _as_call(obj, None)
+            if call is None:
+                raise Malformed(f"a tool call without a name: {body[:80]!r}")
+            calls.append(call)
+            pos = end + len(CLOSE) if end != -1 else len(text)
+        kept_text.append(text[pos:])
+        return "".join(kept_text).strip(), calls
+    stripped = text.strip()
+    fenced = _FENCE.match(stripped)
+    candidate = fenced.group(1) if fenced else stripped
+    if candidate[:1] in "{[":
+        try:
+            obj = json.loads(candidate)
+        except json.JSONDecodeError:
+            return text, []
+        items = obj if isinstance(obj, list) else [obj]
+        found = [_as_call(item, tool_names) for item in items]
+        if found and all(found):
+            return "", found  # type: ignore[return-value]
+    return text, []
+
+
+class _Stream:
+    """Passes text deltas on, holding back anything that may be a tool call."""
+
+    def __init__(self, on_text: StreamCallback | None):
+        self.on_text = on_text
+        self.buf = ""
+        self.sent = 0
+        self.stopped = False
+
+    def feed(self, delta: str) -> None:
+        self.buf += delta
+        if self.on_text is None or self.stopped:
+            return
+        head = self.buf.lstrip()
+        if head[:1] in ("{", "[", "`") or (not head and self.buf):
+            return  # may be a bare JSON call: wait for the end
+        cut = self.buf.find(OPEN)
+        if cut != -1:
+            self.stopped = True
+        else:
+            cut = len(self.buf)
+            for k in range(min(len(OPEN) - 1, len(self.buf)), 0, -1):
+                if OPEN.startswith(self.buf[-k:]):
+                    cut -= k
+                    break
+        if cut > self.sent:
+            self.on_text(self.buf[self.sent:cut])
+            self.sent = cut
+
+    def finish(self, final_text: str) -> None:
+        """Send what the parsed reply shows beyond what was already sent."""
+        if self.on_text is None:
+            return
+        done = self.buf[: self.sent]
+        if final_text.startswith(done) and len(final_text) > len(done):
+            self.on_text(final_text[len(done):])
+
+
+# ---------------------------------------------------------------- the guard
+
+_STOP = set(
+    "the a an and or of to in on at for with by from is are was were be been it this that these those "
+    "me my i you your we our us he she they them his her their what which who whom when where why how "
+    "please can could would should will shall do does did about into over under as not no yes any some "
+    "all just also than then there here have has had get got make let new".split()
+)
+_DAYS = r"mon|tue|wed|thu|fri|sat|sun|monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+_MONTHS = r"jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|november|december"
+# Some day or time named in words: what a time argument must come from.
+_TIMEY = re.compile(
+    r"\b\d{1,2}(:\d{2})?\s*(am|pm|a\.m\.|p\.m\.|h|uhr)\b|\b\d{1,2}[:.]\d{2}\b|\b\d{4}-\d{2}-\d{2}\b"
+    r"|\b\d{1,2}(st|nd|rd|th)\b|\b(in|within)\s+\d+\s*(min|mins|minutes|hours?|days?|weeks?)\b"
+    rf"|\b({_MONTHS})\.?\s+\d{{1,2}}\b|\b\d{{1,2}}\s+({_MONTHS})\b|\b({_DAYS})\b"
+    r"|\b(today|tonight|tomorrow|yesterday|morning|afternoon|evening|noon|midnight|eod|weekend)\b"
+    r"|\b(next|this|last)\s+(week|month)\b|\bat\s+\d{1,2}\b"
+    r"|[今明后昨]天|[下上本这]周|周[一二三四五六日天]|星期|[上下中]午|晚上|早上|\d+\s*[点號号月日]|[一二三四五六七八九十两]+点",
+    re.I,
+)
+_TIME_ARGS = {"start", "end", "when", "date", "time", "due", "due_date", "from_date", "to_date", "deadline", "datetime"}
+_WORD = re.compile(r"[^\W_]+", re.U)
+_CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in _WORD.findall(text.lower()) if (len(w) >= 3 or w.isdigit()) and w not in _STOP]
+
+
+def _grounded_text(value: str, evidence: str, evidence_words: set[str]) -> bool:
+    cjk = _CJK.findall(value)
+    if cjk:
+        return any(ch in evidence for ch in cjk)
+    words = _words(value)
+    if not words:
+        return True
+    # A prefix match lets "meeting" ground "meetings" and "Anna's" ground "Anna".
+    return any(w in evidence_words or any(e.startswith(w[:5]) for e in evidence_words if len(w) >= 5) for w in words)
+
+
+def _grounded(name: str, value: Any, evidence: str, evidence_words: set[str]) -> bool:
+    if isinstance(value, bool) or value is None:
+        return True
+    if isinstance(value, (int, float)):
+        return str(value).removesuffix(".0") in evidence
+    if isinstance(value, list):
+        return bool(value) and all(_grounded(name, v, evidence, evidence_words) for v in value)
+    if isinstance(value, dict):
+        return all(_grounded(k, v, evidence, evidence_words) for k, v in value.items())
+    text = str(value)
+    if name in _TIME_ARGS:
+        # A time the model worked out ("2026-12-03T09:00" from "Thursday 9am") is grounded
+        # when the conversation names some time at all; a plain question names none.
+        return bool(_TIMEY.search(evidence)) or _grounded_text(text, evidence, evidence_words)
+    return _grounded_text(text, evidence, evidence_words)
+
+
+@dataclass
+class Dropped:
+    call: ToolCall
+    reason: str
+
+
+_MEMORY_BLOCK = re.compile(r"<memory\b[^>]*>(.*?)</memory>", re.S)
+
+
+def evidence_text(messages: list[Message], system: str) -> str:
+    """What a tool call's values may come from: the conversation, tool results, and memory.
+
+    From the system prompt only the quoted memory blocks count: the persona
+    names the tools and the clock line names a time, so neither is evidence.
+    """
+    memory = _MEMORY_BLOCK.findall(system)
+    return "\n".join(memory + [m.content for m in messages if m.content]).lower()
+
+
+def guard_calls(calls: list[ToolCall], tools: list[ToolSpec], evidence: str) -> tuple[list[ToolCall], list[Dropped]]:
+    """Keep the calls a request could have asked for; say why each other one was dropped."""
+    specs = {t.name: t for t in tools}
+    evidence_words = set(_words(evidence))
+    kept: list[ToolCall] = []
+    dropped: list[Dropped] = []
+    for call in calls:
+        spec = specs.get(call.name)
+        if spec is None:
+            dropped.append(Dropped(call, f"unknown tool {call.name!r}"))
+            continue
+        props = spec.parameters.get("properties", {})
+        required = spec.parameters.get("required", [])
+        # Unknown keys may be another name for a required one (tools map "date" to "start").
+        unknown = [k for k in call.arguments if k not in props]
+        missing = [r for r in required if call.arguments.get(r) in (None, "", [])]
+        if missing and not unknown:
+            dropped.append(Dropped(call, f"missing {', '.join(missing)}"))
+            continue
+        ungrounded = [
+            r for r in required
+            if r in call.arguments and not _grounded(r, call.arguments[r], evidence, evidence_words)
+        ]
+        if ungrounded:
+            dropped.append(Dropped(call, f"{', '.join(ungrounded)} not found in the conversation or memory"))
+            continue
+        kept.append(call)
+    return kept, dropped
+
+
+def guard_enabled() -> bool:
+    return os.environ.get(GUARD_ENV, "1").strip().lower() not in ("0", "false", "off", "no")
+
+
+# ---------------------------------------------------------------- the model
+
+
+class LocalModel:
+    provider = "local"
+
+    def __init__(self, name: str = "qwen2.5-coder-0.5b-instruct", *, path: str | None = None,
+                 guard: bool | None = None, temperature: float = 0.0):
+        self.name = name
+        self._path = path
+        self.guard = guard_enabled() if guard is None else guard
+        self.temperature = temperature
+        self.dropped: list[Dropped] = []  # calls the guard removed, most recent call only
+        self._last_prompt: list[int] | None = None
+        self.last_timing: dict[str, float] = {}  # the latest generation: tokens and seconds, for benchmarks
+
+    def complete(
+        self,
+        messages: list[Message],
+        *,
+        system: str = "",
+        tools: list[ToolSpec] | None = None,
+        on_text: StreamCallback | None = None,
+        max_tokens: int = 1024,
+    ) -> Response:
+        with _lock:
+            llm = load(self._path)
+            self.dropped = []
+            text, calls, usage, stop = self._generate(llm, messages, system, tools, on_text, max_tokens)
+            if calls and self.guard and tools:
+                calls, self.dropped = guard_calls(calls, tools, evidence_text(messages, system))
+                for d in self.dropped:
+                    _timing(f"guard dropped {d.call.name}({json.dumps(d.call.arguments, ensure_ascii=False)}): {d.reason}")
+                if not calls and not text.strip():
+                    # Every call was unwanted: ask again, without tools, for an answer in words.
+                    text, _, again, stop = self._generate(llm, messages, system, None, on_text, max_tokens)
+                    usage = Usage(
+                        (usage.input_tokens or 0) + (again.input_tokens or 0),
+                        (usage.output_tokens or 0) + (again.output_tokens or 0),
+                        (usage.cached_input_tokens or 0) + (again.cached_input_tokens or 0),
+                    )
+            return Response(text, calls, usage, self.name, "tool_use" if calls else stop)
+
+    def _generate(self, llm, messages, system, tools, on_text, max_tokens):
+        names = {t.name for t in tools} if tools else set()
+        wire = wire_messages(messages, system)
+        wired_tools = wire_tools(tools)
+        while True:
+            formatted = render(llm, wire, wired_tools)
+            tokens = llm.tokenize(formatted.prompt.encode("utf-8"), add_bos=not formatted.added_special, special=True)
+            if len(tokens) + max_tokens <= N_CTX:
+                break
+            # Too long for the context: drop the oldest turn, keep the system prompt and the request.
+            first = next((i for i, m in enumerate(wire) if m["role"] != "system"), None)
+            if first is None or first >= len(wire) - 1:
+                raise ModelError(BAD_REQUEST, f"the prompt ({len(tokens)} tokens) does not fit the embedded model's {N_CTX}-token context")
+            del wire[first]
+            while first < len(wire) - 1 and wire[first]["role"] != "user":
+                del wire[first]
+        # A retry of the very same prompt would repeat a greedy reply: sample instead.
+        temperature = self.temperature if tokens != self._last_prompt else max(self.temperature, 0.7)
+        self._last_prompt = tokens
+        reused = _common_prefix(llm, tokens)
+        stream = _Stream(on_text)
+        started = time.perf_counter()
+        first_at = None
+        finish = None
+        try:
+            for chunk in llm.create_completion(
+                prompt=tokens, max_tokens=max_tokens, temperature=temperature, top_k=40, top_p=0.95,
+                repeat_penalty=1.0, stop=formatted.stop, stopping_criteria=formatted.stopping_criteria,
+                stream=True, seed=None if temperature else 0,
+            ):
+                if first_at is None:
+                    first_at = time.perf_counter()
+                choice = chunk["choices"][0]
+                stream.feed(choice.get("text") or "")
+                finish = choice.get("finish_reason") or finish
+        except ValueError as exc:  # llama-cpp-python reports a context overflow this way
+            raise ModelError(BAD_REQUEST, f"the embedded model refused the prompt: {exc}") from None
+        ended = time.perf_counter()
+        raw = stream.buf
+        out_tokens = len(llm.tokenize(raw.encode("utf-8"), add_bos=False, special=True)) if raw else 0
+        usage = Usage(len(tokens), out_tokens, reused)
+        first_at = first_at or ended
+        self.last_timing = {
+            "prompt_tokens": len(tokens), "reused_tokens": reused, "prompt_seconds": first_at - started,
+            "output_tokens": out_tokens, "output_seconds": ended - first_at,
+        }
+        _timing(
+            f"prompt {len(tokens)} tokens ({reused} reused) in {first_at - started:.2f}s "
+            f"= {(len(tokens) - reused) / max(first_at - started, 1e-6):.0f} tok/s; "
+            f"generated {out_tokens} tokens in {ended - first_at:.2f}s = {out_tokens / max(ended - first_at, 1e-6):.1f} tok/s"
+        )
+        try:
+            text, calls = parse_reply(raw, names) if tools else (raw, [])
+        except Malformed as exc:
+            raise ModelError(MALFORMED, str(exc)) from None
+        stream.finish(text)
+        stop = {"stop": "end_turn", "length": "max_tokens"}.get(finish or "", finish)
+        return text, calls, usage, stop
+
+
+def _common_prefix(llm, tokens: list[int]) -> int:
+    """How many prompt tokens are already in the KV cache (llama.cpp skips evaluating them)."""
+    if not llm.n_tokens:
+        return 0
+    n = 0
+    for a, b in zip(llm.input_ids[: llm.n_tokens], tokens):
+        if a != b:
+            break
+        n += 1
+    return max(0, min(n, len(tokens) - 1))

@@ -1,0 +1,252 @@
+"""The embedded model: reading tool calls, the guard, and (marked local_model) the real thing.
+
+The marked tests load the real GGUF with llama-cpp-python; `make test` installs
+both. They use greedy decoding and short replies, and share one loaded model.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import socket
+import subprocess
+import sys
+import time
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from agent.models.base import Message, ToolCall, ToolSpec
+from agent.models.local import (
+    Malformed, _Stream, evidence_text, guard_calls, parse_reply, split_system, wire_messages,
+)
+
+SCHEDULE = ToolSpec(
+    "schedule_meeting", "Book a meeting.",
+    {"type": "object", "properties": {"title": {"type": "string"}, "start": {"type": "string"},
+                                      "attendees": {"type": "array", "items": {"type": "string"}}},
+     "required": ["title", "start"]},
+)
+SEARCH = ToolSpec("search_memory", "Search memory.", {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]})
+SYSTEM = "You are kept.\n\nNow: Monday 2026-11-30 09:00 (Europe/Berlin, UTC+0100)."
+
+
+# ---------------------------------------------------------------- reading replies
+
+
+def test_tool_call_blocks_are_parsed_and_removed_from_the_text():
+    reply = ('Sure.\n<tool_call>\n{"name": "schedule_meeting", "arguments": {"title": "Budget", "start": "tomorrow 15:00"}}\n'
+             '</tool_call>\n<tool_call>{"name": "search_memory", "arguments": "{\\"query\\": \\"budget\\"}"}</tool_call>')
+    text, calls = parse_reply(reply, {"schedule_meeting", "search_memory"})
+    assert text == "Sure."
+    assert [(c.name, c.arguments) for c in calls] == [
+        ("schedule_meeting", {"title": "Budget", "start": "tomorrow 15:00"}),
+        ("search_memory", {"query": "budget"}),
+    ]
+    assert calls[0].id != calls[1].id
+
+
+def test_a_block_cut_off_before_its_closing_tag_still_counts():
+    text, calls = parse_reply('<tool_call>\n{"name": "list_events", "arguments": {}}', {"list_events"})
+    assert text == "" and calls[0].name == "list_events" and calls[0].arguments == {}
+
+
+def test_a_bare_json_reply_naming_a_tool_is_a_call_but_other_json_is_text():
+    _, calls = parse_reply('```json\n{"name": "search_memory", "arguments": {"query": "x"}}\n```', {"search_memory"})
+    assert calls[0].name == "search_memory"
+    text, calls = parse_reply('{"name": "Alice", "age": 3}', {"search_memory"})
+    assert calls == [] and text == '{"name": "Alice", "age": 3}'
+
+
+def test_an_unreadable_block_is_malformed_not_an_answer():
+    with pytest.raises(Malformed):
+        parse_reply("<tool_call>{name: schedule_meeting}</tool_call>", {"schedule_meeting"})
+
+
+def test_streaming_never_shows_a_tool_call():
+    seen: list[str] = []
+    stream = _Stream(seen.append)
+    for piece in ["Booking", " it now. <to", "ol_call>", '{"name": "x", "arguments": {}}', "</tool_call>"]:
+        stream.feed(piece)
+    text, _ = parse_reply(stream.buf, {"x"})
+    stream.finish(text)
+    assert "".join(seen).strip() == "Booking it now."
+
+    seen.clear()
+    stream = _Stream(seen.append)
+    for piece in ['{"name": ', '"x", "arguments": {}}']:
+        stream.feed(piece)
+    text, calls = parse_reply(stream.buf, {"x"})
+    stream.finish(text)
+    assert seen == [] and calls
+
+
+def test_the_persona_comes_first_and_the_turns_context_second():
+    wired = wire_messages([Message("user", "hi")], SYSTEM)
+    assert wired[0] == {"role": "system", "content": "You are kept."}
+    assert wired[1]["role"] == "system" and wired[1]["content"].startswith("Now:")
+    assert split_system("only one paragraph") == ("only one paragraph", "")
+
+
+def test_tool_calls_and_results_go_back_in_the_templates_shape():
+    call = ToolCall("call_1", "search_memory", {"query": "x"})
+    wired = wire_messages([Message("user", "q"), Message("assistant", "", tool_calls=[call]),
+                           Message("tool", '{"facts": []}', tool_call_id="call_1", name="search_memory")], "")
+    assert wired[1]["tool_calls"][0]["function"] == {"name": "search_memory", "arguments": {"query": "x"}}
+    assert wired[2] == {"role": "tool", "content": '{"facts": []}', "tool_call_id": "call_1", "name": "search_memory"}
+
+
+# ---------------------------------------------------------------- the guard
+
+
+def _evidence(request: str, memory: str = "") -> str:
+    system = SYSTEM + (f'\n\n<memory kind="facts" note="data">\n{memory}\n</memory>' if memory else "")
+    return evidence_text([Message("user", request)], system)
+
+
+def test_a_plain_question_does_not_book_a_meeting():
+    invented = ToolCall("c", "schedule_meeting", {"title": "Weekly team meeting", "start": "2026-12-01T10:00"})
+    kept, dropped = guard_calls([invented], [SCHEDULE], _evidence("What's a good way to structure a weekly team meeting?"))
+    assert kept == [] and "start" in dropped[0].reason
+
+
+def test_a_request_that_names_a_time_keeps_its_call():
+    call = ToolCall("c", "schedule_meeting", {"title": "Q3 budget", "start": "2026-12-01T15:00", "attendees": ["Anna"]})
+    kept, dropped = guard_calls([call], [SCHEDULE], _evidence("Schedule a meeting with Anna tomorrow at 3pm about the Q3 budget"))
+    assert kept == [call] and dropped == []
+
+
+def test_values_from_memory_are_grounded_and_the_clock_line_is_not():
+    call = ToolCall("c", "schedule_meeting", {"title": "Sync with Priya", "start": "Wednesday 11:30"})
+    evidence = _evidence("Book the weekly sync with my manager at the usual time", "- 2026-11-16: The sync with Priya is Wednesdays at 11:30.")
+    assert guard_calls([call], [SCHEDULE], evidence)[0] == [call]
+    # The same request without that memory names no time: the clock in the system prompt does not count.
+    assert guard_calls([call], [SCHEDULE], _evidence("Book the weekly sync with my manager"))[0] == []
+
+
+def test_missing_required_arguments_and_unknown_tools_are_dropped():
+    missing = ToolCall("a", "schedule_meeting", {"title": "Lunch"})
+    unknown = ToolCall("b", "book_flight", {"to": "Paris"})
+    aliased = ToolCall("c", "schedule_meeting", {"title": "Lunch with Sam", "time": "Friday noon"})
+    kept, dropped = guard_calls([missing, unknown, aliased], [SCHEDULE], _evidence("Lunch with Sam on Friday at noon"))
+    assert kept == [aliased]  # "time" may be the tool's other name for start: the tool decides
+    assert [d.call.id for d in dropped] == ["a", "b"]
+
+
+def test_a_value_nowhere_in_the_conversation_is_dropped():
+    call = ToolCall("c", "search_memory", {"query": "quarterly revenue forecast"})
+    assert guard_calls([call], [SEARCH], _evidence("hello there"))[0] == []
+    assert guard_calls([call], [SEARCH], _evidence("what did I say about the revenue forecast?"))[0] == [call]
+
+
+# ---------------------------------------------------------------- the real model
+
+needs_llama = pytest.mark.skipif(
+    importlib.util.find_spec("llama_cpp") is None,
+    reason="llama-cpp-python is not installed (pip install -e '.[local]'; `make test` does it)",
+)
+NOW = datetime(2026, 11, 30, 9, 0, tzinfo=ZoneInfo("Europe/Berlin"))
+
+
+@pytest.fixture(scope="session")
+def gguf(tmp_path_factory) -> str:
+    """The verified model file: the one `kept model install` made, else assembled once for this run."""
+    from agent.models import model_file
+
+    shared = model_file.shared_path()
+    if model_file._is_installed(shared):
+        return str(shared)
+    return str(model_file.assemble(tmp_path_factory.mktemp("model") / model_file.FILE_NAME))
+
+
+def _session(db, gguf):
+    from agent.models.local import LocalModel
+    from agent.session import open_session
+
+    session = open_session(db=db, model=LocalModel(path=gguf))
+    session.clock = lambda: NOW
+    return session
+
+
+@pytest.mark.local_model
+@needs_llama
+def test_a_tool_request_books_the_meeting(db, gguf):
+    from agent.loop import run_turn
+    from tools import store as tool_store
+
+    session = _session(db, gguf)
+    result = run_turn(session, "Schedule a meeting with Anna tomorrow at 3pm about the Q3 budget.")
+    booked = [c for c in result.calls if c.name == "schedule_meeting" and not c.is_error]
+    assert booked, f"no successful schedule_meeting call: {result.calls} / {result.reply!r}"
+    events = tool_store.events(db, NOW, NOW.replace(day=2, month=12))
+    starts = [(e.start.astimezone(NOW.tzinfo).isoformat(), e.title, e.attendees) for e in events]
+    assert any(s.startswith("2026-12-01T15:00") for s, _, _ in starts), starts
+    assert any("anna" in (t + " " + " ".join(a)).lower() for _, t, a in starts), starts
+    assert result.reply.strip(), "the turn ended without telling the person"
+
+
+@pytest.mark.local_model
+@needs_llama
+def test_a_question_is_answered_from_a_stored_fact(db, gguf):
+    from agent.loop import run_turn
+    from memory.db import transaction
+    from memory.facts import add_fact
+
+    with transaction(db) as conn:
+        add_fact(conn, "The Billing cutover moved to December 10.", "2026-11-26", [])
+    session = _session(db, gguf)
+    result = run_turn(session, "When is the Billing cutover?")
+    reply = result.reply.lower()
+    assert result.error is None, result.error
+    assert "10" in reply and ("dec" in reply or "12-10" in reply), result.reply
+    assert not [c for c in result.calls if c.name in ("schedule_meeting", "send_message", "assign_task")]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.local_model
+@needs_llama
+def test_the_openai_client_works_against_kept_model_serve(gguf, tmp_path):
+    pytest.importorskip("uvicorn", reason="llama-cpp-python[server] is not installed")
+    from agent.models.openai import OpenAIModel
+
+    port = _free_port()
+    env = {**os.environ, "KEPT_LOCAL_MODEL": gguf}
+    log = open(tmp_path / "serve.log", "w")
+    server = subprocess.Popen(
+        [sys.executable, "-c", "from agent.cli import main; main()", "model", "serve", "--port", str(port)],
+        env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail("kept model serve did not start: " + (tmp_path / "serve.log").read_text())
+                time.sleep(0.5)
+        model = OpenAIModel("qwen2.5-coder-0.5b-instruct", base_url=f"http://127.0.0.1:{port}/v1", timeout=120)
+        reply = model.complete([Message("user", "Reply with the single word: pong")], max_tokens=8)
+        assert "pong" in reply.text.lower()
+        streamed: list[str] = []
+        booked = model.complete(
+            [Message("user", "Schedule a meeting with Anna tomorrow at 3pm about the Q3 budget.")],
+            system=SYSTEM, tools=[SCHEDULE], on_text=streamed.append, max_tokens=120,
+        )
+        assert [c.name for c in booked.tool_calls] == ["schedule_meeting"], (booked.text, booked.tool_calls)
+        assert "anna" in str(booked.tool_calls[0].arguments).lower()
+        assert "<tool_call>" not in booked.text and "<tool_call>" not in "".join(streamed)
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
