@@ -1,0 +1,215 @@
+"""`kept memory`: the MEMORY note, the fact log, its events, export and import, a forced rewrite."""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+import typer
+
+NAME = "memory"
+app = typer.Typer(help="What kept remembers: the MEMORY note and the dated fact log.", no_args_is_help=True)
+
+JSON_OPT = typer.Option(False, "--json", help="Print JSON instead of text.")
+
+
+def _fail(message: str) -> None:
+    typer.echo(f"kept: {message}", err=True)
+    raise typer.Exit(1)
+
+
+def _guard(fn):
+    """Known failures become one line on stderr, never a traceback."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        from agent.config import ConfigError
+        from agent.models.base import ModelError
+        from memory.db import StoreError
+        from memory.llm import UnusableReply
+        from memory.transfer import ImportRefused
+        from memory.writer import PassAborted
+
+        try:
+            return fn(*args, **kwargs)
+        except (StoreError, ConfigError, ImportRefused, PassAborted) as exc:
+            _fail(str(exc))
+        except ModelError as exc:
+            _fail(f"the memory model failed ({exc.kind}: {exc}); nothing was written, the next pass retries")
+        except UnusableReply as exc:
+            _fail(f"the memory model's reply could not be used ({exc}); nothing was written, the next pass retries")
+
+    return wrapper
+
+
+def _store():
+    from agent.session import open_store
+
+    return open_store()
+
+
+def _echo_json(data) -> None:
+    typer.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str))
+
+
+@app.command()
+@_guard
+def show(
+    history: bool = typer.Option(False, "--history", help="Every version, oldest first, not only the current note."),
+    as_json: bool = JSON_OPT,
+) -> None:
+    """Print the MEMORY note (the capped summary kept in every prompt)."""
+    from memory import summary
+
+    db = _store()
+    versions = summary.history(db)
+    if not history:
+        versions = versions[-1:]
+    if as_json:
+        _echo_json([v.__dict__ for v in versions])
+        return
+    if not versions:
+        typer.echo("MEMORY is empty: no write pass has run yet (`kept memory rewrite` runs one).")
+        return
+    for v in versions:
+        if history:
+            typer.echo(f"--- version #{v.id}, {v.at} ({len(v.text)} characters){' — ' + v.reason if v.reason else ''}")
+        typer.echo(v.text)
+        if history:
+            typer.echo("")
+
+
+@app.command()
+@_guard
+def facts(
+    show_all: bool = typer.Option(False, "--all", help="Include superseded, deleted and archived facts."),
+    as_json: bool = JSON_OPT,
+) -> None:
+    """List the fact log (active facts by default), oldest first."""
+    from memory import facts as fact_log
+
+    db = _store()
+    rows = fact_log.by_status(db) if show_all else fact_log.by_status(db, fact_log.ACTIVE)
+    if as_json:
+        _echo_json([f.__dict__ for f in rows])
+        return
+    if not rows:
+        typer.echo("No facts." if show_all else "No active facts.")
+        return
+    for f in rows:
+        status = "" if f.status == fact_log.ACTIVE else f" [{f.status}]"
+        link = f" (replaces #{f.replaces})" if f.replaces else ""
+        typer.echo(f"#{f.id}{status} {f.text}{link}")
+
+
+@app.command()
+@_guard
+def forget(fact_id: int = typer.Argument(..., help="The fact's id, as `kept memory facts` shows it.")) -> None:
+    """Mark a fact deleted. The change is recorded in `kept memory log`."""
+    from memory import facts as fact_log
+    from memory.db import transaction
+
+    db = _store()
+    with transaction(db) as conn:
+        try:
+            changed = fact_log.delete_fact(conn, fact_id, "forgotten on request")
+        except KeyError:
+            _fail(f"no fact #{fact_id}; `kept memory facts --all` lists them")
+    typer.echo(f"Forgot fact #{fact_id}." if changed else f"Fact #{fact_id} was already deleted.")
+
+
+@app.command()
+@_guard
+def log(
+    limit: int = typer.Option(50, "--limit", "-n", min=1, help="Show at most this many events."),
+    as_json: bool = JSON_OPT,
+) -> None:
+    """Fact events (ADD, UPDATE, DELETE, ARCHIVE), newest first."""
+    from memory import facts as fact_log
+
+    db = _store()
+    rows = fact_log.events(db, limit)
+    if as_json:
+        _echo_json([e.__dict__ for e in rows])
+        return
+    if not rows:
+        typer.echo("No fact events yet.")
+        return
+    for e in rows:
+        change = e.new_text if e.event == "ADD" else (f"{e.old_text}  ->  {e.new_text}" if e.event == "UPDATE" else e.old_text)
+        why = f"  ({e.reason})" if e.reason else ""
+        typer.echo(f"{e.at[:19].replace('T', ' ')} {e.event:7} #{e.fact_id} {change}{why}")
+
+
+@app.command("export")
+@_guard
+def export_cmd(file: Path = typer.Argument(..., help="Where to write the JSON export ('-' for standard output).")) -> None:
+    """Write notes, facts, events, promises and series to a JSON file."""
+    from memory.transfer import export_data
+
+    data = export_data(_store())
+    text = json.dumps(data, ensure_ascii=False, indent=2)
+    if str(file) == "-":
+        typer.echo(text)
+        return
+    try:
+        file.write_text(text + "\n", encoding="utf-8")
+    except OSError as exc:
+        _fail(f"cannot write {file}: {exc.strerror or exc}")
+    typer.echo(f"Exported {len(data['notes'])} note versions, {len(data['facts'])} facts, "
+               f"{len(data['events'])} events to {file}.")
+
+
+@app.command("import")
+@_guard
+def import_cmd(file: Path = typer.Argument(..., help="A JSON file written by `kept memory export`.")) -> None:
+    """Load an export into an empty store (refused when this store already holds memory)."""
+    from memory.transfer import import_data
+
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except OSError as exc:
+        _fail(f"cannot read {file}: {exc.strerror or exc}")
+    except (ValueError, UnicodeDecodeError) as exc:
+        _fail(f"{file} is not JSON: {exc}")
+    counts = import_data(_store(), data)
+    typer.echo("Imported " + ", ".join(f"{n} {k}" for k, n in counts.items()) + ".")
+
+
+@app.command()
+@_guard
+def rewrite(
+    model: str = typer.Option(None, "--model", "-m", help="provider:name of the memory model (default: the configured memory model)."),
+    as_json: bool = JSON_OPT,
+) -> None:
+    """Run write passes now, whatever the schedule, until every message has been read."""
+    from agent import config
+    from agent.background import run_due_pass
+    from agent.models import registry
+
+    db = _store()
+    spec = model or config.load().memory_model
+    memory_model = registry.create(spec, memory=True)
+    progress = (lambda msg: None) if as_json else (lambda msg: typer.echo(f"  {msg}…", err=True))
+    results = []
+    while True:
+        result = run_due_pass(db, memory_model, force=True, progress=progress)
+        results.append(result)
+        if not result.ran or result.remaining == 0 or len(results) >= 100:
+            break
+        progress(f"{result.remaining} messages left")
+    if as_json:
+        _echo_json([r.__dict__ for r in results])
+        return
+    ran = [r for r in results if r.ran]
+    if not ran:
+        typer.echo(f"Nothing to do: {results[-1].reason}.")
+        return
+    for r in ran:
+        typer.echo(
+            f"Read messages {r.cursor_from + 1}-{r.cursor_to} ({r.messages}): MEMORY "
+            f"{'rewritten' if r.note_changed else 'unchanged'}{', SOUL updated' if r.soul_changed else ''}; "
+            f"facts +{r.added} added, {r.updated} updated, {r.deleted} deleted, {r.archived} archived, "
+            f"{r.overflow} moved out of MEMORY."
+        )
