@@ -93,6 +93,7 @@ class Series:
     name: str
     dates: list[str]
     message_ids: list[int]
+    texts: list[str] = field(default_factory=list)  # the words that reported each occurrence
 
     @property
     def count(self) -> int:
@@ -101,7 +102,7 @@ class Series:
 
 def all_series(db) -> list[Series]:
     rows = db.conn.execute(
-        "SELECT s.id, s.name, e.on_date, e.message_id FROM series s LEFT JOIN series_events e ON e.series_id = s.id"
+        "SELECT s.id, s.name, e.on_date, e.message_id, e.text FROM series s LEFT JOIN series_events e ON e.series_id = s.id"
         " ORDER BY s.id, e.on_date, e.message_id"
     ).fetchall()
     found: dict[int, Series] = {}
@@ -110,6 +111,7 @@ def all_series(db) -> list[Series]:
         if r["on_date"] is not None:
             s.dates.append(r["on_date"])
             s.message_ids.append(r["message_id"])
+            s.texts.append(r["text"] or "")
     return list(found.values())
 
 
@@ -145,13 +147,17 @@ def counts_for(db, query: str) -> list[str]:
     if not series:
         return []
     q = _words(query) - _words(" ".join(_GENERIC))
-    scored = []
-    for s in series:
-        overlap = len(q & _words(s.name))
-        if overlap:
-            scored.append((overlap, s))
-    order = _rank(query, [s for _, s in scored])
+    # The occurrences' own words count too: a Chinese question meets a series named in English.
+    overlap = {s.id: len(q & _words(_doc(s))) for s in series}
+    best = max(overlap.values())
+    # Half the best match or less is a neighbour ("designer candidate" for "data engineering candidates").
+    matched = [s for s in series if overlap[s.id] and overlap[s.id] * 2 > best]
+    order = _rank(query, matched)
     return [describe(s) for s in order[:5]]
+
+
+def _doc(s: Series) -> str:
+    return " ".join([s.name] + s.texts)
 
 
 def _rank(query: str, series: list[Series]) -> list[Series]:
@@ -161,11 +167,11 @@ def _rank(query: str, series: list[Series]) -> list[Series]:
     try:
         from memory.recall import rank
 
-        ranked = [i for i, _ in rank(query, [s.name for s in series], len(series))]
+        ranked = [i for i, _ in rank(query, [_doc(s) for s in series], len(series))]
         return [series[i] for i in ranked] + [s for i, s in enumerate(series) if i not in ranked]
     except Exception:  # ordering only; the overlap gate already chose
         q = _words(query)
-        return sorted(series, key=lambda s: -len(q & _words(s.name)))
+        return sorted(series, key=lambda s: -len(q & _words(_doc(s))))
 
 
 # --- the write pass ----------------------------------------------------------
