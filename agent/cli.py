@@ -189,6 +189,17 @@ def models(as_json: bool = JSON_OPT, check: bool = typer.Option(True, "--check/-
         typer.echo(f"{row['role']:7} {row.get('provider', '?')}:{row.get('model', '?')}  {status}")
 
 
+@app.command("serve")
+def serve_model(
+    port: int = typer.Option(8080, "--port", "-p", help="TCP port to listen on."),
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to bind; keep 127.0.0.1 unless you mean to share it."),
+) -> None:
+    """Serve the embedded model as an OpenAI-compatible API (same as `kept model serve`)."""
+    from agent.commands.model import serve
+
+    serve(port=port, host=host)
+
+
 mount(app)
 
 
