@@ -18,7 +18,15 @@ _running = threading.Lock()  # one pass per process; the lease covers other proc
 
 
 def memory_model(session):
-    """The model that writes memory: the configured memory model, else the chat provider's cheaper one."""
+    """The model that writes memory, or None when there is none to use.
+
+    The configured memory model; else the chat provider's cheaper model; a
+    self-hosted OpenAI-compatible server or the embedded model is reused as
+    is (it may serve only that one model). A scripted chat model is never
+    reused: its steps belong to the test that wrote them.
+    """
+    import os
+
     from agent import config
     from agent.models import registry
 
@@ -28,9 +36,12 @@ def memory_model(session):
     settings = config.load()
     if settings.memory_model:
         return registry.create(settings.memory_model, memory=True)
-    if session.model.provider in ("anthropic", "openai"):
-        return registry.create(session.model.provider, memory=True)
-    return session.model  # the embedded or scripted model: do not load a second one
+    provider = session.model.provider
+    if provider == "anthropic" or provider == "openai" and not os.environ.get("OPENAI_BASE_URL"):
+        return registry.create(provider, memory=True)
+    if provider == "scripted":
+        return None
+    return session.model
 
 
 def db_file(db) -> str:
@@ -81,6 +92,8 @@ def after_turn(session, background: bool = False) -> threading.Thread | None:
         if not writer.due(session.db, schedule)[0]:
             return None
         model = memory_model(session)
+        if model is None:
+            return None
     except Exception as exc:
         log.warning("memory write pass skipped: %s: %s", type(exc).__name__, exc)
         return None

@@ -44,6 +44,7 @@ class FactsPlan:
     adds: list[Candidate] = field(default_factory=list)
     updates: list[tuple[int, Candidate]] = field(default_factory=list)  # (real id of the kept fact, new version)
     deletes: list[tuple[int, str]] = field(default_factory=list)  # (real id, reason)
+    touches: list[int] = field(default_factory=list)  # kept facts said again (NONE): recently relevant
     candidates: int = 0
     already_kept: int = 0  # candidates dropped before reconcile: the same fact is stored
     unused_decisions: int = 0  # decisions that named no valid candidate or kept fact
@@ -238,6 +239,8 @@ def _reconcile_chunk(llm, chunk: list[Candidate], active: list, docs: list[str],
             plan.unused_decisions += 1
             continue
         decided.add(number)
+        if action == "NONE" and target is not None:
+            plan.touches.append(target)
         if action == "ADD":
             # An ADD without text falls back to its candidate.
             plan.adds.append(Candidate(text or c.text, c.said_on, c.source_ids))

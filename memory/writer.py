@@ -271,6 +271,8 @@ def _apply_facts(conn, plan: reconcile.FactsPlan, result: PassResult) -> None:
             continue  # a reread: this update is already stored
         fact_log.update_fact(conn, old_id, c.text, c.said_on, c.source_ids)
         result.updated += 1
+    if plan.touches:
+        fact_log.touch(conn, plan.touches)  # said again: the bound should archive them last
     for fact_id, reason in plan.deletes:
         row = conn.execute("SELECT status FROM facts WHERE id = ?", (fact_id,)).fetchone()
         if row is not None and row["status"] == fact_log.ACTIVE:

@@ -437,7 +437,6 @@ class CountingMemoryModel:
     def complete(self, messages, *, system="", tools=None, on_text=None, max_tokens=1024):
         name = tools[0].name
         prompt = messages[0].content
-        self.calls.append((name, len(system), len(prompt)))
         args = {
             "save_memory": lambda: {"who": "- Mo, data engineer in Berlin", "asked": "- weekly status",
                                     "keep": "\n".join(f"- fact {i}" for i in range(20)),
@@ -447,6 +446,9 @@ class CountingMemoryModel:
             "decide_facts": lambda: {"decisions": [{"candidate": n, "action": "ADD"}
                                                    for n in range(1, prompt.split("Kept facts:")[0].count("\n"))]},
         }.get(name, lambda: {k: [] for k in tools[0].parameters.get("required", [])})()
+        # The tool's schema is sent with every call: count it with the system prompt.
+        schema = len(json.dumps(tools[0].parameters)) + len(tools[0].description)
+        self.calls.append((name, len(system) + schema, len(prompt), len(json.dumps(args, ensure_ascii=False))))
         return Response("", [ToolCall("c", name, args)], Usage(None, None), "counting")
 
 
@@ -465,9 +467,49 @@ def test_cost_of_one_write_pass_on_100_messages(db, capsys):
     assert result.ran and result.messages == 100
     names = [c[0] for c in model.calls]
     assert names[:3] == ["save_memory", "save_facts", "decide_facts"]
-    chars = sum(s + p for _, s, p in model.calls)
+    chars = sum(s + p for _, s, p, _ in model.calls)
+    out = sum(o for *_, o in model.calls)
     with capsys.disabled():
         print(f"\nwrite pass over 100 messages, 200 kept facts: {len(model.calls)} model calls ({', '.join(names)}); "
-              f"input {chars} characters ≈ {chars // 4} tokens at 4 characters per token")
-        for name, s, p in model.calls:
-            print(f"  {name:14} system {s:5} + prompt {p:6} characters ≈ {(s + p) // 4} tokens")
+              f"input {chars} characters ≈ {chars // 4} tokens, scripted output {out} characters ≈ {out // 4} tokens "
+              "(at 4 characters per token)")
+        for name, s, p, o in model.calls:
+            print(f"  {name:14} system+schema {s:5} + prompt {p:6} characters ≈ {(s + p) // 4} tokens in, {o} characters out")
+
+
+# --- after the turn -------------------------------------------------------------
+
+
+def _session(db, chat, **kw):
+    from agent.loop import Session
+
+    return Session(db=db, model=kw.pop("model", ScriptedModel([])), tools=[], tz=TZ, chat=chat)
+
+
+def test_after_turn_runs_a_due_pass_in_the_background_on_its_own_connection(db):
+    from agent.background import after_turn
+
+    ids = say(db, [("user", f"note {i} about Atlas") if i % 2 == 0 else ("assistant", "ok") for i in range(8)])
+    session = _session(db, store.get_chat(db))
+    session.memory_model = ScriptedModel([rewrite(keep="- Atlas notes"), extracted()])
+    thread = after_turn(session, background=True)
+    assert thread is not None
+    thread.join(120)
+    session.memory_model.assert_complete()
+    assert writer.cursor(db) == ids[-1] and "Atlas notes" in summary.current(db)
+    assert session.model.requests == []  # the chat model was not used
+    assert after_turn(session) is None  # nothing new: not due
+
+
+def test_after_turn_skips_team_chats_and_never_borrows_a_scripted_chat_model(db):
+    from agent.background import after_turn
+
+    team = store.get_chat(db, "ops", store.TEAM)
+    say(db, [("user", f"team note {i}") for i in range(8)], chat=team)
+    session = _session(db, team)
+    session.memory_model = ScriptedModel([])
+    assert after_turn(session) is None
+    say(db, [("user", f"private note {i}") for i in range(8)])
+    chat_model = ScriptedModel([text("a reply meant for the chat")])
+    assert after_turn(_session(db, store.get_chat(db), model=chat_model)) is None
+    assert chat_model.requests == [] and writer.cursor(db) == 0
