@@ -1,0 +1,112 @@
+"""Turn a persona into a kept store, through memory's public functions only.
+
+Messages go in as they were said (dated, in one private chat). Memory then
+comes one of two ways:
+
+- ``gold``: the planted facts as if extracted perfectly. Each becomes a fact
+  (a change supersedes the fact it replaces), the nickname and format wishes
+  go to SOUL, promises open and close on their evidence. This isolates
+  recall from extraction.
+- a memory model: kept's real write path reads the messages and decides.
+- ``none``: messages only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from evals.persona import Persona
+
+GOLD, NONE = "gold", "none"
+SOUL_KINDS = ("nickname", "treatment")
+
+
+@dataclass
+class Loaded:
+    persona: Persona
+    db: object
+    chat: object
+    tz: ZoneInfo
+    ids: dict[str, int] = field(default_factory=dict)  # persona message id -> store message id
+    facts: str = GOLD
+    write_stats: dict = field(default_factory=dict)
+
+    @property
+    def now(self) -> datetime:
+        return self.persona.now_dt.astimezone(self.tz)
+
+
+def open_store(path: Path):
+    # The same owners the app migrates, so tools and memory tables all exist.
+    from agent.session import open_store as open_app_store
+
+    return open_app_store(path)
+
+
+def load(persona: Persona, path: Path, facts: str = GOLD, memory_llm=None, settings=None) -> Loaded:
+    from memory import messages as store
+    from memory.db import transaction
+
+    db = open_store(path)
+    tz = ZoneInfo(persona.tz)
+    chat = store.get_chat(db, store.DEFAULT_CHAT, store.PRIVATE, now=persona.messages[0].when if persona.messages else None)
+    loaded = Loaded(persona, db, chat, tz, facts=facts if memory_llm is None else "write-path")
+    with transaction(db):
+        for m in persona.messages:
+            author = "me" if m.role == "user" else "kept"
+            loaded.ids[m.id] = store.add_message(db, chat, m.role, author, m.text, m.when)
+    if memory_llm is not None:
+        loaded.write_stats = write_path(db, memory_llm, settings)
+    elif facts == GOLD:
+        insert_gold(loaded)
+    return loaded
+
+
+def insert_gold(loaded: Loaded) -> None:
+    """The planted memory, as a perfect extractor would have stored it."""
+    from memory import facts as fact_log
+    from memory import promises, soul
+    from memory.db import transaction
+
+    db, persona = loaded.db, loaded.persona
+    fact_ids: dict[str, int] = {}
+    promise_ids: dict[str, int] = {}
+    soul_lines = []
+    with transaction(db) as conn:
+        for p in persona.planted:
+            source = [loaded.ids[p.message]]
+            said_on = p.fact[:10]
+            body = p.fact[12:]
+            if p.kind in SOUL_KINDS:
+                soul_lines.append(body)
+                continue
+            if p.replaces and p.replaces in fact_ids:
+                fact_ids[p.id] = fact_log.update_fact(conn, fact_ids[p.replaces], body, said_on, source, "gold")
+            else:
+                fact_ids[p.id] = fact_log.add_fact(conn, body, said_on, source, "gold")
+            detail = p.detail or {}
+            if p.kind == "promise":
+                promise_ids[p.id] = promises.add(
+                    conn, "me", detail.get("what", body), said_on, to_whom=detail.get("to"),
+                    opened_message_id=source[0])
+            elif p.kind == "evidence" and p.replaces in promise_ids:
+                promises.close(conn, promise_ids[p.replaces], promises.DONE, said_on, body,
+                               by="message", message_id=source[0])
+    if soul_lines:
+        soul.set_text(db, "\n".join(f"- {line}" for line in soul_lines), "gold")
+
+
+def write_path(db, memory_llm, settings=None) -> dict:
+    """kept's own write passes over the whole history."""
+    from memory import writer
+
+    cap = getattr(settings, "summary_cap", 6000)
+    max_active = getattr(settings, "max_active_facts", 500)
+    results = writer.run_until_caught_up(db, memory_llm, cap=cap, max_active=max_active, max_passes=10_000)
+    stats = {"passes": len(results)}
+    for key in ("added", "updated", "deleted"):
+        stats[key] = sum(getattr(r, key, 0) or 0 for r in results)
+    return stats
