@@ -43,6 +43,8 @@ class ToolSpec:
 @dataclass
 class Usage:
     # None means the API did not report it: missing stays missing, never zero.
+    # input_tokens counts every prompt token, cached ones included;
+    # cached_input_tokens is the part of it that was read from a prompt cache.
     input_tokens: int | None = None
     output_tokens: int | None = None
     cached_input_tokens: int | None = None
@@ -101,6 +103,73 @@ class Model(Protocol):
     ) -> Response:
         """One model call. ``on_text`` receives text deltas as they stream."""
         ...
+
+
+def error_for_status(status: int, message: str, headers=None, error_type: str | None = None) -> ModelError:
+    """Classify an HTTP error reply the same way for every provider.
+
+    ``error_type`` is the provider's own error name where the body gives one
+    (Anthropic sends ``overloaded_error`` even inside a 200 stream).
+    """
+    if error_type == "insufficient_quota":  # a 429 that no amount of waiting fixes
+        return ModelError(BAD_REQUEST, message)
+    if status == 429 or error_type in ("rate_limit_error", "rate_limit_exceeded"):
+        return ModelError(RATE_LIMIT, message, retry_after=retry_after_seconds(headers))
+    if status in (401, 403):
+        return ModelError(AUTH, message)
+    if status == 408:
+        return ModelError(TIMEOUT, message)
+    if status >= 500 or (status < 400 and error_type in ("overloaded_error", "api_error", "server_error")):
+        return ModelError(SERVER, message, retry_after=retry_after_seconds(headers))
+    return ModelError(BAD_REQUEST, message)
+
+
+def classify_sdk_error(exc: Exception, who: str) -> ModelError | None:
+    """A ModelError for an ``anthropic`` / ``openai`` SDK or transport exception; None if it is neither.
+
+    Matched by class name along the MRO so it holds for both SDK generations
+    (built on ``httpx`` or ``httpx2``) without importing either.
+    """
+    names = {cls.__name__ for cls in type(exc).__mro__}
+    status = getattr(exc, "status_code", None)
+    body = getattr(exc, "body", None)
+    error = body.get("error", body) if isinstance(body, dict) else None
+    error_type = error.get("type") or error.get("code") if isinstance(error, dict) else None
+    if isinstance(status, int):
+        response = getattr(exc, "response", None)
+        return error_for_status(status, f"{who} {status}: {getattr(exc, 'message', exc)}",
+                                getattr(response, "headers", None), getattr(exc, "code", None) or error_type)
+    if names & {"APITimeoutError", "TimeoutException"}:
+        return ModelError(TIMEOUT, f"{who} did not answer in time")
+    if names & {"APIConnectionError", "TransportError"}:
+        cause = exc.__cause__ or exc.__context__
+        return ModelError(CONNECTION, f"connection to {who} failed: {cause or exc}")
+    if names & {"APIResponseValidationError", "JSONDecodeError"}:
+        return ModelError(MALFORMED, f"{who} sent a reply that does not parse: {exc}")
+    if "APIError" in names:  # an error event inside a 200 stream
+        return error_for_status(500, f"{who} error: {getattr(exc, 'message', exc)}", None, error_type)
+    return None
+
+
+def retry_after_seconds(headers) -> float | None:
+    """Seconds to wait from ``retry-after-ms`` or ``Retry-After`` (seconds or an HTTP date)."""
+    if not headers:
+        return None
+    try:
+        if headers.get("retry-after-ms"):
+            return max(float(headers["retry-after-ms"]) / 1000, 0.0)
+        value = headers.get("retry-after")
+        if not value:
+            return None
+        try:
+            return max(float(value), 0.0)
+        except ValueError:
+            from datetime import datetime, timezone
+            from email.utils import parsedate_to_datetime
+
+            return max((parsedate_to_datetime(value) - datetime.now(timezone.utc)).total_seconds(), 0.0)
+    except (TypeError, ValueError):
+        return None
 
 
 def check_reply(response: Response) -> Response:
