@@ -33,6 +33,8 @@ from memory.db import transaction
 
 OPEN, DONE, DROPPED = "open", "done", "dropped"
 
+# Message ids are links, not foreign keys: an export carries the ledger
+# without the messages, and must import into an empty store.
 MIGRATIONS = [
     (
         "m001_promises",
@@ -44,9 +46,9 @@ MIGRATIONS = [
                 what TEXT NOT NULL,
                 due_on TEXT,
                 status TEXT NOT NULL CHECK (status IN ('open', 'done', 'dropped')),
-                opened_message_id INTEGER REFERENCES messages(id),
+                opened_message_id INTEGER,
                 opened_on TEXT NOT NULL,
-                evidence_message_id INTEGER REFERENCES messages(id),
+                evidence_message_id INTEGER,
                 evidence_outbox_id INTEGER,
                 closed_on TEXT,
                 evidence TEXT,

@@ -40,7 +40,7 @@ MIGRATIONS = [
                 id INTEGER PRIMARY KEY,
                 series_id INTEGER NOT NULL REFERENCES series(id),
                 on_date TEXT NOT NULL,
-                message_id INTEGER NOT NULL REFERENCES messages(id),
+                message_id INTEGER NOT NULL,
                 text TEXT,
                 created_at TEXT NOT NULL,
                 UNIQUE (series_id, message_id)

@@ -323,3 +323,45 @@ def test_cli_lists_open_promises_with_overdue_marked(db, kept_home):
     assert everything[0]["status"] == "dropped" and "Priya has it" in everything[0]["evidence"]
     missing = runner.invoke(app, ["promises", "done", "999"])
     assert missing.exit_code == 1 and "no promise #999" in missing.output
+
+
+def test_export_and_import_carry_the_ledger_into_an_empty_store(db, tmp_path):
+    from agent.session import open_store
+    from memory import transfer
+
+    chat, _, p = _open_priya(db)
+    done = _say(db, chat, "Sent Priya the doc.", _at(9))
+    _pass(db, [done], [{"promises": [], "closures": [{"promise": "P1", "message": 1, "status": "done", "evidence": "Sent"}]}])
+    data = transfer.export_data(db)
+    fresh = open_store(tmp_path / "other" / "kept.db")
+    transfer.import_data(fresh, json.loads(json.dumps(data)))
+    assert [x.as_dict() for x in ledger.list_promises(fresh, ())] == [x.as_dict() for x in ledger.list_promises(db, ())]
+    assert len(ledger.events(fresh, p.id)) == 2
+
+
+def test_the_write_pass_opens_promises_and_extends_series_in_its_one_transaction(db):
+    from agent.models.scripted import tool_call as call
+    from memory import series, summary, writer
+
+    chat = store.get_chat(db)
+    for i, (role, words) in enumerate([
+        ("user", "I'll send Priya the timeline doc by Friday."), ("assistant", "Noted."),
+        ("user", "Also interviewed another data engineering candidate today."), ("assistant", "OK."),
+    ]):
+        store.add_message(db, chat, role, "me" if role == "user" else "kept", words, _at(7, 9 + i))
+    model = ScriptedModel([
+        call("save_memory", who="", asked="", keep="", lately="- the timeline doc for Priya is handled"),
+        call("save_facts", facts=[]),
+        call("promises", promises=[{"message": 1, "who": "me", "to_whom": "Priya", "what": "send Priya the timeline doc",
+                                    "due_text": "by Friday", "due_date": ""}], closures=[]),
+        call("series", occurrences=[{"message": 1, "series": "new", "name": "interviewed a data engineering candidate",
+                                     "date_text": "today"}]),
+    ])
+    result = writer.run_pass(db, ModelMemoryLLM(model, db, sleep=lambda s: None), cap=6000, max_active=500, force=True,
+                             now=_at(7, 15))
+    model.assert_complete()
+    assert result.ran and result.extra["promises"]["opened"] == 1 and result.extra["series"]["events_added"] == 1
+    assert "handled" in summary.current(db)  # the summary says so; the ledger does not care
+    [p] = ledger.list_promises(db)
+    assert (p.status, p.due_on, p.to_whom) == ("open", "2026-10-09", "Priya")
+    assert series.summary_rows(db)[0]["dates"] == ["2026-10-07"]
