@@ -33,7 +33,9 @@ class Arguments(BaseModel):
         for other, real in cls.ALIASES.items():
             if other in data and real not in data:
                 data[real] = data.pop(other)
-        return data
+        # Small models send null or "" for optional arguments they mean to leave out.
+        return {k: v for k, v in data.items() if not (_blank(v) and k in cls.model_fields
+                                                      and not cls.model_fields[k].is_required())}
 
     @classmethod
     def prepare(cls, data: dict) -> dict:
@@ -41,11 +43,33 @@ class Arguments(BaseModel):
         return data
 
     @classmethod
+    def model_json_schema(cls, *args: Any, **kwargs: Any) -> dict[str, Any]:  # type: ignore[override]
+        """The schema the model sees, without noise a small model trips on: no per-field
+        titles, no string-length bounds, and optional fields as their plain type rather
+        than anyOf [type, null]. Validation still applies every bound."""
+        schema = super().model_json_schema(*args, **kwargs)
+        for prop in schema.get("properties", {}).values():
+            for key in ("title", "minLength", "maxLength"):
+                prop.pop(key, None)
+            options = prop.get("anyOf")
+            if options and len(options) == 2 and {"type": "null"} in options:
+                (kept,) = [o for o in options if o != {"type": "null"}]
+                prop.pop("anyOf")
+                prop.update({k: v for k, v in kept.items() if k not in ("minLength", "maxLength")})
+                if prop.get("default", ...) is None:
+                    prop.pop("default")
+        return schema
+
+    @classmethod
     def model_validate(cls, obj: Any, *args: Any, **kwargs: Any):  # type: ignore[override]
         try:
             return super().model_validate(obj, *args, **kwargs)
         except ValidationError as exc:
             raise ToolError("invalid arguments: " + explain(cls, exc)) from None
+
+
+def _blank(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
 
 
 def explain(model: type[BaseModel], exc: ValidationError) -> str:

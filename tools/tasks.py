@@ -75,7 +75,7 @@ def assign_task(ctx: ToolContext, args: AssignTaskArgs) -> dict:
     if args.due:
         parsed = when.parse(args.due, ctx.now, ctx.tz, what="due")
         if parsed.exact is None and parsed.clock is None:  # a day: due by its end
-            if parsed.day < ctx.now.date():
+            if parsed.day < ctx.now.astimezone(ctx.tz).date():
                 raise ToolError(f"due: {args.due!r} is {parsed.day.isoformat()}, in the past; give a future day")
             due = parsed.day.isoformat()
             moment = when.day_start(parsed.day + timedelta(days=1), ctx.tz)
