@@ -262,23 +262,35 @@ def test_kill_9_inside_the_commit_leaves_nothing_half_written(kept_home, db):
     proc = subprocess.run([sys.executable, "-c", script], cwd=os.getcwd(), capture_output=True, timeout=120)
     assert proc.returncode == -signal.SIGKILL, proc.stderr.decode()[-2000:]
     assert writer.cursor(db) == 0 and facts.by_status(db) == [] and summary.current(db) == ""
-    # The dead pass's lease expires; a pass after that reads the messages again.
+    # The dead pass's lease still blocks until it expires; after that a pass reads the messages again.
+    _, llm = scripted(db)
+    assert run(db, llm).reason == "another write pass is running"
+    _expire_lease(db)
     _, llm = scripted(db, rewrite(who="- Mo"), extracted(("Atlas launch is November 10", [1])))
-    result = run(db, llm, now=datetime.now().astimezone() + timedelta(seconds=writer.LEASE_SECONDS + 1))
+    result = run(db, llm)
     assert result.ran and result.added == 1
 
 
 # --- only one pass at a time ----------------------------------------------------
 
 
+def _expire_lease(db):
+    """What the lease looks like once its holder has been gone for longer than the lease."""
+    lease = json.loads(state.get(db, writer.LEASE))
+    lease["expires"] = (datetime.now().astimezone() - timedelta(seconds=1)).isoformat()
+    with transaction(db):
+        state.put(db, writer.LEASE, json.dumps(lease))
+
+
 def test_a_live_lease_blocks_a_second_pass_and_an_expired_one_does_not(db):
     say(db, [("user", "hello")])
-    now = datetime.now().astimezone()
-    assert writer.claim(db, "someone-else", now)
+    assert writer.claim(db, "someone-else")
+    assert not writer.claim(db, "a-third-one")
     _, llm = scripted(db)
-    assert run(db, llm, now=now).reason == "another write pass is running"
+    assert run(db, llm).reason == "another write pass is running"
+    _expire_lease(db)
     _, llm = scripted(db, rewrite(), extracted())
-    assert run(db, llm, now=now + timedelta(seconds=writer.LEASE_SECONDS + 1)).ran
+    assert run(db, llm).ran
 
 
 def test_a_pass_that_loses_its_lease_before_commit_writes_nothing(db):
@@ -513,3 +525,33 @@ def test_after_turn_skips_team_chats_and_never_borrows_a_scripted_chat_model(db)
     chat_model = ScriptedModel([text("a reply meant for the chat")])
     assert after_turn(_session(db, store.get_chat(db), model=chat_model)) is None
     assert chat_model.requests == [] and writer.cursor(db) == 0
+
+
+def test_archived_facts_stay_searchable(db):
+    search = pytest.importorskip("memory.search")
+    if not hasattr(search, "search_facts"):
+        pytest.skip("memory.search.search_facts has not landed yet")
+    with transaction(db) as conn:
+        old = facts.add_fact(conn, "the Falcon contract renews in March", "2026-01-05", [])
+        for i in range(3):
+            facts.add_fact(conn, f"newer fact {i}", "2026-10-01", [])
+        assert facts.archive_over_bound(conn, 3) == [old]
+    hits = search.search_facts(db, "Falcon contract")
+    assert [(h.fact_id, h.status) for h in hits][:1] == [(old, facts.ARCHIVED)]
+
+
+def test_model_calls_never_hold_the_write_lock(db, kept_home):
+    import sqlite3
+
+    say(db, [("user", "Atlas launch is November 10.")])
+    other = sqlite3.connect(str(kept_home / "kept.db"), timeout=0.2, isolation_level=None)
+
+    def write_meanwhile(step):
+        def respond(request):
+            other.execute("BEGIN IMMEDIATE")  # raises "database is locked" if the pass held the lock
+            other.execute("ROLLBACK")
+            return step
+        return respond
+
+    _, llm = scripted(db, write_meanwhile(rewrite()), write_meanwhile(extracted(("Atlas launch is November 10", [1]))))
+    assert run(db, llm).added == 1
