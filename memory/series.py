@@ -72,7 +72,11 @@ def reports_event(text: str) -> bool:
     """Some sentence of ``text`` reports something that happened (not a question, plan or hedge)."""
     for a, b in _sentences(text):
         s = text[a:b]
-        if _is_question(s) or detect(s) or _NOT_HAPPENED.search(s):
+        if _is_question(s) or detect(s):
+            continue
+        hedge, cue = _NOT_HAPPENED.search(s), _REPEAT.search(s)
+        # "I might move it again" wonders; "moved it again, not sure if it sticks" reports.
+        if hedge and (cue is None or hedge.start() < cue.start()):
             continue
         return True
     return False

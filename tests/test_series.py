@@ -167,3 +167,17 @@ def test_an_unusable_reply_fails_the_pass(db):
     with pytest.raises(UnusableReply):
         series.plan_pass(db, [m], llm, date(2026, 10, 3))
     assert series.summary_rows(db) == []
+
+
+@pytest.mark.parametrize("words, happened", [
+    ("Moved the dentist again, not sure if it sticks.", True),
+    ("又面试了一个候选人。", True),
+    ("I might move the dentist again.", False),
+    ("If they cancel again I'll scream.", False),
+    ("Should I interview another candidate?", False),
+    ("I'll interview another candidate on Monday.", False),
+    ("我可能又要改牙医预约了。", False),
+    ("下次再面试一个候选人。", False),
+])
+def test_what_counts_as_a_report_that_something_happened(words, happened):
+    assert series.reports_event(words) is happened
