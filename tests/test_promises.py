@@ -365,3 +365,19 @@ def test_the_write_pass_opens_promises_and_extends_series_in_its_one_transaction
     [p] = ledger.list_promises(db)
     assert (p.status, p.due_on, p.to_whom) == ("open", "2026-10-09", "Priya")
     assert series.summary_rows(db)[0]["dates"] == ["2026-10-07"]
+
+
+def test_a_turn_whose_send_message_delivers_the_doc_closes_the_promise(db):
+    from agent.loop import run_turn
+    from agent.session import open_session
+
+    _, _, p = _open_priya(db)
+    model = ScriptedModel([
+        tool_call("send_message", to="Priya", body="Hi Priya, here is the timeline doc: https://example.invalid/t"),
+        text("Sent Priya the timeline doc."),
+    ])
+    session = open_session(db=db, model=model, approve=lambda prompt: True)
+    result = run_turn(session, "Please send Priya the timeline doc now.")
+    model.assert_complete()
+    closed = ledger.get(db, p.id)
+    assert closed.status == "done" and closed.evidence_outbox_id == result.calls[0].result["message_id"]
