@@ -63,6 +63,12 @@ def test_lenient_shapes_small_models_send(ctx):
     assert r["duration_minutes"] == 45
 
 
+def test_null_or_empty_optional_arguments_count_as_absent(ctx):
+    r = book(ctx, title="X", start="Tuesday 10:00", end=None, location="", attendees=None, duration_minutes=None)
+    assert (r["end"], r["attendees"], r["duration_minutes"]) == ("2026-12-01T10:30:00+01:00", [], 30)
+    assert "location" not in r
+
+
 def test_overlap_is_booked_and_reported(ctx, db):
     first = book(ctx, title="Design review", start="Tuesday 10:00", duration_minutes=60)
     touching = book(ctx, title="After", start="Tuesday 11:00")
@@ -87,8 +93,13 @@ def test_start_in_the_past_is_refused(ctx, db):
 
 
 def test_end_before_start_is_refused(ctx):
-    with pytest.raises(ToolError, match="end: '9:00' .* not after start"):
-        book(ctx, title="X", start="Tuesday 10:00", end="9:00")
+    with pytest.raises(ToolError, match="end: 'Tuesday 9:00' .* not after start"):
+        book(ctx, title="X", start="Tuesday 10:00", end="Tuesday 9:00")
+
+
+def test_end_time_alone_before_start_runs_past_midnight(ctx):
+    r = book(ctx, title="Release", start="Tuesday 23:00", end="00:30")
+    assert (r["start"], r["end"]) == ("2026-12-01T23:00:00+01:00", "2026-12-02T00:30:00+01:00")
 
 
 @pytest.mark.parametrize(
@@ -171,5 +182,6 @@ def test_schemas_show_descriptions_with_examples():
         assert schema["type"] == "object"
         for name, prop in schema["properties"].items():
             assert prop.get("description"), f"{tool.name}.{name} has no description"
+            assert "anyOf" not in prop and "title" not in prop, f"{tool.name}.{name} schema is noisy"
     assert T["schedule_meeting"].parameters["required"] == ["title", "start"]
     assert T["cancel_event"].parameters["required"] == ["event_id"]

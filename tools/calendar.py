@@ -110,7 +110,11 @@ def schedule_meeting(ctx: ToolContext, args: ScheduleMeetingArgs) -> dict:
             f"(now is {when.iso(ctx.now, ctx.tz)}). Give a future day and time, e.g. 'tomorrow 10:00'."
         )
     if args.end:
-        end = when.resolve(args.end, ctx.now, ctx.tz, what="end", on_day=start.astimezone(ctx.tz).date())
+        start_day = start.astimezone(ctx.tz).date()
+        end = when.resolve(args.end, ctx.now, ctx.tz, what="end", on_day=start_day)
+        if end <= start and when.parse(args.end, ctx.now, ctx.tz, "end").day is None:
+            # A time alone before the start ("23:00" to "00:30") ends after midnight.
+            end = when.resolve(args.end, ctx.now, ctx.tz, what="end", on_day=start_day + timedelta(days=1))
         if end <= start:
             raise ToolError(
                 f"end: {args.end!r} is {when.iso(end, ctx.tz)}, not after start {when.iso(start, ctx.tz)}. "
