@@ -100,6 +100,7 @@ def add_message(
     """Store one message and return its id. Commits on its own unless the caller holds a transaction."""
     if at.tzinfo is None:
         raise ValueError("message time must carry a time zone")
+    import memory.search  # noqa: F401  registers the full-text index hook below
     with transaction(db) as conn:
         cur = conn.execute(
             "INSERT INTO messages (chat_id, role, author, text, at, meta) VALUES (?, ?, ?, ?, ?, ?)",

@@ -1,8 +1,42 @@
-"""Recall for the prompt. (Issue 4 fills this in.)"""
+"""Recall for the prompt: BM25 over the fact log, and a gate that says "nothing".
+
+Ranking is BM25 over ``memory.text.tokens``. The index is an inverted list of
+precomputed term weights, so a query touches only the facts that share a
+word with it; the index of the store's facts is cached and rebuilt only when
+the facts change (a cheap fingerprint query decides).
+
+The relevance gate keeps a fact only when it shares at least two distinct
+words with the query (all of them, for a one-word query) and holds at least a
+fifth of the query's idf mass (its rare, telling words). A turn that needs no
+memory ("Bump the retry count to 3.", "I'm heading out for lunch.") shares a
+word with some fact, rarely two; a question the store answers shares its
+subject and its detail. Chosen by measurement on tests/data/recall_dev.jsonl
+(`kept bench gate` prints the trade-off table): a plain score floor works on
+one store size but not another, since idf grows with the number of facts.
+
+Superseded facts are never recalled as current. A question about what
+changed, or what something was before, also gets them, marked "superseded".
+"""
 
 from __future__ import annotations
 
+import math
+import re
+import weakref
+from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+from memory.text import query_terms, tokens
+
+# BM25 parameters (chosen on the public benchmarks; see README "Recall benchmarks").
+K1 = 1.2
+B = 0.75
+
+# The relevance gate (chosen on tests/data/recall_dev.jsonl; see `kept bench gate`).
+MIN_COVERAGE = 0.2  # a kept fact holds at least this share of the query's idf mass
+MIN_RELATIVE = 0.3  # and scores at least this share of the best fact's score
+MIN_TERMS = 2  # and shares at least this many distinct words with the query (all, if it has fewer)
 
 
 @dataclass
@@ -13,6 +47,207 @@ class Recalled:
     score: float
 
 
+class Index:
+    """BM25 over tokenised documents, with each posting's weight precomputed."""
+
+    def __init__(self, docs_tokens: Sequence[Sequence[str]], k1: float = K1, b: float = B):
+        self.n = len(docs_tokens)
+        lengths = [len(t) for t in docs_tokens]
+        avgdl = (sum(lengths) / self.n) if self.n else 1.0
+        avgdl = avgdl or 1.0
+        counts: dict[str, dict[int, int]] = {}
+        for i, terms in enumerate(docs_tokens):
+            for t in terms:
+                row = counts.get(t)
+                if row is None:
+                    counts[t] = {i: 1}
+                else:
+                    row[i] = row.get(i, 0) + 1
+        norms = [k1 * (1 - b + b * dl / avgdl) for dl in lengths]
+        self.postings: dict[str, list[tuple[int, float]]] = {
+            t: [(i, tf * (k1 + 1) / (tf + norms[i])) for i, tf in row.items()] for t, row in counts.items()
+        }
+        self.idf_unseen = math.log(1 + (self.n + 0.5) / 0.5)
+
+    def idf(self, term: str) -> float:
+        posting = self.postings.get(term)
+        if posting is None:
+            return self.idf_unseen
+        df = len(posting)
+        return math.log(1 + (self.n - df + 0.5) / (df + 0.5))
+
+    def scores(self, terms: Sequence[str]) -> dict[int, float]:
+        """Score of every document that shares a term with the (distinct) ``terms``."""
+        out: dict[int, float] = {}
+        for t in terms:
+            posting = self.postings.get(t)
+            if not posting:
+                continue
+            w = self.idf(t)
+            for i, tfw in posting:
+                out[i] = out.get(i, 0.0) + w * tfw
+        return out
+
+    def top(self, terms: Sequence[str], k: int) -> list[tuple[int, float]]:
+        scored = self.scores(terms)
+        # Best first; on a tie the later document (the newer fact) wins.
+        best = sorted(scored.items(), key=lambda p: (-p[1], -p[0]))
+        return best[:k]
+
+    def coverage(self, terms: Sequence[str], doc: int) -> float:
+        """Share of the query's idf mass that ``doc`` contains (0..1)."""
+        total = matched = 0.0
+        for t in terms:
+            w = self.idf(t)
+            total += w
+            posting = self.postings.get(t)
+            if posting and any(i == doc for i, _ in posting):
+                matched += w
+        return matched / total if total else 0.0
+
+
+class _DocsIndex:
+    """An index with the per-document term sets the gate needs."""
+
+    def __init__(self, docs: Sequence[str], k1: float = K1, b: float = B):
+        toks = [tokens(d) for d in docs]
+        self.index = Index(toks, k1, b)
+        self.term_sets = [frozenset(t) for t in toks]
+
+    def rank(self, query: str, k: int) -> list[tuple[int, float]]:
+        return self.index.top(query_terms(query), k)
+
+    def recall(
+        self, query: str, k: int, min_coverage: float = MIN_COVERAGE, min_relative: float = MIN_RELATIVE,
+        min_terms: int = MIN_TERMS,
+    ) -> list[tuple[int, float]]:
+        terms = query_terms(query)
+        if not terms:
+            return []
+        best = self.index.top(terms, max(k * 3, 24))
+        if not best:
+            return []
+        idf = {t: self.index.idf(t) for t in terms}
+        total = sum(idf.values())
+        need_terms = min(min_terms, len(terms))
+        floor = best[0][1] * min_relative
+        kept = []
+        for i, score in best:
+            if score < floor:
+                break
+            words = self.term_sets[i]
+            matched = [w for t, w in idf.items() if t in words]
+            if len(matched) >= need_terms and sum(matched) / total >= min_coverage:
+                kept.append((i, score))
+                if len(kept) == k:
+                    break
+        return kept
+
+
+_DOCS_CACHE: OrderedDict[tuple[str, ...], _DocsIndex] = OrderedDict()
+
+
+def _docs_index(docs: Sequence[str]) -> _DocsIndex:
+    # Callers ask many questions of one document list (a benchmark haystack,
+    # the fact log): index it once.
+    key = tuple(docs)
+    found = _DOCS_CACHE.get(key)
+    if found is None:
+        found = _DocsIndex(key)
+        _DOCS_CACHE[key] = found
+        while len(_DOCS_CACHE) > 4:
+            _DOCS_CACHE.popitem(last=False)
+    else:
+        _DOCS_CACHE.move_to_end(key)
+    return found
+
+
+def rank(query: str, docs: list[str], k: int) -> list[tuple[int, float]]:
+    """Indexes into ``docs`` with BM25 scores, best first, at most ``k``; no gate."""
+    return _docs_index(docs).rank(query, k)
+
+
+def recall(query: str, docs: list[str], k: int = 12) -> list[tuple[int, float]]:
+    """Like ``rank`` but through the relevance gate: empty when nothing applies."""
+    return _docs_index(docs).recall(query, k)
+
+
+# --- the store's facts --------------------------------------------------------
+
+# Questions about the past state of something: these may see superseded facts.
+_CHANGE_CUE = re.compile(
+    r"\b(chang\w*|before|previous\w*|used to|original\w*|earlier|formerly|former|old|prior|"
+    r"no longer|anymore|any more|history|was it|were they|initial\w*|updated?|moved from|switched)\b"
+    r"|之前|以前|原来|原先|改了|变了|变化|更改",
+    re.IGNORECASE,
+)
+
+_DATE_PREFIX = re.compile(r"^\s*\d{4}-\d{2}-\d{2}\s*:\s*")
+
+
+def asks_about_change(query: str) -> bool:
+    return _CHANGE_CUE.search(query) is not None
+
+
+def fact_body(text: str) -> str:
+    """The sentence without its leading date: the date says when, not what."""
+    return _DATE_PREFIX.sub("", text, count=1)
+
+
+_FINGERPRINT_SQL = (
+    "SELECT count(*), max(id), max(touched_at), total(length(text)),"
+    " total(id * CASE status WHEN 'active' THEN 1 WHEN 'superseded' THEN 2 WHEN 'archived' THEN 3 ELSE 5 END)"
+    " FROM facts"
+)
+
+
+class _FactIndex:
+    """The store's facts as of ``fingerprint``: an index of the active ones,
+    and (built on first need) one that also holds the superseded ones."""
+
+    def __init__(self, fingerprint: tuple, facts: list):
+        self.fingerprint = fingerprint
+        self.active = [f for f in facts if f.status == "active"]
+        self.everything = facts
+        self.active_docs = _DocsIndex([fact_body(f.text) for f in self.active])
+        self._all_docs: _DocsIndex | None = None
+
+    @property
+    def all_docs(self) -> _DocsIndex:
+        if self._all_docs is None:
+            self._all_docs = _DocsIndex([fact_body(f.text) for f in self.everything])
+        return self._all_docs
+
+
+# One cached index per open store; dropped with the store object.
+_FACT_CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _fact_index(db) -> _FactIndex:
+    from memory.facts import ACTIVE, SUPERSEDED, by_status
+
+    fingerprint = tuple(db.conn.execute(_FINGERPRINT_SQL).fetchone())
+    cached = _FACT_CACHE.get(db)
+    if cached is not None and cached.fingerprint == fingerprint:
+        return cached
+    built = _FactIndex(fingerprint, by_status(db, ACTIVE, SUPERSEDED))
+    _FACT_CACHE[db] = built
+    return built
+
+
 def recall_facts(db, query: str, k: int = 12) -> list[Recalled]:
-    """Up to ``k`` stored facts that bear on ``query``; none when none apply."""
-    return []
+    """Up to ``k`` stored facts that bear on ``query``; none when none apply.
+
+    Only active facts, unless the query asks what changed or what something
+    was before: then superseded facts may come too, marked as such.
+    """
+    idx = _fact_index(db)
+    if asks_about_change(query):
+        facts, docs = idx.everything, idx.all_docs
+        # "changed", "before" say which facts may come, not what they are about.
+        query = _CHANGE_CUE.sub(" ", query)
+    else:
+        facts, docs = idx.active, idx.active_docs
+    if not facts:
+        return []
+    return [Recalled(facts[i].text, facts[i].id, facts[i].status, round(score, 4)) for i, score in docs.recall(query, k)]

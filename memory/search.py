@@ -1,3 +1,142 @@
-"""Owned by its issue; schema arrives with it."""
+"""Raw search: every private message, dated, forever findable; and the facts.
 
-MIGRATIONS: list = []
+Messages are indexed in an FTS5 table holding their ``memory.text.tokens``
+(joined by spaces), so Chinese n-grams, normalised numbers, times and dates
+match exactly as they do in recall. The table is contentless (the text lives
+in ``messages``) and its rowid is the message id. A hook registered with
+``memory.messages.on_insert`` adds each new message inside the insert's own
+transaction: adding a message costs one FTS insert, never a rebuild.
+
+Only messages of private chats, from the person or the assistant, are
+indexed: tool results would echo old snippets back into later searches, and
+team chats are not the person's memory.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+
+from memory import messages
+from memory.text import query_terms, tokens
+
+TABLE = "message_index"
+
+
+def _create_and_backfill(conn: sqlite3.Connection) -> None:
+    conn.execute(
+        f"CREATE VIRTUAL TABLE {TABLE} USING fts5(tokens, content='', "
+        "tokenize = \"unicode61 remove_diacritics 0 tokenchars '.:'\")"
+    )
+    rows = conn.execute(
+        "SELECT m.id, m.text FROM messages m JOIN chats c ON c.id = m.chat_id"
+        " WHERE c.kind = 'private' AND m.role IN ('user', 'assistant') ORDER BY m.id"
+    ).fetchall()
+    conn.executemany(f"INSERT INTO {TABLE} (rowid, tokens) VALUES (?, ?)", ((r[0], " ".join(tokens(r[1]))) for r in rows))
+
+
+MIGRATIONS = [("m001_message_index", _create_and_backfill)]
+
+
+def _index_message(conn: sqlite3.Connection, message_id: int, text: str, chat) -> None:
+    if getattr(chat, "kind", messages.PRIVATE) != messages.PRIVATE:
+        return
+    row = conn.execute("SELECT role FROM messages WHERE id = ?", (message_id,)).fetchone()
+    if row is None or row[0] == "tool":
+        return
+    try:
+        conn.execute(f"INSERT INTO {TABLE} (rowid, tokens) VALUES (?, ?)", (message_id, " ".join(tokens(text))))
+    except sqlite3.OperationalError as exc:
+        # A store opened without this module's migration has no index to keep.
+        if "no such table" not in str(exc):
+            raise
+
+
+messages.on_insert(_index_message)
+
+
+@dataclass
+class Hit:
+    kind: str  # "fact" or "message"
+    text: str
+    date: str  # YYYY-MM-DD
+    status: str  # facts: active, superseded, archived; messages: the author
+    fact_id: int | None = None
+    message_ids: list[int] | None = None
+    chat: str | None = None
+    score: float = 0.0
+
+    def as_dict(self) -> dict:
+        out = {"kind": self.kind, "date": self.date, "text": self.text}
+        if self.kind == "fact":
+            out["status"] = self.status
+            out["fact_id"] = self.fact_id
+            if self.message_ids:
+                out["message_ids"] = self.message_ids
+        else:
+            out["author"] = self.status
+            out["chat"] = self.chat
+            out["message_ids"] = self.message_ids
+        return out
+
+
+def _match_expression(terms: list[str]) -> str:
+    return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+
+
+def search_messages(db, query: str, limit: int = 10) -> list[Hit]:
+    """Private messages that match ``query`` (any of its tokens), best BM25 first."""
+    terms = query_terms(query)
+    if not terms:
+        return []
+    rows = db.conn.execute(
+        f"SELECT m.id, m.text, m.at, m.author, c.name, -s.score AS score FROM"
+        f" (SELECT rowid, bm25({TABLE}) AS score FROM {TABLE} WHERE {TABLE} MATCH ? ORDER BY score LIMIT ?) s"
+        " JOIN messages m ON m.id = s.rowid JOIN chats c ON c.id = m.chat_id"
+        " WHERE c.kind = 'private' ORDER BY s.score",
+        (_match_expression(terms), int(limit)),
+    ).fetchall()
+    return [
+        Hit("message", snippet(r[1], terms), r[2][:10], r[3], message_ids=[r[0]], chat=r[4], score=round(r[5], 4))
+        for r in rows
+    ]
+
+
+def search_facts(db, query: str, limit: int = 10) -> list[Hit]:
+    """Facts of any status but deleted, ranked by BM25, each marked with its status."""
+    from memory.facts import ACTIVE, ARCHIVED, SUPERSEDED, by_status
+    from memory.recall import fact_body, rank
+
+    facts = by_status(db, ACTIVE, SUPERSEDED, ARCHIVED)
+    if not facts:
+        return []
+    ranked = rank(query, [fact_body(f.text) for f in facts], limit)
+    return [
+        Hit("fact", facts[i].text, facts[i].said_on[:10], facts[i].status, fact_id=facts[i].id,
+            message_ids=list(facts[i].source_ids), score=round(score, 4))
+        for i, score in ranked
+    ]
+
+
+def search(db, query: str, limit: int = 10) -> list[Hit]:
+    """Facts first (they are distilled), then the messages they may have missed."""
+    return search_facts(db, query, limit) + search_messages(db, query, limit)
+
+
+def snippet(text: str, terms: list[str], width: int = 240) -> str:
+    """The part of ``text`` around its first matching word, at most ``width`` characters."""
+    text = " ".join(text.split())
+    if len(text) <= width:
+        return text
+    wanted = set(terms)
+    words = text.split(" ")
+    pos = 0
+    for w in words:
+        if wanted.intersection(tokens(w)):
+            break
+        pos += len(w) + 1
+    else:
+        pos = 0
+    start = max(0, min(pos - width // 3, len(text) - width))
+    piece = text[start : start + width]
+    return ("…" if start else "") + piece + ("…" if start + width < len(text) else "")

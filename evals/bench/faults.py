@@ -154,7 +154,7 @@ def check_output(proc, tally: Tally, where: str) -> None:
 # --- crash trials --------------------------------------------------------------
 
 
-def crash_trials(trials: int, *, seed: int = 1, workdir: Path | None = None, per_store: int = 8,
+def crash_trials(trials: int, *, seed: int = 1, workdir: Path | None = None, per_store: int = 5,
                  max_delay: float = 0.6) -> Tally:
     """``trials`` SIGKILLs of `kept ask` at random points of a turn and of the write pass after it.
 
@@ -318,7 +318,7 @@ def provider_turn(home: Path, server, text: str, tally: Tally, where: str, kind:
 
 def concurrency_trial(turns: int = 6, *, workdir: Path | None = None, delay: float = 0.05) -> Tally:
     """Two sessions (chats 'me' and 'work') take turns at once while write passes run after every
-    turn and a forced pass runs beside them: nothing locked reaches the person, nothing is lost,
+    turn and `kept memory rewrite` forces passes beside them: nothing locked reaches the person, nothing is lost,
     and no two passes read the same messages."""
     tally = Tally()
     started = time.perf_counter()
@@ -342,7 +342,14 @@ def concurrency_trial(turns: int = 6, *, workdir: Path | None = None, delay: flo
                     if proc.returncode != 0:
                         tally.problem(f"session {chat} turn {i}: exit {proc.returncode}: {proc.stderr.strip()[-200:]}")
 
+        def forced_passes() -> None:
+            for i in range(max(1, turns // 2)):
+                proc = harness.run_kept("memory", "rewrite", home=home, base_url=server.base_url)
+                with lock:
+                    check_output(proc, tally, f"kept memory rewrite {i}")
+
         threads = [threading.Thread(target=session, args=(chat,)) for chat in ("me", "work")]
+        threads.append(threading.Thread(target=forced_passes))
         for t in threads:
             t.start()
         for t in threads:
@@ -401,3 +408,23 @@ def report(results: dict) -> str:
 
 def as_json(results: dict) -> dict:
     return {name: {**asdict(t), "clean": t.clean} for name, t in results.items()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m evals.bench.faults`` does what `kept bench faults` does."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--trials", type=int, default=50, help="SIGKILL trials (default 50)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rounds", type=int, default=2, help="rounds over every provider fault class")
+    parser.add_argument("--turns", type=int, default=8, help="turns per session in the concurrency trial")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    results = run(args.trials, args.seed, args.rounds, args.turns)
+    print(json.dumps(as_json(results), indent=2) if args.json else report(results))
+    return 0 if results["total"].clean else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

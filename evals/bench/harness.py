@@ -23,6 +23,8 @@ REPO = Path(__file__).resolve().parents[2]
 SCRUBBED = (
     "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_API_KEY", "OPENAI_BASE_URL",
     "KEPT_MODEL", "KEPT_MEMORY_MODEL", "KEPT_LOCAL_MODEL", "KEPT_HOME",
+    # Each child would otherwise compile the SDKs from source on every start.
+    "PYTHONDONTWRITEBYTECODE",
 )
 FAKE_KEY = "test-key-not-real"
 
@@ -45,7 +47,7 @@ def command(*args: str) -> list[str]:
 
 
 def run_kept(*args: str, home: Path, base_url: str | None = None, input: bytes | str | None = None,
-             timeout: float = 90, env: dict[str, str] | None = None, **extra: str) -> subprocess.CompletedProcess:
+             timeout: float = 300, env: dict[str, str] | None = None, **extra: str) -> subprocess.CompletedProcess:
     """Run `kept ARGS` to completion; stdout and stderr are text (undecodable bytes replaced)."""
     if isinstance(input, str):
         input = input.encode("utf-8")
@@ -103,6 +105,15 @@ def history(home: Path, *, chat: str | None = None) -> list[dict]:
     if proc.returncode != 0:
         raise RuntimeError(f"kept history failed: {proc.stderr.strip()}")
     return json.loads(proc.stdout or "[]")
+
+
+def stored(home: Path) -> list[dict]:
+    """The stored messages read straight from the file (quicker than `kept history` when the CLI
+    path itself is not what a check is about)."""
+    if not db_file(home).exists():
+        return []
+    rows = query(home, "SELECT m.id, m.role, m.author, m.text, c.name FROM messages m JOIN chats c ON c.id = m.chat_id ORDER BY m.id")
+    return [{"id": i, "role": role, "author": author, "text": text, "chat": chat} for i, role, author, text, chat in rows]
 
 
 def user_texts(rows: list[dict]) -> Counter:

@@ -1,0 +1,321 @@
+"""Tokens for recall and search: words, Chinese n-grams, numbers, times, dates.
+
+One function, ``tokens(text)``, serves the fact index, the message index and
+every query, so a fact and the question about it always meet in the same
+vocabulary. What it promises:
+
+- Latin words are lowercased and lightly normalised (plurals, possessives,
+  common verb endings); stop words are dropped.
+- Chinese runs become unigrams and bigrams (no dictionary needed, and no
+  slow import: jieba is only loaded by ``jieba_words`` when asked for).
+- Numbers meet whatever their spelling: "$5,000", "5000", "5,000.00", "5k"
+  and "5千" are all ``5000``.
+- Clock times meet: "10:00", "10am", "10 a.m." and "上午十点" are all ``10:00``;
+  "3pm", "15:00" and "下午三点" are ``15:00``.
+- Dates meet: "2026-11-10", "11/10", "Nov 10th", "10 November" and
+  "11月10日" all yield ``november`` and ``10`` (and the year when given).
+
+Tokens use only lowercase letters, digits, CJK characters, "." and ":",
+so the full-text index (tokenchars ".:") stores them unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+MONTHS = (
+    "january", "february", "march", "april", "may", "june",
+    "july", "august", "september", "october", "november", "december",
+)
+_MONTH_ABBR = {m[:3]: m for m in MONTHS} | {"sept": "september"}
+_MONTH_BY_NAME = {m: i + 1 for i, m in enumerate(MONTHS)} | {
+    k: MONTHS.index(v) + 1 for k, v in _MONTH_ABBR.items()
+}
+# "may" is also a verb: only an unambiguous abbreviation is rewritten to a month.
+_ABBR_REWRITE = {k: v for k, v in _MONTH_ABBR.items() if k not in {"mar", "may", "jun", "jan"}} | {
+    "jan": "january", "jun": "june",
+}
+
+NUMBER_WORDS = {
+    "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
+    "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12",
+    "twenty": "20", "thirty": "30", "fifty": "50", "hundred": "100",
+}
+
+# Words that carry no topic. Kept short on purpose: question words stay out of
+# the index but words like "before", "changed" or "not" are left to the callers
+# that need them (recall reads them from the raw query).
+STOP_WORDS = frozenset("""
+a about above after again against all also am an and any are aren as at be because been
+being below between both but by can could couldn did didn do does doesn doing don down during
+each else ever few for from further get got had hadn has hasn have haven having he her here
+hers herself him himself his how i if in into is isn it its itself just ll let like me mightn more
+most much must mustn my myself need needn no nor not now of off on once only or other our ours
+ourselves out over own re s same shan she should shouldn so some such t than that the their
+theirs them themselves then there these they this those through to too under until up upon us
+ve very was wasn we were weren what when where which while who whom whose why will with won
+would wouldn y you your yours yourself yourselves d m o ma really ok okay oh yeah yes hey hi
+hello thanks thank please tell know remind something anything thing things
+""".split())
+
+_CJK_STOP_CHARS = frozenset("的了是我你他她它们在和就都也吗呢吧啊呀么这那有个一不上下")
+
+_CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_CN_DIGITS = "零〇一二两三四五六七八九十百千万"
+_CN_VALUE = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_SCALE = {"k": 1_000, "m": 1_000_000, "mm": 1_000_000, "bn": 1_000_000_000, "b": 1_000_000_000,
+          "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000,
+          "千": 1_000, "万": 10_000, "萬": 10_000, "亿": 100_000_000}
+
+# Where a Chinese time or date starts, a run of Chinese characters stops, so
+# "下午三点开会" reads as 15:00 plus the n-grams of 开会.
+_CN_SPECIAL = (
+    r"(?:(?:上午|早上|中午|下午|晚上|凌晨)?(?:\d{1,2}|[一二两三四五六七八九十]{1,3})[点點]"
+    r"|(?:\d{4}年)?(?:\d{1,2}|[一二三四五六七八九十]{1,3})月)"
+)
+
+# One pass over the text, most specific alternatives first.
+_TOKEN_RE = re.compile(
+    r"""
+    (?P<iso>\b(?P<iy>\d{4})[-/.](?P<im>\d{1,2})[-/.](?P<id>\d{1,2})\b)
+  | (?P<cndate>(?:(?P<cy>\d{4})年)?(?P<cm>\d{1,2}|[一二三四五六七八九十]{1,3})月(?:(?P<cd>\d{1,2}|[一二三四五六七八九十]{1,3})[日号])?)
+  | (?P<cnclock>(?P<cnpart>上午|早上|中午|下午|晚上|凌晨)?(?P<cnh>\d{1,2}|[一二两三四五六七八九十]{1,3})[点點](?P<cnmin>半|\d{1,2}分?|[一二三四五六七八九十]{1,3}分)?)
+  | (?P<clock>\b(?P<ch>\d{1,2}):(?P<cmin>\d{2})(?::\d{2})?\s*(?P<cap>[ap]\.?m\b\.?)?)
+  | (?P<hour>\b(?P<hh>\d{1,2})\s*(?P<hap>[ap]\.?m)\b\.?)
+  | (?P<slash>\b(?P<sm>\d{1,2})/(?P<sd>\d{1,2})(?:/(?P<sy>\d{2,4}))?\b)
+  | (?P<num>[$€£¥]?(?P<digits>\d{1,3}(?:,\d{3})+|\d+)(?P<frac>\.\d+)?(?:\s?(?P<scale>k|mm|m|bn|b|thousand|million|billion)\b|(?P<cnscale>[千万萬亿]))?(?P<suffix>st|nd|rd|th|s)?(?![a-z0-9]))
+  | (?P<alnum>\d+[a-z][a-z0-9]*)
+  | (?P<word>[a-z][a-z0-9]*(?:['’][a-z]+)*)
+  | (?P<cjk>(?:(?!""" + _CN_SPECIAL + r""")[""" + _CJK + r"""])+)
+    """,
+    re.VERBOSE,
+)
+
+_HAS_CJK = re.compile(f"[{_CJK}]")
+
+
+def has_cjk(text: str) -> bool:
+    return _HAS_CJK.search(text) is not None
+
+
+def tokens(text: str) -> list[str]:
+    """The normalised tokens of ``text``, in order, repeats kept (BM25 counts them)."""
+    text = unicodedata.normalize("NFKC", text).lower()
+    out: list[str] = []
+    for m in _TOKEN_RE.finditer(text):
+        kind = m.lastgroup if m.lastgroup in _KINDS else _kind(m)
+        _EMIT[kind](m, out)
+    return out
+
+
+def query_terms(text: str) -> list[str]:
+    """Distinct tokens of a query, first occurrence first."""
+    return list(dict.fromkeys(tokens(text)))
+
+
+_KINDS = ("iso", "cndate", "cnclock", "clock", "hour", "slash", "num", "alnum", "word", "cjk")
+
+
+def _kind(m: re.Match) -> str:
+    for k in _KINDS:
+        if m.group(k) is not None:
+            return k
+    return "word"
+
+
+def _emit_iso(m, out):
+    _date(out, m.group("iy"), int(m.group("im")), int(m.group("id")))
+
+
+def _emit_cndate(m, out):
+    month = _cn_int(m.group("cm"))
+    day = m.group("cd")
+    _date(out, m.group("cy"), month, _cn_int(day) if day else None)
+
+
+def _emit_cnclock(m, out):
+    hour = _cn_int(m.group("cnh"))
+    part = m.group("cnpart")
+    minute_raw = m.group("cnmin")
+    if minute_raw is None:
+        minute = 0
+    elif minute_raw == "半":
+        minute = 30
+    else:
+        minute = _cn_int(minute_raw.rstrip("分"))
+    if hour is None or minute is None or hour > 24 or minute > 59:
+        return
+    if part in ("下午", "晚上") and hour < 12:
+        hour += 12
+    elif part == "中午" and hour < 11:
+        hour += 12
+    out.append(f"{hour}:{minute:02d}")
+
+
+def _emit_clock(m, out):
+    hour, minute = int(m.group("ch")), int(m.group("cmin"))
+    hour = _meridiem(hour, m.group("cap"))
+    if hour > 24 or minute > 59:
+        out.extend([str(int(m.group("ch"))), str(minute)])
+        return
+    out.append(f"{hour}:{minute:02d}")
+
+
+def _emit_hour(m, out):
+    hour = _meridiem(int(m.group("hh")), m.group("hap"))
+    if hour <= 24:
+        out.append(f"{hour}:00")
+
+
+def _emit_slash(m, out):
+    month, day = int(m.group("sm")), int(m.group("sd"))
+    if 1 <= month <= 12 and 1 <= day <= 31:
+        year = m.group("sy")
+        if year and len(year) == 2:
+            year = "20" + year
+        _date(out, year, month, day)
+    else:  # a fraction or a ratio, not a date
+        out.extend([str(month), str(day)] + ([m.group("sy")] if m.group("sy") else []))
+
+
+def _emit_num(m, out):
+    digits = m.group("digits").replace(",", "")
+    frac = m.group("frac") or ""
+    scale = m.group("scale") or m.group("cnscale")
+    value = int(digits)
+    if frac.strip(".0"):
+        if scale:
+            scaled = (value + float("0" + frac)) * _SCALE[scale]
+            out.append(_fmt(scaled))
+        else:
+            out.append(f"{value}{frac.rstrip('0')}")
+        return
+    if scale:
+        value *= _SCALE[scale]
+    out.append(str(value))
+
+
+def _emit_alnum(m, out):
+    out.append(m.group("alnum"))
+
+
+def _emit_word(m, out):
+    word = m.group("word").replace("’", "'")
+    if "'" in word:
+        head, _, tail = word.partition("'")
+        # possessive or contraction: keep the head ("caroline's" -> caroline,
+        # "don't" -> don -> stop word)
+        word = head if tail in {"s", "t", "re", "ve", "ll", "d", "m"} else head + tail
+    if word in STOP_WORDS:
+        return
+    if word in NUMBER_WORDS:
+        out.append(NUMBER_WORDS[word])
+        return
+    if word in _ABBR_REWRITE:
+        out.append(_ABBR_REWRITE[word])
+        return
+    out.append(stem(word))
+
+
+def _emit_cjk(m, out):
+    run = m.group("cjk")
+    for i, ch in enumerate(run):
+        if ch not in _CJK_STOP_CHARS:
+            out.append(ch)
+        if i + 1 < len(run):
+            out.append(run[i : i + 2])
+
+
+_EMIT = {
+    "iso": _emit_iso, "cndate": _emit_cndate, "cnclock": _emit_cnclock, "clock": _emit_clock,
+    "hour": _emit_hour, "slash": _emit_slash, "num": _emit_num, "alnum": _emit_alnum, "word": _emit_word, "cjk": _emit_cjk,
+}
+
+
+def _date(out: list[str], year: str | None, month: int | None, day: int | None) -> None:
+    if year:
+        out.append(str(int(year)))
+    if month and 1 <= month <= 12:
+        out.append(MONTHS[month - 1])
+    if day:
+        out.append(str(day))
+
+
+def _meridiem(hour: int, marker: str | None) -> int:
+    if not marker:
+        return hour
+    if marker.startswith("p") and hour < 12:
+        return hour + 12
+    if marker.startswith("a") and hour == 12:
+        return 0
+    return hour
+
+
+def _fmt(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+def _cn_int(s: str | None) -> int | None:
+    """'7' -> 7, '十' -> 10, '十二' -> 12, '二十三' -> 23."""
+    if s is None:
+        return None
+    if s.isdigit():
+        return int(s)
+    total, current = 0, 0
+    for ch in s:
+        if ch == "十":
+            total += (current or 1) * 10
+            current = 0
+        elif ch in _CN_VALUE:
+            current = _CN_VALUE[ch]
+        else:
+            return None
+    return total + current
+
+
+_VOWEL = re.compile("[aeiouy]")
+
+
+@lru_cache(maxsize=200_000)
+def stem(word: str) -> str:
+    """Light English normalisation: plurals and the commonest verb endings.
+
+    Deliberately weaker than Porter: "meeting" and "meetings" meet, "painted"
+    and "painting" meet "paint", "business" stays "business". Words with digits ("q3", "v2") are left as they are.
+    """
+    if len(word) <= 3 or not word.isalpha():
+        return word
+    w = word
+    if w.endswith("ies") and len(w) > 4:
+        w = w[:-3] + "y"
+    elif w.endswith(("sses", "shes", "ches", "xes", "zes")):
+        w = w[:-2]
+    elif w.endswith("s") and not w.endswith(("ss", "us", "is", "ous")):
+        w = w[:-1]
+    if w.endswith("ing") and len(w) > 5 and _VOWEL.search(w[:-3]):
+        w = _undouble(w[:-3])
+    elif w.endswith("ied") and len(w) > 4:
+        w = w[:-3] + "y"
+    elif w.endswith("ed") and len(w) > 4 and _VOWEL.search(w[:-2]) and not w.endswith("eed"):
+        w = _undouble(w[:-2])
+    if w.endswith("e") and len(w) > 3:
+        w = w[:-1]  # "hike"/"hiking" and "schedule"/"scheduled" meet without the e
+    return w
+
+
+def _undouble(w: str) -> str:
+    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "lsz":
+        return w[:-1]
+    return w
+
+
+def jieba_words(text: str) -> list[str]:
+    """Chinese words by jieba (slow first load, ~1 s), for measuring against n-grams."""
+    if not has_cjk(text):
+        return []
+    import jieba  # deferred: builds its dictionary on first use
+
+    jieba.setLogLevel(60)
+    return [w for w in jieba.lcut(text) if len(w) > 1 and has_cjk(w)]
