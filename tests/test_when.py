@@ -184,3 +184,11 @@ def test_span_of_week_day_and_moment():
     assert (start.isoformat(), end.isoformat()) == ("2026-12-03T00:00:00+01:00", "2026-12-04T00:00:00+01:00")
     start, end = when.span("Dec 3 10:00", NOW, BERLIN)
     assert start == end and start.isoformat() == "2026-12-03T10:00:00+01:00"
+
+
+def test_weekday_beside_a_date_checks_it():
+    assert at("Tuesday, December 8, 2026 10:00 AM") == "2026-12-08T10:00:00+01:00"
+    assert at("2026-12-08 10:00 (Tuesday)") == "2026-12-08T10:00:00+01:00"
+    assert at("周二 12月8日 10点") == "2026-12-08T10:00:00+01:00"
+    with pytest.raises(ToolError, match="2026-12-08 is a Tuesday, not a Wednesday"):
+        when.resolve("Wednesday Dec 8 10:00", NOW, BERLIN)

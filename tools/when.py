@@ -119,6 +119,7 @@ class _Reader:
         self.leading_zero = False
         self.period: str | None = None
         self.exact: datetime | None = None
+        self.named_weekday: tuple[int, str] | None = None  # (0-6, mode), settled in finish_day()
 
     def fail(self, why: str) -> WhenError:
         return WhenError(f"{self.what}: {why}. Accepted formats: {ACCEPTED}.")
@@ -136,6 +137,23 @@ class _Reader:
         if self.day is not None and self.day != value:
             raise self.fail(f"names two different days ({self.day.isoformat()} and {value.isoformat()})")
         self.day = value
+
+    def set_weekday(self, target: int, mode: str) -> None:
+        if self.named_weekday is not None and self.named_weekday != (target, mode):
+            raise self.fail("names two different weekdays")
+        self.named_weekday = (target, mode)
+
+    def finish_day(self) -> None:
+        """A weekday beside a date ('Tuesday, Dec 8') checks the date; alone it picks the day."""
+        if self.named_weekday is None:
+            return
+        target, mode = self.named_weekday
+        if self.day is None:
+            self.day = self.weekday(target, mode)
+        elif mode in ("bare", "upcoming") and self.day.weekday() != target:
+            raise self.fail(f"{self.day.isoformat()} is a {WEEKDAYS[self.day.weekday()]}, not a {WEEKDAYS[target]}")
+        elif mode not in ("bare", "upcoming") and self.day != self.weekday(target, mode):
+            raise self.fail(f"names two different days ({self.day.isoformat()} and {self.weekday(target, mode).isoformat()})")
 
     def set_time(self, hour: int, minute: int = 0, meridiem: str | None = None, leading_zero: bool = False) -> None:
         if self.hour is not None:
@@ -203,7 +221,8 @@ def parse(phrase: str, now: datetime, tz: ZoneInfo, what: str = "time") -> Parse
     _read_chinese(r)
     _read_english(r)
 
-    leftover = [w for w in re.split(r"[\s,，、]+", r.text) if w and w not in _FILLER]
+    r.finish_day()
+    leftover = [w for w in re.split(r"[\s,，、()（）]+", r.text) if w and w not in _FILLER]
     if leftover:
         raise r.fail(f"could not read {' '.join(leftover)!r} in {phrase.strip()!r}")
 
@@ -294,7 +313,7 @@ def _read_chinese(r: _Reader) -> None:
         mode = {"下下": "week_after", "下": "next_week", "下个": "next_week", "下個": "next_week",
                 "这": "this_week", "這": "this_week", "本": "this_week", "这个": "this_week",
                 "上": "last_week", "上个": "last_week", "": "bare"}[prefix]
-        r.set_day(r.weekday(_CN_WEEKDAY[m.group("d")], mode))
+        r.set_weekday(_CN_WEEKDAY[m.group("d")], mode)
 
     r.take(rf"(?P<p>下下|下个|下個|下|这个|这|這|本|上个|上)?{_CN_WEEK}(?P<d>[一二三四五六日天1-7])", week)
 
@@ -338,7 +357,7 @@ def _read_english(r: _Reader) -> None:
     def weekday(m: re.Match) -> None:
         mode = {None: "bare", "this": "upcoming", "coming": "upcoming", "this coming": "upcoming",
                 "next": "next_week", "last": "last_week"}[m.group("p")]
-        r.set_day(r.weekday(_EN_WEEKDAY[m.group("d")], mode))
+        r.set_weekday(_EN_WEEKDAY[m.group("d")], mode)
 
     r.take(rf"\b(?:(?P<p>this coming|this|coming|next|last) )?(?P<d>{_WD})\b\.?", weekday)
 
@@ -378,7 +397,7 @@ def _read_english(r: _Reader) -> None:
 
     if r.hour is None:
         r.take(r"(?:\bat |@ ?)(?P<h>\d{1,2})\b", bare)
-    if r.hour is None and (r.day is not None or r.period is not None):
+    if r.hour is None and (r.day is not None or r.named_weekday is not None or r.period is not None):
         r.take(r"^ *(?P<h>\d{1,2}) *$|(?<= )(?P<h2>\d{1,2})(?= *$)", lambda m: r.set_time(
             int(m.group("h") or m.group("h2")), leading_zero=(m.group("h") or m.group("h2")).startswith("0")))
 
