@@ -8,6 +8,7 @@ moments relative to ``now``. Rules, chosen once and kept:
   today, never today. "this Tuesday" is the nearest one counting today.
   "next Tuesday" / "下周二" is the Tuesday of next calendar week (weeks start
   on Monday); "本周二" / "这周二" is the Tuesday of the current week.
+- A weekday beside a date ("Tuesday, Dec 8") only checks it: a mismatch is an error.
 - A month and day without a year ("Dec 3") is the next such day, today counting.
 - A time alone ("3pm") is its next occurrence: today if still ahead, else tomorrow.
 - An hour 1-6 written without am/pm and without a leading zero ("at 3",
