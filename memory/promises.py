@@ -618,7 +618,7 @@ def plan_pass(db, msgs, llm, today: date) -> PromisePlan:
     shown = [msgs[i] for i in sorted(wanted)]
     number = {m.id: n for n, m in enumerate(shown, 1)}
     by_number = {n: m for m, n in ((m, number[m.id]) for m in shown)}
-    open_shown = {f"P{k}": p for k, p in enumerate(open_now, 1)}
+    open_shown = {f"P{k}": p for k, p in enumerate(_worth_showing(open_now, closing), 1)}
 
     lines = ["Open promises:" if open_shown else "Open promises: none"]
     for ref, p in open_shown.items():
@@ -677,6 +677,19 @@ def plan_pass(db, msgs, llm, today: date) -> PromisePlan:
             closure.new_index = int(ref[1:]) - 1
         plan.closures.append(closure)
     return plan
+
+
+OPEN_SHOWN = 40  # open promises a pass shows the model, so a long ledger keeps the prompt bounded
+
+
+def _worth_showing(open_now: list[Promise], closing) -> list[Promise]:
+    """The open promises a closing message could be about (sharing words) first, then the newest."""
+    if len(open_now) <= OPEN_SHOWN:
+        return open_now
+    said = set().union(*(_words(m.text) for m in closing)) if closing else set()
+    touched = [p for p in open_now if said & _words(f"{p.what} {p.to_whom or ''}")]
+    rest = sorted((p for p in open_now if p not in touched), key=lambda p: -p.id)
+    return (touched + rest)[:OPEN_SHOWN]
 
 
 def _closure_refused(msg, status, ref, open_shown, new) -> str:
