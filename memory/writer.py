@@ -158,7 +158,8 @@ def transcript(messages: list[store.StoredMessage]) -> str:
         text = redact(m.text)
         if len(text) > MAX_MESSAGE_CHARS:
             text = text[:MAX_MESSAGE_CHARS] + " […]"
-        who = "assistant" if m.role == "assistant" else m.author
+        # "me" is how the person is stored; to the memory model it is "person".
+        who = "assistant" if m.role == "assistant" else ("person" if m.author in ("me", "") else m.author)
         lines.append(f"[{n}] {m.at[:16].replace('T', ' ')} {who}: {text}")
     return "\n".join(lines)
 

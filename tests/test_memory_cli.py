@@ -128,6 +128,7 @@ def test_rewrite_forces_a_pass_and_reports_progress(db, monkeypatch):
     assert "rewriting MEMORY from 1 messages" in result.output
     assert "+1 added" in result.output
     assert "Priya owns billing" in summary.current(db)
+    monkeypatch.setattr(registry, "create", lambda spec, memory=False: pytest.fail("no model needed"))
     assert "Nothing to do" in kept("memory", "rewrite").output
 
 

@@ -92,7 +92,7 @@ def test_a_pass_writes_memory_and_dated_linked_facts_and_advances_the_cursor(db)
     ]
     # The model saw messages by small numbers and dates, never by id.
     first = model.requests[0].messages[0].content
-    assert "[1] 2026-10-07 09:00 me: The design review moved to next Tuesday." in first
+    assert "[1] 2026-10-07 09:00 person: The design review moved to next Tuesday." in first
     # Nothing kept yet: no reconcile call was needed.
     assert [r.tools[0].name for r in model.requests] == ["save_memory", "save_facts"]
 

@@ -188,7 +188,15 @@ def rewrite(
     from agent.background import run_due_pass
     from agent.models import registry
 
+    from memory import writer
+
     db = _store()
+    if not writer.pending(db):
+        if as_json:
+            _echo_json([])
+        else:
+            typer.echo("Nothing to do: every message has been read.")
+        return
     spec = model or config.load().memory_model
     memory_model = registry.create(spec, memory=True)
     progress = (lambda msg: None) if as_json else (lambda msg: typer.echo(f"  {msg}…", err=True))
