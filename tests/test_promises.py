@@ -381,3 +381,15 @@ def test_a_turn_whose_send_message_delivers_the_doc_closes_the_promise(db):
     model.assert_complete()
     closed = ledger.get(db, p.id)
     assert closed.status == "done" and closed.evidence_outbox_id == result.calls[0].result["message_id"]
+
+
+def test_a_long_ledger_shows_the_model_the_promises_a_closing_message_is_about(monkeypatch):
+    monkeypatch.setattr(ledger, "OPEN_SHOWN", 3)
+    many = [ledger.Promise(i, "me", "Sam", f"task number {i}", None, "open", i, "2026-10-01") for i in range(1, 9)]
+    many[1].what, many[1].to_whom = "send Priya the timeline doc", "Priya"
+
+    class Msg:
+        text = "Sent Priya the timeline doc."
+
+    shown = ledger._worth_showing(many, [Msg()])
+    assert [p.id for p in shown] == [2, 8, 7]
