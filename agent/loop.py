@@ -134,6 +134,8 @@ def run_turn(
                 json.dumps(executed.result, ensure_ascii=False, default=str), session.now(),
                 meta={"arguments": call.arguments, "is_error": executed.is_error},
             )
+            if not executed.is_error:
+                _close_fulfilled_promises(session, executed)
             if on_tool:
                 on_tool(executed)
             convo.append(
@@ -141,6 +143,15 @@ def run_turn(
                         tool_call_id=call.id, name=call.name, is_error=executed.is_error)
             )
     raise AssertionError("unreachable: the last round offers no tools")
+
+
+def _close_fulfilled_promises(session: Session, executed: ExecutedCall) -> None:
+    """A tool action that does what was promised (a message to Priya carrying
+    the doc) closes the promise, linked to the outbox row as evidence."""
+    from memory import promises
+
+    if isinstance(executed.result, dict):
+        promises.on_tool_action(session.db, executed.name, executed.arguments, executed.result)
 
 
 def _check(cancel: threading.Event | None) -> None:

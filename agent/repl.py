@@ -141,24 +141,33 @@ def _facts(repl: Repl, arg: str) -> None:
 def _promises(repl: Repl, arg: str) -> None:
     from memory import promises
 
-    lines = promises.open_lines(repl.session.db) if hasattr(promises, "open_lines") else []
+    today = repl.session.now().date()
+    lines = [promises.describe(p, today) for p in promises.list_promises(repl.session.db)]
     for line in lines:
         repl.say(line)
     if not lines:
         repl.say("(no open promises)")
 
 
-def _rows(module: str, function: str, empty: str):
-    def run(repl: Repl, arg: str) -> None:
-        import importlib
+def _calendar(repl: Repl, arg: str) -> None:
+    from tools import store
 
-        rows = getattr(importlib.import_module(module), function)(repl.session.db)
-        for row in rows:
-            repl.say(_short(row, 200))
-        if not rows:
-            repl.say(empty)
+    rows = store.events(repl.session.db, start=repl.session.now())
+    for e in rows:
+        repl.say(f"#{e.id} {e.start.astimezone(repl.session.tz):%a %Y-%m-%d %H:%M} {e.title}"
+                 + (f" with {', '.join(e.attendees)}" if e.attendees else ""))
+    if not rows:
+        repl.say("(no upcoming events)")
 
-    return run
+
+def _outbox(repl: Repl, arg: str) -> None:
+    from tools import store
+
+    rows = store.outbox(repl.session.db)
+    for m in rows[-20:]:
+        repl.say(f"#{m.id} to {m.recipient}: {_short(m.body, 120)}")
+    if not rows:
+        repl.say("(nothing sent)")
 
 
 def _model(repl: Repl, arg: str) -> None:
@@ -180,8 +189,8 @@ COMMANDS = [
     Command("soul", "show how you asked to be treated", _soul),
     Command("facts", "show the latest remembered facts", _facts),
     Command("promises", "show open promises", _promises),
-    Command("calendar", "show upcoming events", _rows("tools.calendar", "upcoming", "(no events)")),
-    Command("outbox", "show sent messages", _rows("tools.messages", "outbox", "(nothing sent)")),
+    Command("calendar", "show upcoming events", _calendar),
+    Command("outbox", "show sent messages", _outbox),
     Command("model", "show the model, or /model provider:name to switch", _model),
     Command("quit", "leave (Ctrl-D works too)", _quit),
 ]
