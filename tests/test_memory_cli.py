@@ -85,7 +85,12 @@ def test_forget_marks_deleted_and_the_log_shows_it_newest_first(db):
 
 
 def test_export_then_import_into_an_empty_store_reproduces_it(db, tmp_path, monkeypatch):
+    from memory import promises
+
     _fill(db)
+    with transaction(db) as conn:
+        promises.add(conn, "me", "send Priya the timeline", "2026-10-07", to_whom="Priya", due_on="2026-10-09",
+                     opened_message_id=12)
     file = tmp_path / "memory.json"
     assert kept("memory", "export", str(file)).exit_code == 0
     exported = json.loads(file.read_text())
@@ -99,6 +104,8 @@ def test_export_then_import_into_an_empty_store_reproduces_it(db, tmp_path, monk
     again = tmp_path / "again.json"
     kept("memory", "export", str(again))
     reexported = json.loads(again.read_text())
+    assert exported["promises"]["promises"][0]["what"] == "send Priya the timeline"
+    assert exported["promises"]["promise_events"], "the promise's OPEN event travels with it"
     for key in ("notes", "facts", "events", "promises", "series"):
         assert reexported[key] == exported[key], key
 
