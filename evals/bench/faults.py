@@ -113,9 +113,13 @@ def facts_citing(home: Path, text: str) -> int:
     return sum(1 for (t,) in rows if normalise(t) == want)
 
 
-def check_messages(home: Path, sent: dict[str, bool], tally: Tally, where: str) -> None:
-    """``sent``: text -> whether it must be stored (True) or may be missing (False)."""
-    counts = harness.user_texts(harness.history(home))
+def check_messages(home: Path, sent: dict[str, bool], tally: Tally, where: str, via_cli: bool = True) -> None:
+    """``sent``: text -> whether it must be stored (True) or may be missing (False).
+
+    ``via_cli`` reads them with `kept history --json` (a restart that opens and migrates the
+    store); otherwise straight from the file, which is quicker.
+    """
+    counts = harness.user_texts(harness.history(home) if via_cli else harness.stored(home))
     for text, must in sent.items():
         n = counts.get(text, 0)
         if n > 1:
@@ -158,9 +162,10 @@ def crash_trials(trials: int, *, seed: int = 1, workdir: Path | None = None, per
                  max_delay: float = 0.6) -> Tally:
     """``trials`` SIGKILLs of `kept ask` at random points of a turn and of the write pass after it.
 
-    Half the kills are timed from the start of the process (they land in
-    start-up, storing, or later); half wait until the fake model has the
-    request and then land within its delay (mid-call, mid-pass). After each
+    A third of the kills are timed from the start of the process (they land
+    in start-up, storing, or later); the rest wait until the fake model has
+    the request and land up to 2 s after it (mid-call, storing the reply,
+    mid-pass). After each
     kill the store is reopened by `kept history` and checked; after each
     group of ``per_store`` trials one more turn runs to the end, and its write
     pass must pick up whatever an interrupted pass left unread.
@@ -194,11 +199,11 @@ def _crash_group(n: int, home: Path, server: RespondingOpenAI, rng: random.Rando
         before = len(server.model_requests)
         server.arrived.clear()
         proc = harness.spawn_kept("ask", text, home=home, base_url=server.base_url, **PASS_EVERY_TURN)
-        if rng.random() < 0.5:
-            time.sleep(rng.uniform(0, startup * 1.5))
-        else:
-            server.arrived.wait(timeout=30)
-            time.sleep(rng.uniform(0, 0.8))
+        if rng.random() < 1 / 3:
+            time.sleep(rng.uniform(0, startup * 1.2))
+        else:  # from the model request on: the call, storing the reply, the write pass after it
+            server.arrived.wait(timeout=600)
+            time.sleep(rng.uniform(0, 2.0))
         killed = harness.sigkill(proc)
         tally.trials += 1
         calls = server.model_requests[before:]
@@ -220,8 +225,10 @@ def _crash_group(n: int, home: Path, server: RespondingOpenAI, rng: random.Rando
         must = not killed or any(text in json.dumps(r.body, ensure_ascii=False) for r in chat_calls)
         sent[text] = must
         tally.messages_sent += must
-        check_messages(home, sent, tally, where)
+        check_messages(home, sent, tally, where, via_cli=False)
         check_store(home, tally, where)
+        _progress(f"{where}: {'killed' if killed else 'finished'}, "
+                  f"{len(chat_calls)} chat and {len(pass_calls)} memory calls seen; problems so far {len(tally.problems)}")
     # The restart that finishes: its pass must read everything an interrupted pass left.
     settle = f"settle {label}: nothing more today"
     proc = harness.run_kept("ask", settle, home=home, base_url=server.base_url, **PASS_EVERY_TURN)
@@ -236,6 +243,12 @@ def _crash_group(n: int, home: Path, server: RespondingOpenAI, rng: random.Rando
         tally.passes_not_rerun += 1
         tally.problem(f"settle {label}: cursor {c} of {last}; {len(unread)} sent messages never reached the "
                       f"fact log; last output: {proc.stderr.strip()[-200:]!r}")
+
+
+def _progress(line: str) -> None:
+    import sys
+
+    print(f"[faults] {line}", file=sys.stderr, flush=True)
 
 
 def _completed(proc, out: str, err: str):
@@ -280,6 +293,7 @@ def provider_trials(rounds: int = 1, *, workdir: Path | None = None, persistent:
                         inject(server)
                     tally.faults[name] += repeat
                     provider_turn(home, server, text, tally, f"{name} x{repeat}", kind, repeat)
+                    _progress(f"provider fault {name} x{repeat}: problems so far {len(tally.problems)}")
                     sent[text] = True
                     tally.messages_sent += 1
                     tally.trials += 1

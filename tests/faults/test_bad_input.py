@@ -28,7 +28,7 @@ def test_a_one_megabyte_paste_is_stored_whole_and_the_prompt_stays_bounded(kept,
     proc = kept("ask", "-", input=paste)
     assert_clean(proc)
     assert proc.returncode == 0, proc.stderr
-    stored = [r for r in harness.history(kept_home) if r["role"] == "user"]
+    stored = [r for r in harness.stored(kept_home) if r["role"] == "user"]
     assert len(stored) == 1 and stored[0]["text"] == paste
     # The model gets a bounded slice, not the megabyte.
     assert len(_sent_user_text(server)) <= 200_000
@@ -40,7 +40,7 @@ def test_binary_bytes_on_stdin_are_stored_as_text_without_control_characters(kep
     proc = kept("ask", "-", input=blob)
     assert_clean(proc)
     assert proc.returncode == 0, proc.stderr
-    (stored,) = [r["text"] for r in harness.history(kept_home) if r["role"] == "user"]
+    (stored,) = [r["text"] for r in harness.stored(kept_home) if r["role"] == "user"]
     assert "and some words" in stored
     assert not any(ord(ch) < 32 and ch not in "\n\t" for ch in stored)
     assert "\x7f" not in stored
@@ -51,7 +51,7 @@ def test_invalid_utf8_on_stdin_is_kept_with_replacement_characters(kept, server,
     proc = kept("ask", "-", input=b"caf\xe9 meeting at \xff\xfe3pm with J\xc3\xbcrgen")
     assert_clean(proc)
     assert proc.returncode == 0, proc.stderr
-    (stored,) = [r["text"] for r in harness.history(kept_home) if r["role"] == "user"]
+    (stored,) = [r["text"] for r in harness.stored(kept_home) if r["role"] == "user"]
     assert stored == "caf\ufffd meeting at \ufffd\ufffd3pm with J\u00fcrgen"
 
 
@@ -60,7 +60,7 @@ def test_control_characters_are_dropped_but_newlines_and_tabs_stay(kept, server,
     proc = kept("ask", "\x1b[31mred\x1b[0m\x07 line one\n\tline two\x00\x7f")
     assert_clean(proc)
     assert proc.returncode == 0, proc.stderr
-    (stored,) = [r["text"] for r in harness.history(kept_home) if r["role"] == "user"]
+    (stored,) = [r["text"] for r in harness.stored(kept_home) if r["role"] == "user"]
     assert stored == "[31mred[0m line one\n\tline two"
 
 
@@ -70,7 +70,7 @@ def test_an_empty_or_blank_message_gets_one_line_and_is_not_stored_or_sent(kept,
     line = assert_one_line_error(proc)
     assert "empty" in line
     assert server.model_requests == []
-    assert harness.history(kept_home) == []
+    assert harness.stored(kept_home) == []
 
 
 def test_a_burst_of_1000_messages_is_stored_once_each_in_order(kept_home):
@@ -101,6 +101,6 @@ def test_a_message_with_every_unicode_plane_round_trips(kept, server, kept_home)
     proc = kept("ask", text)
     assert_clean(proc)
     assert proc.returncode == 0, proc.stderr
-    (stored,) = [r["text"] for r in harness.history(kept_home) if r["role"] == "user"]
+    (stored,) = [r["text"] for r in harness.stored(kept_home) if r["role"] == "user"]
     assert stored == text
     assert "好的" in proc.stdout
