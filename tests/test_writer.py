@@ -469,11 +469,16 @@ def test_cost_of_one_write_pass_on_100_messages(db, capsys):
     with transaction(db) as conn:
         for i in range(200):
             facts.add_fact(conn, f"kept fact {i}: project {i % 40} detail {i}", "2026-09-01", [])
-    say(db, [
-        ("user", f"Project {i // 2} status: the owner is person {i // 2}, budget {1000 + i} euros, review on 2026-10-{i % 20 + 1:02d}.")
-        if i % 2 == 0 else ("assistant", f"Noted the status of project {i // 2}.")
-        for i in range(100)
-    ])
+    def person(i):
+        # Every tenth message of the person holds a promise or a repeated event, so every stage runs.
+        if i % 20 == 0:
+            return f"I'll send Priya the project {i // 2} report by Friday."
+        if i % 20 == 10:
+            return f"Interviewed another data engineering candidate today, number {i // 10}."
+        return f"Project {i // 2} status: the owner is person {i // 2}, budget {1000 + i} euros, review on 2026-10-{i % 20 + 1:02d}."
+
+    say(db, [("user", person(i)) if i % 2 == 0 else ("assistant", f"Noted the status of project {i // 2}.")
+             for i in range(100)])
     model = CountingMemoryModel()
     result = run(db, ModelMemoryLLM(model, db))
     assert result.ran and result.messages == 100
@@ -482,7 +487,7 @@ def test_cost_of_one_write_pass_on_100_messages(db, capsys):
     chars = sum(s + p for _, s, p, _ in model.calls)
     out = sum(o for *_, o in model.calls)
     with capsys.disabled():
-        print(f"\nwrite pass over 100 messages, 200 kept facts: {len(model.calls)} model calls ({', '.join(names)}); "
+        print(f"\nwrite pass over 100 messages (10 with a promise or a repeated event), 200 kept facts: {len(model.calls)} model calls ({', '.join(names)}); "
               f"input {chars} characters ≈ {chars // 4} tokens, scripted output {out} characters ≈ {out // 4} tokens "
               "(at 4 characters per token)")
         for name, s, p, o in model.calls:
