@@ -110,3 +110,26 @@ def write_path(db, memory_llm, settings=None) -> dict:
     for key in ("added", "updated", "deleted"):
         stats[key] = sum(getattr(r, key, 0) or 0 for r in results)
     return stats
+
+
+def extraction(loaded: Loaded, items) -> dict:
+    """How well the write path kept what the items rest on, read from the fact log alone.
+
+    ``covered``: items whose every need is met by an active fact's line;
+    ``stale_active``: items whose stale value is still in an active fact
+    (a change that was not superseded)."""
+    import re
+
+    from memory import facts as fact_log
+
+    active = "\n".join(f.text for f in fact_log.by_status(loaded.db, fact_log.ACTIVE))
+    scored = [i for i in items if i.needs]
+
+    def meets(group):
+        return any(re.search(p, active, re.I | re.M) for p in group)
+
+    covered = [i.id for i in scored if all(meets(g) for g in i.needs)]
+    stale = [i.id for i in scored if i.stale_patterns and any(re.search(p, active, re.I | re.M) for p in i.stale_patterns)]
+    return {"items": len(scored), "covered": len(covered), "stale_active": stale,
+            "missing": [i.id for i in scored if i.id not in set(covered)],
+            "active_facts": len(fact_log.by_status(loaded.db, fact_log.ACTIVE))}

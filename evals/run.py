@@ -186,6 +186,11 @@ def run(settings: Settings, run_dir: Path | None = None, *, resume: bool = False
             if settings.facts == "write" and mem_llm is None:
                 mem_llm = _memory_llm(settings.memory_model, base_db)
             loaded_store = _load(persona, base_db, settings.facts, mem_llm)
+            if settings.facts == "write":
+                from evals.load import extraction
+
+                stats = {"write": loaded_store.write_stats, "extraction": extraction(loaded_store, items)}
+                (run_dir / f"extraction-{persona.name}.json").write_text(json.dumps(stats, indent=2) + "\n")
             from evals.designs import Designs
 
             designs = Designs(loaded_store)

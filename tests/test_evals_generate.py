@@ -85,3 +85,15 @@ def test_the_recent_messages_hold_nothing_planted():
         persona, _ = generated(name)
         recent = {m.id for m in persona.messages[-14:]}
         assert not recent & {p.message for p in persona.planted}
+
+
+def test_cli_generate_check_confirms_the_committed_files(tmp_path):
+    from typer.testing import CliRunner
+
+    from agent.cli import app
+
+    result = CliRunner().invoke(app, ["eval", "generate", "light", "--check"])
+    assert result.exit_code == 0, result.output
+    assert "light: 700 messages, 37 items, matches the committed file" in result.output
+    result = CliRunner().invoke(app, ["eval", "generate", "light", "--out", str(tmp_path)])
+    assert result.exit_code == 0 and (tmp_path / "light.json").read_text() == (PERSONA_DIR / "light.json").read_text()
