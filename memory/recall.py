@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from memory.text import query_terms, tokens
 
-# BM25 parameters (chosen on the public benchmarks; see README "Recall benchmarks").
+# BM25 parameters: the usual defaults, not tuned on the benchmarks (their figures are in the README).
 K1 = 1.2
 B = 0.75
 

@@ -2,8 +2,8 @@
 
 A document is its turns as "Speaker: text" (an image's caption is part of
 the turn, as "[image: ...]"), the same documents for kept and the baselines.
-Gold is the evidence ids ("D3:7") that parse; questions without any are
-skipped. Every category is kept, the adversarial one (5) included. Each
+Gold is the evidence ids written exactly as "D3:7" that name an existing
+session or turn; questions without any are skipped (n = 1,978 / 1,977). Every category is kept, the adversarial one (5) included. Each
 conversation is indexed once; a query's time is its ranking alone, plus the
 indexing for the first question of each conversation.
 """
@@ -22,7 +22,7 @@ PUBLISHED = {
 }
 FUSION = {"session": {"hit@1": 0.752, "recall@5": 0.894}}
 METRICS = ("hit@1", "recall@5", "recall@10", "ndcg@5")
-_EVIDENCE = re.compile(r"D(\d+)\s*:\s*(\d+)")
+_EVIDENCE = re.compile(r"D(\d+):(\d+)")
 
 
 def load(path: str | Path) -> list[dict]:
@@ -52,11 +52,14 @@ def documents(conversation: dict) -> tuple[list[str], list[int], list[str], list
 
 
 def gold(qa: dict) -> tuple[set[int], set[str]]:
+    """Evidence ids written exactly as "D<session>:<turn>"; malformed ones
+    ("D8:6; D9:17", "D") are dropped, as in the published runs (n = 1,978 / 1,977)."""
     sessions, turns = set(), set()
     for ev in qa.get("evidence") or []:
-        for s, t in _EVIDENCE.findall(str(ev)):
-            sessions.add(int(s))
-            turns.add(f"D{int(s)}:{int(t)}")
+        m = _EVIDENCE.fullmatch(str(ev))
+        if m:
+            sessions.add(int(m.group(1)))
+            turns.add(str(ev))
     return sessions, turns
 
 
