@@ -93,6 +93,7 @@ def test_export_then_import_into_an_empty_store_reproduces_it(db, tmp_path, monk
                      opened_message_id=12)
     file = tmp_path / "memory.json"
     assert kept("memory", "export", str(file)).exit_code == 0
+    assert stat.S_IMODE(os.stat(file).st_mode) == 0o600  # the person's whole memory: owner only
     exported = json.loads(file.read_text())
     assert set(exported) >= {"notes", "facts", "events", "promises", "series"}
 
