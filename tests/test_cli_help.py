@@ -5,16 +5,16 @@ from __future__ import annotations
 import subprocess
 import sys
 
-import click
 import typer
 from typer.testing import CliRunner
 
 from agent.cli import app
 
 
-def _walk(command: click.Command, path: tuple[str, ...] = ()):
+def _walk(command, path: tuple[str, ...] = ()):
+    # Duck-typed: typer may ship its own copy of click's classes.
     yield path, command
-    if isinstance(command, click.Group):
+    if hasattr(command, "commands"):
         for name, sub in command.commands.items():
             yield from _walk(sub, path + (name,))
 
@@ -30,7 +30,7 @@ def test_every_command_and_option_has_help():
         if path:
             assert (command.help or command.short_help or "").strip(), f"kept {' '.join(path)} has no help text"
         for param in command.params:
-            if isinstance(param, click.Option) and param.name not in ("help",):
+            if getattr(param, "param_type_name", "") == "option" and param.name != "help":
                 assert (param.help or "").strip(), f"option {param.opts} of kept {' '.join(path)} has no help"
     assert seen >= 8
 
