@@ -386,8 +386,9 @@ class Builder:
             pid, ev = self.plant(day0, self.t(f"I promised {first} I'd send her the {name} deck by the end of the week.",
                                               f"我答应了 {first} 这周末前把 {name} 的 deck 发给她。"), "promise",
                                  detail={"to": first, "what": f"send {first} the {name} deck"})
-            # A promise line may be the sentence itself or kept's ledger line ("open since ... -> Priya").
-            events, needs = [ev], [[line_rx(name_rx(first), name_rx(name), self.t(r"(?:promised|open since)", r"(?:答应|open since)"))]]
+            # A promise line may be the sentence itself or a ledger line ("open since ..." / "... opened <date>").
+            events, needs = [ev], [[line_rx(name_rx(first), name_rx(name),
+                                            self.t(r"(?:promised|open since|\bopened\b)", r"(?:答应|open since|\bopened\b)"))]]
             if kept:
                 pid2, ev2 = self.plant(min(self.last_day, day0 + self.rng.randint(2, 6)),
                                        self.t(f"Sent {first} the {name} deck just now.",
