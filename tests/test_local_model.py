@@ -125,6 +125,18 @@ def test_values_from_memory_are_grounded_and_the_clock_line_is_not():
     assert guard_calls([call], [SCHEDULE], _evidence("Book the weekly sync with my manager"))[0] == []
 
 
+def test_a_time_from_an_earlier_request_does_not_license_a_new_booking():
+    history = [Message("user", "Schedule a meeting with Anna tomorrow at 3pm"), Message("assistant", "Booked for 15:00."),
+               Message("user", "What's a good way to structure a weekly team meeting?")]
+    invented = ToolCall("c", "schedule_meeting", {"title": "Weekly team meeting", "start": "tomorrow 15:00"})
+    assert guard_calls([invented], [SCHEDULE], evidence_text(history, SYSTEM))[0] == []
+    # ... but a reply to the assistant's own proposal may take the time from it.
+    follow_up = [Message("user", "Set up a sync with Anna"), Message("assistant", "Shall I book tomorrow at 3pm?"),
+                 Message("user", "yes, the sync")]
+    call = ToolCall("c", "schedule_meeting", {"title": "Sync with Anna", "start": "tomorrow 15:00"})
+    assert guard_calls([call], [SCHEDULE], evidence_text(follow_up, SYSTEM))[0] == [call]
+
+
 def test_missing_required_arguments_and_unknown_tools_are_dropped():
     missing = ToolCall("a", "schedule_meeting", {"title": "Lunch"})
     unknown = ToolCall("b", "book_flight", {"to": "Paris"})

@@ -354,21 +354,39 @@ def _grounded_text(value: str, evidence: str, evidence_words: set[str]) -> bool:
     return any(w in evidence_words or any(e.startswith(w[:5]) for e in evidence_words if len(w) >= 5) for w in words)
 
 
-def _grounded(name: str, value: Any, evidence: str, evidence_words: set[str]) -> bool:
+@dataclass
+class Evidence:
+    """Where a tool call's values may come from.
+
+    ``everything``: memory, the recent conversation and this turn's tool results.
+    ``current``: memory, the latest request, the question it answers (if the
+    reply before it asked one) and this turn's tool results. A time must come from ``current``: an earlier request's
+    "tomorrow at 3pm" does not license a new booking on a plain question.
+    """
+
+    everything: str
+    current: str
+
+    def __post_init__(self) -> None:
+        self.words = set(_words(self.everything))
+        self.current_words = set(_words(self.current))
+
+
+def _grounded(name: str, value: Any, ev: Evidence) -> bool:
     if isinstance(value, bool) or value is None:
         return True
     if isinstance(value, (int, float)):
-        return str(value).removesuffix(".0") in evidence
+        return str(value).removesuffix(".0") in ev.everything
     if isinstance(value, list):
-        return bool(value) and all(_grounded(name, v, evidence, evidence_words) for v in value)
+        return bool(value) and all(_grounded(name, v, ev) for v in value)
     if isinstance(value, dict):
-        return all(_grounded(k, v, evidence, evidence_words) for k, v in value.items())
+        return all(_grounded(k, v, ev) for k, v in value.items())
     text = str(value)
     if name in _TIME_ARGS:
         # A time the model worked out ("2026-12-03T09:00" from "Thursday 9am") is grounded
-        # when the conversation names some time at all; a plain question names none.
-        return bool(_TIMEY.search(evidence)) or _grounded_text(text, evidence, evidence_words)
-    return _grounded_text(text, evidence, evidence_words)
+        # when the request (or memory) names some time at all; a plain question names none.
+        return bool(_TIMEY.search(ev.current)) or _grounded_text(text, ev.current, ev.current_words)
+    return _grounded_text(text, ev.everything, ev.words)
 
 
 @dataclass
@@ -380,20 +398,25 @@ class Dropped:
 _MEMORY_BLOCK = re.compile(r"<memory\b[^>]*>(.*?)</memory>", re.S)
 
 
-def evidence_text(messages: list[Message], system: str) -> str:
-    """What a tool call's values may come from: the conversation, tool results, and memory.
+def evidence_text(messages: list[Message], system: str) -> Evidence:
+    """The evidence for a turn's tool calls (see ``Evidence``).
 
     From the system prompt only the quoted memory blocks count: the persona
     names the tools and the clock line names a time, so neither is evidence.
     """
     memory = _MEMORY_BLOCK.findall(system)
-    return "\n".join(memory + [m.content for m in messages if m.content]).lower()
+    last_user = max((i for i, m in enumerate(messages) if m.role == "user"), default=0)
+    # The reply before the request counts when it asked something ("Shall I book 3pm?" "yes").
+    before = messages[last_user - 1] if last_user > 0 else None
+    start = last_user - 1 if before and before.role == "assistant" and before.content.rstrip().endswith("?") else last_user
+    everything = "\n".join(memory + [m.content for m in messages if m.content]).lower()
+    current = "\n".join(memory + [m.content for m in messages[start:] if m.content]).lower()
+    return Evidence(everything, current)
 
 
-def guard_calls(calls: list[ToolCall], tools: list[ToolSpec], evidence: str) -> tuple[list[ToolCall], list[Dropped]]:
+def guard_calls(calls: list[ToolCall], tools: list[ToolSpec], evidence: Evidence) -> tuple[list[ToolCall], list[Dropped]]:
     """Keep the calls a request could have asked for; say why each other one was dropped."""
     specs = {t.name: t for t in tools}
-    evidence_words = set(_words(evidence))
     kept: list[ToolCall] = []
     dropped: list[Dropped] = []
     for call in calls:
@@ -409,12 +432,9 @@ def guard_calls(calls: list[ToolCall], tools: list[ToolSpec], evidence: str) -> 
         if missing and not unknown:
             dropped.append(Dropped(call, f"missing {', '.join(missing)}"))
             continue
-        ungrounded = [
-            r for r in required
-            if r in call.arguments and not _grounded(r, call.arguments[r], evidence, evidence_words)
-        ]
+        ungrounded = [r for r in required if r in call.arguments and not _grounded(r, call.arguments[r], evidence)]
         if ungrounded:
-            dropped.append(Dropped(call, f"{', '.join(ungrounded)} not found in the conversation or memory"))
+            dropped.append(Dropped(call, f"{', '.join(ungrounded)} not found in the request or memory"))
             continue
         kept.append(call)
     return kept, dropped
@@ -458,8 +478,17 @@ class LocalModel:
                 for d in self.dropped:
                     _timing(f"guard dropped {d.call.name}({json.dumps(d.call.arguments, ensure_ascii=False)}): {d.reason}")
                 if not calls and not text.strip():
-                    # Every call was unwanted: ask again, without tools, for an answer in words.
-                    text, _, again, stop = self._generate(llm, messages, system, None, on_text, max_tokens)
+                    # Every call was unwanted: ask again for an answer in words. The tools stay
+                    # in the prompt (so its cached prefix still serves the next turn) but the
+                    # token that opens a tool call is forbidden.
+                    text, _, again, stop = self._generate(llm, messages, system, tools, None, max_tokens, words_only=True)
+                    if _looks_like_a_call(text, tools):  # it wrote a call without the forbidden token
+                        text, _, more, stop = self._generate(llm, messages, system, None, on_text, max_tokens)
+                        again = Usage((again.input_tokens or 0) + (more.input_tokens or 0),
+                                      (again.output_tokens or 0) + (more.output_tokens or 0),
+                                      (again.cached_input_tokens or 0) + (more.cached_input_tokens or 0))
+                    elif on_text and text:
+                        on_text(text)  # held until it was known not to be a call
                     usage = Usage(
                         (usage.input_tokens or 0) + (again.input_tokens or 0),
                         (usage.output_tokens or 0) + (again.output_tokens or 0),
@@ -467,7 +496,7 @@ class LocalModel:
                     )
             return Response(text, calls, usage, self.name, "tool_use" if calls else stop)
 
-    def _generate(self, llm, messages, system, tools, on_text, max_tokens):
+    def _generate(self, llm, messages, system, tools, on_text, max_tokens, *, words_only: bool = False):
         names = {t.name for t in tools} if tools else set()
         wire = wire_messages(messages, system)
         wired_tools = wire_tools(tools)
@@ -496,6 +525,7 @@ class LocalModel:
                 prompt=tokens, max_tokens=max_tokens, temperature=temperature, top_k=40, top_p=0.95,
                 repeat_penalty=1.0, stop=formatted.stop, stopping_criteria=formatted.stopping_criteria,
                 stream=True, seed=None if temperature else 0,
+                logit_bias=_no_tool_call_bias(llm) if words_only else None,
             ):
                 if first_at is None:
                     first_at = time.perf_counter()
@@ -519,12 +549,25 @@ class LocalModel:
             f"generated {out_tokens} tokens in {ended - first_at:.2f}s = {out_tokens / max(ended - first_at, 1e-6):.1f} tok/s"
         )
         try:
-            text, calls = parse_reply(raw, names) if tools else (raw, [])
+            text, calls = parse_reply(raw, names) if tools and not words_only else (raw, [])
         except Malformed as exc:
             raise ModelError(MALFORMED, str(exc)) from None
         stream.finish(text)
         stop = {"stop": "end_turn", "length": "max_tokens"}.get(finish or "", finish)
         return text, calls, usage, stop
+
+
+def _looks_like_a_call(text: str, tools: list[ToolSpec]) -> bool:
+    try:
+        return bool(parse_reply(text, {t.name for t in tools})[1])
+    except Malformed:
+        return True
+
+
+def _no_tool_call_bias(llm) -> dict[int, float] | None:
+    """Forbid the token that opens a tool call, when the template has one (Qwen's <tool_call>)."""
+    ids = llm.tokenize(OPEN.encode("utf-8"), add_bos=False, special=True)
+    return {ids[0]: -1e9} if len(ids) == 1 else None
 
 
 def _common_prefix(llm, tokens: list[int]) -> int:
