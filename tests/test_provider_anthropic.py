@@ -36,6 +36,12 @@ def ask(text="Book my one on one with Sam on Tuesday at 10:00"):
     return [Message("user", text)]
 
 
+def sent_key(request) -> str | None:
+    # SDK 0.x sends x-api-key, 2.x a bearer token: either way the key must arrive.
+    bearer = request.headers.get("authorization", "")
+    return request.headers.get("x-api-key") or (bearer.removeprefix("Bearer ") if bearer else None)
+
+
 def logged(db):
     return list(reversed(list_calls(db)))
 
@@ -48,7 +54,7 @@ def test_text_reply(server):
     request = server.model_requests[0]
     assert request.body == {"model": "claude-haiku-4-5", "max_tokens": 300, "system": "You are kept.",
                             "messages": [{"role": "user", "content": [{"type": "text", "text": "hi"}]}]}
-    assert request.headers["x-api-key"] == FAKE_KEY
+    assert sent_key(request) == FAKE_KEY
     assert "anthropic-version" in request.headers
     server.assert_complete()
 
@@ -212,14 +218,14 @@ def test_base_url_env_honoured(server, monkeypatch):
     monkeypatch.setenv("ANTHROPIC_API_KEY", FAKE_KEY)
     server.reply_text("from the compatible server")
     assert AnthropicModel("claude-haiku-4-5").complete(ask()).text == "from the compatible server"
-    assert server.model_requests[0].headers["x-api-key"] == FAKE_KEY
+    assert sent_key(server.model_requests[0]) == FAKE_KEY
 
 
 def test_base_url_without_key_uses_placeholder(server, monkeypatch):
     monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
     server.reply_text("ok")
     AnthropicModel("claude-haiku-4-5").complete(ask())
-    assert server.model_requests[0].headers["x-api-key"] == PLACEHOLDER_KEY
+    assert sent_key(server.model_requests[0]) == PLACEHOLDER_KEY
 
 
 def test_no_key_is_not_configured():
