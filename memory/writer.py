@@ -9,13 +9,16 @@ facts are deduplicated by their normalised text and date, so a reread adds
 nothing twice.
 
 Only one pass runs at a time, across processes: a lease row in ``state``
-is claimed in a short transaction, carries an expiry (so a killed pass does
-not block the next one for long), and is checked again inside the commit.
+is claimed in a short transaction, carries an expiry and its holder's pid
+and host (so a killed pass does not block the next one), and is checked
+again inside the commit.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import socket
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -116,14 +119,33 @@ def _read_lease(conn) -> dict:
         return {}
 
 
+def _holder_gone(lease: dict) -> bool:
+    """The lease's process is known to be dead (same host, no such pid): it can never commit."""
+    if lease.get("host") != socket.gethostname() or not isinstance(lease.get("pid"), int):
+        return False
+    try:
+        os.kill(lease["pid"], 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # alive, but another user's
+        return False
+    return False
+
+
 def claim(db: sqlite_utils.Database, owner: str, now: datetime | None = None, seconds: int = LEASE_SECONDS) -> bool:
-    """Take (or renew) the pass lease; False when another live pass holds it."""
+    """Take (or renew) the pass lease; False when another live pass holds it.
+
+    A lease lapses at its expiry, or at once when its process is gone (a
+    pass killed with -9 must not block the next one for the whole lease).
+    """
     now = now or _now()
     with transaction(db) as conn:
         lease = _read_lease(conn)
-        if lease and lease.get("owner") != owner and datetime.fromisoformat(lease["expires"]) > now:
+        if lease and lease.get("owner") != owner and datetime.fromisoformat(lease["expires"]) > now \
+                and not _holder_gone(lease):
             return False
-        state.put(db, LEASE, json.dumps({"owner": owner, "expires": (now + timedelta(seconds=seconds)).isoformat()}))
+        state.put(db, LEASE, json.dumps({"owner": owner, "expires": (now + timedelta(seconds=seconds)).isoformat(),
+                                         "pid": os.getpid(), "host": socket.gethostname()}))
         return True
 
 
