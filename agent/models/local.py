@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agent.models.base import (
-    BAD_REQUEST, MALFORMED, NOT_CONFIGURED, Message, ModelError, Response, StreamCallback, ToolCall,
+    BAD_REQUEST, MALFORMED, NOT_CONFIGURED, SERVER, Message, ModelError, Response, StreamCallback, ToolCall,
     ToolSpec, Usage,
 )
 
@@ -457,6 +457,7 @@ class LocalModel:
         self.guard = guard_enabled() if guard is None else guard
         self.temperature = temperature
         self.dropped: list[Dropped] = []  # calls the guard removed, most recent call only
+        self._failed_prompt: list[int] | None = None  # the prompt whose reply was unusable
         self._last_prompt: list[int] | None = None
         self.last_timing: dict[str, float] = {}  # the latest generation: tokens and seconds, for benchmarks
 
@@ -494,6 +495,8 @@ class LocalModel:
                         (usage.output_tokens or 0) + (again.output_tokens or 0),
                         (usage.cached_input_tokens or 0) + (again.cached_input_tokens or 0),
                     )
+            if not calls and not text.strip():
+                self._failed_prompt = self._last_prompt  # call_model will retry: sample then
             return Response(text, calls, usage, self.name, "tool_use" if calls else stop)
 
     def _generate(self, llm, messages, system, tools, on_text, max_tokens, *, words_only: bool = False):
@@ -512,9 +515,11 @@ class LocalModel:
             del wire[first]
             while first < len(wire) - 1 and wire[first]["role"] != "user":
                 del wire[first]
-        # A retry of the very same prompt would repeat a greedy reply: sample instead.
-        temperature = self.temperature if tokens != self._last_prompt else max(self.temperature, 0.7)
+        # A retry of a prompt whose reply was unusable would repeat a greedy reply: sample instead.
+        retry = tokens == self._failed_prompt and not words_only
+        temperature = max(self.temperature, 0.7) if retry else self.temperature
         self._last_prompt = tokens
+        self._failed_prompt = None
         reused = _common_prefix(llm, tokens)
         stream = _Stream(on_text)
         started = time.perf_counter()
@@ -534,6 +539,8 @@ class LocalModel:
                 finish = choice.get("finish_reason") or finish
         except ValueError as exc:  # llama-cpp-python reports a context overflow this way
             raise ModelError(BAD_REQUEST, f"the embedded model refused the prompt: {exc}") from None
+        except RuntimeError as exc:  # a failed decode inside llama.cpp
+            raise ModelError(SERVER, f"llama.cpp failed: {exc}") from None
         ended = time.perf_counter()
         raw = stream.buf
         out_tokens = len(llm.tokenize(raw.encode("utf-8"), add_bos=False, special=True)) if raw else 0
@@ -551,6 +558,7 @@ class LocalModel:
         try:
             text, calls = parse_reply(raw, names) if tools and not words_only else (raw, [])
         except Malformed as exc:
+            self._failed_prompt = tokens
             raise ModelError(MALFORMED, str(exc)) from None
         stream.finish(text)
         stop = {"stop": "end_turn", "length": "max_tokens"}.get(finish or "", finish)
