@@ -236,3 +236,20 @@ def rewrite(
             f"facts +{r.added} added, {r.updated} updated, {r.deleted} deleted, {r.archived} archived, "
             f"{r.overflow} moved out of MEMORY."
         )
+
+
+@app.command()
+@_guard
+def series(as_json: bool = JSON_OPT) -> None:
+    """Repeated events kept counts: how many times, first and last date."""
+    from memory import series as ledger
+
+    rows = ledger.summary_rows(_store())
+    if as_json:
+        _echo_json(rows)
+        return
+    if not rows:
+        typer.echo("No repeated events yet.")
+        return
+    for row in rows:
+        typer.echo(f"#{row['id']} {row['name']}: {row['count']} times, first {row['first']}, last {row['last']}")
