@@ -262,3 +262,55 @@ def test_the_openai_client_works_against_kept_model_serve(gguf, tmp_path):
         except subprocess.TimeoutExpired:
             server.kill()
         log.close()
+
+
+# ---------------------------------------------------------------- the server's chat handler
+
+
+class _TemplateOnly:
+    """Stands in for the Llama the server passes: only its template handler, replying as told."""
+
+    def __init__(self, reply: str):
+        self.reply = reply
+        self.seen: list[dict] = []
+
+        def handler(*, llama, messages, tools=None, stream=False, **kwargs):
+            self.seen.append({"messages": messages, "tools": tools, "stream": stream})
+            return {"id": "x", "object": "chat.completion", "created": 1, "model": "m",
+                    "choices": [{"index": 0, "message": {"role": "assistant", "content": self.reply}, "finish_reason": "stop"}],
+                    "usage": {"prompt_tokens": 5, "completion_tokens": 3, "total_tokens": 8}}
+
+        self._chat_handlers = {"chat_template.default": handler}
+
+
+OPENAI_TOOL = {"type": "function", "function": {"name": SCHEDULE.name, "description": "", "parameters": SCHEDULE.parameters}}
+
+
+def test_the_server_turns_a_tool_call_block_into_openai_tool_calls():
+    from agent.models.local_server import kept_tools_handler
+
+    llama = _TemplateOnly('<tool_call>{"name": "schedule_meeting", "arguments": {"title": "Budget with Anna", "start": "tomorrow 15:00"}}</tool_call>')
+    history = [{"role": "user", "content": "Book the budget talk with Anna tomorrow at 3pm"},
+               {"role": "assistant", "content": None, "tool_calls": [
+                   {"id": "c0", "type": "function", "function": {"name": "list_events", "arguments": "{\"from_date\": \"tomorrow\"}"}}]},
+               {"role": "tool", "tool_call_id": "c0", "content": "{\"events\": []}"}]
+    out = kept_tools_handler(llama=llama, messages=history, tools=[OPENAI_TOOL], stream=False)
+    message = out["choices"][0]["message"]
+    assert out["choices"][0]["finish_reason"] == "tool_calls" and message["content"] is None
+    assert message["tool_calls"][0]["function"]["name"] == "schedule_meeting"
+    assert '"start": "tomorrow 15:00"' in message["tool_calls"][0]["function"]["arguments"]
+    # The template gets arguments as objects, as the Qwen template renders them.
+    assert llama.seen[0]["messages"][1]["tool_calls"][0]["function"]["arguments"] == {"from_date": "tomorrow"}
+
+    chunks = list(kept_tools_handler(llama=llama, messages=history, tools=[OPENAI_TOOL], stream=True))
+    assert chunks[1]["choices"][0]["delta"]["tool_calls"][0]["function"]["name"] == "schedule_meeting"
+    assert chunks[-1]["choices"][0]["finish_reason"] == "tool_calls"
+
+
+def test_the_server_answers_in_words_when_the_guard_drops_the_call():
+    from agent.models.local_server import kept_tools_handler
+
+    llama = _TemplateOnly('<tool_call>{"name": "schedule_meeting", "arguments": {"title": "mutex", "start": "Monday 10:00"}}</tool_call>')
+    out = kept_tools_handler(llama=llama, messages=[{"role": "user", "content": "What is a mutex?"}], tools=[OPENAI_TOOL])
+    assert "tool_calls" not in out["choices"][0]["message"]
+    assert llama.seen[-1]["tools"] is None  # asked again without tools

@@ -52,7 +52,8 @@ def _evidence(messages: list[dict]) -> str:
         return content or ""
 
     system = "\n\n".join(text(m.get("content")) for m in messages if m.get("role") == "system")
-    rest = [Message("user", text(m.get("content"))) for m in messages if m.get("role") != "system"]
+    roles = {"user": "user", "assistant": "assistant"}
+    rest = [Message(roles.get(m.get("role"), "tool"), text(m.get("content"))) for m in messages if m.get("role") != "system"]
     return evidence_text(rest, system)
 
 
