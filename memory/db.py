@@ -66,11 +66,29 @@ def transaction(db: sqlite_utils.Database) -> Iterator[sqlite3.Connection]:
     conn.execute("BEGIN IMMEDIATE")
     try:
         yield conn
-    except BaseException:
-        conn.execute("ROLLBACK")
+    except BaseException as exc:
+        # After a full disk or an I/O error SQLite has already rolled back;
+        # a second ROLLBACK would raise and hide the real error.
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        if _fatal(exc):
+            raise StoreError(_explain(_file_of(conn), exc)) from exc
         raise
     else:
         conn.execute("COMMIT")
+
+
+def _fatal(exc: BaseException) -> bool:
+    """A store failure the person must be told about in one line (not a bug, not a constraint)."""
+    return (isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.IntegrityError)
+            and any(w in str(exc).lower() for w in ("full", "readonly", "disk i/o", "malformed", "not a database")))
+
+
+def _file_of(conn: sqlite3.Connection) -> Path:
+    try:
+        return Path(conn.execute("PRAGMA database_list").fetchone()[2] or ":memory:")
+    except sqlite3.Error:
+        return Path("the database")
 
 
 def open_db(path: str | os.PathLike, owners: Sequence[str] = MEMORY_OWNERS) -> sqlite_utils.Database:

@@ -177,10 +177,14 @@ def crash_trials(trials: int, *, seed: int = 1, workdir: Path | None = None, per
         with RespondingOpenAI(delay=lambda body: rng.uniform(0.05, max_delay)) as server:
             startup = _startup_seconds(Path(tmp) / "probe", server)
             group = 0
-            while tally.trials < trials:
-                home = Path(tmp) / f"store-{group}"
-                _crash_group(min(per_store, trials - tally.trials), home, server, rng, startup, tally, f"{seed}.{group}")
-                group += 1
+            try:
+                while tally.trials < trials:
+                    home = Path(tmp) / f"store-{group}"
+                    _crash_group(min(per_store, trials - tally.trials), home, server, rng, startup, tally,
+                                 f"{seed}.{group}")
+                    group += 1
+            except KeyboardInterrupt:  # Ctrl-C: report the trials that ran
+                tally.problem(f"stopped by Ctrl-C after {tally.trials} of {trials} trials")
     tally.seconds = time.perf_counter() - started
     return tally
 
@@ -331,30 +335,27 @@ def provider_turn(home: Path, server, text: str, tally: Tally, where: str, kind:
 
 
 def concurrency_trial(turns: int = 6, *, workdir: Path | None = None, delay: float = 0.05) -> Tally:
-    """Two sessions (chats 'me' and 'work') take turns at once while write passes run after every
-    turn and `kept memory rewrite` forces passes beside them: nothing locked reaches the person, nothing is lost,
-    and no two passes read the same messages."""
+    """Two `kept chat` sessions (chats 'me' and 'work') type ``turns`` messages each at once, a
+    write pass follows every turn, and `kept memory rewrite` forces passes beside them: nothing
+    locked reaches the person, nothing is lost, and no two passes read the same messages."""
     tally = Tally()
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="kept-concurrent-", dir=workdir) as tmp, \
             RespondingOpenAI(delay=delay) as server:
         home = Path(tmp) / "store"
         harness.run_kept("history", home=home)  # create the store before the race
-        sent: dict[str, bool] = {}
+        sent = {f"{chat} turn {i}: the {chat} report is due on day {i + 1}": True
+                for chat in ("me", "work") for i in range(turns)}
         lock = threading.Lock()
 
         def session(chat: str) -> None:
-            for i in range(turns):
-                text = f"{chat} turn {i}: the {chat} report is due on day {i + 1}"
-                proc = harness.run_kept("ask", "--chat", chat, text, home=home, base_url=server.base_url,
-                                        **PASS_EVERY_TURN)
-                with lock:
-                    sent[text] = True
-                    tally.messages_sent += 1
-                    tally.trials += 1
-                    check_output(proc, tally, f"session {chat} turn {i}")
-                    if proc.returncode != 0:
-                        tally.problem(f"session {chat} turn {i}: exit {proc.returncode}: {proc.stderr.strip()[-200:]}")
+            lines = [t for t in sent if t.startswith(chat)] + ["/quit"]
+            proc = harness.run_kept("chat", "--chat", chat, home=home, base_url=server.base_url,
+                                    input="\n".join(lines) + "\n", **PASS_EVERY_TURN)
+            with lock:
+                check_output(proc, tally, f"kept chat {chat}")
+                if proc.returncode != 0:
+                    tally.problem(f"kept chat {chat}: exit {proc.returncode}: {proc.stderr.strip()[-200:]}")
 
         def forced_passes() -> None:
             for i in range(max(1, turns // 2)):
@@ -368,6 +369,8 @@ def concurrency_trial(turns: int = 6, *, workdir: Path | None = None, delay: flo
             t.start()
         for t in threads:
             t.join()
+        tally.trials += len(sent)
+        tally.messages_sent += len(sent)
         check_messages(home, sent, tally, "concurrency")
         check_store(home, tally, "concurrency")
         # Every message went to exactly one fact-extraction request: no pass read it twice.
@@ -406,7 +409,8 @@ def report(results: dict) -> str:
         f"{provider.seconds:.0f} s: " + ", ".join(f"{k} {v}" for k, v in provider.faults.items()),
         "  turns ended: " + ", ".join(f"{k} {v}" for k, v in sorted(provider.outcomes.items()))
         + "; model_calls failures logged: " + ", ".join(f"{k} {v}" for k, v in sorted(provider.logged_failures.items())),
-        f"concurrency: {concurrent.trials} turns in two sessions with write passes, {concurrent.seconds:.0f} s",
+        f"concurrency: {concurrent.trials} turns in two `kept chat` sessions with write passes and "
+        f"`kept memory rewrite` beside them, {concurrent.seconds:.0f} s",
         f"messages sent {total.messages_sent}, lost {total.messages_lost}, duplicated {total.messages_duplicated}; "
         f"facts duplicated {total.facts_duplicated}",
         f"integrity failures {total.integrity_failures}, cursor errors {total.cursor_errors}, "

@@ -51,10 +51,13 @@ def run_kept(*args: str, home: Path, base_url: str | None = None, input: bytes |
     """Run `kept ARGS` to completion; stdout and stderr are text (undecodable bytes replaced)."""
     if isinstance(input, str):
         input = input.encode("utf-8")
-    proc = subprocess.run(
-        command(*args), cwd=REPO, env=env or kept_env(home, base_url, **extra), input=input,
-        capture_output=True, timeout=timeout,
-    )
+    try:
+        proc = subprocess.run(
+            command(*args), cwd=REPO, env=env or kept_env(home, base_url, **extra), input=input,
+            capture_output=True, timeout=timeout,
+        )
+    except subprocess.TimeoutExpired:  # counted by the caller as an unclear ending, not a crash of the bench
+        return subprocess.CompletedProcess(command(*args), 124, "", f"kept {' '.join(args)[:60]}: no answer within {timeout:g} s")
     return subprocess.CompletedProcess(
         proc.args, proc.returncode,
         proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace"),

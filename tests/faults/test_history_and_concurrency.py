@@ -59,5 +59,5 @@ def test_history_on_a_fresh_install_is_empty_not_an_error(kept_offline):
 
 def test_two_sessions_and_write_passes_at_once_lose_nothing_and_never_show_a_lock(tmp_path):
     tally = faults.concurrency_trial(3, workdir=tmp_path)
-    assert tally.trials == 6
+    assert tally.trials == 6  # three messages typed in each of two sessions
     assert tally.clean, "\n".join(tally.problems)
