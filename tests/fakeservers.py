@@ -26,6 +26,8 @@ Queue methods (all return the server, so they chain):
     hang(seconds)                               answer nothing for ``seconds`` (client timeout)
     disconnect_mid_stream(text)                 send part of a reply, then drop the connection
     truncate_stream(text)                       a stream that ends cleanly but before its last events
+    error_mid_stream(error_type, text)          part of a stream, then the API's error event
+                                                (without streaming: the matching HTTP error)
 
 ``usage=None`` sends a reply without usage, as some local servers do. A request
 beyond the queue gets a 500 whose message says so, and ``assert_complete()``
@@ -56,7 +58,7 @@ class Recorded:
 
 @dataclass
 class Step:
-    kind: str  # "reply", "fail", "hang", "disconnect", "truncate"
+    kind: str  # "reply", "fail", "hang", "disconnect", "truncate", "stream_error"
     text: str = ""
     tool_calls: list[tuple[str, str, str]] = field(default_factory=list)  # (id, name, raw JSON arguments)
     usage: tuple[int, int] | None = DEFAULT_USAGE
@@ -116,6 +118,9 @@ class FakeServer:
 
     def truncate_stream(self, text: str = "Booking the meet") -> FakeServer:
         return self._push(Step("truncate", text=text))
+
+    def error_mid_stream(self, error_type: str = "overloaded_error", text: str = "Booking the meet") -> FakeServer:
+        return self._push(Step("stream_error", text=text, error_type=error_type, message="scripted stream error"))
 
     def assert_complete(self) -> None:
         assert not self._steps, f"{len(self._steps)} scripted replies were never requested"
@@ -209,6 +214,9 @@ class FakeServer:
                 h.close_connection = True
                 return
             return self._send_json(h, 200, self.message_json(Step("reply", text="too late")))
+        if step.kind == "stream_error" and not stream:
+            status = 529 if step.error_type == "overloaded_error" else 500
+            step = Step("fail", status=status, message=step.message, error_type=step.error_type)
         if step.kind == "fail":
             headers = {} if step.retry_after is None else {"Retry-After": _seconds(step.retry_after)}
             return self._send_json(h, step.status, self.error_body(step.status, step.message, step.error_type), headers)
@@ -228,6 +236,8 @@ class FakeServer:
         events = self.stream_events(Step("reply", text=step.text) if step.kind != "reply" else step)
         if step.kind != "reply":
             events = events[: max(2, len(events) // 2)]
+        if step.kind == "stream_error":
+            events.append(self.error_event(step.message, step.error_type))
         self._send_stream(h, events, drop=step.kind == "disconnect")
 
     def _send_json(self, h, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:
@@ -263,6 +273,9 @@ class FakeServer:
         raise NotImplementedError
 
     def error_body(self, status: int, message: str, error_type: str | None) -> dict:
+        raise NotImplementedError
+
+    def error_event(self, message: str, error_type: str | None) -> str:
         raise NotImplementedError
 
 
@@ -332,6 +345,9 @@ class FakeOpenAI(FakeServer):
         kind = error_type or {429: "rate_limit_exceeded", 401: "invalid_api_key"}.get(
             status, "server_error" if status >= 500 else "invalid_request_error")
         return {"error": {"message": message, "type": kind, "param": None, "code": kind}}
+
+    def error_event(self, message: str, error_type: str | None) -> str:
+        return f"data: {json.dumps(self.error_body(500, message, error_type))}\n\n"
 
 
 class FakeAnthropic(FakeServer):
@@ -406,3 +422,6 @@ class FakeAnthropic(FakeServer):
                               400: "invalid_request_error", 404: "not_found_error",
                               529: "overloaded_error"}.get(status, "api_error")
         return {"type": "error", "error": {"type": kind, "message": message}}
+
+    def error_event(self, message: str, error_type: str | None) -> str:
+        return f"event: error\ndata: {json.dumps(self.error_body(500, message, error_type))}\n\n"

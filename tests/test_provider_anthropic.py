@@ -187,6 +187,13 @@ def test_connection_dropped_mid_stream_is_connection(server):
     assert caught.value.kind == base.CONNECTION
 
 
+def test_overloaded_error_event_inside_a_stream_is_retried(server, db):
+    server.error_mid_stream("overloaded_error").reply_text("ok")
+    response = call_model(make(server), ask(), db=db, purpose="chat", on_text=lambda s: None, sleep=lambda s: None)
+    assert response.text == "ok"
+    assert [r["error_class"] for r in logged(db)] == [base.SERVER, None]
+
+
 def test_truncated_stream_is_malformed(server):
     server.truncate_stream()
     with pytest.raises(ModelError) as caught:
