@@ -109,6 +109,14 @@ def write_path(db, memory_llm, settings=None) -> dict:
     stats = {"passes": len(results)}
     for key in ("added", "updated", "deleted"):
         stats[key] = sum(getattr(r, key, 0) or 0 for r in results)
+    # Memory writing is paid separately from answering: its calls, from the call log.
+    from memory.calls import list_calls
+
+    calls = [c for c in list_calls(db, limit=1_000_000) if str(c.get("purpose", "")).startswith("memory")]
+    stats["model_calls"] = len(calls)
+    for key in ("input_tokens", "output_tokens", "cost_usd"):
+        values = [c.get(key) for c in calls]
+        stats[key] = None if not values or any(v is None for v in values) else sum(values)
     return stats
 
 

@@ -133,6 +133,17 @@ def build_report(run_dir: Path, charts: bool = True) -> str:
                        f"{len(infra)}/{len(rs)} |" if ins and outs else
                        f"| {d} | not reported | not reported | – | {_median([r.get('latency_s') for r in rs])} | {len(infra)}/{len(rs)} |")
         out += ["", "Memory writing is not part of answering; its model calls are logged in the run's write stats.", ""]
+    written_by_kept = sorted(run_dir.glob("extraction-*.json"))
+    if written_by_kept:
+        out += ["## Memory writing (kept's write path)", "",
+                "| persona | passes | model calls | input tokens | output tokens | cost (USD) | items covered by active facts | stale value still active |",
+                "|---|---|---|---|---|---|---|---|"]
+        for path in written_by_kept:
+            data = json.loads(path.read_text())
+            w, e = data["write"], data["extraction"]
+            out.append(f"| {path.stem[len('extraction-'):]} | {w.get('passes')} | {w.get('model_calls')} | {w.get('input_tokens')} | "
+                       f"{w.get('output_tokens')} | {w.get('cost_usd')} | {e['covered']}/{e['items']} | {len(e['stale_active'])} |")
+        out.append("")
     # Paired differences: kept against every other design, over the same items.
     if "kept" in designs:
         out += ["## Paired differences (kept minus other), 95% bootstrap intervals over items", "",
@@ -185,8 +196,8 @@ def write_charts(run_dir: Path, records: list[dict[str, Any]]) -> list[Path]:
     ax.bar([x + 0.2 for x in xs], [rate([r for r in mem if r["design"] == d and not r.get("is_task")]) for d in designs], 0.4, label="questions")
     ax.set_xticks(list(xs), designs)
     ax.set_ylabel("% passed")
-    ax.set_ylim(0, 100)
-    ax.legend()
+    ax.set_ylim(0, 118)
+    ax.legend(loc="upper left", ncol=2)
     ax.set_title("Tasks against questions (items that need memory)")
     fig.tight_layout()
     written.append(run_dir / "tasks_vs_questions.png")
@@ -200,8 +211,8 @@ def write_charts(run_dir: Path, records: list[dict[str, Any]]) -> list[Path]:
         ax.bar([i + j * width for i in range(len(kinds))], [rate([r for r in scored if r["kind"] == k and r["design"] == d]) for k in kinds], width, label=d)
     ax.set_xticks([i + 0.4 - width / 2 for i in range(len(kinds))], kinds, rotation=30, ha="right")
     ax.set_ylabel("% passed")
-    ax.set_ylim(0, 100)
-    ax.legend(ncol=len(designs), fontsize=8)
+    ax.set_ylim(0, 118)  # headroom so the legend never covers a full bar
+    ax.legend(ncol=len(designs), fontsize=8, loc="upper left")
     ax.set_title("Accuracy by kind")
     fig.tight_layout()
     written.append(run_dir / "accuracy_by_kind.png")

@@ -151,3 +151,56 @@ def test_cli_run_and_report(tmp_path):
     assert result.exit_code == 0 and json.loads(result.output)["fairness"]["ok"]
     bad = runner.invoke(app, ["eval", "run", "--designs", "psychic", "--out", str(tmp_path)])
     assert bad.exit_code == 1 and "unknown design(s) psychic" in bad.output
+
+
+def test_a_persona_file_of_ones_own_runs_the_same_way(tmp_path):
+    import shutil
+
+    from evals.run import PERSONAS_DIR
+
+    mine = tmp_path / "me"
+    mine.mkdir()
+    shutil.copy(PERSONAS_DIR / "tiny.json", mine / "mine.json")
+    shutil.copy(PERSONAS_DIR / "tiny.items.jsonl", mine / "mine.items.jsonl")
+    run_dir = run(Settings(personas=[str(mine / "mine.json")], designs=["none", "oracle"]), base=tmp_path)
+    assert {r["persona"] for r in read_records(run_dir)} == {"tiny"}
+    (mine / "lonely.json").write_text((mine / "mine.json").read_text())
+    from evals.run import RunError
+
+    with pytest.raises(RunError, match="no items file"):
+        run(Settings(personas=[str(mine / "lonely.json")]), base=tmp_path)
+
+
+class AddsEverything:
+    """A memory model that extracts every line the person wrote about Lighthouse or Robin and never supersedes."""
+
+    def __init__(self):
+        self.purposes = []
+
+    def __call__(self, *, purpose, system, prompt, schema=None, schema_name="record", max_tokens=2048):
+        self.purposes.append(purpose)
+        if schema is None:
+            return ""
+        if schema_name == "save_facts":
+            lines = re.findall(r"^\[(\d+)\] \S+ \S+ person: (.*)$", prompt, re.M)
+            return {"facts": [{"text": t, "messages": [int(n)]} for n, t in lines if "Lighthouse" in t or "Robin" in t]}
+        empty = {}
+        for key in schema.get("required", []):
+            kind = schema["properties"][key].get("type")
+            empty[key] = [] if kind == "array" else {} if kind == "object" else ""
+        return empty
+
+
+def test_the_real_write_path_is_measured_from_the_fact_log(tmp_path):
+    llm = AddsEverything()
+    run_dir = run(Settings(personas=["tiny"], facts="write", designs=["none", "kept"]), base=tmp_path, memory_llm=llm)
+    assert "memory.extract" in llm.purposes
+    stats = json.loads((run_dir / "extraction-tiny.json").read_text())
+    assert stats["write"]["added"] >= 6 and stats["extraction"]["covered"] == 6
+    # The old launch date was added and never superseded: the report must say so.
+    assert "tiny-changed_fact-01" in stats["extraction"]["stale_active"]
+    records = read_records(run_dir)
+    assert any(r["passed"] for r in records if r["design"] == "kept" and r["needs_memory"])
+    from evals.report import build_report
+
+    assert "## Memory writing (kept's write path)" in build_report(run_dir, charts=False)
