@@ -41,6 +41,7 @@ class Repl:
         self.write = write or (lambda s: (sys.stdout.write(s), sys.stdout.flush()))
         self.color = color
         self.commands = {c.name: c for c in COMMANDS}
+        self.write_pass = None  # the background memory pass, joined on exit
 
     # -- output ---------------------------------------------------------
     def say(self, text: str = "", style: str = "") -> None:
@@ -101,7 +102,15 @@ class Repl:
             self.say(result.reply)
         from agent.background import after_turn
 
-        after_turn(self.session)
+        if self.write_pass is None or not self.write_pass.is_alive():
+            self.write_pass = after_turn(self.session, background=True)
+
+    def finish(self, timeout: float = 120.0) -> None:
+        """Let a running memory pass commit before leaving; it is safe to cut
+        (the cursor only moves when it commits), so the wait is bounded."""
+        if self.write_pass is not None and self.write_pass.is_alive():
+            self.say("(saving memory…)", "dim")
+            self.write_pass.join(timeout)
 
 
 # -- /commands ------------------------------------------------------------
@@ -234,6 +243,7 @@ def run_repl(model_spec: str | None = None, chat_name: str = "me", team: bool = 
             _run_cancellable(repl, line)
         except Quit:
             break
+    repl.finish()
 
 
 def _run_cancellable(repl: Repl, line: str) -> None:
