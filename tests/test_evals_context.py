@@ -10,6 +10,7 @@ from evals.run import Settings, read_records, run
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)  # about a minute of CPU on 2 free cores; more on a loaded machine
 def test_context_level_on_all_personas_is_fair_and_kept_beats_none(tmp_path):
     run_dir = run(Settings(personas=["tiny", "light", "heavy", "mixed", "yearlong"]), base=tmp_path)
     fairness = json.loads((run_dir / "fairness.json").read_text())
