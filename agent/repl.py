@@ -320,6 +320,9 @@ def _prompt_reader(repl: Repl, input=None, output=None):
     if input is None:
         path = config.history_path()
         path.parent.mkdir(parents=True, exist_ok=True)
+        # Everything typed lands here, pasted secrets included: owner-only.
+        path.touch(mode=0o600, exist_ok=True)
+        path.chmod(0o600)
         history = FileHistory(str(path))
     else:
         history = InMemoryHistory()

@@ -44,10 +44,6 @@ def test_a_kill_during_the_model_call_keeps_the_message_exactly_once(kept_home):
         assert harness.user_texts(harness.history(kept_home))[text] == 1
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "memory/writer.py:35,119: a SIGKILLed pass keeps its lease for LEASE_SECONDS (15 min), so every pass "
-    "after a restart returns 'another write pass is running' until it expires; the lease should also "
-    "lapse when its holder process is gone (pid + host in the lease)"))
 def test_a_kill_during_the_write_pass_leaves_the_cursor_and_the_next_pass_reruns(kept_home):
     slow_memory = {"on": True}
 
@@ -80,4 +76,3 @@ def test_random_sigkills_during_turns_and_passes_lose_and_duplicate_nothing(tmp_
     why = "\n".join(tally.problems)
     assert (tally.messages_lost, tally.messages_duplicated, tally.facts_duplicated) == (0, 0, 0), why
     assert (tally.integrity_failures, tally.cursor_errors, tally.unclean_outputs, tally.locked_errors) == (0, 0, 0, 0), why
-    # Whether the interrupted pass reruns is the xfail test above (the lease outlives a killed pass).

@@ -115,9 +115,6 @@ def _export(kept_offline, kept_home, tmp_path, group: str, name: str):
     return target.stat().st_mode & 0o777
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "agent/commands/memory.py:157 writes the export with Path.write_text, so it gets the umask's mode "
-    "(0644 here): the person's whole memory readable by others; it should create the file 0600 as tools/ics.py does"))
 def test_a_memory_export_is_readable_by_the_owner_only(kept_offline, kept_home, tmp_path):
     old = os.umask(0o022)
     try:
