@@ -17,6 +17,8 @@ app = typer.Typer(
     help="A terminal work assistant that remembers.",
     no_args_is_help=False,
     add_completion=False,
+    # Plain click help: rendering it with rich costs over a second per call.
+    rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 

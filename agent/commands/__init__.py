@@ -19,4 +19,5 @@ def mount(root) -> None:
             if exc.name == f"agent.commands.{group}":
                 continue
             raise
+        module.app.rich_markup_mode = root.rich_markup_mode  # one help style, and a fast one
         root.add_typer(module.app, name=group)
