@@ -37,7 +37,7 @@ def test_a_message_typed_at_the_prompt_is_answered_and_stored(db, capsys):
 def test_alt_enter_adds_a_line_instead_of_sending(db):
     session, model = make_session(db, [text("ok")])
     with create_pipe_input() as inp:
-        inp.send_text("line one\x1b\rline two\r")
+        inp.send_text("line one\x1b\rline two\r/quit\r")
         run_repl(session=session, input=inp, output=DummyOutput())
     model.assert_complete()
     assert store.history(db)[0].text == "line one\nline two"
@@ -46,7 +46,7 @@ def test_alt_enter_adds_a_line_instead_of_sending(db):
 def test_slash_commands_run_by_unique_prefix_and_unknown_ones_are_explained(db, capsys):
     session, model = make_session(db, [])
     with create_pipe_input() as inp:
-        inp.send_text("/hel\r/frobnicate\r/mod\r")
+        inp.send_text("/hel\r/frobnicate\r/mod\r/quit\r")
         run_repl(session=session, input=inp, output=DummyOutput())
     out = capsys.readouterr().out
     assert "/promises" in out and "/calendar" in out  # the help listing
