@@ -11,6 +11,7 @@ from typing import Optional
 import typer
 
 from agent.commands import mount
+from agent.commands.errors import Fail, fail, guard
 
 app = typer.Typer(
     name="kept",
@@ -28,36 +29,6 @@ TEAM_OPT = typer.Option(False, "--team", help="Mark a new chat as a team chat: n
 JSON_OPT = typer.Option(False, "--json", help="Print JSON instead of text.")
 
 
-class Fail(Exception):
-    """An error for the person: one line, no traceback."""
-
-
-def fail(message: str, code: int = 1) -> None:
-    typer.echo(f"kept: {message}", err=True)
-    raise typer.Exit(code)
-
-
-def _guard(fn):
-    """Turn known failures into one clear line instead of a traceback."""
-    import functools
-
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        from agent.config import ConfigError
-        from agent.loop import InputError
-        from agent.models.base import ModelError
-        from memory.db import StoreError
-
-        try:
-            return fn(*args, **kwargs)
-        except (StoreError, ConfigError, InputError, ModelError, Fail) as exc:
-            fail(str(exc))
-        except KeyboardInterrupt:
-            fail("interrupted", 130)
-
-    return wrapper
-
-
 def _store():
     from agent.session import open_store
 
@@ -69,7 +40,7 @@ def _print_json(data) -> None:
 
 
 @app.command()
-@_guard
+@guard
 def chat(
     model: Optional[str] = MODEL_OPT,
     chat_name: str = CHAT_OPT,
@@ -82,7 +53,7 @@ def chat(
 
 
 @app.command()
-@_guard
+@guard
 def ask(
     message: str = typer.Argument(..., help="What to say; '-' reads it from standard input."),
     model: Optional[str] = MODEL_OPT,
@@ -134,7 +105,7 @@ def path() -> None:
 
 
 @app.command()
-@_guard
+@guard
 def history(
     chat_name: Optional[str] = typer.Option(None, "--chat", help="Only this chat."),
     limit: Optional[int] = typer.Option(None, "--limit", "-n", min=1, help="Only the last N messages."),
@@ -160,7 +131,7 @@ def history(
 
 
 @app.command()
-@_guard
+@guard
 def models(as_json: bool = JSON_OPT, check: bool = typer.Option(True, "--check/--no-check", help="Send a one-word prompt to see whether each model answers.")) -> None:
     """Show the chat and memory models configured, and whether they answer."""
     from agent import config

@@ -67,7 +67,7 @@ def _quote(tag: str, body: str, note: str) -> str:
     # The same quoting agent.context uses for stored text.
     from agent import context
 
-    return context._quote(tag, body, note)
+    return context.quote(tag, body, note)
 
 
 def _base(loaded: Loaded, query: str, blocks: list[str], injected: int, **extra) -> Assembled:
@@ -79,7 +79,7 @@ def _base(loaded: Loaded, query: str, blocks: list[str], injected: int, **extra)
     parts.extend(blocks)
     history = [Message(m.role, m.text) for m in store.recent(loaded.db, loaded.chat, RECENT)]
     history.append(Message("user", query))
-    return Assembled("\n\n".join(parts), context._alternate(history), injected, extra)
+    return Assembled("\n\n".join(parts), context.alternate(history), injected, extra)
 
 
 class Designs:

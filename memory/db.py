@@ -104,13 +104,12 @@ def open_db(path: str | os.PathLike, owners: Sequence[str] = MEMORY_OWNERS) -> s
         if new:
             # The person's memory is theirs: owner-only from the first byte.
             os.chmod(path, 0o600)
-        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")
         db = sqlite_utils.Database(conn)
         migrate(db, owners)
     except sqlite3.DatabaseError as exc:
         raise StoreError(_explain(path, exc)) from exc
-    del mode
     return db
 
 

@@ -11,6 +11,8 @@ from typing import Optional
 
 import typer
 
+from agent.commands.errors import fail
+
 app = typer.Typer(help="Measure recall and search: public benchmarks, scale, the relevance gate.", no_args_is_help=True)
 NAME = "bench"
 
@@ -20,14 +22,10 @@ JSON_OPT = typer.Option(False, "--json", help="Print the figures as JSON instead
 QUIET_OPT = typer.Option(False, "--no-progress", help="Do not show a progress bar.")
 
 
-def _fail(message: str) -> None:
-    typer.echo(f"kept: {message}", err=True)
-    raise typer.Exit(1)
-
 
 def _check_data(path: Path) -> None:
     if not path.is_file():
-        _fail(f"no benchmark file at {path}; pass --data with the path to your copy")
+        fail(f"no benchmark file at {path}; pass --data with the path to your copy")
 
 
 def _emit(report: dict, metrics, as_json: bool) -> None:
@@ -53,7 +51,7 @@ def longmemeval(
     try:
         report = bench.run(data, limit=limit, show_progress=not no_progress)
     except (OSError, ValueError, KeyError) as exc:
-        _fail(f"cannot read {data} as LongMemEval: {exc}")
+        fail(f"cannot read {data} as LongMemEval: {exc}")
     _emit(report, bench.METRICS, as_json)
 
 
@@ -71,7 +69,7 @@ def locomo(
     try:
         report = bench.run(data, limit=limit, show_progress=not no_progress)
     except (OSError, ValueError, KeyError) as exc:
-        _fail(f"cannot read {data} as LoCoMo: {exc}")
+        fail(f"cannot read {data} as LoCoMo: {exc}")
     _emit(report, bench.METRICS, as_json)
 
 
@@ -88,7 +86,7 @@ def scale(
     try:
         counts = [int(s) for s in sizes.split(",") if s.strip()]
     except ValueError:
-        _fail(f"--messages takes comma-separated numbers, not {sizes!r}")
+        fail(f"--messages takes comma-separated numbers, not {sizes!r}")
     report = bench.run(counts, n_facts=facts, n_queries=queries)
     typer.echo(json.dumps(report, indent=2) if as_json else bench.render(report))
 

@@ -8,12 +8,10 @@ from typing import Optional
 
 import typer
 
+from agent.commands.errors import fail
+
 app = typer.Typer(help="The calendar kept keeps: list events, export them to a .ics file.", no_args_is_help=True)
 
-
-def _fail(message: str) -> None:
-    typer.echo(f"kept: {message}", err=True)
-    raise typer.Exit(1)
 
 
 def _open():
@@ -29,7 +27,7 @@ def _open():
         tz = config.timezone(config.load())
         return open_store(), tz, datetime.now(tz)
     except (StoreError, ConfigError) as exc:
-        _fail(str(exc))
+        fail(str(exc))
 
 
 @app.command("list")
@@ -48,9 +46,9 @@ def list_events(
         lower = when.span(start, now, tz, what="--from")[0] if start else when.day_start(now.date(), tz)
         upper = when.span(end, now, tz, what="--to")[1] if end else None
     except ToolError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     if upper is not None and upper < lower:
-        _fail("--to is before --from")
+        fail("--to is before --from")
     rows = [e.as_dict(tz) for e in store.events(db, lower, upper, include_cancelled=include_cancelled)]
     if as_json:
         typer.echo(json.dumps(rows, ensure_ascii=False, indent=2))
@@ -90,5 +88,5 @@ def export(
     try:
         ics.write_calendar(file, found, now)
     except OSError as exc:
-        _fail(f"cannot write {file}: {exc.strerror or exc}")
+        fail(f"cannot write {file}: {exc.strerror or exc}")
     typer.echo(f"Wrote {len(found)} event{'s' if len(found) != 1 else ''} to {file}")

@@ -8,13 +8,11 @@ from typing import Optional
 
 import typer
 
+from agent.commands.errors import fail
+
 NAME = "eval"
 app = typer.Typer(help="Measure whether memory changes what kept does: personas, runs, reports.", no_args_is_help=True)
 
-
-def _fail(message: str) -> None:
-    typer.echo(f"kept: {message}", err=True)
-    raise typer.Exit(1)
 
 
 def _split(value: str | None) -> list[str]:
@@ -35,7 +33,7 @@ def generate(
     chosen = names or list(SPECS)
     unknown = [n for n in chosen if n not in SPECS]
     if unknown:
-        _fail(f"unknown persona(s) {', '.join(unknown)}; known: {', '.join(SPECS)}")
+        fail(f"unknown persona(s) {', '.join(unknown)}; known: {', '.join(SPECS)}")
     bad = 0
     for name in chosen:
         persona, items = gen(name)
@@ -92,7 +90,7 @@ def run(
                 limit=limit, label=label,
             )
             if facts not in ("gold", "write"):
-                _fail("--facts must be gold or write")
+                fail("--facts must be gold or write")
             if resume:
                 settings = runner.Settings(**json.loads((resume / "fingerprint.json").read_text())["settings"])
             with typer.progressbar(length=1, label="eval", file=None) as bar:
@@ -105,7 +103,7 @@ def run(
 
                 run_dir = runner.run(settings, resume, resume=bool(resume), base=base, progress=progress)
     except (runner.RunError, FileNotFoundError, ValueError) as exc:
-        _fail(str(exc))
+        fail(str(exc))
         return
     fairness = json.loads((run_dir / "fairness.json").read_text())
     if as_json:
@@ -130,11 +128,11 @@ def report(
     from evals.report import build_report
 
     if not (run_dir / "records.jsonl").exists():
-        _fail(f"{run_dir} is not a run folder (no records.jsonl)")
+        fail(f"{run_dir} is not a run folder (no records.jsonl)")
     try:
         text = build_report(run_dir, charts=charts)
     except ValueError as exc:
-        _fail(str(exc))
+        fail(str(exc))
         return
     if as_json:
         fairness = json.loads((run_dir / "fairness.json").read_text()) if (run_dir / "fairness.json").exists() else None

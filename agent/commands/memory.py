@@ -8,39 +8,31 @@ from pathlib import Path
 
 import typer
 
+from agent.commands.errors import fail, guard
+
 NAME = "memory"
 app = typer.Typer(help="What kept remembers: the MEMORY note and the dated fact log.", no_args_is_help=True)
 
 JSON_OPT = typer.Option(False, "--json", help="Print JSON instead of text.")
 
 
-def _fail(message: str) -> None:
-    typer.echo(f"kept: {message}", err=True)
-    raise typer.Exit(1)
-
-
 def _guard(fn):
-    """Known failures become one line on stderr, never a traceback."""
+    """A failed memory model says that nothing was written; other known
+    failures take the shared one-line form."""
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        from agent.config import ConfigError
         from agent.models.base import ModelError
-        from memory.db import StoreError
         from memory.llm import UnusableReply
-        from memory.transfer import ImportRefused
-        from memory.writer import PassAborted
 
         try:
             return fn(*args, **kwargs)
-        except (StoreError, ConfigError, ImportRefused, PassAborted) as exc:
-            _fail(str(exc))
         except ModelError as exc:
-            _fail(f"the memory model failed ({exc.kind}: {exc}); nothing was written, the next pass retries")
+            fail(f"the memory model failed ({exc.kind}: {exc}); nothing was written, the next pass retries")
         except UnusableReply as exc:
-            _fail(f"the memory model's reply could not be used ({exc}); nothing was written, the next pass retries")
+            fail(f"the memory model's reply could not be used ({exc}); nothing was written, the next pass retries")
 
-    return wrapper
+    return guard(wrapper)
 
 
 def _store():
@@ -115,7 +107,7 @@ def forget(fact_id: int = typer.Argument(..., help="The fact's id, as `kept memo
         try:
             changed = fact_log.delete_fact(conn, fact_id, "forgotten on request")
         except KeyError:
-            _fail(f"no fact #{fact_id}; `kept memory facts --all` lists them")
+            fail(f"no fact #{fact_id}; `kept memory facts --all` lists them")
     typer.echo(f"Forgot fact #{fact_id}." if changed else f"Fact #{fact_id} was already deleted.")
 
 
@@ -156,7 +148,7 @@ def export_cmd(file: Path = typer.Argument(..., help="Where to write the JSON ex
     try:
         _write_private(file, text + "\n")
     except OSError as exc:
-        _fail(f"cannot write {file}: {exc.strerror or exc}")
+        fail(f"cannot write {file}: {exc.strerror or exc}")
     typer.echo(f"Exported {len(data['notes'])} note versions, {len(data['facts'])} facts, "
                f"{len(data['events'])} events to {file}.")
 
@@ -185,9 +177,9 @@ def import_cmd(file: Path = typer.Argument(..., help="A JSON file written by `ke
     try:
         data = json.loads(file.read_text(encoding="utf-8"))
     except OSError as exc:
-        _fail(f"cannot read {file}: {exc.strerror or exc}")
+        fail(f"cannot read {file}: {exc.strerror or exc}")
     except (ValueError, UnicodeDecodeError) as exc:
-        _fail(f"{file} is not JSON: {exc}")
+        fail(f"{file} is not JSON: {exc}")
     counts = import_data(_store(), data)
     typer.echo("Imported " + ", ".join(f"{n} {k}" for k, n in counts.items()) + ".")
 

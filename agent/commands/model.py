@@ -7,16 +7,14 @@ import time
 
 import typer
 
+from agent.commands.errors import fail
+
 NAME = "model"
 app = typer.Typer(
     help="The embedded model (Qwen2.5-Coder-0.5B-Instruct, Apache-2.0): install it, show it, serve it.",
     no_args_is_help=True,
 )
 
-
-def _fail(message: str) -> None:
-    typer.echo(f"kept: {message}", err=True)
-    raise typer.Exit(1)
 
 
 @app.command()
@@ -46,12 +44,12 @@ def install(
                 ok = model_file.verify(found.path, advance)
             if not ok:
                 found.path.unlink(missing_ok=True)
-                _fail(f"{found.path} does not match the pinned sha256; it was deleted: run `kept model install` again")
+                fail(f"{found.path} does not match the pinned sha256; it was deleted: run `kept model install` again")
             typer.echo(f"{found.path}: sha256 verified")
             return
         typer.echo(f"already installed: {found.path}")
     except model_file.ModelFileError as exc:
-        _fail(str(exc))
+        fail(str(exc))
 
 
 @app.command()
@@ -108,4 +106,4 @@ def serve(
     try:
         run(host=host, port=port)
     except ModelError as exc:
-        _fail(str(exc))
+        fail(str(exc))

@@ -7,12 +7,10 @@ from typing import Optional
 
 import typer
 
+from agent.commands.errors import fail
+
 app = typer.Typer(help="The messages kept sent for you.", no_args_is_help=True)
 
-
-def _fail(message: str) -> None:
-    typer.echo(f"kept: {message}", err=True)
-    raise typer.Exit(1)
 
 
 @app.command("list")
@@ -32,7 +30,7 @@ def list_outbox(
         tz = config.timezone(config.load())
         db = open_store()
     except (StoreError, ConfigError) as exc:
-        _fail(str(exc))
+        fail(str(exc))
     rows = [m.as_dict(tz) for m in store.outbox(db, recipient=to, limit=limit)]
     if as_json:
         typer.echo(json.dumps(rows, ensure_ascii=False, indent=2))

@@ -7,16 +7,14 @@ import sys
 
 import typer
 
+from agent.commands.errors import fail
+
 app = typer.Typer(
     help="Promises you or kept made: open ones (overdue first), or all with the evidence that closed them.",
     invoke_without_command=True,
     no_args_is_help=False,
 )
 
-
-def _fail(message: str) -> None:
-    typer.echo(f"kept: {message}", err=True)
-    raise typer.Exit(1)
 
 
 def _open():
@@ -32,7 +30,7 @@ def _open():
         tz = config.timezone(config.load())
         return open_store(), datetime.now(tz).date()
     except (StoreError, ConfigError) as exc:
-        _fail(str(exc))
+        fail(str(exc))
 
 
 @app.callback()
@@ -97,8 +95,8 @@ def _close(promise_id: int, status: str, note: str) -> None:
     db, today = _open()
     p = ledger.get(db, promise_id)
     if p is None:
-        _fail(f"no promise #{promise_id}; `kept promises --all` lists them")
+        fail(f"no promise #{promise_id}; `kept promises --all` lists them")
     if p.status != ledger.OPEN:
-        _fail(f"promise #{promise_id} is already {p.status} (on {p.closed_on})")
+        fail(f"promise #{promise_id} is already {p.status} (on {p.closed_on})")
     ledger.close_by_person(db, promise_id, status, today, note)
     typer.echo(ledger.describe(ledger.get(db, promise_id), today))

@@ -7,6 +7,8 @@ from typing import Optional
 
 import typer
 
+from agent.commands.errors import fail
+
 NAME = "soul"
 app = typer.Typer(help="SOUL: how you asked kept to treat you (name, tone, format, language).", no_args_is_help=True)
 
@@ -14,10 +16,6 @@ TEMPLATE = """# What kept should call you, and how it should answer (tone, forma
 # Lines starting with # are ignored. Save and close the editor to keep it.
 """
 
-
-def _fail(message: str) -> None:
-    typer.echo(f"kept: {message}", err=True)
-    raise typer.Exit(1)
 
 
 def _edit(initial: str) -> str | None:
@@ -36,9 +34,9 @@ def _edit(initial: str) -> str | None:
         try:
             code = subprocess.call([*shlex.split(editor), path])
         except OSError as exc:
-            _fail(f"cannot run the editor {editor!r} ({exc.strerror or exc}); set $EDITOR, or use --set TEXT")
+            fail(f"cannot run the editor {editor!r} ({exc.strerror or exc}); set $EDITOR, or use --set TEXT")
         if code != 0:
-            _fail(f"the editor {editor!r} exited with status {code}; SOUL unchanged")
+            fail(f"the editor {editor!r} exited with status {code}; SOUL unchanged")
         with open(path, encoding="utf-8") as f:
             text = f.read()
         if os.stat(path).st_mtime_ns == before and text == initial:
@@ -53,7 +51,7 @@ def _store():
     try:
         return open_store()
     except StoreError as exc:
-        _fail(str(exc))
+        fail(str(exc))
 
 
 @app.command()
@@ -96,5 +94,5 @@ def edit(
     try:
         changed = soul.set_text(db, set_text)
     except soul.SoulTooLong as exc:
-        _fail(str(exc))
+        fail(str(exc))
     typer.echo("SOUL saved." if changed else "SOUL unchanged.")

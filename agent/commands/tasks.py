@@ -7,12 +7,10 @@ from typing import Optional
 
 import typer
 
+from agent.commands.errors import fail
+
 app = typer.Typer(help="The tasks kept tracks for you and others.", no_args_is_help=True)
 
-
-def _fail(message: str) -> None:
-    typer.echo(f"kept: {message}", err=True)
-    raise typer.Exit(1)
 
 
 @app.command("list")
@@ -32,7 +30,7 @@ def list_tasks(
         tz = config.timezone(config.load())
         db = open_store()
     except (StoreError, ConfigError) as exc:
-        _fail(str(exc))
+        fail(str(exc))
     found = store.tasks(db, assignee=assignee, status=None if show_all else store.OPEN)
     rows = [t.as_dict(tz) for t in found]
     if as_json:
