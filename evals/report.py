@@ -72,6 +72,28 @@ def context_table(records: list[dict[str, Any]]) -> str:
     return "\n".join(out) + "\n"
 
 
+def extraction_table(paths: list[Path]) -> list[str]:
+    """The extraction stage per persona (see evals/extraction.py for every definition)."""
+    rows = [(p.stem[len("extraction-"):], json.loads(p.read_text()).get("facts")) for p in paths]
+    rows = [(name, f) for name, f in rows if f]
+    if not rows:
+        return []
+    out = ["### Extraction: planted facts", "",
+           "Current planted facts: an active fact holds the value, said on the right day / on another day / none. "
+           "Changed facts: the latest value active and no earlier one (linked: recorded as an update of the old fact). "
+           "Active facts: planted, stale (an earlier value of a changed fact), wrong (a value from the history bound "
+           "to the wrong subject), invented (a value or name no message holds), unplanned (faithful, not planted).", "",
+           "| persona | right value and date | wrong date | missing | changed: superseded (linked) | stale left active | "
+           "active facts | planted | stale | wrong | invented | unplanned | SOUL wishes kept |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for name, f in rows:
+        out.append(f"| {name} | {f['right']}/{f['current']} | {f['wrong_date']} | {f['missing']} | "
+                   f"{f['superseded']}/{f['changes']} ({f['linked']}) | {f['stale_left_active']} | {f['active_facts']} | "
+                   f"{f['facts_planted']} | {f['facts_stale']} | {f['facts_wrong']} | {f['facts_invented']} | "
+                   f"{f['facts_unplanned']} | {f['soul_kept']}/{f['soul_wishes']} |")
+    return out + [""]
+
+
 def bootstrap_diff(a: dict[str, bool], b: dict[str, bool], n: int = 2000, seed: int = 7) -> tuple[float, float, float, int]:
     """Mean paired difference (a - b) over items both have, with a 95% bootstrap interval."""
     keys = sorted(set(a) & set(b))
@@ -144,6 +166,7 @@ def build_report(run_dir: Path, charts: bool = True) -> str:
             out.append(f"| {path.stem[len('extraction-'):]} | {w.get('passes')} | {w.get('model_calls')} | {w.get('input_tokens')} | "
                        f"{w.get('output_tokens')} | {w.get('cost_usd')} | {e['covered']}/{e['items']} | {len(e['stale_active'])} |")
         out.append("")
+        out += extraction_table(written_by_kept)
     # Paired differences: kept against every other design, over the same items.
     if "kept" in designs:
         out += ["## Paired differences (kept minus other), 95% bootstrap intervals over items", "",

@@ -7,7 +7,12 @@
 - ``records.jsonl``: one line per item, design and repeat;
 - ``fairness.json``: items that pass without memory or fail with exactly
   their sources, by id;
-- ``context.md`` (context level): the table of designs by kind and persona.
+- ``context.md`` (context level): the table of designs by kind and persona;
+- ``extraction-<persona>.json`` (``--facts write``): the write path's calls
+  and tokens, the items its active facts cover, and the extraction stage
+  (``evals/extraction.py``): planted facts right, wrong-dated or missing,
+  changed facts superseded, and every active fact classed as planted, stale,
+  wrong, invented or unplanned.
 
 ``--resume`` skips records already written; ``--replay`` regrades a run's
 saved replies and tool effects without calling a model.
@@ -187,9 +192,11 @@ def run(settings: Settings, run_dir: Path | None = None, *, resume: bool = False
                 mem_llm = _memory_llm(settings.memory_model, base_db)
             loaded_store = _load(persona, base_db, settings.facts, mem_llm)
             if settings.facts == "write":
+                from evals import extraction as planted_facts
                 from evals.load import extraction
 
-                stats = {"write": loaded_store.write_stats, "extraction": extraction(loaded_store, items)}
+                stats = {"write": loaded_store.write_stats, "extraction": extraction(loaded_store, items),
+                         "facts": planted_facts.score(persona, loaded_store.db)}
                 (run_dir / f"extraction-{persona.name}.json").write_text(json.dumps(stats, indent=2) + "\n")
             from evals.designs import Designs
 

@@ -110,6 +110,12 @@ def run(
         typer.echo(json.dumps({"run": str(run_dir), "fairness": fairness}, indent=2))
         return
     typer.echo(f"run: {run_dir}")
+    for path in sorted(run_dir.glob("extraction-*.json")):
+        from evals.extraction import summary_line
+
+        facts = json.loads(path.read_text()).get("facts")
+        if facts:
+            typer.echo(summary_line(path.stem[len("extraction-"):], facts))
     if (run_dir / "context.md").exists():
         typer.echo((run_dir / "context.md").read_text())
     typer.echo(f"fairness: none passes {len(fairness['none_passing'])}/{fairness['none_checked']} memory items; "
