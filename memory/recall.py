@@ -14,6 +14,18 @@ subject and its detail. Chosen by measurement on tests/data/recall_dev.jsonl
 (`kept bench gate` prints the trade-off table): a plain score floor works on
 one store size but not another, since idf grows with the number of facts.
 
+A turn that asks kept to act ("Schedule a call with my manager tomorrow at
+10am", "Tell the Harbor owner the launch date") names what it needs less fully
+than a question: most of its words are the instruction (schedule, call,
+tomorrow, 10am), which no fact holds. In such a task turn the instruction
+words are left out of the gate's arithmetic; a fact that holds the request's
+most specific remaining word (its anchor: "manager", "Harbor") is kept even
+when it shares no second word; and the person's own standing rules about the
+same kind of action ("I don't take meetings before 10:00", "anything I send
+outside Northwind also goes to Emil") come along, at most ``MAX_RULES``.
+Measured on the same dev set, which holds task-shaped turns that need no
+memory as well (`kept bench gate`).
+
 Superseded facts are never recalled as current. A question about what
 changed, or what something was before, also gets them, marked "superseded".
 """
@@ -27,7 +39,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from memory.text import query_terms, tokens
+from memory.text import MONTHS, query_terms, tokens
 
 # BM25 parameters: the usual defaults, not tuned on the benchmarks (their figures are in the README).
 K1 = 1.2
@@ -37,6 +49,101 @@ B = 0.75
 MIN_COVERAGE = 0.2  # a kept fact holds at least this share of the query's idf mass
 MIN_RELATIVE = 0.3  # and scores at least this share of the best fact's score
 MIN_TERMS = 2  # and shares at least this many distinct words with the query (all, if it has fewer)
+# Task turns (see tasks()): an anchor is a word held by at most this share of the facts (or by 2)...
+ANCHOR_MAX_SHARE = 0.1
+MAX_ANCHORED = 4  # ...and at most this many facts come in on their anchor alone
+MAX_RULES = 3  # standing rules of the person about the task's kind of action
+
+
+# --- task turns -----------------------------------------------------------------
+
+# Verbs that ask kept to act in the person's world, by the kind of action.
+# "Let X know" is a message too; a sentence may open with "please", "can you"...
+_SEND, _MEET, _DO = "send", "meet", "do"
+TASK_VERBS = {
+    **dict.fromkeys("send tell message email mail text ping notify forward reply cc dm".split(), _SEND),
+    **dict.fromkeys("schedule reschedule book arrange invite call put add create assign remind order buy pay file "
+                    "submit set cancel move share raise".split(), _DO),
+}
+_LEAD = r"(?:(?:please|pls|ok(?:ay)?|so|now|then|also|and|hey|quickly)[,\s]+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
+_SENTENCE_START = re.compile(r"(?:^|[.!?;\n]\s*)" + _LEAD + r"([a-z]+)(?:\s+([a-z]+))?", re.IGNORECASE)
+_LET_KNOW = re.compile(r"\blet\s+.{1,80}?\bknow\b", re.IGNORECASE)
+# Words that say what kind of action a fact or request is about.
+_KIND_WORDS = {
+    _SEND: "send sent sending email emails emailed mail message messages messaged cc copy copies copied reply replies "
+           "forward write writes outside tell",
+    _MEET: "meeting meetings meet meets call calls calendar invite invites sync syncs "
+           "appointment appointments 1:1 one-on-one standup",
+}
+# A standing rule or preference of the person's own (not "Jonas prefers Slack").
+_RULE_CUE = re.compile(
+    r"\b(always|never|don't|do not|doesn't|won't|rule|prefers?|preferred|whenever|every time|anything|anyone|"
+    r"everything|avoid\w*|must)\b",
+    re.IGNORECASE,
+)
+_PERSONAL = re.compile(r"\b(i|me|my|mine|the person|the person's)\b|^rule\b", re.IGNORECASE)
+
+
+def tasks(query: str) -> set[str]:
+    """The kinds of action a turn asks for (empty when it asks for none).
+
+    A sentence that opens (after "please", "can you"...) with an action verb
+    is a task: "send" when it sends something to someone, else "do"; either
+    is also "meet" when it is about a meeting or call ("Book a call with...").
+    "Send me the link" sends nothing out."""
+    kinds = set()
+    for m in _SENTENCE_START.finditer(query):
+        verb, nxt = m.group(1).lower(), (m.group(2) or "").lower()
+        kind = TASK_VERBS.get(verb)
+        if kind == _SEND and nxt == "me":
+            kind = _DO
+        if kind:
+            kinds.add(kind)
+    if _LET_KNOW.search(query):
+        kinds.add(_SEND)
+    if kinds:
+        kinds |= _kinds_of(_SEND_ME.sub(" ", query)) & ({_MEET} if _SEND not in kinds else {_MEET, _SEND})
+    return kinds
+
+
+_SEND_ME = re.compile(r"\b(send|email|mail|message|text|forward)\s+me\b", re.IGNORECASE)
+# Words a task names: capitalised inside a sentence ("the Harbor owner", "Message
+# Felix") or right after a possessive ("my manager", "our vendor contact").
+_NAMED = re.compile(r"(?<![.!?]\s)(?<!^)(?<![.!?])\b([A-Z][\w'’-]*)|\b(?:my|our|the person's)\s+([\w-]+)")
+
+
+def named_terms(query: str) -> set[str]:
+    """The terms of the words a request names (see ``_NAMED``)."""
+    words = []
+    for m in _NAMED.finditer(query.strip()):
+        words.extend(w for w in m.groups() if w)
+    return set(tokens(" ".join(words)))
+
+
+def _kinds_of(text: str) -> set[str]:
+    words = set(re.findall(r"[a-z0-9:'-]+", text.lower()))
+    return {kind for kind, vocab in _KIND_WORDS_SETS.items() if words & vocab}
+
+
+_KIND_WORDS_SETS = {kind: frozenset(v.split()) for kind, v in _KIND_WORDS.items()}
+
+
+def is_personal_rule(text: str) -> bool:
+    return _RULE_CUE.search(text) is not None and _PERSONAL.search(text) is not None
+
+
+_TEMPORAL = (
+    "today tomorrow tonight yesterday week weekend weekly month morning afternoon evening noon midnight "
+    "minute minutes hour hours day days next this last asap later soon now monday tuesday wednesday "
+    "thursday friday saturday sunday task tasks todo reminder calendar"
+)
+# The instruction part of a task: its verbs and when. Not what it is about.
+INSTRUCTION_TERMS = frozenset(tokens(" ".join(TASK_VERBS) + " " + _TEMPORAL + " " + " ".join(MONTHS)))
+
+
+def _is_instruction(term: str) -> bool:
+    """A verb of the request, or when: a weekday, a date, a clock time, a number."""
+    return term in INSTRUCTION_TERMS or term[:1].isdigit()
 
 
 @dataclass
@@ -110,38 +217,75 @@ class _DocsIndex:
     """An index with the per-document term sets the gate needs."""
 
     def __init__(self, docs: Sequence[str], k1: float = K1, b: float = B):
-        toks = [tokens(d) for d in docs]
+        self.docs = list(docs)
+        toks = [tokens(d) for d in self.docs]
         self.index = Index(toks, k1, b)
         self.term_sets = [frozenset(t) for t in toks]
+        self._rules: list[tuple[int, set[str]]] | None = None
 
     def rank(self, query: str, k: int) -> list[tuple[int, float]]:
         return self.index.top(query_terms(query), k)
 
+    def rules(self) -> list[tuple[int, set[str]]]:
+        """(document, kinds of action) of each standing rule of the person's about an action."""
+        if self._rules is None:
+            found = ((i, _kinds_of(d)) for i, d in enumerate(self.docs) if is_personal_rule(d))
+            self._rules = [(i, kinds) for i, kinds in found if kinds]
+        return self._rules
+
     def recall(
         self, query: str, k: int, min_coverage: float = MIN_COVERAGE, min_relative: float = MIN_RELATIVE,
-        min_terms: int = MIN_TERMS,
+        min_terms: int = MIN_TERMS, task_aware: bool = True,
     ) -> list[tuple[int, float]]:
         terms = query_terms(query)
+        kinds = tasks(query) if task_aware else set()
+        # In a task, the words of the instruction (send, schedule, tomorrow, 10am)
+        # count for a fact only when it holds them: no fact is asked to.
+        optional = {t for t in terms if _is_instruction(t)} if kinds else set()
+        kept = self._gate(terms, k, min_coverage, min_relative, min_terms, optional)
+        if kinds:
+            kept = self._task(query, [t for t in terms if t not in optional], kinds, kept, k)
+        return kept
+
+    def _gate(self, terms: list[str], k: int, min_coverage: float, min_relative: float, min_terms: int,
+              optional: set[str] = frozenset()):
         if not terms:
             return []
         best = self.index.top(terms, max(k * 3, 24))
         if not best:
             return []
         idf = {t: self.index.idf(t) for t in terms}
-        total = sum(idf.values())
-        need_terms = min(min_terms, len(terms))
         floor = best[0][1] * min_relative
         kept = []
         for i, score in best:
             if score < floor:
                 break
             words = self.term_sets[i]
-            matched = [w for t, w in idf.items() if t in words]
-            if len(matched) >= need_terms and sum(matched) / total >= min_coverage:
+            counted = [t for t in terms if t not in optional or t in words]
+            matched = [idf[t] for t in counted if t in words]
+            total = sum(idf[t] for t in counted)
+            if len(matched) >= min(min_terms, len(counted)) and total and sum(matched) / total >= min_coverage:
                 kept.append((i, score))
                 if len(kept) == k:
                     break
         return kept
+
+    def _task(self, query: str, terms: list[str], kinds: set[str], kept: list[tuple[int, float]], k: int):
+        """Add to a task's facts those holding its anchor, and the person's rules for its kind of action."""
+        out = list(kept)
+        have = {i for i, _ in out}
+        scores = self.index.scores(terms) if terms else {}
+        named = named_terms(query)
+        limit = max(2, ANCHOR_MAX_SHARE * self.index.n)
+        anchors = [t for t in terms if t in named and 0 < len(self.index.postings.get(t, ())) <= limit]
+        holders = {i for t in anchors for i, _ in self.index.postings[t]} - have
+        for i in sorted(holders, key=lambda i: (-scores.get(i, 0.0), -i))[:MAX_ANCHORED]:
+            out.append((i, scores.get(i, 0.0)))
+            have.add(i)
+        rules = [i for i, rule_kinds in self.rules() if rule_kinds & kinds and i not in have]
+        for i in sorted(rules, key=lambda i: (-scores.get(i, 0.0), -i))[:MAX_RULES]:
+            out.append((i, scores.get(i, 0.0)))
+        return out[:k]
 
 
 _DOCS_CACHE: OrderedDict[tuple[str, ...], _DocsIndex] = OrderedDict()

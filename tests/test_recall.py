@@ -53,20 +53,88 @@ def test_recall_returns_at_most_k():
 
 
 def test_gate_thresholds_keep_the_measured_dev_set_figures():
-    """The chosen gate, measured on tests/data/recall_dev.jsonl when it was chosen:
-    0 of 40 ordinary turns and 0 of 15 absent questions got a fact; 37 of 40
-    answerable turns kept their gold fact. Bound: one turn either way."""
+    """The chosen gate, measured on tests/data/recall_dev.jsonl (48 facts): 1 of
+    48 ordinary turns and 1 of 17 absent questions got a fact (both task-shaped
+    "email/forward" turns given the person's rule about emails); 47 of 48
+    answerable turns kept their gold fact: all 30 questions, 17 of 18 tasks, all
+    3 tasks whose gold is a standing rule. Bound: one turn either way."""
     from evals.bench.gate import evaluate, load
     from memory.recall import _DocsIndex, fact_body
 
     dev = load(DEV)
     docs = _DocsIndex([fact_body(f["text"]) for f in dev["facts"]])
     figures = evaluate(dev, lambda q, k: docs.recall(q, k))
-    assert figures["ordinary_with_facts"] <= 1 / 40
-    assert figures["absent_with_facts"] <= 1 / 15
-    assert figures["answerable_keep_gold"] >= 36 / 40
+    assert figures["ordinary_with_facts"] <= 2 / 48
+    assert figures["absent_with_facts"] <= 2 / 17
+    assert figures["answerable_keep_gold"] >= 46 / 48
+    assert figures["questions_keep_gold"] >= 29 / 30
+    assert figures["tasks_keep_gold"] >= 16 / 18
+    assert figures["rules_keep_gold"] >= 2 / 3
     ungated = evaluate(dev, lambda q, k: docs.rank(q, k))
     assert ungated["ordinary_with_facts"] > 0.25  # the gate is what removes them
+    plain = evaluate(dev, lambda q, k: docs.recall(q, k, task_aware=False))
+    assert plain["tasks_keep_gold"] < figures["tasks_keep_gold"]  # what reading tasks adds
+
+
+TEAM_FACTS = [
+    "My manager is Priya Shah.",
+    "Marco Bellini owns the Harbor project; his email is marco@northwind.example.",
+    "The Harbor launch is set for December 6.",
+    "The Prism launch moved to December 30.",
+    "The Mica launch moved to December 18.",
+    "I don't take meetings before 10:00; mornings are for focus work.",
+    "Rule for me: anything I send outside Northwind also goes to Emil (emil@northwind.example) as a copy.",
+    "Jonas prefers Slack over email.",
+    "The staging database is Postgres 15.",
+    "The Q3 marketing budget is $45,000.",
+    "The design review is every Thursday.",
+    "Sam owns the iOS release checklist.",
+]
+
+
+def _recalled(query, docs=TEAM_FACTS):
+    return [docs[i] for i, _ in recall.recall(query, docs)]
+
+
+def test_a_task_gets_the_fact_about_what_it_names_even_with_one_shared_word():
+    assert "My manager is Priya Shah." in _recalled("Schedule a call with my manager tomorrow at 10am.")
+    assert "My manager is Priya Shah." in _recalled("Schedule a call with my manager tomorrow at 10am.", ["My manager is Priya Shah."])
+    got = _recalled("Tell the Harbor owner the launch date.")
+    assert TEAM_FACTS[1] in got and TEAM_FACTS[2] in got
+    assert TEAM_FACTS[3] not in got and TEAM_FACTS[4] not in got  # other launches share only "launch"
+
+
+def test_a_task_gets_the_persons_standing_rules_for_its_kind_of_action_only():
+    meeting = _recalled("Set up a 30-minute call with Kofi Mensah on December 9.")
+    assert TEAM_FACTS[5] in meeting and TEAM_FACTS[6] not in meeting
+    sending = _recalled("Let billing@litware.example know our invoice will be a week late.")
+    assert TEAM_FACTS[6] in sending and TEAM_FACTS[5] not in sending
+    assert TEAM_FACTS[7] not in sending  # Jonas's preference is not a rule of the person's
+
+
+def test_questions_and_task_shaped_turns_that_name_nothing_stored_get_no_rules_or_facts():
+    assert _recalled("When is the design review meeting?") == [TEAM_FACTS[10]]  # a question gets no rules
+    assert _recalled("Create a new branch called fix-login.") == []
+    assert _recalled("Set a timer for ten minutes.") == []
+    assert _recalled("Send me the link to the Python docs.") == []
+    assert _recalled("Book a table for two at 8pm tonight.") == []
+    assert _recalled("What's the difference between TCP and UDP?") == []
+
+
+@pytest.mark.parametrize(
+    ("query", "kinds"),
+    [
+        ("Send the deck to Aisha.", {"send"}),
+        ("Please let Omar know the build is green.", {"send"}),
+        ("Can you book a call with my accountant?", {"do", "meet"}),
+        ("Add a task to raise the Ledger purchase order.", {"do"}),
+        ("Send me the link.", {"do"}),
+        ("Who owns the Harbor project?", set()),
+        ("The build is green again.", set()),
+    ],
+)
+def test_tasks_reads_the_kind_of_action_a_turn_asks_for(query, kinds):
+    assert recall.tasks(query) == kinds
 
 
 def test_recall_facts_returns_active_facts_dated(db):

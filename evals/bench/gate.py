@@ -38,26 +38,48 @@ def load(path: str | Path) -> dict:
 
 
 def evaluate(dev: dict, recall_fn, k: int = 12) -> dict:
-    """Figures for one gate: ``recall_fn(query, k) -> [(fact index, score)]``."""
+    """Figures for one gate: ``recall_fn(query, k) -> [(fact index, score)]``.
+
+    Turns marked ``task`` ask kept to act (send, schedule, assign...); they are
+    also reported on their own, since a task names what it needs less fully
+    than a question does. ``rule`` marks tasks whose gold is a standing rule or
+    preference of the person that shares no word with the request."""
     facts = dev["facts"]
     ids = [f["id"] for f in facts]
     per_kind: dict[str, list] = {"ordinary": [], "absent": [], "answerable": []}
-    kept_gold = []
+    task_kind: dict[str, list] = {"ordinary": [], "absent": [], "answerable": []}
+    kept_gold, task_gold, question_gold, rule_gold = [], [], [], []
     for turn in dev["turns"]:
         got = [ids[i] for i, _ in recall_fn(turn["text"], k)]
         per_kind[turn["kind"]].append(len(got))
+        if turn.get("task"):
+            task_kind[turn["kind"]].append(len(got))
         if turn["kind"] == "answerable":
-            kept_gold.append(any(g in got for g in turn["gold"]))
+            hit = any(g in got for g in turn["gold"])
+            kept_gold.append(hit)
+            (task_gold if turn.get("task") else question_gold).append(hit)
+            if turn.get("rule"):
+                rule_gold.append(hit)
+
     def share_any(counts):
         return round(sum(1 for c in counts if c) / len(counts), 3) if counts else None
+
     def avg(counts):
         return round(sum(counts) / len(counts), 2) if counts else None
+
+    def share(hits):
+        return round(sum(hits) / len(hits), 3) if hits else None
+
     return {
         "ordinary_with_facts": share_any(per_kind["ordinary"]),
         "ordinary_facts_per_turn": avg(per_kind["ordinary"]),
+        "task_ordinary_with_facts": share_any(task_kind["ordinary"] + task_kind["absent"]),
         "absent_with_facts": share_any(per_kind["absent"]),
         "absent_facts_per_turn": avg(per_kind["absent"]),
-        "answerable_keep_gold": round(sum(kept_gold) / len(kept_gold), 3) if kept_gold else None,
+        "answerable_keep_gold": share(kept_gold),
+        "questions_keep_gold": share(question_gold),
+        "tasks_keep_gold": share(task_gold),
+        "rules_keep_gold": share(rule_gold),
         "answerable_facts_per_turn": avg(per_kind["answerable"]),
     }
 
@@ -84,17 +106,20 @@ def run(path: str | Path = DEFAULT_DEV) -> dict:
             **evaluate(dev, lambda q, k, floor=floor: [p for p in docs.rank(q, k) if p[1] >= floor]),
         })
     counts = {kind: sum(1 for t in dev["turns"] if t["kind"] == kind) for kind in ("ordinary", "absent", "answerable")}
+    counts["answerable tasks"] = sum(1 for t in dev["turns"] if t["kind"] == "answerable" and t.get("task"))
+    counts["of them rules"] = sum(1 for t in dev["turns"] if t["kind"] == "answerable" and t.get("rule"))
+    counts["task-shaped ordinary or absent"] = sum(1 for t in dev["turns"] if t["kind"] != "answerable" and t.get("task"))
     return {"dev": str(path), "facts": len(dev["facts"]), "turns": counts, "rows": rows,
             "chosen": {"min_coverage": recall.MIN_COVERAGE, "min_relative": recall.MIN_RELATIVE,
                        "min_terms": recall.MIN_TERMS}}
 
 
-COLUMNS = ("ordinary_with_facts", "ordinary_facts_per_turn", "absent_with_facts", "absent_facts_per_turn",
-           "answerable_keep_gold", "answerable_facts_per_turn")
+COLUMNS = ("ordinary_with_facts", "ordinary_facts_per_turn", "task_ordinary_with_facts", "absent_with_facts",
+           "absent_facts_per_turn", "answerable_keep_gold", "questions_keep_gold", "tasks_keep_gold", "rules_keep_gold",
+           "answerable_facts_per_turn")
 
 
 def render(report: dict) -> str:
     t = report["turns"]
-    title = (f"Relevance gate on {report['facts']} facts; {t['ordinary']} ordinary, {t['absent']} absent, "
-             f"{t['answerable']} answerable turns")
+    title = f"Relevance gate on {report['facts']} facts; turns: " + ", ".join(f"{v} {k}" for k, v in t.items())
     return render_table(title, ["gate", *COLUMNS], [[row["gate"], *[row[c] for c in COLUMNS]] for row in report["rows"]])
