@@ -75,7 +75,16 @@ def transaction(db: sqlite_utils.Database) -> Iterator[sqlite3.Connection]:
             raise StoreError(_explain(_file_of(conn), exc)) from exc
         raise
     else:
-        conn.execute("COMMIT")
+        try:
+            conn.execute("COMMIT")
+        except sqlite3.DatabaseError as exc:
+            # A full disk can fail the COMMIT itself; SQLite may or may not have rolled back.
+            if conn.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+            if _fatal(exc):
+                raise StoreError(_explain(_file_of(conn), exc)) from exc
+            raise
 
 
 def _fatal(exc: BaseException) -> bool:
@@ -121,6 +130,8 @@ def _explain(path: Path, exc: sqlite3.DatabaseError) -> str:
         return f"cannot write to {path} ({text}); check the permissions of the data directory."
     if "disk is full" in text or "full" in text:
         return f"the disk holding {path} is full; nothing was written."
+    if "disk i/o" in text.lower():
+        return f"cannot use {path} ({text}); is its disk full or failing? Nothing was written."
     return f"cannot use {path}: {text}"
 
 

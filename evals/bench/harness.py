@@ -16,6 +16,7 @@ import sys
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -127,9 +128,15 @@ def db_file(home: Path) -> Path:
     return home / "kept.db"
 
 
+def _open(home: Path) -> sqlite3.Connection:
+    """The person's file, opened read-write but never created: a check must not make a store
+    appear where kept (killed before it made one) left none."""
+    return sqlite3.connect(f"file:{quote(str(db_file(home)))}?mode=rw", uri=True, timeout=30)
+
+
 def integrity(home: Path) -> str:
     """``PRAGMA integrity_check`` of the person's file ("ok" when sound)."""
-    conn = sqlite3.connect(db_file(home), timeout=30)
+    conn = _open(home)
     try:
         return "; ".join(row[0] for row in conn.execute("PRAGMA integrity_check"))
     finally:
@@ -137,7 +144,7 @@ def integrity(home: Path) -> str:
 
 
 def query(home: Path, sql: str, args: tuple = ()) -> list[tuple]:
-    conn = sqlite3.connect(db_file(home), timeout=30)
+    conn = _open(home)
     try:
         return conn.execute(sql, args).fetchall()
     finally:

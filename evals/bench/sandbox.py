@@ -53,9 +53,13 @@ def nearly_full(directory: Path, argv: list[str], env: dict[str, str], *, size_k
     so the caller can inspect what the full disk left behind.
     """
     d = shlex.quote(str(directory))
-    lines = [f"mkdir -p {d}", f"mount -t tmpfs -o size={size_kb}k,mode=0700 tmpfs {d}"]
+    lines = [f"mkdir -p {d}"]
     if seed_from is not None:
-        lines.append(f"cp -a {shlex.quote(str(seed_from))}/. {d}/")
+        # Copied aside first: ``seed_from`` may be ``directory`` itself, which the tmpfs hides.
+        lines += ["seed=$(mktemp -d)", f"cp -a {shlex.quote(str(seed_from))}/. \"$seed\"/"]
+    lines.append(f"mount -t tmpfs -o size={size_kb}k,mode=0700 tmpfs {d}")
+    if seed_from is not None:
+        lines += [f"cp -a \"$seed\"/. {d}/", "rm -rf \"$seed\""]
     # Fill what is left, then give back exactly ``leave_bytes``.
     lines.append(f"dd if=/dev/zero of={d}/.filler bs=4k 2>/dev/null || true")
     if leave_bytes:

@@ -55,9 +55,12 @@ def test_invalid_utf8_on_stdin_is_kept_with_replacement_characters(kept, server,
     assert stored == "caf\ufffd meeting at \ufffd\ufffd3pm with J\u00fcrgen"
 
 
-def test_control_characters_are_dropped_but_newlines_and_tabs_stay(kept, server, kept_home):
+@pytest.mark.parametrize("via", ["argument", "stdin"])
+def test_control_characters_are_dropped_but_newlines_and_tabs_stay(kept, server, kept_home, via):
     server.reply_text("Sure.")
-    proc = kept("ask", "\x1b[31mred\x1b[0m\x07 line one\n\tline two\x00\x7f")
+    text = "\x1b[31mred\x1b[0m\x07 line one\n\tline two\x7f"
+    # A NUL byte cannot be part of a command-line argument at all; it can only arrive on stdin.
+    proc = kept("ask", text) if via == "argument" else kept("ask", "-", input=text + "\x00")
     assert_clean(proc)
     assert proc.returncode == 0, proc.stderr
     (stored,) = [r["text"] for r in harness.stored(kept_home) if r["role"] == "user"]

@@ -115,7 +115,10 @@ def test_a_read_only_data_directory_gets_one_line_and_the_store_is_untouched(ser
 
 
 @needs_sandbox
-def test_a_full_data_directory_gets_one_line_and_leaves_a_sound_store(server, kept_home, tmp_path):
+@pytest.mark.parametrize("free_kb", [0, 64])
+def test_a_full_data_directory_gets_one_line_and_leaves_a_sound_store(server, kept_home, tmp_path, free_kb):
+    """0 KB free fails while opening the store; 64 KB free lets the message's transaction
+    start and fails its COMMIT."""
     _make_store(kept_home, 5)
     env = harness.kept_env(kept_home, server.base_url)
     for _ in range(4):
@@ -123,9 +126,10 @@ def test_a_full_data_directory_gets_one_line_and_leaves_a_sound_store(server, ke
     after = tmp_path / "after"
     proc = sandbox.nearly_full(
         kept_home, harness.command("ask", "a message written to a full disk " + "x" * 20_000), env,
-        size_kb=2048, seed_from=kept_home, copy_back=after,
+        size_kb=2048, leave_bytes=free_kb * 1024, seed_from=kept_home, copy_back=after,
     )
-    assert_one_line_error(proc)
+    line = assert_one_line_error(proc)
+    assert "full" in line.replace(str(kept_home), "the data directory"), line  # the tmp path says "full" too
     assert harness.integrity(after) == "ok"
     before = [r["text"] for r in harness.history(kept_home)]
     assert [r["text"] for r in harness.history(after)][: len(before)] == before
