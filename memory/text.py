@@ -294,6 +294,8 @@ def stem(word: str) -> str:
         w = w[:-2]
     elif w.endswith("s") and not w.endswith(("ss", "us", "is", "ous")):
         w = w[:-1]
+    if w in AGENT_NOUNS:
+        return stem(AGENT_NOUNS[w])
     if w.endswith("ing") and len(w) > 5 and _VOWEL.search(w[:-3]):
         w = _undouble(w[:-3])
     elif w.endswith("ied") and len(w) > 4:
@@ -303,6 +305,15 @@ def stem(word: str) -> str:
     if w.endswith("e") and len(w) > 3:
         w = w[:-1]  # "hike"/"hiking" and "schedule"/"scheduled" meet without the e
     return w
+
+
+# The person-nouns of the verbs facts are written with: "who is the Harbor
+# owner" meets "Marco owns Harbor", "who manages me" meets "my manager".
+# A short list on purpose: stripping every -er would join "order" and "ord".
+AGENT_NOUNS = {
+    "owner": "own", "manager": "manage", "leader": "lead", "organizer": "organize", "organiser": "organize",
+    "maintainer": "maintain", "approver": "approve", "reviewer": "review", "coordinator": "coordinate",
+}
 
 
 def _undouble(w: str) -> str:

@@ -45,6 +45,13 @@ def test_plurals_possessives_and_verb_endings_are_normalised():
     assert stem("business") == "business"
 
 
+def test_agent_nouns_meet_their_verbs_but_other_er_words_stay():
+    assert tokens("the Harbor owner") == ["harbor", "own"] and tokens("Marco owns it") == ["marco", "own"]
+    assert tokens("my manager") == tokens("manages") == tokens("managers")
+    assert tokens("the maintainer") == tokens("maintains")
+    assert tokens("order") == ["order"] and tokens("number") == ["number"] and tokens("user") == ["user"]
+
+
 def test_stop_words_are_dropped():
     assert tokens("What is my dog's name?") == [stem("dog"), stem("name")]
     assert tokens("Bump the retry count to 3.") == ["bump", "retry", "count", "3"]
