@@ -41,7 +41,8 @@ a change rather than two unrelated facts.
 
 - *invented*: it holds a value that no message of the persona holds (with
   each message's relative dates resolved the way kept resolves them), or a
-  name (a capitalised word not opening the sentence) that no message holds;
+  name that no message holds (a capitalised word that does not open a
+  sentence or clause; acronyms such as USD are not names);
 - *planted*: it matches a current planted fact;
 - *stale*: it matches a planted fact that was later changed;
 - *unplanned*: not planted but faithful: it has no value, or one message
@@ -236,14 +237,19 @@ def _message_facts(persona: Persona) -> list[tuple[set[str], set[str], str]]:
     return out
 
 
-def _invented(text: str, shape: Shape, messages, all_values: set[str], all_words: set[str]) -> list[str]:
-    """What in ``text`` no message holds: values, and names that do not open the sentence."""
-    body = strip(text)
+_NAME_IN_TEXT = re.compile(r"(?<![\w@.])(?<![.:;!?]\s)(?<![.:;!?])([A-Z][a-z]+)(?:['’]s)?(?![\w@])")
+
+
+def _invented(text: str, shape: Shape, all_values: set[str], all_words: set[str]) -> list[str]:
+    """What in ``text`` no message holds: values, and names (a capitalised word
+    that does not open a sentence or clause; acronyms are not names)."""
+    body = _EMAIL.sub(" ", strip(text)).strip()
     missing = sorted(shape.values - all_values)
-    opening = re.match(r"\W*([A-Za-z]+)", body)
-    first = opening.group(1).lower() if opening else ""
-    for w in names(body):
-        if w != first and w not in all_words:
+    for m in _NAME_IN_TEXT.finditer(body):
+        w = m.group(1).lower()
+        if m.start() == 0 or w in _STOP_NAMES or w[:3] in _WEEKDAYS or _month(w):
+            continue
+        if w not in all_words and w not in missing:
             missing.append(w)
     return missing
 
@@ -312,7 +318,7 @@ def score(persona: Persona, db) -> dict[str, Any]:
     current_ids = [p.id for p in current]
     for f in active:
         shape = matcher.shape(f.text)
-        invented = _invented(f.text, shape, messages, all_values, all_words)
+        invented = _invented(f.text, shape, all_values, all_words)
         matched = [pid for pid in current_ids if f in hits[pid]]
         stale = [pid for pid in stale_ids if f in hits[pid]]
         if invented:

@@ -201,3 +201,11 @@ def test_values_read_the_forms_a_model_writes(text, expected):
 
 def test_dates_kept_adds_after_relative_dates_are_not_the_models_values():
     assert extraction.values(extraction.strip("2026-11-10: send the deck by Friday (2026-11-13).")) == {"w:fri"}
+
+
+def test_an_invented_name_is_one_no_message_holds_not_an_acronym_or_a_clause_opening():
+    persona, _ = resolve_persona("tiny")
+    matcher = extraction.Matcher(persona)
+    text = "2026-11-02: Deadline: the Lighthouse budget is 42,000 USD, approved by Orion. Noted by Kestrel"
+    found = extraction._invented(text, matcher.shape(text), {"n:42000"}, {"lighthouse", "kestrel"})
+    assert found == ["orion"]

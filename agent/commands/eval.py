@@ -64,7 +64,7 @@ def run(
     designs: str = typer.Option("none,full,summary,raw,kept,oracle", "--designs", help="Comma-separated designs: none, full, summary, raw, kept, oracle."),
     personas: str = typer.Option("tiny,light,heavy,mixed,yearlong", "--personas", help="Comma-separated persona names."),
     persona: Optional[Path] = typer.Option(None, "--persona", help="Run on your own history: a persona .json file with its .items.jsonl beside it."),
-    facts: str = typer.Option("gold", "--facts", help="gold: the planted facts as if extracted perfectly; write: kept's real write path (needs --memory-model)."),
+    facts: str = typer.Option("gold", "--facts", help="gold: the planted facts as if extracted perfectly; write: kept's real write path (needs --memory-model), its extraction stage scored and printed."),
     model: Optional[str] = typer.Option(None, "--model", "-m", help="Answering model for --level answer, e.g. anthropic:claude-haiku-4-5 or local."),
     memory_model: Optional[str] = typer.Option(None, "--memory-model", help="Model for kept's write path (with --facts write)."),
     repeats: int = typer.Option(1, "--repeats", min=1, help="Answer each item this many times."),
