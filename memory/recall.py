@@ -39,7 +39,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from memory.text import MONTHS, query_terms, tokens
+from memory.text import MONTHS, has_cjk, query_terms, tokens
 
 # BM25 parameters: the usual defaults, not tuned on the benchmarks (their figures are in the README).
 K1 = 1.2
@@ -78,10 +78,10 @@ _KIND_WORDS = {
 # A standing rule or preference of the person's own (not "Jonas prefers Slack").
 _RULE_CUE = re.compile(
     r"\b(always|never|don't|do not|doesn't|won't|rule|prefers?|preferred|whenever|every time|anything|anyone|"
-    r"everything|avoid\w*|must)\b",
+    r"everything|avoid\w*|must)\b|规矩|规定|总是|从不|从来不|永远|凡是|一律|不要|之前不|以后不|偏好",
     re.IGNORECASE,
 )
-_PERSONAL = re.compile(r"\b(i|me|my|mine|the person|the person's)\b|^rule\b", re.IGNORECASE)
+_PERSONAL = re.compile(r"\b(i|me|my|mine|the person|the person's)\b|^rule\b|我|^规矩|^规定", re.IGNORECASE)
 
 
 def tasks(query: str) -> set[str]:
@@ -101,11 +101,20 @@ def tasks(query: str) -> set[str]:
             kinds.add(kind)
     if _LET_KNOW.search(query):
         kinds.add(_SEND)
+    if has_cjk(query):
+        if _CN_SEND.search(query):
+            kinds.add(_SEND)
+        elif _CN_DO.search(query):
+            kinds.add(_DO)
     if kinds:
         kinds |= _kinds_of(_SEND_ME.sub(" ", query)) & ({_MEET} if _SEND not in kinds else {_MEET, _SEND})
     return kinds
 
 
+# Chinese requests: "告诉 X ...", "跟 X 说一下", "给 X 发...", "把 X 加到日历", "加一个 task", "约一个 call".
+_CN_LEAD = r"(?:^|[。！？；\n]\s*)(?:请|帮我|麻烦你?|你)?\s*"
+_CN_SEND = re.compile(_CN_LEAD + r"(?:告诉|通知|回复|转发|抄送|发(?:给|消息|邮件|个))|跟.{1,60}?说|给.{1,60}?发(?:个|一|消息|邮件)")
+_CN_DO = re.compile(_CN_LEAD + r"(?:把|加|添加|安排|预约|订|预订|提醒|创建|新建|分配|取消|买|提交)|约(?:一个|个|一下)|加到|安排")
 _SEND_ME = re.compile(r"\b(send|email|mail|message|text|forward)\s+me\b", re.IGNORECASE)
 # Words a task names: capitalised inside a sentence ("the Harbor owner", "Message
 # Felix") or right after a possessive ("my manager", "our vendor contact").
@@ -122,10 +131,18 @@ def named_terms(query: str) -> set[str]:
 
 def _kinds_of(text: str) -> set[str]:
     words = set(re.findall(r"[a-z0-9:'-]+", text.lower()))
-    return {kind for kind, vocab in _KIND_WORDS_SETS.items() if words & vocab}
+    kinds = {kind for kind, vocab in _KIND_WORDS_SETS.items() if words & vocab}
+    if has_cjk(text):
+        kinds |= {kind for kind, pattern in _CN_KIND_WORDS.items() if pattern.search(text)}
+    return kinds
 
 
 _KIND_WORDS_SETS = {kind: frozenset(v.split()) for kind, v in _KIND_WORDS.items()}
+# The same in Chinese (matched as substrings).
+_CN_KIND_WORDS = {
+    _SEND: re.compile("发给|发一份|消息|邮件|抄送|告诉|通知|回复|转发"),
+    _MEET: re.compile("开会|会议|日历|(?<!大)约"),
+}
 
 
 def is_personal_rule(text: str) -> bool:
@@ -135,7 +152,9 @@ def is_personal_rule(text: str) -> bool:
 _TEMPORAL = (
     "today tomorrow tonight yesterday week weekend weekly month morning afternoon evening noon midnight "
     "minute minutes hour hours day days next this last asap later soon now monday tuesday wednesday "
-    "thursday friday saturday sunday task tasks todo reminder calendar"
+    "thursday friday saturday sunday task tasks todo reminder calendar "
+    "告诉 通知 回复 转发 抄送 发给 说一下 把 加到 添加 安排 预约 约一个 提醒 创建 分配 取消 日历 日期 "
+    "今天 明天 后天 下周 本周 上午 下午 晚上 分钟 小时"
 )
 # The instruction part of a task: its verbs and when. Not what it is about.
 INSTRUCTION_TERMS = frozenset(tokens(" ".join(TASK_VERBS) + " " + _TEMPORAL + " " + " ".join(MONTHS)))

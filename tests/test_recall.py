@@ -121,6 +121,25 @@ def test_questions_and_task_shaped_turns_that_name_nothing_stored_get_no_rules_o
     assert _recalled("What's the difference between TCP and UDP?") == []
 
 
+CN_FACTS = [
+    "Elena Petrova 负责 Zenith 项目，邮箱是 elena.petrova@northwind.example。",
+    "Zenith 的 launch 定在 12月19日。",
+    "Kiln 的预算是 $57,000。",
+    "我 10:00 之前不开会，上午是 focus time。",
+    "规矩：凡是发给 Northwind 以外的消息，都同时发一份给 Ingrid Dahl（ingrid.dahl@northwind.example）。",
+    "Ember 的 nightly build 又挂了。",
+]
+
+
+def test_chinese_and_mixed_questions_and_tasks():
+    assert _recalled("Zenith 什么时候 launch？", CN_FACTS) == [CN_FACTS[1]]
+    assert set(_recalled("告诉 Zenith 的负责人 launch 日期。", CN_FACTS)) >= {CN_FACTS[0], CN_FACTS[1], CN_FACTS[4]}
+    assert CN_FACTS[3] in _recalled("12月9日 和 Kofi Mensah 约一个 30 分钟的 call。", CN_FACTS)
+    sending = _recalled("跟 billing@wingtip.example 说一下我们的 invoice 会晚一周。", CN_FACTS)
+    assert CN_FACTS[4] in sending and CN_FACTS[3] not in sending
+    assert _recalled("把 retry count 调到 3。", CN_FACTS) == []
+
+
 @pytest.mark.parametrize(
     ("query", "kinds"),
     [
@@ -131,6 +150,9 @@ def test_questions_and_task_shaped_turns_that_name_nothing_stored_get_no_rules_o
         ("Send me the link.", {"do"}),
         ("Who owns the Harbor project?", set()),
         ("The build is green again.", set()),
+        ("告诉 Zenith 的负责人 launch 日期。", {"send"}),
+        ("把 Zenith 的 launch 加到我的日历上。", {"do", "meet"}),
+        ("Zenith 什么时候 launch？", set()),
     ],
 )
 def test_tasks_reads_the_kind_of_action_a_turn_asks_for(query, kinds):

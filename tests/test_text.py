@@ -71,6 +71,12 @@ def test_mixed_chinese_english_sentence():
     assert "10:00" in got and "q3" in got and "预算" in got and "开会" in got and stem("alice") in got
 
 
+def test_chinese_question_words_and_particles_make_no_ngrams():
+    assert query_terms("Zenith 什么时候 launch？") == ["zenith", "launch"]
+    assert "的日" not in tokens("把 Zenith 的 launch 加到我的日历上。") and "日历" in tokens("我的日历")
+    assert "上海" in tokens("上海办公室") and "下周" in tokens("下周三")  # stop characters inside words stay
+
+
 def test_chinese_question_meets_chinese_fact():
     fact = set(tokens("张伟负责上海办公室的招聘，预算是5万元。"))
     question = query_terms("上海办公室招聘的预算是多少？")
