@@ -73,18 +73,26 @@ class Repl:
 
     def turn(self, text: str, cancel: threading.Event | None = None) -> None:
         streamed = []
+        partial = [False]  # text of the current attempt is on the screen
 
         def on_text(delta: str) -> None:
             if cancel is not None and cancel.is_set():
                 return
             streamed.append(delta)
+            partial[0] = partial[0] or bool(delta)
             self.write(delta)
 
         def on_tool(call: ExecutedCall) -> None:
+            partial[0] = False
             mark = "✗" if call.is_error else "✓"
             self.say(f"  {mark} {call.name}({_short(call.arguments, 120)}) → {_short(call.result)}", "red" if call.is_error else "dim")
 
         def on_retry(exc, delay: float) -> None:
+            if partial[0]:  # a stream cut mid-reply: the retried reply starts over below it
+                partial[0] = False
+                self.write("\n")
+                self.say(f"  (reply interrupted: {exc.kind}; retrying from the start in {delay:.1f}s)", "dim")
+                return
             self.say(f"  ({exc.kind}; retrying in {delay:.1f}s)", "dim")
 
         try:

@@ -116,3 +116,26 @@ def test_a_write_pass_that_meets_a_fault_leaves_the_cursor_and_the_next_pass_rea
         pass_failures = harness.query(kept_home, "SELECT count(*) FROM model_calls WHERE purpose LIKE 'memory%' "
                                                  "AND error_class = 'rate_limit'")[0][0]
         assert pass_failures == 4
+
+
+@pytest.mark.parametrize("name", ["reset mid-stream", "truncated stream"])
+@pytest.mark.parametrize("command", ["ask", "chat"])
+def test_a_reply_cut_mid_stream_is_marked_before_the_retried_reply(kept, server, kept_home, name, command):
+    """The cut reply's first words are already on the screen: a line says it was interrupted,
+    so the person can tell the retried reply from a repeated one."""
+    inject, _ = FAULTS[name]
+    inject(server)  # streams "Booking the", then breaks
+    server.reply_text("Booked Friday 10:00 with Sam.")
+    if command == "ask":
+        proc = kept("ask", TEXT, **NO_PASSES)
+    else:
+        proc = kept("chat", input=TEXT + "\n/quit\n", **NO_PASSES)
+    assert_clean(proc)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    cut, notice, reply = out.find("Booking the"), out.find("reply interrupted"), out.find("Booked Friday")
+    assert -1 < cut < notice < reply, out
+    assert out.count("Booked Friday") == 1 and out.count("reply interrupted") == 1, out
+    # The notice stands on a line of its own.
+    assert out[notice - 1] in "\n[(" and "\n" in out[cut:notice]
+    _stored_once(kept_home, TEXT)
