@@ -21,6 +21,18 @@ from memory import messages
 from memory.text import query_terms, tokens
 
 TABLE = "message_index"
+# A message is indexed up to this many characters (what one message may put into the prompt,
+# agent.loop.MAX_MESSAGE_CHARS): a 1 MB pasted log would otherwise take seconds to tokenise.
+MAX_INDEXED_CHARS = 100_000
+
+
+def _indexed_tokens(text: str) -> str:
+    if len(text) > MAX_INDEXED_CHARS:
+        cut = text[:MAX_INDEXED_CHARS]
+        if not text[MAX_INDEXED_CHARS].isspace():  # do not index half a word
+            cut = cut[: max(cut.rfind(" "), cut.rfind("\n"), 0)] or cut
+        text = cut
+    return " ".join(tokens(text))
 
 
 def _create_and_backfill(conn: sqlite3.Connection) -> None:
@@ -32,7 +44,7 @@ def _create_and_backfill(conn: sqlite3.Connection) -> None:
         "SELECT m.id, m.text FROM messages m JOIN chats c ON c.id = m.chat_id"
         " WHERE c.kind = 'private' AND m.role IN ('user', 'assistant') ORDER BY m.id"
     ).fetchall()
-    conn.executemany(f"INSERT INTO {TABLE} (rowid, tokens) VALUES (?, ?)", ((r[0], " ".join(tokens(r[1]))) for r in rows))
+    conn.executemany(f"INSERT INTO {TABLE} (rowid, tokens) VALUES (?, ?)", ((r[0], _indexed_tokens(r[1])) for r in rows))
 
 
 MIGRATIONS = [("m001_message_index", _create_and_backfill)]
@@ -45,7 +57,7 @@ def _index_message(conn: sqlite3.Connection, message_id: int, text: str, chat) -
     if row is None or row[0] == "tool":
         return
     try:
-        conn.execute(f"INSERT INTO {TABLE} (rowid, tokens) VALUES (?, ?)", (message_id, " ".join(tokens(text))))
+        conn.execute(f"INSERT INTO {TABLE} (rowid, tokens) VALUES (?, ?)", (message_id, _indexed_tokens(text)))
     except sqlite3.OperationalError as exc:
         # A store opened without this module's migration has no index to keep.
         if "no such table" not in str(exc):

@@ -4,6 +4,8 @@ and no traceback reaches the person."""
 from __future__ import annotations
 
 import random
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -32,6 +34,25 @@ def test_a_one_megabyte_paste_is_stored_whole_and_the_prompt_stays_bounded(kept,
     assert len(stored) == 1 and stored[0]["text"] == paste
     # The model gets a bounded slice, not the megabyte.
     assert len(_sent_user_text(server)) <= 200_000
+
+
+def test_a_one_megabyte_paste_is_indexed_up_to_a_bound_and_a_normal_message_in_full(db, monkeypatch):
+    """Tokenising a megabyte for the search index took seconds; only its head is indexed now."""
+    from memory import search
+
+    real_tokens, tokenised = search.tokens, []
+    monkeypatch.setattr(search, "tokens", lambda text: (tokenised.append(len(text)), real_tokens(text))[1])
+    chat = store.get_chat(db)
+    at = datetime(2026, 10, 6, 9, 30, tzinfo=ZoneInfo("Europe/Berlin"))
+    paste = ("deploy log: worker restarted after OOM on node kestrel\n" * 20_000)[:1_000_000]
+    paste_id = store.add_message(db, chat, "user", "me", paste, at)
+    assert max(tokenised) <= search.MAX_INDEXED_CHARS
+    assert [h.message_ids for h in search.search_messages(db, "kestrel OOM")] == [[paste_id]]
+    normal = "Notes from the offsite: " + "we talked about the roadmap and hiring. " * 150 + "The quokka budget is 7,500 euros."
+    normal_id = store.add_message(db, chat, "user", "me", normal, at)
+    assert len(normal) > 6_000
+    assert [h.message_ids for h in search.search_messages(db, "quokka budget")][0] == [normal_id]
+    assert [h.message_ids for h in search.search_messages(db, "7500")] == [[normal_id]]
 
 
 def test_binary_bytes_on_stdin_are_stored_as_text_without_control_characters(kept, server, kept_home):
