@@ -111,6 +111,10 @@ def _median(values):
     return statistics.median(values) if values else None
 
 
+def _secs(value) -> str:
+    return "–" if value is None else f"{value:.2f}"
+
+
 def build_report(run_dir: Path, charts: bool = True) -> str:
     from evals.run import read_records
 
@@ -151,9 +155,9 @@ def build_report(run_dir: Path, charts: bool = True) -> str:
             costs = [r.get("cost_usd") for r in rs if r.get("cost_usd") is not None]
             infra = [r for r in rs if r.get("infra")]
             out.append(f"| {d} | {statistics.mean(ins):,.0f} | {statistics.mean(outs):,.0f} | "
-                       f"{(statistics.mean(costs) if costs else float('nan')):.5f} | {_median([r.get('latency_s') for r in rs])} | "
+                       f"{(statistics.mean(costs) if costs else float('nan')):.5f} | {_secs(_median([r.get('latency_s') for r in rs]))} | "
                        f"{len(infra)}/{len(rs)} |" if ins and outs else
-                       f"| {d} | not reported | not reported | – | {_median([r.get('latency_s') for r in rs])} | {len(infra)}/{len(rs)} |")
+                       f"| {d} | not reported | not reported | – | {_secs(_median([r.get('latency_s') for r in rs]))} | {len(infra)}/{len(rs)} |")
         out += ["", "Memory writing is not part of answering; its model calls are logged in the run's write stats.", ""]
     written_by_kept = sorted(run_dir.glob("extraction-*.json"))
     if written_by_kept:
