@@ -38,7 +38,7 @@ from agent.models.base import (
 )
 
 N_CTX = 8192
-N_THREADS = 2
+THREADS_ENV = "KEPT_LOCAL_THREADS"
 TIMING_ENV = "KEPT_LOCAL_TIMING"
 GUARD_ENV = "KEPT_LOCAL_GUARD"  # "0" turns the guard off (the eval measures both)
 
@@ -47,6 +47,19 @@ _loaded: dict[str, Any] = {}  # path -> Llama, kept for the life of the process
 
 
 # ---------------------------------------------------------------- loading
+
+
+def threads() -> int:
+    """How many threads llama.cpp runs on: KEPT_LOCAL_THREADS, else the cores
+    this process may use. llama.cpp's threads wait for each other at every
+    step, so asking for more than are free makes it several times slower,
+    not faster: on a busy machine set KEPT_LOCAL_THREADS=1."""
+    value = os.environ.get(THREADS_ENV, "").strip()
+    if value:
+        if not value.isdigit() or int(value) < 1:
+            raise ModelError(NOT_CONFIGURED, f"{THREADS_ENV} must be a whole number of threads, at least 1, not {value!r}")
+        return int(value)
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
 
 
 def _import_llama():
@@ -105,7 +118,7 @@ def load(path: str | None = None):
         started = time.perf_counter()
         try:
             llm = llama_cpp.Llama(
-                model_path=path, n_ctx=N_CTX, n_threads=N_THREADS, n_threads_batch=N_THREADS,
+                model_path=path, n_ctx=N_CTX, n_threads=threads(), n_threads_batch=threads(),
                 n_batch=512, verbose=False,
             )
         except (ValueError, RuntimeError) as exc:
