@@ -18,11 +18,13 @@ A turn that asks kept to act ("Schedule a call with my manager tomorrow at
 10am", "Tell the Harbor owner the launch date") names what it needs less fully
 than a question: most of its words are the instruction (schedule, call,
 tomorrow, 10am), which no fact holds. In such a task turn the instruction
-words are left out of the gate's arithmetic; a fact that holds the request's
-most specific remaining word (its anchor: "manager", "Harbor") is kept even
-when it shares no second word; and the person's own standing rules about the
-same kind of action ("I don't take meetings before 10:00", "anything I send
-outside Northwind also goes to Emil") come along, at most ``MAX_RULES``.
+words count only for the facts that hold them; a fact holding a word the
+request names (capitalised inside the sentence, or after my/our: "Harbor",
+"manager") is kept on that word alone, when at most a tenth of the facts hold
+it (at most ``MAX_ANCHORED`` such facts); and the person's own standing rules
+about the same kind of action ("I don't take meetings before 10:00" for a
+call, "anything I send outside Northwind also goes to Emil" for a message)
+come along, at most ``MAX_RULES``. Questions are gated as before.
 Measured on the same dev set, which holds task-shaped turns that need no
 memory as well (`kept bench gate`).
 
