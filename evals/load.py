@@ -103,6 +103,8 @@ def write_path(db, memory_llm, settings=None) -> dict:
     """kept's own write passes over the whole history."""
     from memory import writer
 
+    if getattr(memory_llm, "db", False) is None:
+        memory_llm.db = db  # log each call in the eval store: memory writing is paid apart from answering
     cap = getattr(settings, "summary_cap", 6000)
     max_active = getattr(settings, "max_active_facts", 500)
     results = writer.run_until_caught_up(db, memory_llm, cap=cap, max_active=max_active, max_passes=10_000)
@@ -112,7 +114,8 @@ def write_path(db, memory_llm, settings=None) -> dict:
     # Memory writing is paid separately from answering: its calls, from the call log.
     from memory.calls import list_calls
 
-    calls = [c for c in list_calls(db, limit=1_000_000) if str(c.get("purpose", "")).startswith("memory")]
+    # Every call so far is the write path's (memory.*, promises, series): answers come later, on copies.
+    calls = [c for c in list_calls(db, limit=1_000_000) if c.get("purpose") != "eval"]
     stats["model_calls"] = len(calls)
     for key in ("input_tokens", "output_tokens", "cost_usd"):
         values = [c.get(key) for c in calls]

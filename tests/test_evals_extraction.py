@@ -150,6 +150,12 @@ def test_the_cli_prints_the_extraction_line(tmp_path, monkeypatch):
     assert ("extraction tiny: planted facts 8 (7 current): right value and date 1, wrong date 0, missing 6; "
             "changed facts 1: superseded 0 (linked 0), stale left active 0; active facts 1: planted 1, stale 0, "
             "wrong 0, invented 0, unplanned 0; SOUL wishes kept 0/1") in result.output
+    # The memory model named by --memory-model logs its calls, so the run can say what writing cost.
+    (run_dir,) = [p for p in tmp_path.iterdir() if p.is_dir()]
+    write = json.loads((run_dir / "extraction-tiny.json").read_text())["write"]
+    calls = len(memory.tools)
+    assert calls >= 2 and write["model_calls"] == calls
+    assert write["input_tokens"] == 10 * calls and write["output_tokens"] == 5 * calls
 
 
 @pytest.mark.parametrize("name", ["tiny", "light", "heavy", "mixed"])
