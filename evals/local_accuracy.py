@@ -8,8 +8,10 @@ scratch store, with or without the stored facts) and one LocalModel call with
 all of kept's tools. The call is then executed by the real tool on that store
 and its result is checked (a start time resolved by tools/when.py, the
 recipient stored in the outbox...). The model runs with the guard off so the
-raw replies are measured once; the guard (agent.models.local.guard_calls) is
-then applied to those same replies, which is exactly what it does live.
+raw replies are measured once; the screen (agent.models.local.screen: the
+guard, then the argument repair of local_repair.py) is then applied to those
+same replies, which is exactly what it does live, and the screened call runs
+on a fresh copy of the store.
 
 Items live in evals/data/local_accuracy.json. Malformed replies and tool
 errors are counted apart, never scored as right.
@@ -45,7 +47,9 @@ class Outcome:
     right_values: bool = False
     failed_checks: list[str] = field(default_factory=list)
     guard_dropped: list[str] = field(default_factory=list)
-    guarded_right: bool = False  # right values and the guard kept that call
+    repaired: list[str] = field(default_factory=list)
+    guarded_right: bool = False  # the call as screened (guard + repair) has the right values
+    guarded_failed_checks: list[str] = field(default_factory=list)
     seconds: float = 0.0
     timing: dict = field(default_factory=dict)
     needs_memory: bool = False
@@ -118,7 +122,7 @@ def _execute(tools, call, db, now, tz) -> tuple[dict, str | None]:
 def run_one(model, item: dict, variant: str, data: dict, root: Path, now, tz, tools, specs) -> Outcome:
     from agent import context
     from agent.models.base import ModelError
-    from agent.models.local import evidence_text, guard_calls
+    from agent.models.local import screen
     from memory import messages as store
 
     out = Outcome(item["id"], variant, item["request"], item.get("tool"), needs_memory=bool(item.get("needs_memory")))
@@ -147,21 +151,23 @@ def run_one(model, item: dict, variant: str, data: dict, root: Path, now, tz, to
     out.timing = dict(model.last_timing)
     out.text = response.text
     out.calls = [{"name": c.name, "arguments": c.arguments} for c in response.tool_calls]
-    kept, dropped = guard_calls(response.tool_calls, specs, evidence_text(ctx.messages, ctx.system))
+    kept, dropped, out.repaired = screen(response.tool_calls, specs, ctx.messages, ctx.system)
     out.guard_dropped = [f"{d.call.name}: {d.reason}" for d in dropped]
     if out.expected_tool is None or not response.tool_calls:
         return out
     call = response.tool_calls[0]
     out.right_tool = call.name == out.expected_tool
-    if not out.right_tool:
-        return out
-    result, error = _execute(tools, call, db, now, tz)
-    if error:
-        out.failed_checks = [error]
-        return out
-    out.failed_checks = _check({**call.arguments, **result}, item.get("checks", {}))
-    out.right_values = not out.failed_checks
-    out.guarded_right = out.right_values and any(k is call for k in kept)
+    if out.right_tool:
+        result, error = _execute(tools, call, db, now, tz)
+        out.failed_checks = [error] if error else _check({**call.arguments, **result}, item.get("checks", {}))
+        out.right_values = not out.failed_checks
+    screened = next((c for c in kept if c.name == out.expected_tool), None)
+    if screened is not None:
+        fresh = _scratch_db(root, f"{item['id']}-{variant}-screened")
+        _seed(fresh, now, tz, tools)
+        result, error = _execute(tools, screened, fresh, now, tz)
+        out.guarded_failed_checks = [error] if error else _check({**screened.arguments, **result}, item.get("checks", {}))
+        out.guarded_right = not out.guarded_failed_checks
     return out
 
 
@@ -184,7 +190,7 @@ def summarise(outcomes: list[Outcome]) -> list[str]:
             lines.append(
                 f"  {label:15} right tool {_pct(sum(o.right_tool for o in subset), len(subset))}, "
                 f"right tool and values {_pct(sum(o.right_values for o in subset), len(subset))}, "
-                f"with the guard {_pct(sum(o.guarded_right for o in subset), len(subset))}, "
+                f"after guard and repair {_pct(sum(o.guarded_right for o in subset), len(subset))}, "
                 f"no call {sum(not o.calls and not o.error for o in subset)}, errors {sum(bool(o.error) for o in subset)}"
             )
     plain = [o for o in outcomes if o.variant == "plain"]
@@ -255,10 +261,12 @@ def main(argv: list[str] | None = None) -> int:
                 sink.write(json.dumps(o.__dict__, ensure_ascii=False, default=str) + "\n")
                 sink.flush()
             if args.verbose:
-                mark = "ok " if (o.right_values if o.expected_tool else not o.calls) else "BAD"
+                mark = "ok " if (o.guarded_right if o.expected_tool else not o.calls) else "BAD"
                 shown = o.error or "; ".join(f"{c['name']}({json.dumps(c['arguments'], ensure_ascii=False)})" for c in o.calls) or f"text: {o.text[:60]!r}"
                 extra = f"  failed: {o.failed_checks}" if o.failed_checks else ""
                 extra += f"  guard dropped: {o.guard_dropped}" if o.guard_dropped else ""
+                extra += f"  repaired: {o.repaired}" if o.repaired else ""
+                extra += f"  still failed: {o.guarded_failed_checks}" if o.guarded_failed_checks else ""
                 print(f"[{n}/{len(plan)}] {mark} {o.id} ({variant}, {o.seconds:.1f}s) {shown}{extra}", file=sys.stderr, flush=True)
     if sink:
         sink.close()

@@ -172,8 +172,19 @@ def wire_tools(tools: list[ToolSpec] | None) -> list[dict] | None:
     ]
 
 
+_QUOTED = re.compile(r'<memory kind="([^"]*)" note="([^"]*)">\n(.*?)\n</memory>', re.S)
+
+
+def plain_memory(system: str) -> str:
+    """Memory blocks as headed lists. Shown the XML-like blocks, the 0.5B model
+    answered with more of them ('<memory kind="events" ...') instead of a reply
+    or a tool call; the heading keeps the note that this is data."""
+    return _QUOTED.sub(lambda m: f"Stored {m.group(1)} ({m.group(2)}):\n{m.group(3)}\nEnd of stored {m.group(1)}.", system)
+
+
 def wire_messages(messages: list[Message], system: str, *, split: bool = True) -> list[dict]:
     out: list[dict] = []
+    system = plain_memory(system)
     if system:
         head, rest = split_system(system) if split else (system, "")
         out.append({"role": "system", "content": head})
@@ -379,10 +390,24 @@ class Evidence:
 
     everything: str
     current: str
+    request: str = ""  # the latest request alone, as the person wrote it
 
     def __post_init__(self) -> None:
         self.words = set(_words(self.everything))
         self.current_words = set(_words(self.current))
+
+    def gave(self, value: Any, strict: bool) -> bool:
+        """Whether ``value`` came from the current evidence: one of its words
+        (``strict``: every one of them) is there."""
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return str(value).removesuffix(".0") in self.current
+        text = str(value)
+        if not strict:
+            return _grounded_text(text, self.current, self.current_words)
+        cjk = _CJK.findall(text)
+        if cjk:
+            return all(ch in self.current for ch in cjk)
+        return all(_grounded_text(w, self.current, self.current_words) for w in _words(text))
 
 
 def _grounded(name: str, value: Any, ev: Evidence) -> bool:
@@ -424,7 +449,8 @@ def evidence_text(messages: list[Message], system: str) -> Evidence:
     start = last_user - 1 if before and before.role == "assistant" and before.content.rstrip().endswith("?") else last_user
     everything = "\n".join(memory + [m.content for m in messages if m.content]).lower()
     current = "\n".join(memory + [m.content for m in messages[start:] if m.content]).lower()
-    return Evidence(everything, current)
+    request = messages[last_user].content if messages and messages[last_user].role == "user" else ""
+    return Evidence(everything, current, request)
 
 
 def guard_calls(calls: list[ToolCall], tools: list[ToolSpec], evidence: Evidence) -> tuple[list[ToolCall], list[Dropped]]:
@@ -453,6 +479,29 @@ def guard_calls(calls: list[ToolCall], tools: list[ToolSpec], evidence: Evidence
     return kept, dropped
 
 
+def screen(calls: list[ToolCall], tools: list[ToolSpec], messages: list[Message], system: str
+           ) -> tuple[list[ToolCall], list[Dropped], list[str]]:
+    """What runs of the model's calls: the guard drops calls the request did not
+    ask for, then local_repair takes times from the request and drops invented
+    optional values. Returns (calls, dropped, notes on what was repaired)."""
+    from agent.models.local_repair import repair
+
+    evidence = evidence_text(messages, system)
+    kept, dropped = guard_calls(calls, tools, evidence)
+    for d in dropped:
+        _timing(f"guard dropped {d.call.name}({json.dumps(d.call.arguments, ensure_ascii=False)}): {d.reason}")
+    specs = {t.name: t for t in tools}
+    out: list[ToolCall] = []
+    notes: list[str] = []
+    for call in kept:
+        fixed, changes = repair(call, specs[call.name], request=evidence.request, system=system, grounded=evidence.gave)
+        notes += [f"{call.name}: {c}" for c in changes]
+        out.append(fixed)
+    for note in notes:
+        _timing(f"repaired {note}")
+    return out, dropped, notes
+
+
 def guard_enabled() -> bool:
     return os.environ.get(GUARD_ENV, "1").strip().lower() not in ("0", "false", "off", "no")
 
@@ -470,6 +519,7 @@ class LocalModel:
         self.guard = guard_enabled() if guard is None else guard
         self.temperature = temperature
         self.dropped: list[Dropped] = []  # calls the guard removed, most recent call only
+        self.repaired: list[str] = []  # arguments local_repair changed, most recent call only
         self._failed_prompt: list[int] | None = None  # the prompt whose reply was unusable
         self._last_prompt: list[int] | None = None
         self.last_timing: dict[str, float] = {}  # the latest generation: tokens and seconds, for benchmarks
@@ -485,12 +535,10 @@ class LocalModel:
     ) -> Response:
         with _lock:
             llm = load(self._path)
-            self.dropped = []
+            self.dropped, self.repaired = [], []
             text, calls, usage, stop = self._generate(llm, messages, system, tools, on_text, max_tokens)
             if calls and self.guard and tools:
-                calls, self.dropped = guard_calls(calls, tools, evidence_text(messages, system))
-                for d in self.dropped:
-                    _timing(f"guard dropped {d.call.name}({json.dumps(d.call.arguments, ensure_ascii=False)}): {d.reason}")
+                calls, self.dropped, self.repaired = screen(calls, tools, messages, system)
                 if not calls and not text.strip():
                     # Every call was unwanted: ask again for an answer in words. The tools stay
                     # in the prompt (so its cached prefix still serves the next turn) but the
