@@ -328,3 +328,20 @@ def test_the_server_answers_in_words_when_the_guard_drops_the_call():
     out = kept_tools_handler(llama=llama, messages=[{"role": "user", "content": "What is a mutex?"}], tools=[OPENAI_TOOL])
     assert "tool_calls" not in out["choices"][0]["message"]
     assert llama.seen[-1]["tools"] is None  # asked again without tools
+
+
+def test_results_are_put_in_words_when_the_model_echoes_json_after_a_tool():
+    from agent.models.local import _first_json_done, results_in_words
+
+    call = ToolCall("c1", "schedule_meeting", {"title": "Budget", "start": "tomorrow 15:00"})
+    turn = [Message("user", "Book the budget talk tomorrow at 3pm"), Message("assistant", "", tool_calls=[call]),
+            Message("tool", '{"event_id": 3, "title": "Budget", "start": "2026-12-01T15:00:00+01:00", "conflicts": []}',
+                    tool_call_id="c1", name="schedule_meeting"),
+            Message("tool", '{"error": "to: no address for Eve"}', tool_call_id="c2", name="send_message", is_error=True)]
+    words = results_in_words(turn)
+    assert words.splitlines() == [
+        "schedule_meeting done: event id: 3; title: Budget; start: 2026-12-01T15:00:00+01:00; conflicts: 0",
+        "send_message failed: error: to: no address for Eve",
+    ]
+    assert _first_json_done('{"name": "x", "arguments": {}}\n{"name": "y"') and _first_json_done('```json\n[1, 2]')
+    assert not _first_json_done('{"name": "x", "argu') and not _first_json_done("Booked it.")

@@ -256,12 +256,12 @@ def _as_call(obj: Any, names: set[str] | None) -> ToolCall | None:
     return ToolCall(f"call_{uuid.uuid4().hex[:12]}", name, args)
 
 
-def parse_reply(text: str, tool_names: set[str] | None = None) -> tuple[str, list[ToolCall]]:
+def parse_reply(text: str, tool_names: set[str] | None = None, *, bare: bool = True) -> tuple[str, list[ToolCall]]:
     """Split a reply into (text without tool calls, tool calls).
 
     Reads ``<tool_call>{json}</tool_call>`` blocks (the closing tag may be cut
-    off by the stop), or a reply that is nothing but a JSON object (or list of
-    them, optionally in a ```json fence) naming a tool. Raises ``Malformed``
+    off by the stop), or (``bare``) a reply that is nothing but a JSON object
+    (or list of them, optionally in a ```json fence) naming a tool. Raises ``Malformed``
     when a tool-call block holds no readable call.
     """
     calls: list[ToolCall] = []
@@ -285,6 +285,8 @@ def parse_reply(text: str, tool_names: set[str] | None = None) -> tuple[str, lis
             pos = end + len(CLOSE) if end != -1 else len(text)
         kept_text.append(text[pos:])
         return "".join(kept_text).strip(), calls
+    if not bare:
+        return text, []
     stripped = text.strip()
     fenced = _FENCE.match(stripped)
     candidate = fenced.group(1) if fenced else stripped
@@ -582,6 +584,11 @@ class LocalModel:
         self._last_prompt = tokens
         self._failed_prompt = None
         reused = _common_prefix(llm, tokens)
+        # After a tool result the 0.5B model may echo results and calls as bare
+        # JSON, line after line, to the token limit: that is neither a call nor
+        # a reply, so generation stops at the first complete object and the
+        # person gets the results in words instead (results_in_words).
+        after_tool = bool(messages) and messages[-1].role == "tool"
         stream = _Stream(on_text)
         started = time.perf_counter()
         first_at = None
@@ -598,6 +605,8 @@ class LocalModel:
                 choice = chunk["choices"][0]
                 stream.feed(choice.get("text") or "")
                 finish = choice.get("finish_reason") or finish
+                if after_tool and _first_json_done(stream.buf):
+                    break
         except ValueError as exc:  # llama-cpp-python reports a context overflow this way
             raise ModelError(BAD_REQUEST, f"the embedded model refused the prompt: {exc}") from None
         except RuntimeError as exc:  # a failed decode inside llama.cpp
@@ -617,13 +626,52 @@ class LocalModel:
             f"generated {out_tokens} tokens in {ended - first_at:.2f}s = {out_tokens / max(ended - first_at, 1e-6):.1f} tok/s"
         )
         try:
-            text, calls = parse_reply(raw, names) if tools and not words_only else (raw, [])
+            text, calls = parse_reply(raw, names, bare=not after_tool) if tools and not words_only else (raw, [])
         except Malformed as exc:
             self._failed_prompt = tokens
             raise ModelError(MALFORMED, str(exc)) from None
+        if after_tool and not calls and text.lstrip()[:1] in ("{", "[", "`"):
+            text = results_in_words(messages)
         stream.finish(text)
         stop = {"stop": "end_turn", "length": "max_tokens"}.get(finish or "", finish)
         return text, calls, usage, stop
+
+
+def _first_json_done(buf: str) -> bool:
+    """Whether ``buf`` opens with a complete JSON object or list (fence allowed)."""
+    head = buf.lstrip()
+    if head.startswith("```"):
+        head = head.split("\n", 1)[1] if "\n" in head else ""
+    if head[:1] not in ("{", "["):
+        return False
+    try:
+        json.JSONDecoder().raw_decode(head)
+    except json.JSONDecodeError:
+        return False
+    return True
+
+
+def results_in_words(messages: list[Message]) -> str:
+    """This turn's tool results as plain lines, for when the model wrote no reply."""
+    last_user = max((i for i, m in enumerate(messages) if m.role == "user"), default=-1)
+    lines = []
+    for m in messages[last_user + 1:]:
+        if m.role != "tool":
+            continue
+        try:
+            data = json.loads(m.content)
+        except (TypeError, ValueError):
+            data = None
+        if isinstance(data, dict):
+            shown = [f"{k.replace('_', ' ')}: {v}" for k, v in data.items()
+                     if isinstance(v, (str, int, float)) and not isinstance(v, bool) and v != ""]
+            listed = [f"{k.replace('_', ' ')}: {len(v)}" for k, v in data.items() if isinstance(v, list)]
+            body = "; ".join(shown + listed)
+        else:
+            body = str(m.content)
+        failed = m.is_error or (isinstance(data, dict) and "error" in data)
+        lines.append(f"{m.name or 'tool'} {'failed' if failed else 'done'}: {body[:400]}")
+    return "\n".join(lines)
 
 
 def _looks_like_a_call(text: str, tools: list[ToolSpec]) -> bool:
