@@ -345,3 +345,15 @@ def test_results_are_put_in_words_when_the_model_echoes_json_after_a_tool():
     ]
     assert _first_json_done('{"name": "x", "arguments": {}}\n{"name": "y"') and _first_json_done('```json\n[1, 2]')
     assert not _first_json_done('{"name": "x", "argu') and not _first_json_done("Booked it.")
+
+
+def test_a_call_missing_only_its_last_brace_is_still_read():
+    _, calls = parse_reply('{"name": "schedule_meeting", "arguments": {"title": "Budget", "start": "15:00", "attendees": ["Anna"]}',
+                           {"schedule_meeting"})
+    assert calls and calls[0].arguments == {"title": "Budget", "start": "15:00", "attendees": ["Anna"]}
+    _, calls = parse_reply('<tool_call>{"name": "list_events", "arguments": {"from_date": "to}day"}</tool_call>', {"list_events"})
+    assert calls[0].arguments == {"from_date": "to}day"}
+    text, calls = parse_reply('{"name": "schedule_meeting", "arguments": {"title": "unfinished', {"schedule_meeting"})
+    assert calls == []  # an unfinished string is not a call
+    _, calls = parse_reply('{"name": "send_message", "arguments": {"to": "Sam", "body": "say \\"hi}\\""}', {"send_message"})
+    assert calls[0].arguments == {"to": "Sam", "body": 'say "hi}"'}

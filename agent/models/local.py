@@ -256,6 +256,39 @@ def _as_call(obj: Any, names: set[str] | None) -> ToolCall | None:
     return ToolCall(f"call_{uuid.uuid4().hex[:12]}", name, args)
 
 
+def _loads_closing(text: str, decoder: json.JSONDecoder) -> Any:
+    """The first JSON value in ``text``; when only its closing brackets are
+    missing (the 0.5B model drops the last "}" now and then), with them
+    added. None when it is not JSON."""
+    try:
+        return decoder.raw_decode(text)[0]
+    except json.JSONDecodeError:
+        pass
+    open_: list[str] = []
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "{[":
+            open_.append("}" if ch == "{" else "]")
+        elif ch in "}]":
+            if not open_ or open_.pop() != ch:
+                return None
+    if in_string or not open_:
+        return None
+    try:
+        return decoder.raw_decode(text.rstrip() + "".join(reversed(open_)))[0]
+    except json.JSONDecodeError:
+        return None
+
+
 def parse_reply(text: str, tool_names: set[str] | None = None, *, bare: bool = True) -> tuple[str, list[ToolCall]]:
     """Split a reply into (text without tool calls, tool calls).
 
@@ -274,10 +307,9 @@ def parse_reply(text: str, tool_names: set[str] | None = None, *, bare: bool = T
             body_start = start + len(OPEN)
             end = text.find(CLOSE, body_start)
             body = text[body_start: end if end != -1 else len(text)].strip()
-            try:
-                obj, _ = decoder.raw_decode(body)
-            except json.JSONDecodeError:
-                raise Malformed(f"a tool call that is not JSON: {body[:80]!r}") from None
+            obj = _loads_closing(body, decoder)
+            if obj is None:
+                raise Malformed(f"a tool call that is not JSON: {body[:80]!r}")
             call = _as_call(obj, None)
             if call is None:
                 raise Malformed(f"a tool call without a name: {body[:80]!r}")
@@ -291,9 +323,8 @@ def parse_reply(text: str, tool_names: set[str] | None = None, *, bare: bool = T
     fenced = _FENCE.match(stripped)
     candidate = fenced.group(1) if fenced else stripped
     if candidate[:1] in "{[":
-        try:
-            obj = json.loads(candidate)
-        except json.JSONDecodeError:
+        obj = _loads_closing(candidate, decoder)
+        if obj is None:
             return text, []
         items = obj if isinstance(obj, list) else [obj]
         found = [_as_call(item, tool_names) for item in items]
