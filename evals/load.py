@@ -21,6 +21,7 @@ from zoneinfo import ZoneInfo
 from evals.persona import Persona
 
 GOLD, NONE = "gold", "none"
+PASS_RETRIES = 1  # a failed write pass is rerun once before the write path stops
 SOUL_KINDS = ("nickname", "treatment")
 
 
@@ -107,8 +108,30 @@ def write_path(db, memory_llm, settings=None) -> dict:
         memory_llm.db = db  # log each call in the eval store: memory writing is paid apart from answering
     cap = getattr(settings, "summary_cap", 6000)
     max_active = getattr(settings, "max_active_facts", 500)
-    results = writer.run_until_caught_up(db, memory_llm, cap=cap, max_active=max_active, max_passes=10_000)
-    stats = {"passes": len(results)}
+    results, stopped, failures = [], None, 0
+    # Forced passes until every message is read, as `kept memory rewrite` runs them. A pass
+    # whose model call fails (after call_model's own retries) or whose reply is unusable is
+    # rerun once, as kept reruns a failed pass later; a second failure stops the write path,
+    # and what earlier passes committed is scored as it stands.
+    from agent.models.base import ModelError
+    from memory.llm import UnusableReply
+
+    while len(results) < 10_000:
+        try:
+            result = writer.run_pass(db, memory_llm, cap=cap, max_active=max_active, force=True)
+        except (ModelError, UnusableReply) as exc:
+            failures += 1
+            if failures > PASS_RETRIES:
+                kind = getattr(exc, "kind", type(exc).__name__)
+                stopped = f"{kind}: {str(exc)[:300]}"
+                break
+            continue
+        failures = 0
+        results.append(result)
+        if not result.ran or result.remaining == 0:
+            break
+    stats = {"passes": len(results), "stopped": stopped,
+             "unread_messages": len(writer.pending(db))}
     for key in ("added", "updated", "deleted"):
         stats[key] = sum(getattr(r, key, 0) or 0 for r in results)
     # Memory writing is paid separately from answering: its calls, from the call log.

@@ -169,6 +169,11 @@ def build_report(run_dir: Path, charts: bool = True) -> str:
             w, e = data["write"], data["extraction"]
             out.append(f"| {path.stem[len('extraction-'):]} | {w.get('passes')} | {w.get('model_calls')} | {w.get('input_tokens')} | "
                        f"{w.get('output_tokens')} | {w.get('cost_usd')} | {e['covered']}/{e['items']} | {len(e['stale_active'])} |")
+        for path in written_by_kept:
+            w = json.loads(path.read_text())["write"]
+            if w.get("stopped"):
+                out.append(f"- {path.stem[len('extraction-'):]}: the write path stopped with {w.get('unread_messages')} "
+                           f"messages unread: {w['stopped']}")
         out.append("")
         out += extraction_table(written_by_kept)
     # Paired differences: kept against every other design, over the same items.

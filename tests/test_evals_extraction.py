@@ -215,3 +215,20 @@ def test_an_invented_name_is_one_no_message_holds_not_an_acronym_or_a_clause_ope
     text = "2026-11-02: Deadline: the Lighthouse budget is 42,000 USD, approved by Orion. Noted by Kestrel"
     found = extraction._invented(text, matcher.shape(text), {"n:42000"}, {"lighthouse", "kestrel"})
     assert found == ["orion"]
+
+
+def test_a_write_path_that_keeps_failing_stops_and_is_scored_as_it_stands(tmp_path):
+    """An unusable memory model ends the write path (after one rerun of the pass), not the run."""
+    from agent.models.scripted import text
+
+    model = ScriptedModel([text("no tool call here")] * 2)  # unusable at once: the pass, then its one rerun
+    llm = ModelMemoryLLM(model, sleep=lambda s: None)
+    run_dir = run(Settings(personas=["tiny"], facts="write", designs=["none", "kept"]), base=tmp_path, memory_llm=llm)
+    model.assert_complete()
+    data = json.loads((run_dir / "extraction-tiny.json").read_text())
+    assert data["write"]["passes"] == 0 and data["write"]["unread_messages"] == 36
+    assert data["write"]["stopped"].startswith("UnusableReply: memory.rewrite")
+    assert data["facts"]["right"] == 0 and data["facts"]["missing"] == 7 and data["facts"]["active_facts"] == 0
+    from evals.report import build_report
+
+    assert "tiny: the write path stopped with 36 messages unread" in build_report(run_dir, charts=False)

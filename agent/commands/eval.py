@@ -113,7 +113,13 @@ def run(
     for path in sorted(run_dir.glob("extraction-*.json")):
         from evals.extraction import summary_line
 
-        facts = json.loads(path.read_text()).get("facts")
+        data = json.loads(path.read_text())
+        write, facts = data.get("write", {}), data.get("facts")
+        typer.echo(f"write path {path.stem[len('extraction-'):]}: {write.get('passes')} passes, "
+                   f"{write.get('model_calls')} model calls, {write.get('input_tokens')} input and "
+                   f"{write.get('output_tokens')} output tokens"
+                   + (f"; STOPPED with {write.get('unread_messages')} messages unread: {write['stopped']}"
+                      if write.get("stopped") else ""))
         if facts:
             typer.echo(summary_line(path.stem[len("extraction-"):], facts))
     if (run_dir / "context.md").exists():
