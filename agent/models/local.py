@@ -66,6 +66,98 @@ def threads() -> int:
     return max(1, cores - 1)
 
 
+def _import_llama():
+    try:
+        import llama_cpp  # noqa: F401  (takes about a second; only on first use)
+    except ImportError:
+        from agent.models.model_file import HOW_TO_INSTALL
+
+        raise ModelError(NOT_CONFIGURED, f"the embedded model needs llama-cpp-python, which is not installed: {HOW_TO_INSTALL}") from None
+    return llama_cpp
+
+
+def _progress_bar():
+    """A rich progress bar on stderr while the model file is assembled (about 10 seconds)."""
+    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from agent.models.model_file import SIZE
+
+    progress = Progress(
+        TextColumn("assembling the embedded model"), BarColumn(), DownloadColumn(), TimeRemainingColumn(),
+        transient=True, console=_stderr_console(),
+    )
+    task = progress.add_task("model", total=SIZE)
+    return progress, (lambda n: progress.advance(task, n))
+
+
+def _stderr_console():
+    from rich.console import Console
+
+    return Console(stderr=True)
+
+
+def model_path() -> tuple[str, bool]:
+    """The GGUF to load (assembled and verified first if needed) and whether it was hash-checked."""
+    from agent.models import model_file
+
+    try:
+        found = model_file.locate()
+        if found is None:
+            model_file.part_files()  # say what is missing before drawing a progress bar
+            progress, advance = _progress_bar()
+            with progress:
+                found = model_file.ensure(progress=advance)
+    except model_file.ModelFileError as exc:
+        raise ModelError(NOT_CONFIGURED, str(exc)) from None
+    return str(found.path), found.verified
+
+
+def load(path: str | None = None):
+    """The process's Llama for ``path`` (default: the embedded model), loaded on first use."""
+    with _lock:
+        path = path or model_path()[0]
+        if path in _loaded:
+            return _loaded[path]
+        llama_cpp = _import_llama()
+        started = time.perf_counter()
+        try:
+            llm = llama_cpp.Llama(
+                model_path=path, n_ctx=N_CTX, n_threads=threads(), n_threads_batch=threads(),
+                n_batch=512, verbose=False,
+            )
+        except (ValueError, RuntimeError) as exc:
+            raise ModelError(NOT_CONFIGURED, f"could not load the model file {path}: {exc}") from None
+        _timing(f"loaded {os.path.basename(path)} in {time.perf_counter() - started:.1f}s")
+        _loaded[path] = llm
+        return llm
+
+
+def _formatter(llm):
+    """The GGUF's own chat template, kept on the Llama instance."""
+    cached = getattr(llm, "_kept_formatter", None)
+    if cached is not None:
+        return cached
+    from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+    template = llm.metadata.get("tokenizer.chat_template")
+    if not template:
+        raise ModelError(NOT_CONFIGURED, "the model file has no chat template (tokenizer.chat_template); use an instruct GGUF")
+    eos_id, bos_id = llm.token_eos(), llm.token_bos()
+    formatter = Jinja2ChatFormatter(
+        template=template,
+        eos_token=llm._model.token_get_text(eos_id) if eos_id != -1 else "",
+        bos_token=llm._model.token_get_text(bos_id) if bos_id != -1 else "",
+        stop_token_ids=[eos_id],
+    )
+    llm._kept_formatter = formatter
+    return formatter
+
+
+def _timing(line: str) -> None:
+    if os.environ.get(TIMING_ENV):
+        print(f"[local] {line}", file=sys.stderr, flush=True)
+
+
 # ---------------------------------------------------------------- prompt
 
 
