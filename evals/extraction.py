@@ -199,9 +199,15 @@ class Matcher:
         self.vocabulary: set[str] = set()
         for p in persona.planted:
             self.vocabulary |= names(p.text)
+        self._shapes: dict[str, Shape] = {}
         self.planted = {p.id: self.shape(p.text) for p in persona.planted}
 
     def shape(self, text: str) -> Shape:
+        if text not in self._shapes:
+            self._shapes[text] = self._shape(text)
+        return self._shapes[text]
+
+    def _shape(self, text: str) -> Shape:
         text = strip(text)
         ws = words(text)
         subjects = ws & self.vocabulary
