@@ -37,6 +37,15 @@ def _emit(report: dict, metrics, as_json: bool) -> None:
         typer.echo(render_report(report, metrics))
 
 
+def _run_dataset(bench, label: str, data: Path, limit: Optional[int], as_json: bool, no_progress: bool) -> None:
+    _check_data(data)
+    try:
+        report = bench.run(data, limit=limit, show_progress=not no_progress)
+    except (OSError, ValueError, KeyError) as exc:
+        fail(f"cannot read {data} as {label}: {exc}")
+    _emit(report, bench.METRICS, as_json)
+
+
 @app.command()
 def longmemeval(
     data: Path = typer.Option(..., "--data", help=DATA_HELP + " e.g. longmemeval_s_cleaned_498of500.json.xz"),
@@ -47,12 +56,7 @@ def longmemeval(
     """LongMemEval-S session and turn recall: kept beside whitespace and lowercase-word BM25."""
     from evals.bench import longmemeval as bench
 
-    _check_data(data)
-    try:
-        report = bench.run(data, limit=limit, show_progress=not no_progress)
-    except (OSError, ValueError, KeyError) as exc:
-        fail(f"cannot read {data} as LongMemEval: {exc}")
-    _emit(report, bench.METRICS, as_json)
+    _run_dataset(bench, "LongMemEval", data, limit, as_json, no_progress)
 
 
 @app.command()
@@ -65,12 +69,7 @@ def locomo(
     """LoCoMo session and turn recall: kept beside whitespace and lowercase-word BM25."""
     from evals.bench import locomo as bench
 
-    _check_data(data)
-    try:
-        report = bench.run(data, limit=limit, show_progress=not no_progress)
-    except (OSError, ValueError, KeyError) as exc:
-        fail(f"cannot read {data} as LoCoMo: {exc}")
-    _emit(report, bench.METRICS, as_json)
+    _run_dataset(bench, "LoCoMo", data, limit, as_json, no_progress)
 
 
 @app.command()

@@ -14,11 +14,8 @@ from typing import Any
 
 from agent.models.base import (
     MALFORMED, NOT_CONFIGURED, Message, ModelError, Response, StreamCallback, ToolCall, ToolSpec, Usage,
-    classify_sdk_error,
+    PLACEHOLDER_KEY, classify_sdk_error,
 )
-
-# A compatible server on a base URL may need no key; the SDK still wants one.
-PLACEHOLDER_KEY = "not-needed-for-local-server"
 
 
 class AnthropicModel:

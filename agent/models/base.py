@@ -14,6 +14,9 @@ from typing import Any, Literal, Protocol, runtime_checkable
 
 Role = Literal["user", "assistant", "tool"]
 
+# A compatible server on a base URL may need no key; the SDKs still want one.
+PLACEHOLDER_KEY = "not-needed-for-local-server"
+
 
 @dataclass
 class ToolCall:

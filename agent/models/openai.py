@@ -14,10 +14,8 @@ from typing import Any
 
 from agent.models.base import (
     MALFORMED, NOT_CONFIGURED, Message, ModelError, Response, StreamCallback, ToolCall, ToolSpec, Usage,
-    classify_sdk_error,
+    PLACEHOLDER_KEY, classify_sdk_error,
 )
-
-PLACEHOLDER_KEY = "not-needed-for-local-server"
 
 
 class OpenAIModel:
