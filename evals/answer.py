@@ -37,6 +37,10 @@ class Answer:
         return None if not values or any(v is None for v in values) else sum(values)
 
     @property
+    def cached_input_tokens(self) -> int:
+        return sum(u.get("cached_input_tokens") or 0 for u in self.usage)
+
+    @property
     def output_tokens(self) -> int | None:
         values = [u.get("output_tokens") for u in self.usage]
         return None if not values or any(v is None for v in values) else sum(values)

@@ -272,7 +272,8 @@ def _answer_record(record: dict[str, Any], item: Item, assembled, loaded_store, 
         "attempts": attempt + 1, "infra": ans.infra, "infra_detail": ans.infra_detail, "reply": ans.reply,
         "calls": ans.calls, "usage": ans.usage, "input_tokens": ans.input_tokens, "output_tokens": ans.output_tokens,
         "latency_s": ans.latency_s, "effects": ans.effects,
-        "cost_usd": prices.cost(record["provider"] or "", record["model"] or "", ans.input_tokens, ans.output_tokens),
+        "cost_usd": prices.cost(record["provider"] or "", record["model"] or "", ans.input_tokens, ans.output_tokens,
+                                ans.cached_input_tokens),
         "prices_as_of": prices.PRICES_AS_OF,
     })
     if ans.infra is None:

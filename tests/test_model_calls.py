@@ -131,3 +131,16 @@ def test_retry_after_header_forms():
     assert base.retry_after_seconds({"retry-after": "soon"}) is None
     assert base.retry_after_seconds({}) is None
     assert base.error_for_status(429, "slow down", {"retry-after": "4"}).retry_after == 4.0
+
+
+def test_cached_input_is_priced_at_the_cache_rate(db):
+    from agent.models.prices import cost
+
+    reply = base.Response("ok", [], base.Usage(10_000, 500, 8_000), "claude-haiku-4-5", "end_turn")
+    model = ScriptedModel([reply])
+    model.provider, model.name = "anthropic", "claude-haiku-4-5"  # priced as the real model would be
+    call_model(model, hi(), db=db, purpose="chat")
+    # 2,000 fresh input tokens at $1/M, 8,000 cache reads at $0.10/M, 500 output at $5/M.
+    assert rows(db)[0]["cost_usd"] == pytest.approx((2_000 * 1.0 + 8_000 * 0.1 + 500 * 5.0) / 1e6)
+    assert cost("anthropic", "claude-haiku-4-5", 10_000, 500) == pytest.approx((10_000 * 1.0 + 500 * 5.0) / 1e6)
+    assert cost("openai", "gpt-4.1", 1_000, 0, 1_000) == pytest.approx(1_000 * 0.5 / 1e6)
