@@ -122,6 +122,9 @@ def _evidence(request: str, memory: str = "") -> str:
 def test_a_plain_question_does_not_book_a_meeting():
     invented = ToolCall("c", "schedule_meeting", {"title": "Weekly team meeting", "start": "2026-12-01T10:00"})
     kept, dropped = guard_calls([invented], [SCHEDULE], _evidence("What's a good way to structure a weekly team meeting?"))
+    assert kept == [] and dropped
+    # Not phrased as a question, it still names no time: the start is not grounded.
+    kept, dropped = guard_calls([invented], [SCHEDULE], _evidence("Tell me a good way to structure a weekly team meeting."))
     assert kept == [] and "start" in dropped[0].reason
 
 
@@ -357,3 +360,15 @@ def test_a_call_missing_only_its_last_brace_is_still_read():
     assert calls == []  # an unfinished string is not a call
     _, calls = parse_reply('{"name": "send_message", "arguments": {"to": "Sam", "body": "say \\"hi}\\""}', {"send_message"})
     assert calls[0].arguments == {"to": "Sam", "body": 'say "hi}"'}
+
+
+def test_a_question_never_acts_but_may_look_things_up():
+    send = ToolCall("c", "send_message", {"to": "Priya", "body": "Send the Q3 budget"})
+    send_spec = ToolSpec("send_message", "Send.", {"type": "object", "properties": {"to": {"type": "string"}, "body": {"type": "string"}},
+                                                  "required": ["to", "body"]})
+    kept, dropped = guard_calls([send], [send_spec], _evidence("Did I send anything to Priya about the Q3 budget?"))
+    assert kept == [] and "only asks a question" in dropped[0].reason
+    kept, _ = guard_calls([send], [send_spec], _evidence("Can you send Priya the Q3 budget?"))
+    assert kept == [send]
+    look = ToolCall("c", "search_memory", {"query": "Q3 budget"})
+    assert guard_calls([look], [SEARCH], _evidence("What did I say about the Q3 budget?"))[0] == [look]

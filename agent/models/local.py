@@ -490,15 +490,32 @@ def evidence_text(messages: list[Message], system: str) -> Evidence:
     return Evidence(everything, current, request)
 
 
+# Tools named like these only look things up; every other tool acts.
+_READING = ("list_", "search_", "get_", "find_")
+_ASKING = ("can ", "could ", "would ", "will ", "shall ", "may ", "please", "能", "可以", "请", "麻烦")
+
+
+def asks_only(request: str) -> bool:
+    """A question that is not a polite request: "Did I send anything to Priya?"
+    asks, "Can you send Priya the notes?" asks for an action."""
+    text = request.strip().lower()
+    question = text.endswith(("?", "？", "吗", "呢"))
+    return question and not text.startswith(_ASKING)
+
+
 def guard_calls(calls: list[ToolCall], tools: list[ToolSpec], evidence: Evidence) -> tuple[list[ToolCall], list[Dropped]]:
     """Keep the calls a request could have asked for; say why each other one was dropped."""
     specs = {t.name: t for t in tools}
     kept: list[ToolCall] = []
     dropped: list[Dropped] = []
+    question = asks_only(evidence.request)
     for call in calls:
         spec = specs.get(call.name)
         if spec is None:
             dropped.append(Dropped(call, f"unknown tool {call.name!r}"))
+            continue
+        if question and not call.name.startswith(_READING):
+            dropped.append(Dropped(call, f"{call.name} acts, and the request only asks a question"))
             continue
         props = spec.parameters.get("properties", {})
         required = spec.parameters.get("required", [])
