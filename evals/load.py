@@ -138,8 +138,10 @@ def write_path(db, memory_llm, settings=None) -> dict:
     from memory.calls import list_calls
 
     # Every call so far is the write path's (memory.*, promises, series): answers come later, on copies.
-    calls = [c for c in list_calls(db, limit=1_000_000) if c.get("purpose") != "eval"]
+    logged = [c for c in list_calls(db, limit=1_000_000) if c.get("purpose") != "eval"]
+    calls = [c for c in logged if not c.get("error_class")]
     stats["model_calls"] = len(calls)
+    stats["failed_attempts"] = len(logged) - len(calls)  # attempts that ended in an error carry no usage
     for key in ("input_tokens", "output_tokens", "cost_usd"):
         values = [c.get(key) for c in calls]
         stats[key] = None if not values or any(v is None for v in values) else sum(values)

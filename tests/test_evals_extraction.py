@@ -232,3 +232,18 @@ def test_a_write_path_that_keeps_failing_stops_and_is_scored_as_it_stands(tmp_pa
     from evals.report import build_report
 
     assert "tiny: the write path stopped with 36 messages unread" in build_report(run_dir, charts=False)
+
+
+def test_failed_attempts_of_the_write_path_are_counted_apart_from_its_calls(tmp_path):
+    from agent.models.base import MALFORMED
+    from agent.models.scripted import error
+
+    memory = Memory([("The Lighthouse budget is $42,000.", "Lighthouse budget")])
+    model = ScriptedModel([error(MALFORMED, "not JSON"), *[memory] * 6])
+    llm = ModelMemoryLLM(model, sleep=lambda s: None)
+    llm.db = None
+    run_dir = run(Settings(personas=["tiny"], facts="write", designs=["kept"]), base=tmp_path, memory_llm=llm)
+    write = json.loads((run_dir / "extraction-tiny.json").read_text())["write"]
+    calls = len(memory.tools)
+    assert write["failed_attempts"] == 1 and write["model_calls"] == calls and write["input_tokens"] == 10 * calls
+    assert write["stopped"] is None and write["passes"] == 1

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import re
 
 import pytest
@@ -24,17 +25,21 @@ needs_llama = pytest.mark.skipif(importlib.util.find_spec("llama_cpp") is None,
 
 
 @pytest.fixture(scope="module")
-def local_model():
+def local_model(tmp_path_factory):
+    """The embedded model: the file `kept model install` made, else assembled once from its packages."""
     from agent.models import model_file
     from agent.models.local import LocalModel
 
+    located = model_file.locate()
+    if located is not None:
+        return LocalModel(path=str(located.path))
     try:
-        located = model_file.locate()
+        path = model_file.assemble(tmp_path_factory.mktemp("model") / model_file.FILE_NAME)
     except model_file.ModelFileError as exc:
+        if os.environ.get("KEPT_REQUIRE_LOCAL_MODEL") == "1":
+            pytest.fail(f"KEPT_REQUIRE_LOCAL_MODEL=1 but the model file cannot be had: {exc}")
         pytest.skip(str(exc))
-    if located is None:
-        pytest.skip("the embedded model file is not installed (kept model install)")
-    return LocalModel(path=str(located.path))
+    return LocalModel(path=str(path))
 
 
 @pytest.mark.local_model

@@ -116,7 +116,8 @@ def run(
         data = json.loads(path.read_text())
         write, facts = data.get("write", {}), data.get("facts")
         typer.echo(f"write path {path.stem[len('extraction-'):]}: {write.get('passes')} passes, "
-                   f"{write.get('model_calls')} model calls, {write.get('input_tokens')} input and "
+                   f"{write.get('model_calls')} model calls ({write.get('failed_attempts', 0)} failed attempts besides), "
+                   f"{write.get('input_tokens')} input and "
                    f"{write.get('output_tokens')} output tokens"
                    + (f"; STOPPED with {write.get('unread_messages')} messages unread: {write['stopped']}"
                       if write.get("stopped") else ""))
