@@ -97,20 +97,6 @@ def test_tool_calls_and_results_go_back_in_the_templates_shape():
     assert wired[2] == {"role": "tool", "content": '{"facts": []}', "tool_call_id": "call_1", "name": "search_memory"}
 
 
-def test_the_thread_count_comes_from_the_environment_or_leaves_a_core_free(monkeypatch):
-    from agent.models import local
-    from agent.models.base import ModelError
-
-    monkeypatch.setenv(local.THREADS_ENV, "1")
-    assert local.threads() == 1
-    monkeypatch.delenv(local.THREADS_ENV)
-    assert local.threads() == max(1, len(os.sched_getaffinity(0)) - 1)
-    for bad in ("0", "two", "-1"):
-        monkeypatch.setenv(local.THREADS_ENV, bad)
-        with pytest.raises(ModelError, match="KEPT_LOCAL_THREADS"):
-            local.threads()
-
-
 # ---------------------------------------------------------------- the guard
 
 

@@ -38,7 +38,6 @@ from agent.models.base import (
 )
 
 N_CTX = 8192
-THREADS_ENV = "KEPT_LOCAL_THREADS"
 TIMING_ENV = "KEPT_LOCAL_TIMING"
 GUARD_ENV = "KEPT_LOCAL_GUARD"  # "0" turns the guard off (the eval measures both)
 
@@ -49,21 +48,20 @@ _loaded: dict[str, Any] = {}  # path -> Llama, kept for the life of the process
 # ---------------------------------------------------------------- loading
 
 
+_threads = None  # cores.Threads, made on first load
+
+
 def threads() -> int:
-    """How many threads llama.cpp runs on: KEPT_LOCAL_THREADS, else one fewer
-    than the cores this process may use. llama.cpp's threads wait for each
-    other at every step, so when another program holds a core, a thread per
-    core runs several times slower, not faster (measured on 2 cores beside a
-    busy process: 29 tok/s prompt, 64 tokens in 13 s with 2 threads; 86 tok/s,
-    64 tokens in 2.6 s with 1). Leaving a core free costs a little speed on an
-    idle machine and avoids that collapse on a busy one."""
-    value = os.environ.get(THREADS_ENV, "").strip()
-    if value:
-        if not value.isdigit() or int(value) < 1:
-            raise ModelError(NOT_CONFIGURED, f"{THREADS_ENV} must be a whole number of threads, at least 1, not {value!r}")
-        return int(value)
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return max(1, cores - 1)
+    """Threads for the next generation (agent/models/cores.py)."""
+    global _threads
+    from agent.models import cores
+
+    try:
+        if _threads is None:
+            _threads = cores.Threads()
+        return _threads.next()
+    except ValueError as exc:
+        raise ModelError(NOT_CONFIGURED, str(exc)) from None
 
 
 def _import_llama():
@@ -121,8 +119,9 @@ def load(path: str | None = None):
         llama_cpp = _import_llama()
         started = time.perf_counter()
         try:
+            n = threads()
             llm = llama_cpp.Llama(
-                model_path=path, n_ctx=N_CTX, n_threads=threads(), n_threads_batch=threads(),
+                model_path=path, n_ctx=N_CTX, n_threads=n, n_threads_batch=n,
                 n_batch=512, verbose=False,
             )
         except (ValueError, RuntimeError) as exc:
@@ -642,6 +641,8 @@ class LocalModel:
         # person gets the results in words instead (results_in_words).
         after_tool = bool(messages) and messages[-1].role == "tool"
         stream = _Stream(on_text)
+        n_threads = threads()
+        llm._ctx.set_n_threads(n_threads, n_threads)
         started = time.perf_counter()
         first_at = None
         finish = None
@@ -673,7 +674,7 @@ class LocalModel:
             "output_tokens": out_tokens, "output_seconds": ended - first_at,
         }
         _timing(
-            f"prompt {len(tokens)} tokens ({reused} reused) in {first_at - started:.2f}s "
+            f"{n_threads} thread{'s' if n_threads > 1 else ''}: prompt {len(tokens)} tokens ({reused} reused) in {first_at - started:.2f}s "
             f"= {(len(tokens) - reused) / max(first_at - started, 1e-6):.0f} tok/s; "
             f"generated {out_tokens} tokens in {ended - first_at:.2f}s = {out_tokens / max(ended - first_at, 1e-6):.1f} tok/s"
         )
