@@ -41,7 +41,7 @@ class ModelMemoryLLM:
         tools = [ToolSpec(schema_name, f"Record the result ({purpose}).", schema)] if schema is not None else None
         kwargs = {"sleep": self.sleep} if self.sleep is not None else {}
         response = call_model(self.model, [Message("user", prompt)], db=self.db, purpose=purpose, system=system,
-                              tools=tools, max_tokens=max_tokens, **kwargs)
+                              tools=tools, max_tokens=max_tokens, require_tool=tools is not None, **kwargs)
         self.stats.append(CallStat(purpose, len(system), len(prompt), response.usage.input_tokens,
                                    response.usage.output_tokens))
         if schema is None:

@@ -358,3 +358,19 @@ def test_a_question_never_acts_but_may_look_things_up():
     assert kept == [send]
     look = ToolCall("c", "search_memory", {"query": "Q3 budget"})
     assert guard_calls([look], [SEARCH], _evidence("What did I say about the Q3 budget?"))[0] == [look]
+
+
+@pytest.mark.local_model
+@needs_llama
+def test_memory_writing_gets_arguments_that_fit_the_schema(gguf):
+    from agent.memory_llm import ModelMemoryLLM, check
+    from agent.models.local import LocalModel
+    from memory.reconcile import EXTRACT_SCHEMA, EXTRACT_SYSTEM, EXTRACT_TOOL
+
+    llm = ModelMemoryLLM(LocalModel(path=gguf))
+    got = llm(purpose="memory.extract", system=EXTRACT_SYSTEM.format(tool=EXTRACT_TOOL),
+              prompt="Messages (number, date, author: text):\n1. 2026-11-02 me: My manager is Priya Shah.\n"
+                     "2. 2026-11-03 me: The Atlas launch is on December 3.",
+              schema=EXTRACT_SCHEMA, schema_name=EXTRACT_TOOL, max_tokens=400)
+    assert check(got, EXTRACT_SCHEMA) is None
+    assert any("Priya" in f["text"] or "Atlas" in f["text"] for f in got["facts"]), got

@@ -239,3 +239,20 @@ def test_no_key_is_not_configured():
     with pytest.raises(ModelError) as caught:
         AnthropicModel("claude-haiku-4-5")
     assert caught.value.kind == base.NOT_CONFIGURED
+
+
+def test_memory_writing_forces_its_one_tool(server, db):
+    from agent.memory_llm import ModelMemoryLLM
+
+    schema = {"type": "object", "properties": {"facts": {"type": "array", "items": {"type": "string"}}}, "required": ["facts"]}
+    server.reply_tool_call("save_facts", {"facts": ["The launch is on December 3."]})
+    got = ModelMemoryLLM(make(server), db=db)(purpose="memory.extract", system="Extract.", prompt="1. me: launch Dec 3",
+                                              schema=schema, schema_name="save_facts")
+    assert got == {"facts": ["The launch is on December 3."]}
+    assert server.model_requests[0].body["tool_choice"] == {"type": "tool", "name": "save_facts"}
+
+
+def test_a_chat_turn_leaves_the_choice_to_the_model(server):
+    server.reply_text("Sure.")
+    make(server).complete(ask(), tools=[SCHEDULE])
+    assert "tool_choice" not in server.model_requests[0].body

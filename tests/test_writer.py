@@ -455,7 +455,7 @@ class CountingMemoryModel:
     def __init__(self):
         self.calls = []  # (tool name, system chars, prompt chars)
 
-    def complete(self, messages, *, system="", tools=None, on_text=None, max_tokens=1024):
+    def complete(self, messages, *, system="", tools=None, on_text=None, max_tokens=1024, require_tool=False):
         name = tools[0].name
         prompt = messages[0].content
         args = {

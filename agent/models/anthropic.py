@@ -39,6 +39,7 @@ class AnthropicModel:
         tools: list[ToolSpec] | None = None,
         on_text: StreamCallback | None = None,
         max_tokens: int = 1024,
+        require_tool: bool = False,
     ) -> Response:
         params: dict[str, Any] = {
             "model": self.name,
@@ -49,6 +50,8 @@ class AnthropicModel:
             params["system"] = system
         if tools:
             params["tools"] = [{"name": t.name, "description": t.description, "input_schema": t.parameters} for t in tools]
+            if require_tool:
+                params["tool_choice"] = {"type": "tool", "name": tools[0].name} if len(tools) == 1 else {"type": "any"}
         try:
             if on_text is None:
                 return self._read_message(self._client.messages.create(**params))

@@ -103,8 +103,11 @@ class Model(Protocol):
         tools: list[ToolSpec] | None = None,
         on_text: StreamCallback | None = None,
         max_tokens: int = 1024,
+        require_tool: bool = False,
     ) -> Response:
-        """One model call. ``on_text`` receives text deltas as they stream."""
+        """One model call. ``on_text`` receives text deltas as they stream;
+        ``require_tool`` asks for a call of one of ``tools`` (of the only one,
+        when there is one), not text: structured output for memory writing."""
         ...
 
 

@@ -38,6 +38,7 @@ def call_model(
     on_text: StreamCallback | None = None,
     on_retry: Callable[[ModelError, float], None] | None = None,
     max_tokens: int = 1024,
+    require_tool: bool = False,
     max_attempts: int = MAX_ATTEMPTS,
     sleep: Callable[[float], None] = time.sleep,
 ) -> Response:
@@ -48,7 +49,8 @@ def call_model(
         started = time.perf_counter()
         try:
             response = check_reply(
-                model.complete(messages, system=system, tools=tools, on_text=on_text, max_tokens=max_tokens)
+                model.complete(messages, system=system, tools=tools, on_text=on_text, max_tokens=max_tokens,
+                               require_tool=require_tool)
             )
         except ModelError as exc:
             _log(db, model, purpose, started, attempt, error=exc)

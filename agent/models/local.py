@@ -585,10 +585,13 @@ class LocalModel:
         tools: list[ToolSpec] | None = None,
         on_text: StreamCallback | None = None,
         max_tokens: int = 1024,
+        require_tool: bool = False,
     ) -> Response:
         with _lock:
             llm = load(self._path)
             self.dropped, self.repaired = [], []
+            if require_tool and tools and len(tools) == 1:
+                return self._structured(llm, messages, system, tools[0], max_tokens)
             text, calls, usage, stop = self._generate(llm, messages, system, tools, on_text, max_tokens)
             if calls and self.guard and tools:
                 calls, self.dropped, self.repaired = screen(calls, tools, messages, system)
@@ -613,7 +616,25 @@ class LocalModel:
                 self._failed_prompt = self._last_prompt  # call_model will retry: sample then
             return Response(text, calls, usage, self.name, "tool_use" if calls else stop)
 
-    def _generate(self, llm, messages, system, tools, on_text, max_tokens, *, words_only: bool = False):
+    def _structured(self, llm, messages, system, tool: ToolSpec, max_tokens: int) -> Response:
+        """A call of ``tool`` whose arguments are held to its schema by a grammar.
+
+        Left free, the 0.5B model wrote unreadable JSON for the memory passes
+        on every attempt (evals, `--memory-model local`); constrained, the
+        arguments always parse, and what they say is the model's."""
+        grammar = _grammar(tool.parameters)
+        text, _, usage, stop = self._generate(llm, messages, system, [tool], None, max_tokens, grammar=grammar)
+        try:
+            arguments = json.loads(text)
+        except ValueError:
+            self._failed_prompt = self._last_prompt
+            reason = "the token limit" if stop == "max_tokens" else "an unreadable reply"
+            raise ModelError(MALFORMED, f"{tool.name}: the arguments were cut off by {reason}") from None
+        if not isinstance(arguments, dict):
+            raise ModelError(MALFORMED, f"{tool.name}: the arguments are not an object")
+        return Response("", [ToolCall(f"call_{uuid.uuid4().hex[:12]}", tool.name, arguments)], usage, self.name, "tool_use")
+
+    def _generate(self, llm, messages, system, tools, on_text, max_tokens, *, words_only: bool = False, grammar=None):
         names = {t.name for t in tools} if tools else set()
         wire = wire_messages(messages, system)
         wired_tools = wire_tools(tools)
@@ -651,7 +672,7 @@ class LocalModel:
                 prompt=tokens, max_tokens=max_tokens, temperature=temperature, top_k=40, top_p=0.95,
                 repeat_penalty=1.0, stop=formatted.stop, stopping_criteria=formatted.stopping_criteria,
                 stream=True, seed=None if temperature else 0,
-                logit_bias=_no_tool_call_bias(llm) if words_only else None,
+                logit_bias=_no_tool_call_bias(llm) if words_only else None, grammar=grammar,
             ):
                 if first_at is None:
                     first_at = time.perf_counter()
@@ -679,7 +700,7 @@ class LocalModel:
             f"generated {out_tokens} tokens in {ended - first_at:.2f}s = {out_tokens / max(ended - first_at, 1e-6):.1f} tok/s"
         )
         try:
-            text, calls = parse_reply(raw, names, bare=not after_tool) if tools and not words_only else (raw, [])
+            text, calls = parse_reply(raw, names, bare=not after_tool) if tools and not (words_only or grammar) else (raw, [])
         except Malformed as exc:
             self._failed_prompt = tokens
             raise ModelError(MALFORMED, str(exc)) from None
@@ -688,6 +709,19 @@ class LocalModel:
         stream.finish(text)
         stop = {"stop": "end_turn", "length": "max_tokens"}.get(finish or "", finish)
         return text, calls, usage, stop
+
+
+_grammars: dict[str, Any] = {}
+
+
+def _grammar(schema: dict[str, Any]):
+    """llama.cpp's grammar for ``schema``, made once per schema."""
+    from llama_cpp import LlamaGrammar
+
+    key = json.dumps(schema, sort_keys=True)
+    if key not in _grammars:
+        _grammars[key] = LlamaGrammar.from_json_schema(key, verbose=False)
+    return _grammars[key]
 
 
 def _first_json_done(buf: str) -> bool:

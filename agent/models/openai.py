@@ -39,6 +39,7 @@ class OpenAIModel:
         tools: list[ToolSpec] | None = None,
         on_text: StreamCallback | None = None,
         max_tokens: int = 1024,
+        require_tool: bool = False,
     ) -> Response:
         params: dict[str, Any] = {"model": self.name, "messages": wire_messages(messages, system)}
         # OpenAI's newer models refuse max_tokens; compatible servers know only max_tokens.
@@ -49,6 +50,9 @@ class OpenAIModel:
                 {"type": "function", "function": {"name": t.name, "description": t.description, "parameters": t.parameters}}
                 for t in tools
             ]
+            if require_tool:
+                params["tool_choice"] = (
+                    {"type": "function", "function": {"name": tools[0].name}} if len(tools) == 1 else "required")
         try:
             if on_text is None:
                 return self._read_completion(self._client.chat.completions.create(**params))

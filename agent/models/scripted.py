@@ -35,6 +35,7 @@ class Request:
     messages: list[Message]
     system: str
     tools: list[ToolSpec] | None
+    require_tool: bool = False
 
 
 Step = Response | ModelError | Callable[[Request], Response]
@@ -55,8 +56,9 @@ class ScriptedModel:
         tools: list[ToolSpec] | None = None,
         on_text: StreamCallback | None = None,
         max_tokens: int = 1024,
+        require_tool: bool = False,
     ) -> Response:
-        request = Request(copy.deepcopy(messages), system, tools)
+        request = Request(copy.deepcopy(messages), system, tools, require_tool)
         self.requests.append(request)
         if not self.steps:
             raise AssertionError(f"ScriptedModel called {len(self.requests)} times, beyond its script")
