@@ -395,7 +395,8 @@ _TIMEY = re.compile(
     re.I,
 )
 _TIME_ARGS = {"start", "end", "when", "date", "time", "due", "due_date", "from_date", "to_date", "deadline", "datetime"}
-_WORD = re.compile(r"[^\W_]+", re.U)
+# Latin words and CJK runs apart: "发给priya吗" holds the word "priya".
+_WORD = re.compile(r"[\u3400-\u9fff]+|[^\W_\u3400-\u9fff]+", re.U)
 _CJK = re.compile(r"[\u3400-\u9fff]")
 
 
@@ -491,15 +492,23 @@ def evidence_text(messages: list[Message], system: str) -> Evidence:
 
 # Tools named like these only look things up; every other tool acts.
 _READING = ("list_", "search_", "get_", "find_")
-_ASKING = ("can ", "could ", "would ", "will ", "shall ", "may ", "please", "能", "可以", "请", "麻烦")
+# A question opens with one of these ("Did I send…?"); a polite request
+# ("Can you send…?") or an instruction with a tag ("Book it, ok?") does not.
+_QUESTION_WORDS = ("did", "do", "does", "what", "what's", "whats", "when", "where", "who", "whom", "whose",
+                   "which", "why", "how", "is", "are", "was", "were", "have", "has", "had", "am")
+_CJK_QUESTION = ("什么", "几", "谁", "哪", "多少", "是否", "有没有", "吗", "呢")
 
 
 def asks_only(request: str) -> bool:
-    """A question that is not a polite request: "Did I send anything to Priya?"
-    asks, "Can you send Priya the notes?" asks for an action."""
+    """A question that is not a request for an action: "Did I send anything to
+    Priya?" asks; "Can you send Priya the notes?" and "Book it, ok?" do not."""
     text = request.strip().lower()
-    question = text.endswith(("?", "？", "吗", "呢"))
-    return question and not text.startswith(_ASKING)
+    if not text.endswith(("?", "？", "吗", "呢")):
+        return False
+    first = re.split(r"[\s,]+", text, maxsplit=1)[0]
+    if first in _QUESTION_WORDS:
+        return True
+    return bool(_CJK.search(text)) and any(w in text for w in _CJK_QUESTION) and not text.startswith(("能", "可以", "请", "麻烦"))
 
 
 def guard_calls(calls: list[ToolCall], tools: list[ToolSpec], evidence: Evidence) -> tuple[list[ToolCall], list[Dropped]]:
