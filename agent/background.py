@@ -65,10 +65,14 @@ def _pass_in_own_connection(path: str, model) -> None:
     from agent.session import open_store
 
     db = open_store(path)
+    from agent.models.base import CANCELLED
+
     try:
         run_due_pass(db, model)
     except Exception as exc:  # the next pass rereads the same messages; the chat goes on
-        log.warning("memory write pass failed, will retry later: %s: %s", type(exc).__name__, exc)
+        # A pass that yielded to the chat (the embedded model) is expected, not a failure to show.
+        level = logging.INFO if getattr(exc, "kind", None) == CANCELLED else logging.WARNING
+        log.log(level, "memory write pass failed, will retry later: %s: %s", type(exc).__name__, exc)
     finally:
         db.conn.close()
 

@@ -378,3 +378,35 @@ def test_memory_writing_gets_arguments_that_fit_the_schema(gguf):
               schema=EXTRACT_SCHEMA, schema_name=EXTRACT_TOOL, max_tokens=400)
     assert check(got, EXTRACT_SCHEMA) is None
     assert any("Priya" in f["text"] or "Atlas" in f["text"] for f in got["facts"]), got
+
+
+@pytest.mark.local_model
+@needs_llama
+def test_memory_writing_yields_to_the_chat(gguf):
+    import threading
+
+    from agent.models.base import CANCELLED, ModelError
+    from agent.models.local import LocalModel
+
+    schema = {"type": "object", "properties": {"notes": {"type": "array", "items": {"type": "string"}}}, "required": ["notes"]}
+    writer_model, chat_model = LocalModel(path=gguf), LocalModel(path=gguf)
+    outcome: dict = {}
+    started = threading.Event()
+
+    def write():
+        started.set()
+        try:
+            outcome["memory"] = writer_model.complete(
+                [Message("user", "List one hundred different short notes about calendars, numbered.")],
+                tools=[ToolSpec("save_notes", "Save notes.", schema)], require_tool=True, max_tokens=3000)
+        except ModelError as exc:
+            outcome["memory"] = exc
+
+    thread = threading.Thread(target=write)
+    thread.start()
+    started.wait()
+    time.sleep(3)  # the memory call is generating by now
+    reply = chat_model.complete([Message("user", "What is 2 + 2? Answer with the number only.")], max_tokens=8)
+    thread.join()
+    assert isinstance(outcome["memory"], ModelError) and outcome["memory"].kind == CANCELLED, outcome["memory"]
+    assert "4" in reply.text

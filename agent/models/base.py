@@ -72,6 +72,7 @@ EMPTY = "empty_reply"
 AUTH = "auth"
 BAD_REQUEST = "bad_request"
 NOT_CONFIGURED = "not_configured"
+CANCELLED = "cancelled"  # stopped on purpose (the embedded model yields memory writing to the chat)
 
 RETRYABLE = {RATE_LIMIT, SERVER, TIMEOUT, CONNECTION, MALFORMED, EMPTY}
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agent.models.base import (
-    BAD_REQUEST, MALFORMED, NOT_CONFIGURED, SERVER, Message, ModelError, Response, StreamCallback, ToolCall,
+    BAD_REQUEST, CANCELLED, MALFORMED, NOT_CONFIGURED, SERVER, Message, ModelError, Response, StreamCallback, ToolCall,
     ToolSpec, Usage,
 )
 
@@ -42,6 +42,10 @@ TIMING_ENV = "KEPT_LOCAL_TIMING"
 GUARD_ENV = "KEPT_LOCAL_GUARD"  # "0" turns the guard off (the eval measures both)
 
 _lock = threading.RLock()  # one llama context: calls take turns
+# Set while a chat call waits for the context: a memory-writing call then stops
+# at its next token and fails as cancelled (its pass reruns later), so the
+# person never waits behind memory writing.
+_chat_waiting = threading.Event()
 _loaded: dict[str, Any] = {}  # path -> Llama, kept for the life of the process
 
 
@@ -596,10 +600,15 @@ class LocalModel:
         max_tokens: int = 1024,
         require_tool: bool = False,
     ) -> Response:
+        structured = require_tool and tools and len(tools) == 1
+        if not structured:
+            _chat_waiting.set()
         with _lock:
+            if not structured:
+                _chat_waiting.clear()
             llm = load(self._path)
             self.dropped, self.repaired = [], []
-            if require_tool and tools and len(tools) == 1:
+            if structured:
                 return self._structured(llm, messages, system, tools[0], max_tokens)
             text, calls, usage, stop = self._generate(llm, messages, system, tools, on_text, max_tokens)
             if calls and self.guard and tools:
@@ -690,6 +699,8 @@ class LocalModel:
                 finish = choice.get("finish_reason") or finish
                 if after_tool and _first_json_done(stream.buf):
                     break
+                if grammar is not None and _chat_waiting.is_set():
+                    raise ModelError(CANCELLED, "memory writing stopped so the chat could answer; the pass reruns later")
         except ValueError as exc:  # llama-cpp-python reports a context overflow this way
             raise ModelError(BAD_REQUEST, f"the embedded model refused the prompt: {exc}") from None
         except RuntimeError as exc:  # a failed decode inside llama.cpp
