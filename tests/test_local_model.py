@@ -360,6 +360,7 @@ def test_a_question_never_acts_but_may_look_things_up():
     assert kept == [send]
     assert guard_calls([send], [send_spec], _evidence("我给Priya发过Q3预算吗？"))[0] == []
     assert guard_calls([send], [send_spec], _evidence("能把Q3 budget发给Priya吗？"))[0] == [send]
+    assert guard_calls([send], [send_spec], _evidence("你能把Q3 budget发给Priya吗？"))[0] == [send]
     look = ToolCall("c", "search_memory", {"query": "Q3 budget"})
     assert guard_calls([look], [SEARCH], _evidence("What did I say about the Q3 budget?"))[0] == [look]
 

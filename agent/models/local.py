@@ -501,6 +501,7 @@ _READING = ("list_", "search_", "get_", "find_")
 _QUESTION_WORDS = ("did", "do", "does", "what", "what's", "whats", "when", "where", "who", "whom", "whose",
                    "which", "why", "how", "is", "are", "was", "were", "have", "has", "had", "am")
 _CJK_QUESTION = ("什么", "几", "谁", "哪", "多少", "是否", "有没有", "吗", "呢")
+_CJK_ASKING = ("能", "可以", "可不可以", "请", "麻烦", "帮我", "你能", "你可以", "您能", "您可以")
 
 
 def asks_only(request: str) -> bool:
@@ -512,7 +513,7 @@ def asks_only(request: str) -> bool:
     first = re.split(r"[\s,]+", text, maxsplit=1)[0]
     if first in _QUESTION_WORDS:
         return True
-    return bool(_CJK.search(text)) and any(w in text for w in _CJK_QUESTION) and not text.startswith(("能", "可以", "请", "麻烦"))
+    return bool(_CJK.search(text)) and any(w in text for w in _CJK_QUESTION) and not text.startswith(_CJK_ASKING)
 
 
 def guard_calls(calls: list[ToolCall], tools: list[ToolSpec], evidence: Evidence) -> tuple[list[ToolCall], list[Dropped]]:
