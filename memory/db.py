@@ -129,9 +129,10 @@ def _explain(path: Path, exc: sqlite3.DatabaseError) -> str:
     if "readonly" in text or "unable to open" in text:
         return f"cannot write to {path} ({text}); check the permissions of the data directory."
     if "disk is full" in text or "full" in text:
-        return f"the disk holding {path} is full; nothing was written."
+        # Only the change that failed was rolled back: what was saved before it stays.
+        return f"the disk holding {path} is full; this change was not saved (what was saved before it is kept)."
     if "disk i/o" in text.lower():
-        return f"cannot use {path} ({text}); is its disk full or failing? Nothing was written."
+        return f"cannot use {path} ({text}); is its disk full or failing? This change was not saved."
     return f"cannot use {path}: {text}"
 
 
