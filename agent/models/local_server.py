@@ -4,7 +4,8 @@ The server's stock chat formats either ignore tools or (``chatml-function-
 calling``) break when the model may choose. So a chat handler named
 ``kept-tools`` is registered: it renders with the GGUF's own template, passes
 the tools, and turns ``<tool_call>`` blocks in the reply into OpenAI
-``tool_calls``, through the same parser and guard as ``LocalModel``. An
+``tool_calls``, through the same parser and screen (guard and argument
+repair) as ``LocalModel``. An
 OpenAI client (kept's own provider included) then gets real tool calls.
 """
 
@@ -22,10 +23,15 @@ ALIAS = "qwen2.5-coder-0.5b-instruct"
 
 
 def _plain_messages(messages: list[dict]) -> list[dict]:
-    """OpenAI sends tool-call arguments as JSON strings; the Qwen template wants objects."""
+    """OpenAI sends tool-call arguments as JSON strings; the Qwen template wants
+    objects. Memory blocks in system messages become headed lists, as in-process."""
+    from agent.models.local import plain_memory
+
     out = []
     for m in messages:
         m = dict(m)
+        if m.get("role") == "system" and isinstance(m.get("content"), str):
+            m["content"] = plain_memory(m["content"])
         if m.get("tool_calls"):
             calls = []
             for c in m["tool_calls"]:
@@ -42,9 +48,9 @@ def _plain_messages(messages: list[dict]) -> list[dict]:
     return out
 
 
-def _evidence(messages: list[dict]) -> str:
+def _as_kept(messages: list[dict]):
+    """(messages, system) in kept's own shapes, for the screen."""
     from agent.models.base import Message
-    from agent.models.local import evidence_text
 
     def text(content) -> str:
         if isinstance(content, list):  # content parts
@@ -54,15 +60,16 @@ def _evidence(messages: list[dict]) -> str:
     system = "\n\n".join(text(m.get("content")) for m in messages if m.get("role") == "system")
     roles = {"user": "user", "assistant": "assistant"}
     rest = [Message(roles.get(m.get("role"), "tool"), text(m.get("content"))) for m in messages if m.get("role") != "system"]
-    return evidence_text(rest, system)
+    return rest, system
 
 
 def kept_tools_handler(*, llama, messages, tools=None, tool_choice=None, stream=False, **kwargs):
-    from agent.models.local import guard_calls, guard_enabled, parse_reply, Malformed
+    from agent.models.local import Malformed, guard_enabled, parse_reply, screen
 
     base = llama._chat_handlers.get("chat_template.default")
     if base is None:
         raise ValueError("the model file has no chat template")
+    kept_messages, system = _as_kept(messages)  # before the memory blocks are reworded: the screen reads them
     messages = _plain_messages(messages)
     if not tools or tool_choice == "none":
         return base(llama=llama, messages=messages, stream=stream, **kwargs)
@@ -77,7 +84,7 @@ def kept_tools_handler(*, llama, messages, tools=None, tool_choice=None, stream=
     if calls and guard_enabled():
         specs = [ToolSpec(t["function"]["name"], t["function"].get("description", ""), t["function"].get("parameters", {}))
                  for t in tools]
-        calls, _ = guard_calls(calls, specs, _evidence(messages))
+        calls, _, _ = screen(calls, specs, kept_messages, system)
         if not calls and not text.strip():
             return base(llama=llama, messages=messages, stream=stream, **kwargs)
     message: dict[str, Any] = {"role": "assistant", "content": text or None}
