@@ -27,6 +27,7 @@ SPECS = [ToolSpec(t.name, t.description, t.parameters) for t in all_tools()]
     ("Set up a kickoff on Dec 9 at 14:00 with Lena and Omar, 60 minutes.", "Dec 9 at 14:00", date(2026, 12, 9), True),
     ("明天下午三点和王伟开会讨论预算", "明天下午三点", date(2026, 12, 1), True),
     ("Do I have anything on Friday?", "Friday", date(2026, 12, 4), False),
+    ("Set up a follow-up at 4pm after the review tomorrow.", "tomorrow 4pm", date(2026, 12, 1), True),
 ])
 def test_the_request_names_its_day_and_time(request_text, phrase, day, has_clock):
     named = named_time(request_text, NOW, TZ)

@@ -71,6 +71,8 @@ def named_time(request: str, now: datetime, tz: ZoneInfo) -> Named | None:
         return None
     units = list(_UNIT.finditer(request))
     best: tuple[tuple, Named] | None = None
+    best_day: tuple[tuple, Named] | None = None  # the fullest phrase naming only a day
+    best_clock: tuple[tuple, Named] | None = None  # ... and only a time
     for i in range(len(units)):
         for j in range(i, min(i + _MAX_UNITS, len(units))):
             phrase = request[units[i].start(): units[j].end()].strip(" ,.;!?，。！？'\"")
@@ -86,8 +88,21 @@ def named_time(request: str, now: datetime, tz: ZoneInfo) -> Named | None:
             # shortest: "tomorrow at 3pm", not "tomorrow at 3pm about the".
             meaning = sum(1 for u in units[i: j + 1] if u.group().lower().strip(",.") not in when._FILLER)
             score = (day is not None and has_clock, meaning, -len(phrase))
+            named = Named(phrase, day, has_clock)
             if best is None or score > best[0]:
-                best = (score, Named(phrase, day, has_clock))
+                best = (score, named)
+            if has_clock and day is None and (best_clock is None or score > best_clock[0]):
+                best_clock = (score, named)
+            if day is not None and not has_clock and (best_day is None or score > best_day[0]):
+                best_day = (score, named)
+    if best is not None and not (best[1].day and best[1].has_clock) and best_day and best_clock:
+        # "at 4pm after the review tomorrow": the day and the time, said apart, read together.
+        joined = f"{best_day[1].phrase} {best_clock[1].phrase}"
+        try:
+            parsed = when.parse(joined, now, tz)
+        except when.WhenError:
+            return best[1]
+        return Named(joined, parsed.day, parsed.clock is not None)
     return best[1] if best else None
 
 
