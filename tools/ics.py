@@ -9,7 +9,6 @@ importing a newer export updates the events instead of duplicating them.
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Iterable
 from datetime import datetime, timezone
 from pathlib import Path
@@ -96,19 +95,6 @@ def calendar_text(events: Iterable[Event], now: datetime | None = None) -> str:
 
 def write_calendar(path: str | os.PathLike, events: Iterable[Event], now: datetime | None = None) -> Path:
     """Write the file owner-only (0600), atomically: a reader never sees half a calendar."""
-    path = Path(path)
-    data = calendar_text(events, now).encode("utf-8")
-    fd, tmp = tempfile.mkstemp(prefix=".kept-", suffix=".ics.tmp", dir=path.parent or ".")
-    try:
-        os.fchmod(fd, 0o600)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-    os.chmod(path, 0o600)
-    return path
+    from memory.files import write_private
+
+    return write_private(path, calendar_text(events, now).encode("utf-8"))

@@ -138,6 +138,7 @@ def log(
 @_guard
 def export_cmd(file: Path = typer.Argument(..., help="Where to write the JSON export ('-' for standard output).")) -> None:
     """Write notes, facts, events, promises and series to a JSON file."""
+    from memory.files import write_private
     from memory.transfer import export_data
 
     data = export_data(_store())
@@ -146,26 +147,11 @@ def export_cmd(file: Path = typer.Argument(..., help="Where to write the JSON ex
         typer.echo(text)
         return
     try:
-        _write_private(file, text + "\n")
+        write_private(file, (text + "\n").encode("utf-8"))
     except OSError as exc:
         fail(f"cannot write {file}: {exc.strerror or exc}")
     typer.echo(f"Exported {len(data['notes'])} note versions, {len(data['facts'])} facts, "
                f"{len(data['events'])} events to {file}.")
-
-
-def _write_private(path: Path, text: str) -> None:
-    """Write ``text`` to a file only its owner can read: an export is the person's whole memory."""
-    import os
-
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        os.fchmod(fd, 0o600)  # an existing file keeps its old mode on open; tighten it too
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            fd = -1
-            f.write(text)
-    finally:
-        if fd != -1:
-            os.close(fd)
 
 
 @app.command("import")
