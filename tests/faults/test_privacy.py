@@ -115,19 +115,11 @@ def _export(kept_offline, kept_home, tmp_path, group: str, name: str):
     return target.stat().st_mode & 0o777
 
 
-def test_a_memory_export_is_readable_by_the_owner_only(kept_offline, kept_home, tmp_path):
+@pytest.mark.parametrize("group, name", [("memory", "memory.json"), ("calendar", "kept.ics")])
+def test_an_export_is_readable_by_the_owner_only(kept_offline, kept_home, tmp_path, group, name):
     old = os.umask(0o022)
     try:
-        mode = _export(kept_offline, kept_home, tmp_path, "memory", "memory.json")
-    finally:
-        os.umask(old)
-    assert mode == 0o600, oct(mode)
-
-
-def test_a_calendar_export_is_readable_by_the_owner_only(kept_offline, kept_home, tmp_path):
-    old = os.umask(0o022)
-    try:
-        mode = _export(kept_offline, kept_home, tmp_path, "calendar", "kept.ics")
+        mode = _export(kept_offline, kept_home, tmp_path, group, name)
     finally:
         os.umask(old)
     assert mode == 0o600, oct(mode)
