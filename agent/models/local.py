@@ -621,16 +621,10 @@ class LocalModel:
                     text, _, again, stop = self._generate(llm, messages, system, tools, None, max_tokens, words_only=True)
                     if _looks_like_a_call(text, tools):  # it wrote a call without the forbidden token
                         text, _, more, stop = self._generate(llm, messages, system, None, on_text, max_tokens)
-                        again = Usage((again.input_tokens or 0) + (more.input_tokens or 0),
-                                      (again.output_tokens or 0) + (more.output_tokens or 0),
-                                      (again.cached_input_tokens or 0) + (more.cached_input_tokens or 0))
+                        again = _added(again, more)
                     elif on_text and text:
                         on_text(text)  # held until it was known not to be a call
-                    usage = Usage(
-                        (usage.input_tokens or 0) + (again.input_tokens or 0),
-                        (usage.output_tokens or 0) + (again.output_tokens or 0),
-                        (usage.cached_input_tokens or 0) + (again.cached_input_tokens or 0),
-                    )
+                    usage = _added(usage, again)
             if not calls and not text.strip():
                 self._failed_prompt = self._last_prompt  # call_model will retry: sample then
             return Response(text, calls, usage, self.name, "tool_use" if calls else stop)
@@ -780,6 +774,12 @@ def results_in_words(messages: list[Message]) -> str:
         failed = m.is_error or (isinstance(data, dict) and "error" in data)
         lines.append(f"{m.name or 'tool'} {'failed' if failed else 'done'}: {body[:400]}")
     return "\n".join(lines)
+
+
+def _added(a: Usage, b: Usage) -> Usage:
+    """Two generations' usage as one (llama.cpp always counts, so none is missing)."""
+    return Usage((a.input_tokens or 0) + (b.input_tokens or 0), (a.output_tokens or 0) + (b.output_tokens or 0),
+                 (a.cached_input_tokens or 0) + (b.cached_input_tokens or 0))
 
 
 def _looks_like_a_call(text: str, tools: list[ToolSpec]) -> bool:
