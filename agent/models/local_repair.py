@@ -29,7 +29,6 @@ _NOW_LINE = re.compile(r"^Now: \w+ (\d{4}-\d{2}-\d{2} \d{2}:\d{2}) \(([^,()]+), 
 # Latin words and numbers as units, each CJK character on its own: spans of
 # these are the candidate phrases.
 _UNIT = re.compile(r"[\u3400-\u9fff]|[^\s\u3400-\u9fff]+")
-_TOKEN = re.compile(r"[^\W_]+")
 _MAX_UNITS = 8  # "next Friday at 2:30 pm" is 5 units, "明天下午三点半" 6
 _MAX_REQUEST = 1000  # characters; a longer paste is not a booking request
 
@@ -154,8 +153,9 @@ def repair(call, spec, *, request: str, system: str, grounded) -> tuple[Any, lis
         if name in BOUND_ARGS:
             # An end or a last day is kept only when the request itself says it:
             # memory's dates would otherwise ground any date the model copies.
-            said = set(_TOKEN.findall(request.lower()))
-            if set(_TOKEN.findall(str(value).lower())) <= said:
+            from agent.models.local import _WORD
+
+            if set(_WORD.findall(str(value).lower())) <= set(_WORD.findall(request.lower())):
                 continue
             notes.append(f"{name}: dropped {value!r} (the request names no such bound)")
             del args[name]
