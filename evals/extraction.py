@@ -234,7 +234,7 @@ def _split(keywords: set[str]) -> tuple[set[str], set[str]]:
 
 def _message_facts(persona: Persona) -> list[tuple[set[str], set[str], str]]:
     """Each message's values (relative dates resolved as kept resolves them), words and text."""
-    from memory import dates
+    from memory.text import dates
 
     out = []
     for m in persona.messages:

@@ -295,7 +295,7 @@ def _due_words(sentence: str) -> str:
 def resolve_due(words: str, said_on: date) -> date | None:
     """The calendar day ``words`` ("by Friday", "end of the month", "下周二") name, said on ``said_on``.
 
-    Uses memory.dates (the shared resolver) for relative dates; deadlines it
+    Uses memory.text.dates (the shared resolver) for relative dates; deadlines it
     does not cover ("end of the month", "the 15th", "月底") are handled here.
     A range ("next week") is due on its last day.
     """
@@ -332,7 +332,7 @@ def resolve_due(words: str, said_on: date) -> date | None:
                 return candidate
         return None
     try:
-        from memory import dates
+        from memory.text import dates
     except ImportError:  # the shared resolver is not there: only what is above
         return None
     span = dates.resolve(words, said_on)

@@ -18,7 +18,7 @@ from typing import Any
 
 import sqlite_utils
 
-from memory import dates
+from memory.text import dates
 from memory import facts as fact_log
 from memory.llm import UnusableReply
 from memory.secrets import redact

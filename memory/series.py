@@ -254,7 +254,7 @@ def event_date(date_text: str, said_on: date) -> date:
     """When an event that was reported on ``said_on`` happened: never after the report."""
     if date_text.strip():
         try:
-            from memory import dates
+            from memory.text import dates
         except ImportError:
             dates = None
         span = dates.resolve(date_text, said_on) if dates else None

@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from memory.dates import annotate, resolve
+from memory.text.dates import annotate, resolve
 
 WED = date(2026, 10, 7)  # a Wednesday
 MON = date(2026, 10, 12)

@@ -1,0 +1,16 @@
+"""Reading text: the one place that decides how kept reads English and Chinese.
+
+Submodules, each the only owner of its concern:
+
+- ``words``: tokens for recall and search (words, stems, Chinese n-grams,
+  numbers, clock times and dates as index terms), stop words.
+- ``dates``: relative and absolute dates in a message, resolved against the
+  message's own day.
+
+Import the public names from here (``from memory.text import tokens``) or from
+the submodule that owns them.
+"""
+
+from memory.text.words import MONTHS, STOP_WORDS, has_cjk, jieba_words, query_terms, stem, tokens
+
+__all__ = ["MONTHS", "STOP_WORDS", "has_cjk", "jieba_words", "query_terms", "stem", "tokens"]
