@@ -62,6 +62,7 @@ class Session:
     clock: Callable[[], datetime] | None = None
     recall_k: int = 12
     recent_limit: int = 14
+    delivery: Any = None  # tools.delivery.Deliverer; None keeps everything local
 
     def now(self) -> datetime:
         return (self.clock() if self.clock else datetime.now(self.tz)).astimezone(self.tz)
@@ -100,7 +101,8 @@ def run_turn(
     result = TurnResult("", user_message_id=user_id, recalled=ctx.recalled)
     specs = [ToolSpec(t.name, t.description, t.parameters) for t in session.tools]
     by_name = {t.name: t for t in session.tools}
-    tool_ctx = ToolContext(session.db, now, session.tz, session.chat.name, session.chat.is_team, session.approve)
+    tool_ctx = ToolContext(session.db, now, session.tz, session.chat.name, session.chat.is_team, session.approve,
+                           delivery=session.delivery)
     convo = list(ctx.messages)
 
     for round_no in range(MAX_TOOL_ROUNDS + 1):

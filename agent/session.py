@@ -16,9 +16,10 @@ def open_store(path=None):
 
 
 def open_session(model_spec: str | None = None, chat_name: str = store.DEFAULT_CHAT, team: bool = False,
-                 approve=lambda prompt: True, db=None, model=None) -> Session:
+                 approve=lambda prompt: True, db=None, model=None, delivery=None) -> Session:
     from agent.models import registry
     from tools import all_tools
+    from tools.delivery import Deliverer
 
     settings = config.load()
     tz = config.timezone(settings)
@@ -28,4 +29,5 @@ def open_session(model_spec: str | None = None, chat_name: str = store.DEFAULT_C
     return Session(
         db=db, model=model, tools=all_tools(), tz=tz, chat=chat, approve=approve,
         recall_k=settings.recall_k, recent_limit=settings.recent_messages,
+        delivery=delivery if delivery is not None else Deliverer.from_home(config.home()),
     )

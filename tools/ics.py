@@ -98,3 +98,29 @@ def write_calendar(path: str | os.PathLike, events: Iterable[Event], now: dateti
     from memory.files import write_private
 
     return write_private(path, calendar_text(events, now).encode("utf-8"))
+
+
+def todo_lines(task, stamp: datetime) -> list[str]:
+    """A VTODO for a kept task (``tools.store.Task``); the assignee travels in the description
+    (and as ATTENDEE when it is an address), since a VTODO has no owner field of its own."""
+    done = task.status == "done"
+    lines = ["BEGIN:VTODO", f"UID:{task.uid}", f"DTSTAMP:{_stamp(stamp)}", f"SUMMARY:{escape_text(task.title)}"]
+    if task.due and "T" not in task.due:
+        lines.append(f"DUE;VALUE=DATE:{task.due.replace('-', '')}")
+    elif task.due_utc is not None:
+        lines.append(f"DUE:{_stamp(task.due_utc)}")
+    lines.append(f"STATUS:{'COMPLETED' if done else 'NEEDS-ACTION'}")
+    if done and task.done_at:
+        lines.append(f"COMPLETED:{task.done_at.replace('-', '').replace(':', '')}")
+    description = f"Assigned to {task.assignee}" + (f"\n{task.notes}" if task.notes else "")
+    lines.append(f"DESCRIPTION:{escape_text(description)}")
+    if "@" in task.assignee:
+        lines.append(_attendee(task.assignee))
+    lines.append("END:VTODO")
+    return lines
+
+
+def wrap(components: list[str], stamp: datetime | None = None) -> str:
+    """One VCALENDAR around already-built component lines (a CalDAV PUT carries one object)."""
+    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", f"PRODID:{PRODID}", "CALSCALE:GREGORIAN", *components, "END:VCALENDAR"]
+    return "".join(fold(line) + "\r\n" for line in lines)

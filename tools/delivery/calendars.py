@@ -1,0 +1,217 @@
+"""Events and tasks on the person's CalDAV server (RFC 4791), with the
+``caldav`` client and ``icalendar`` for what the server sends back.
+
+Each object is PUT at the address its UID names (the caldav library makes
+the URL from the UID) and the UID is kept's, made once: a retried PUT
+replaces the same object, it never adds a second one. A delete of an object
+that is already gone counts as done.
+
+``KEPT_CALDAV_URL`` may be the server, the person's principal or one
+calendar: kept asks the server for the principal's calendars and picks the
+one named by the account, the one the URL points at, or the first that
+holds events. Tasks go to that calendar when it takes VTODO, else to the
+first one that does.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time, timedelta, timezone
+from urllib.parse import urlsplit
+from zoneinfo import ZoneInfo
+
+from tools import ics
+from tools.delivery.accounts import Account
+from tools.delivery.problems import DeliveryProblem, caldav_problem
+from tools.store import CANCELLED, Event, Task
+
+
+class CalendarServer:
+    def __init__(self, account: Account, timeout: float):
+        self.account = account
+        self.timeout = timeout
+        self._client = None
+        self._calendars = None
+        self._chosen = None
+
+    @property
+    def where(self) -> str:
+        parts = urlsplit(self.account.url)
+        return f"the calendar server {parts.hostname}" + (f":{parts.port}" if parts.port else "")
+
+    def _call(self, fn):
+        try:
+            return fn()
+        except DeliveryProblem:
+            raise
+        except Exception as exc:
+            raise caldav_problem(exc, self.where, self.timeout) from None
+
+    # --- discovery ----------------------------------------------------------
+
+    def client(self):
+        if self._client is None:
+            import caldav
+
+            self._client = caldav.DAVClient(
+                url=self.account.url, username=self.account.user, password=self.account.password,
+                timeout=self.timeout, enable_rfc6764=False,
+            )
+        return self._client
+
+    def calendars(self) -> list:
+        if self._calendars is None:
+            def find():
+                return list(self.client().principal().calendars())
+
+            self._calendars = self._call(find)
+        return self._calendars
+
+    def _components(self, calendar) -> list[str]:
+        try:
+            return list(calendar.get_supported_components())
+        except Exception:
+            return ["VEVENT", "VTODO"]  # a server that does not say takes both, as the RFC's default
+
+    def calendar(self):
+        """The calendar events go to (and are read from)."""
+        if self._chosen is not None:
+            return self._chosen
+        found = self.calendars()
+        if not found:
+            raise DeliveryProblem(f"{self.where} has no calendar for user {self.account.user or '(none)'}; "
+                                  "make one in your calendar app, then `kept connect test caldav`", retry=False)
+        wanted = self.account.calendar
+        if wanted:
+            match = [c for c in found if wanted in (self._name(c), _tail(c.url))]
+            if not match:
+                names = ", ".join(self._name(c) for c in found)
+                raise DeliveryProblem(f"{self.where} has no calendar called {wanted!r} (it has: {names}); "
+                                      "check KEPT_CALDAV_CALENDAR or `kept connect caldav --calendar`", retry=False)
+            self._chosen = match[0]
+            return self._chosen
+        target = str(self.account.url).rstrip("/")
+        match = [c for c in found if str(c.url).rstrip("/") == target]
+        self._chosen = match[0] if match else next(
+            (c for c in found if "VEVENT" in self._components(c)), found[0])
+        return self._chosen
+
+    def task_calendar(self):
+        chosen = self.calendar()
+        if "VTODO" in self._components(chosen):
+            return chosen
+        for candidate in self.calendars():
+            if "VTODO" in self._components(candidate):
+                return candidate
+        raise DeliveryProblem(f"no calendar on {self.where} takes tasks (VTODO); make one that does, "
+                              "or tasks stay in kept only", retry=False)
+
+    @staticmethod
+    def _name(calendar) -> str:
+        try:
+            return calendar.get_display_name() or _tail(calendar.url)
+        except Exception:
+            return _tail(calendar.url)
+
+    # --- writing ------------------------------------------------------------
+
+    def put_event(self, event: Event, stamp: datetime) -> str:
+        if event.status == CANCELLED:
+            return self.delete(event.uid)
+        text = ics.wrap(ics.event_lines(event, stamp))
+        calendar = self.calendar()
+        saved = self._call(lambda: calendar.add_event(text, increase_seqno=False))
+        return f"stored as {_tail(saved.url)} in {self._name(calendar)!r}"
+
+    def put_todo(self, task: Task, stamp: datetime) -> str:
+        text = ics.wrap(ics.todo_lines(task, stamp))
+        calendar = self.task_calendar()
+        saved = self._call(lambda: calendar.add_todo(text, increase_seqno=False))
+        return f"stored as {_tail(saved.url)} in {self._name(calendar)!r}"
+
+    def delete(self, uid: str) -> str:
+        calendar = self.calendar()
+
+        def remove():
+            from caldav.lib.error import NotFoundError
+
+            try:
+                calendar.object_by_uid(uid).delete()
+            except NotFoundError:
+                return "already gone from the server"
+            return f"deleted from {self._name(calendar)!r}"
+
+        return self._call(remove)
+
+    # --- reading ------------------------------------------------------------
+
+    def events(self, start: datetime, end: datetime, tz: ZoneInfo) -> list[Event]:
+        """Events on the server overlapping [start, end), repeats expanded, as unsaved ``Event``s (id 0)."""
+        calendar = self.calendar()
+        found = self._call(lambda: calendar.search(start=start, end=end, event=True, expand=True))
+        out = []
+        for obj in found:
+            try:
+                component = obj.icalendar_component
+            except Exception:
+                continue
+            event = _from_component(component, tz)
+            if event is not None and event.end > start and event.start < end:
+                out.append(event)
+        return sorted(out, key=lambda e: (e.start, e.title))
+
+    def describe(self) -> str:
+        """`kept connect test caldav`: what the server has."""
+        rows = []
+        for calendar in self.calendars():
+            parts = self._components(calendar)
+            rows.append(f"{self._name(calendar)!r} ({', '.join(p for p in parts if p in ('VEVENT', 'VTODO')) or 'no events'})")
+        chosen = self.calendar()
+        try:
+            tasks = f"tasks go to {self._name(self.task_calendar())!r}"
+        except DeliveryProblem:
+            tasks = "no calendar takes tasks (VTODO)"
+        return f"{self.where} has {len(rows)} calendar(s): {'; '.join(rows)}. Events go to {self._name(chosen)!r}; {tasks}."
+
+
+def _tail(url) -> str:
+    return str(url).rstrip("/").rsplit("/", 1)[-1]
+
+
+def _moment(value, tz: ZoneInfo) -> datetime:
+    if isinstance(value, datetime):
+        return value.replace(tzinfo=tz) if value.tzinfo is None else value  # floating time: the person's zone
+    if isinstance(value, date):
+        return datetime.combine(value, time(0), tz)
+    raise ValueError(value)
+
+
+def _from_component(component, tz: ZoneInfo) -> Event | None:
+    """A VEVENT from the server (or an .ics file) as an ``Event``; None when it has no usable start."""
+    if component.name != "VEVENT" or component.get("dtstart") is None:
+        return None
+    status = str(component.get("status", "CONFIRMED")).upper()
+    start_value = component.decoded("dtstart")
+    start = _moment(start_value, tz)
+    if component.get("dtend") is not None:
+        end = _moment(component.decoded("dtend"), tz)
+    elif component.get("duration") is not None:
+        end = start + component.decoded("duration")
+    else:  # RFC 5545 3.6.1: a date lasts the day, a date-time is a moment
+        end = start + (timedelta(days=1) if not isinstance(start_value, datetime) else timedelta(0))
+    if end <= start:
+        end = start + timedelta(minutes=1)
+    attendees = component.get("attendee", [])
+    if not isinstance(attendees, list):
+        attendees = [attendees]
+    names = []
+    for person in attendees:
+        cn = person.params.get("CN") if hasattr(person, "params") else None
+        address = str(person)
+        names.append(str(cn) if cn and not address.lower().startswith("mailto:") else address.split(":", 1)[-1])
+    return Event(
+        id=0, uid=str(component.get("uid", "")), title=str(component.get("summary", "(no title)")),
+        start=start.astimezone(timezone.utc), end=end.astimezone(timezone.utc), attendees=names,
+        location=str(component["location"]) if component.get("location") else None,
+        notes=str(component["description"]) if component.get("description") else None,
+        status=CANCELLED if status == "CANCELLED" else "scheduled", origin="server",
+    )
