@@ -108,7 +108,7 @@ def send_message(ctx: ToolContext, args: SendMessageArgs) -> dict:
     )
     result = _message(message, ctx)
     record = delivery.deliver(ctx.db, store.MESSAGE, message.id) if state == store.PENDING else None
-    result.update(outcome(record, ctx.tz, why_local=why_local))
+    result["status"], result["delivery"] = outcome(record, ctx.tz, why_local=why_local)
     result["first_to_recipient"] = first
     return result
 

@@ -209,6 +209,34 @@ def event_by_uid(db: sqlite_utils.Database, uid: str) -> Event | None:
     return _event(row) if row else None
 
 
+def import_event(db: sqlite_utils.Database, event: Event, now: datetime) -> str:
+    """Add or update an event read from an .ics file, keyed by its UID, so importing the same
+    file twice changes nothing. Returns 'added', 'updated', 'unchanged' or 'skipped'
+    (a cancelled event kept never had, or one of kept's own bookings)."""
+    with transaction(db) as conn:
+        row = conn.execute("SELECT * FROM calendar_events WHERE uid = ?", (event.uid,)).fetchone()
+        if row is None:
+            if event.status == CANCELLED:
+                return "skipped"
+            add_event(db, title=event.title, start=event.start, end=event.end, now=now, attendees=event.attendees,
+                      location=event.location, notes=event.notes, uid=event.uid, origin="import")
+            return "added"
+        if row["origin"] != "import":
+            return "skipped"
+        fields = (event.title, utc(event.start), utc(event.end), json.dumps(event.attendees, ensure_ascii=False),
+                  event.location, event.notes, event.status)
+        current = (row["title"], row["start_utc"], row["end_utc"], row["attendees"], row["location"], row["notes"],
+                   row["status"])
+        if fields == current:
+            return "unchanged"
+        conn.execute(
+            "UPDATE calendar_events SET title = ?, start_utc = ?, end_utc = ?, attendees = ?, location = ?, notes = ?,"
+            " status = ?, cancelled_at = CASE WHEN ? = 'cancelled' THEN ? ELSE NULL END WHERE id = ?",
+            (*fields, event.status, utc(now), row["id"]),
+        )
+        return "updated"
+
+
 def get_event(db: sqlite_utils.Database, event_id: int) -> Event | None:
     row = db.conn.execute("SELECT * FROM calendar_events WHERE id = ?", (event_id,)).fetchone()
     return _event(row) if row else None

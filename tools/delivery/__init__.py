@@ -215,17 +215,19 @@ def _load(home: Path) -> dict[str, Account]:
     return accounts.load(home)
 
 
-def outcome(delivery: store.Delivery | None, tz, *, why_local: str | None = None) -> dict:
-    """The delivery part of a tool result: a status word and one line saying what happened."""
+def outcome(delivery: store.Delivery | None, tz, *, why_local: str | None = None) -> tuple[str, str]:
+    """(a status word, one line saying what happened) for a tool result.
+
+    'sent' the server took it; 'queued' kept tries again (when, and why not yet);
+    'recorded' kept only, and why; 'failed' what the person must fix first.
+    """
     if delivery is None or delivery.state == store.LOCAL:
-        return {"status": "recorded",
-                "delivery": f"recorded in kept only, not delivered: {why_local or 'no account is connected'}"}
+        return "recorded", f"recorded in kept only, not delivered: {why_local or 'no account is connected'}"
     if delivery.state == store.DELIVERED:
-        return {"status": "sent", "delivery": f"delivered: the server answered {delivery.reply}"}
+        return "sent", f"delivered: {delivery.reply}"
     if delivery.state == store.PENDING:
         retry = delivery.next_retry.astimezone(tz).strftime("%Y-%m-%d %H:%M") if delivery.next_retry else "soon"
         what = f"not delivered yet: {delivery.last_error}" if delivery.last_error else "queued for delivery"
-        return {"status": "queued", "delivery": f"{what}; kept keeps it and tries again at {retry} "
-                "(or `kept outbox retry`)"}
-    return {"status": "failed", "delivery": f"not delivered: {delivery.last_error}. It is kept in kept's record; "
-            "once that is fixed, `kept outbox retry` tries again"}
+        return "queued", f"{what}; kept keeps it and tries again at {retry} (or now with `kept outbox retry`)"
+    return "failed", (f"not delivered: {delivery.last_error}. It is kept in kept's record; once that is fixed, "
+                      "`kept outbox retry` tries again")

@@ -15,7 +15,7 @@ first one that does.
 
 from __future__ import annotations
 
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import datetime
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
@@ -119,14 +119,14 @@ class CalendarServer:
             return self.delete(event.uid)
         text = ics.wrap(ics.event_lines(event, stamp))
         calendar = self.calendar()
-        saved = self._call(lambda: calendar.add_event(text, increase_seqno=False))
-        return f"stored as {_tail(saved.url)} in {self._name(calendar)!r}"
+        self._call(lambda: calendar.add_event(text, increase_seqno=False))
+        return f"{self.where} stored it in calendar {self._name(calendar)!r}"
 
     def put_todo(self, task: Task, stamp: datetime) -> str:
         text = ics.wrap(ics.todo_lines(task, stamp))
         calendar = self.task_calendar()
-        saved = self._call(lambda: calendar.add_todo(text, increase_seqno=False))
-        return f"stored as {_tail(saved.url)} in {self._name(calendar)!r}"
+        self._call(lambda: calendar.add_todo(text, increase_seqno=False))
+        return f"{self.where} stored the task in calendar {self._name(calendar)!r}"
 
     def delete(self, uid: str) -> str:
         calendar = self.calendar()
@@ -137,8 +137,8 @@ class CalendarServer:
             try:
                 calendar.object_by_uid(uid).delete()
             except NotFoundError:
-                return "already gone from the server"
-            return f"deleted from {self._name(calendar)!r}"
+                return f"{self.where} no longer has it in calendar {self._name(calendar)!r}"
+            return f"{self.where} deleted it from calendar {self._name(calendar)!r}"
 
         return self._call(remove)
 
@@ -154,7 +154,7 @@ class CalendarServer:
                 component = obj.icalendar_component
             except Exception:
                 continue
-            event = _from_component(component, tz)
+            event = ics.event_from_component(component, tz, origin="server")
             if event is not None and event.end > start and event.start < end:
                 out.append(event)
         return sorted(out, key=lambda e: (e.start, e.title))
@@ -175,43 +175,3 @@ class CalendarServer:
 
 def _tail(url) -> str:
     return str(url).rstrip("/").rsplit("/", 1)[-1]
-
-
-def _moment(value, tz: ZoneInfo) -> datetime:
-    if isinstance(value, datetime):
-        return value.replace(tzinfo=tz) if value.tzinfo is None else value  # floating time: the person's zone
-    if isinstance(value, date):
-        return datetime.combine(value, time(0), tz)
-    raise ValueError(value)
-
-
-def _from_component(component, tz: ZoneInfo) -> Event | None:
-    """A VEVENT from the server (or an .ics file) as an ``Event``; None when it has no usable start."""
-    if component.name != "VEVENT" or component.get("dtstart") is None:
-        return None
-    status = str(component.get("status", "CONFIRMED")).upper()
-    start_value = component.decoded("dtstart")
-    start = _moment(start_value, tz)
-    if component.get("dtend") is not None:
-        end = _moment(component.decoded("dtend"), tz)
-    elif component.get("duration") is not None:
-        end = start + component.decoded("duration")
-    else:  # RFC 5545 3.6.1: a date lasts the day, a date-time is a moment
-        end = start + (timedelta(days=1) if not isinstance(start_value, datetime) else timedelta(0))
-    if end <= start:
-        end = start + timedelta(minutes=1)
-    attendees = component.get("attendee", [])
-    if not isinstance(attendees, list):
-        attendees = [attendees]
-    names = []
-    for person in attendees:
-        cn = person.params.get("CN") if hasattr(person, "params") else None
-        address = str(person)
-        names.append(str(cn) if cn and not address.lower().startswith("mailto:") else address.split(":", 1)[-1])
-    return Event(
-        id=0, uid=str(component.get("uid", "")), title=str(component.get("summary", "(no title)")),
-        start=start.astimezone(timezone.utc), end=end.astimezone(timezone.utc), attendees=names,
-        location=str(component["location"]) if component.get("location") else None,
-        notes=str(component["description"]) if component.get("description") else None,
-        status=CANCELLED if status == "CANCELLED" else "scheduled", origin="server",
-    )

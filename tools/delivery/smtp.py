@@ -82,7 +82,8 @@ def send(account: Account, message: EmailMessage, timeout: float) -> str:
                 client.close()
     except Exception as exc:
         raise smtp_problem(exc, where(account), to, timeout) from None
-    return f"{code} {reply.decode('utf-8', 'replace') if isinstance(reply, bytes) else reply}".strip()
+    text = reply.decode("utf-8", "replace") if isinstance(reply, bytes) else str(reply)
+    return f"{where(account)} answered {code} {' '.join(text.split())}"
 
 
 def greet(account: Account, timeout: float) -> str:
