@@ -182,7 +182,7 @@ class Deliverer:
         done = []
         for item in store.due_deliveries(db, None if include_failed else now, include_failed=include_failed):
             target = SMTP if item.kind == store.MESSAGE else CALDAV
-            if target in down:
+            if target in down or target not in self.accounts:  # no account now: it waits for one
                 continue
             result = self.deliver(db, item.kind, item.item_id, now)
             if result is not None and result.state == store.PENDING and result.last_error and (

@@ -77,18 +77,13 @@ def scrub(text: str, *secrets: str | None) -> str:
 
 
 def _masked(url: str) -> str:
-    parts = urlsplit(url)
-    if parts.password is None:
+    """``url`` with the password (if any) shown as '***'."""
+    head, at, tail = url.rpartition("@")
+    if not at or "://" not in head:
         return url
-    netloc = f"{parts.username}:***@{parts.hostname}" + (f":{parts.port}" if _port_or_none(parts) else "")
-    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
-
-
-def _port_or_none(parts) -> int | None:
-    try:
-        return parts.port
-    except ValueError:
-        return None
+    scheme, _, userinfo = head.partition("://")
+    user, colon, _ = userinfo.partition(":")
+    return f"{scheme}://{user}{':***' if colon else ''}@{tail}"
 
 
 def parse_url(kind: str, raw: str, *, where: str) -> tuple[str, str | None, str | None]:
