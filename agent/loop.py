@@ -63,6 +63,7 @@ class Session:
     recall_k: int = 12
     recent_limit: int = 14
     delivery: Any = None  # tools.delivery.Deliverer; None keeps everything local
+    delivery_retry: Any = None  # the thread retrying pending deliveries at start, if any
 
     def now(self) -> datetime:
         return (self.clock() if self.clock else datetime.now(self.tz)).astimezone(self.tz)

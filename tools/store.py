@@ -585,7 +585,9 @@ def claim_delivery(db: sqlite_utils.Database, kind: str, item_id: int, now: date
         if row is None or row["state"] not in (PENDING, FAILED):
             return False
         holder = row["claimed_by"]
-        if holder is not None and holder != owner and row["claimed_until"] and row["claimed_until"] > utc(now) and alive(holder):
+        # A live holder's claim stands until its lease ends (this process's own too: another
+        # thread of it may be mid-attempt); a dead process's claim is void at once.
+        if holder is not None and row["claimed_until"] and row["claimed_until"] > utc(now) and alive(holder):
             return False
         conn.execute(
             "UPDATE deliveries SET attempts = attempts + 1, claimed_by = ?, claimed_until = ?, updated_at = ?"

@@ -126,13 +126,25 @@ class Deliverer:
         lease = 2 * self.timeout + 30  # longer than any one attempt can take
         if not store.claim_delivery(db, kind, item_id, now, lease_seconds=lease, owner=self.owner, alive=_alive):
             return store.delivery_of(db, kind, item_id)
+        recorded: list[store.Delivery] = []
+
+        def accepted(reply: str) -> None:  # the server has it: say so before anything else can fail
+            recorded.append(store.finish_delivery(db, kind, item_id, datetime.now(timezone.utc), owner=self.owner,
+                                                  state=store.DELIVERED, reply=scrub(reply, *self._secrets())))
+
         try:
-            reply = self._attempt(db, kind, item_id)
+            reply = self._attempt(db, kind, item_id, accepted)
         except DeliveryProblem as problem:
+            if recorded:  # only the goodbye after the server took it failed
+                return recorded[0]
             return self._failed(db, kind, item_id, problem)
         except Exception as exc:  # a bug or an unforeseen library error: keep the item, say what it was
+            if recorded:
+                return recorded[0]
             return self._failed(db, kind, item_id, DeliveryProblem(
                 f"delivery failed: {type(exc).__name__}: {str(exc)[:160]}", retry=True))
+        if recorded:
+            return recorded[0]
         return store.finish_delivery(db, kind, item_id, datetime.now(timezone.utc), owner=self.owner,
                                      state=store.DELIVERED, reply=scrub(reply, *self._secrets()))
 
@@ -149,7 +161,7 @@ class Deliverer:
             line += f" (gave up after {attempts} attempts)"
         return store.finish_delivery(db, kind, item_id, now, owner=self.owner, state=store.FAILED, error=line)
 
-    def _attempt(self, db, kind: str, item_id: int) -> str:
+    def _attempt(self, db, kind: str, item_id: int, accepted) -> str:
         stamp = datetime.now(timezone.utc)
         if kind == store.MESSAGE:
             message = store.get_outbox(db, item_id)
@@ -160,7 +172,7 @@ class Deliverer:
 
             email = smtp.build(self.mail, to=message.recipient, subject=message.subject, body=message.body,
                                message_uid=message.message_uid, date=message.sent_at)
-            return smtp.send(self.mail, email, self.timeout)
+            return smtp.send(self.mail, email, self.timeout, accepted)
         server = self.server()
         if server is None:
             raise DeliveryProblem(self._not_connected("calendar", CONNECT_CALENDAR), retry=False)

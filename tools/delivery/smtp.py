@@ -62,8 +62,14 @@ def where(account: Account) -> str:
     return f"the mail server {account.host}:{account.port}"
 
 
-def send(account: Account, message: EmailMessage, timeout: float) -> str:
-    """Hand ``message`` to the server; return its reply to the data ("250 ..."). Raises DeliveryProblem."""
+def send(account: Account, message: EmailMessage, timeout: float, accepted=None) -> str:
+    """Hand ``message`` to the server; return its answer to the data ("... answered 250 ...").
+
+    ``accepted(answer)`` is called the moment the server has taken the message, before the
+    polite QUIT, so the record of it is made as soon as can be: a crash after the server's
+    250 and before that record is the one case where a retry sends the message again (with
+    the same Message-ID). Raises DeliveryProblem.
+    """
     to = message["To"]
     try:
         client = _connect(account, timeout)
@@ -75,6 +81,10 @@ def send(account: Account, message: EmailMessage, timeout: float) -> str:
             if code not in (250, 251):
                 raise smtplib.SMTPRecipientsRefused({to: (code, reply)})
             code, reply = client.data(message.as_bytes(policy=policy.SMTP))  # CRLF line ends, as on the wire
+            text = reply.decode("utf-8", "replace") if isinstance(reply, bytes) else str(reply)
+            answer = f"{where(account)} answered {code} {' '.join(text.split())}"
+            if accepted is not None:
+                accepted(answer)
         finally:
             try:
                 client.quit()
@@ -82,8 +92,7 @@ def send(account: Account, message: EmailMessage, timeout: float) -> str:
                 client.close()
     except Exception as exc:
         raise smtp_problem(exc, where(account), to, timeout) from None
-    text = reply.decode("utf-8", "replace") if isinstance(reply, bytes) else str(reply)
-    return f"{where(account)} answered {code} {' '.join(text.split())}"
+    return answer
 
 
 def greet(account: Account, timeout: float) -> str:
