@@ -126,5 +126,6 @@ def retry(
     for r in results:
         label = {"message": "message", "event": "event", "task": "task"}[r.kind]
         typer.echo(f"{label} #{r.item_id}: {state_text(r, tz)}" + (f" ({r.reply})" if r.state == store.DELIVERED else ""))
-    if any(r.state != store.DELIVERED for r in results):
-        raise typer.Exit(1)
+    waiting = [r for r in results if r.state != store.DELIVERED]
+    if waiting:
+        fail(f"{len(waiting)} of {len(results)} not delivered yet; each line above says why")

@@ -81,6 +81,8 @@ def send(account: Account, message: EmailMessage, timeout: float, accepted=None)
             if code not in (250, 251):
                 raise smtplib.SMTPRecipientsRefused({to: (code, reply)})
             code, reply = client.data(message.as_bytes(policy=policy.SMTP))  # CRLF line ends, as on the wire
+            if code != 250:  # smtplib.data returns the final reply without checking it
+                raise smtplib.SMTPDataError(code, reply)
             text = reply.decode("utf-8", "replace") if isinstance(reply, bytes) else str(reply)
             answer = f"{where(account)} answered {code} {' '.join(text.split())}"
             if accepted is not None:
