@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -15,11 +15,11 @@ from typer.testing import CliRunner
 pytest.importorskip("radicale")
 pytest.importorskip("caldav")
 
-from agent.cli import app  # noqa: E402
-from evals.bench.servers import CaldavServer  # noqa: E402
-from tools import calendar, store, tasks  # noqa: E402
-from tools.base import ToolContext  # noqa: E402
-from tools.delivery import Deliverer  # noqa: E402
+from agent.cli import app
+from evals.bench.servers import CaldavServer
+from tools import calendar, store, tasks
+from tools.base import ToolContext
+from tools.delivery import Deliverer
 
 BERLIN = ZoneInfo("Europe/Berlin")
 T = {t.name: t for t in calendar.TOOLS + tasks.TOOLS}
@@ -79,7 +79,7 @@ def test_a_booking_through_kept_ask_appears_on_the_server(kept_home, radicale, w
     assert result["delivery_state"] == "sent", result
     [event] = server_events(radicale, work)
     assert str(event["summary"]) == "Launch review"
-    assert event.decoded("dtstart") == tomorrow_at(10).astimezone(timezone.utc)
+    assert event.decoded("dtstart") == tomorrow_at(10).astimezone(UTC)
     assert event.decoded("dtend") - event.decoded("dtstart") == timedelta(minutes=45)
     attendees = [str(a) for a in event.get("attendee")]
     assert "mailto:marco@example.com" in attendees
@@ -108,7 +108,7 @@ def test_a_cancel_through_kept_ask_removes_it_from_the_server(kept_home, radical
 
 
 def test_an_event_made_elsewhere_is_a_conflict(db, kept_home, radicale, work):
-    start = tomorrow_at(9).astimezone(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    start = tomorrow_at(9).astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
     radicale.calendar(work).add_event(
         "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//another app//EN\r\nBEGIN:VEVENT\r\nUID:dentist-1@phone\r\n"
         f"DTSTAMP:20260101T000000Z\r\nDTSTART:{start}\r\nDURATION:PT1H\r\nSUMMARY:Dentist\r\nEND:VEVENT\r\n"
@@ -140,7 +140,7 @@ def test_a_retried_put_is_the_same_object(db, kept_home, radicale, work):
     ctx = ctx_for(db, kept_home)
     booked = T["schedule_meeting"].call(ctx, {"title": "Retro", "start": "tomorrow 16:00"})
     for _ in range(3):  # as after a crash between the server's answer and the state update
-        store.queue_again(db, store.EVENT, booked["event_id"], datetime.now(timezone.utc))
+        store.queue_again(db, store.EVENT, booked["event_id"], datetime.now(UTC))
         assert ctx.delivery.deliver(db, store.EVENT, booked["event_id"]).state == store.DELIVERED
     assert radicale.uids(work).count(store.get_event(db, booked["event_id"]).uid) == 1
     assert len(server_events(radicale, work)) == 1
@@ -162,7 +162,7 @@ def test_nothing_connected_keeps_the_calendar_local_and_says_so(db, kept_home):
 
 
 def test_an_imported_ics_counts_for_conflicts(db, kept_home, tmp_path):
-    start = tomorrow_at(13).astimezone(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    start = tomorrow_at(13).astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
     file = tmp_path / "other.ics"
     file.write_text("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//x//EN\r\nBEGIN:VEVENT\r\nUID:lunch-1\r\n"
                     f"DTSTAMP:20260101T000000Z\r\nDTSTART:{start}\r\nDURATION:PT1H\r\nSUMMARY:Lunch with Ana\r\n"

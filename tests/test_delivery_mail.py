@@ -13,12 +13,12 @@ from typer.testing import CliRunner
 
 pytest.importorskip("aiosmtpd")
 
-from agent.cli import app  # noqa: E402
-from evals.bench.servers import SmtpServer  # noqa: E402
-from tools import store  # noqa: E402
-from tools.base import ToolContext, ToolError  # noqa: E402
-from tools.delivery import Deliverer  # noqa: E402
-from tools.messages import TOOLS  # noqa: E402
+from agent.cli import app
+from evals.bench.servers import SmtpServer
+from tools import store
+from tools.base import ToolContext, ToolError
+from tools.delivery import Deliverer
+from tools.messages import TOOLS
 
 BERLIN = ZoneInfo("Europe/Berlin")
 SEND = {t.name: t for t in TOOLS}["send_message"]
@@ -140,3 +140,24 @@ def test_an_email_through_kept_ask(kept_home, smtp, monkeypatch):
     call = json.loads(out.output[out.output.index("{"):])["tool_calls"][0]
     assert call["result"]["status"] == "sent"
     assert [m.message["Subject"] for m in smtp.messages] == ["Launch"]
+
+
+def test_pending_messages_are_retried_at_the_next_start(db, kept_home, monkeypatch):
+    from agent.models import registry, scripted
+    from evals.bench.servers import free_port
+
+    server = SmtpServer()
+    server.port = free_port()  # not started yet: the send finds nobody there
+    monkeypatch.setenv("KEPT_SMTP_URL", server.url)
+    monkeypatch.setenv("KEPT_SMTP_FROM", "me@example.org")
+    queued = SEND.call(ctx_for(db, kept_home), {"to": "marco@example.com", "body": "written while the server was down"})
+    assert queued["status"] == "queued"
+    # The retry time has come (as it would by the next start); the server is up again.
+    db.conn.execute("UPDATE deliveries SET next_retry = '2000-01-01T00:00:00Z'")
+    with server:
+        model = scripted.ScriptedModel([scripted.text("Morning.")])
+        monkeypatch.setattr(registry, "create", lambda *a, **k: model)
+        out = cli("ask", "good morning")
+        assert out.exit_code == 0, out.output
+        assert [m.message.get_content().strip() for m in server.messages] == ["written while the server was down"]
+    assert store.delivery_of(db, store.MESSAGE, queued["message_id"]).state == store.DELIVERED

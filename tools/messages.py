@@ -81,6 +81,7 @@ def consent_question(to: str, channel: str, subject: str | None, body: str, how:
         + (f"Subject: {subject}\n" if subject else "")
         + f"Message ({len(body)} characters, {len(lines)} line{'s' if len(lines) != 1 else ''}, shown in full):\n"
         + "\n".join(f"  | {line}" for line in lines)
+        + "\nSend it?"
     )
 
 

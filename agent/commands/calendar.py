@@ -68,7 +68,7 @@ def list_events(
     if not rows:
         typer.echo("No events.")
         return
-    for row, event in zip(rows, found):
+    for row, event in zip(rows, found, strict=True):
         where = "imported" if event.origin == "import" else state_text(states.get(event.id), tz)
         typer.echo(f"{_line(row)}  [{where}]")
     local = [e for e in found if e.origin == "kept" and (e.id not in states or states[e.id].state == store.LOCAL)]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Optional
 
 import typer
 
@@ -54,7 +53,7 @@ def _save(account, password: str | None, test: bool) -> None:
 def caldav(
     url: str = typer.Argument(..., help="The server, your principal or one calendar, e.g. https://cal.example.com/dav/"),
     user: str = typer.Option(..., "--user", "-u", help="Your login name on the calendar server."),
-    calendar: Optional[str] = typer.Option(None, "--calendar", help="The calendar to use, by name. Default: the one the URL names, else the first that holds events."),
+    calendar: str | None = typer.Option(None, "--calendar", help="The calendar to use, by name. Default: the one the URL names, else the first that holds events."),
     password_stdin: bool = STDIN_OPT,
     test: bool = TEST_OPT,
 ) -> None:
@@ -73,7 +72,7 @@ def caldav(
 def smtp(
     url: str = typer.Argument(..., help="smtp://USER@HOST:587 (STARTTLS) or smtps://USER@HOST:465 (TLS from the start)."),
     sender: str = typer.Option(..., "--from", help="Your address, the From of every message, e.g. ana@example.com"),
-    user: Optional[str] = typer.Option(None, "--user", "-u", help="Login name, if not in the URL (often your address)."),
+    user: str | None = typer.Option(None, "--user", "-u", help="Login name, if not in the URL (often your address)."),
     password_stdin: bool = STDIN_OPT,
     test: bool = TEST_OPT,
 ) -> None:

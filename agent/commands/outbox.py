@@ -73,7 +73,7 @@ def list_outbox(
     if not rows:
         typer.echo("No messages sent.")
         return
-    for row, m in zip(rows, found):
+    for row, m in zip(rows, found, strict=True):
         subject = f" [{row['subject']}]" if row["subject"] else ""
         state = state_text(states.get(m.id), tz)
         typer.echo(f"#{row['message_id']:<4} {row['sent_at'][:16].replace('T', ' ')}  to {row['to']} ({row['channel']})"

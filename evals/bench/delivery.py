@@ -30,7 +30,7 @@ import tempfile
 import time
 from collections import Counter
 from dataclasses import asdict, dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from evals.bench import harness
@@ -70,7 +70,7 @@ def seed(home: Path, trial: int) -> dict[str, list[str]]:
     from tools import store
 
     db = open_store(home / "kept.db")
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     ids: dict[str, list[str]] = {"emails": [], "events": [], "cancelled": [], "tasks": []}
     for i in range(EMAILS):
         m = store.add_outbox(db, recipient=f"person{i}@example.com", body=f"trial {trial} message {i}", now=now,

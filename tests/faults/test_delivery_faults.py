@@ -5,7 +5,7 @@ help, nothing lost, nothing sent twice, no traceback."""
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -13,8 +13,8 @@ import pytest
 pytest.importorskip("aiosmtpd")
 pytest.importorskip("radicale")
 
-from evals.bench import harness  # noqa: E402
-from evals.bench.servers import (  # noqa: E402
+from evals.bench import harness
+from evals.bench.servers import (
     CaldavServer,
     HttpStatusServer,
     SilentServer,
@@ -23,11 +23,11 @@ from evals.bench.servers import (  # noqa: E402
     make_password,
     self_signed_context,
 )
-from tests.faults.checks import assert_clean  # noqa: E402
-from tools import calendar, messages, store, tasks  # noqa: E402
-from tools.base import ToolContext  # noqa: E402
-from tools.delivery import Deliverer  # noqa: E402
-from tools.delivery.accounts import Account, parse_url  # noqa: E402
+from tests.faults.checks import assert_clean
+from tools import calendar, messages, store, tasks
+from tools.base import ToolContext
+from tools.delivery import Deliverer
+from tools.delivery.accounts import Account, parse_url
 
 BERLIN = ZoneInfo("Europe/Berlin")
 T = {t.name: t for t in calendar.TOOLS + messages.TOOLS + tasks.TOOLS}
@@ -76,7 +76,7 @@ def test_connection_refused_queues_the_email_and_a_later_retry_sends_it_once(db)
     assert result["status"] == "queued"
     assert "connection refused" in one_line(result["delivery"]) and "tries again" in result["delivery"]
     row = state(db, store.MESSAGE, result["message_id"])
-    assert row.state == store.PENDING and row.attempts == 1 and row.next_retry > datetime.now(timezone.utc)
+    assert row.state == store.PENDING and row.attempts == 1 and row.next_retry > datetime.now(UTC)
     with server:  # the server comes up on that port
         done = delivery.run_due(db, include_failed=True)
         assert [d.state for d in done] == [store.DELIVERED]
@@ -222,7 +222,7 @@ def test_outbox_retry_with_the_server_down_is_one_line_per_item_and_no_traceback
     from agent.session import open_store
 
     db = open_store(kept_home / "kept.db")
-    now = datetime.now(timezone.utc) - timedelta(minutes=1)
+    now = datetime.now(UTC) - timedelta(minutes=1)
     for i in range(2):
         store.add_outbox(db, recipient=f"p{i}@example.com", body=f"m{i}", now=now, channel="email",
                          delivery=store.PENDING)

@@ -16,7 +16,7 @@ Slow imports (caldav, keyring) load on first use.
 from __future__ import annotations
 
 import os
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from tools import store
@@ -122,14 +122,14 @@ class Deliverer:
 
     def deliver(self, db, kind: str, item_id: int, now: datetime | None = None) -> store.Delivery | None:
         """One attempt at one item (if it is waiting and no other live process holds it)."""
-        now = now or datetime.now(timezone.utc)
+        now = now or datetime.now(UTC)
         lease = 2 * self.timeout + 30  # longer than any one attempt can take
         if not store.claim_delivery(db, kind, item_id, now, lease_seconds=lease, owner=self.owner, alive=_alive):
             return store.delivery_of(db, kind, item_id)
         recorded: list[store.Delivery] = []
 
         def accepted(reply: str) -> None:  # the server has it: say so before anything else can fail
-            recorded.append(store.finish_delivery(db, kind, item_id, datetime.now(timezone.utc), owner=self.owner,
+            recorded.append(store.finish_delivery(db, kind, item_id, datetime.now(UTC), owner=self.owner,
                                                   state=store.DELIVERED, reply=scrub(reply, *self._secrets())))
 
         try:
@@ -145,11 +145,11 @@ class Deliverer:
                 f"delivery failed: {type(exc).__name__}: {str(exc)[:160]}", retry=True))
         if recorded:
             return recorded[0]
-        return store.finish_delivery(db, kind, item_id, datetime.now(timezone.utc), owner=self.owner,
+        return store.finish_delivery(db, kind, item_id, datetime.now(UTC), owner=self.owner,
                                      state=store.DELIVERED, reply=scrub(reply, *self._secrets()))
 
     def _failed(self, db, kind: str, item_id: int, problem: DeliveryProblem) -> store.Delivery:
-        now = datetime.now(timezone.utc)
+        now = datetime.now(UTC)
         current = store.delivery_of(db, kind, item_id)
         attempts = current.attempts if current else 1
         line = scrub(problem.line, *self._secrets())
@@ -162,7 +162,7 @@ class Deliverer:
         return store.finish_delivery(db, kind, item_id, now, owner=self.owner, state=store.FAILED, error=line)
 
     def _attempt(self, db, kind: str, item_id: int, accepted) -> str:
-        stamp = datetime.now(timezone.utc)
+        stamp = datetime.now(UTC)
         if kind == store.MESSAGE:
             message = store.get_outbox(db, item_id)
             state, why = self.message_state(message.channel, message.recipient)
@@ -189,7 +189,7 @@ class Deliverer:
         After a server refuses a connection or times out, the rest of that
         server's items wait for the next run instead of each waiting out the timeout.
         """
-        now = now or datetime.now(timezone.utc)
+        now = now or datetime.now(UTC)
         down: set[str] = set()
         done = []
         for item in store.due_deliveries(db, None if include_failed else now, include_failed=include_failed):
