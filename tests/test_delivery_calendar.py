@@ -131,6 +131,8 @@ def test_a_task_is_a_vtodo_and_completing_it_completes_it(db, kept_home, radical
     assert str(todo["summary"]) == "Send the Q3 budget" and str(todo["status"]) == "NEEDS-ACTION"
     assert todo.decoded("due") == (datetime.now(BERLIN).date() + timedelta(days=1))
     assert "Sam" in str(todo["description"])
+    listing = runner.invoke(app, ["tasks", "list"]).output
+    assert "Send the Q3 budget" in listing and "[delivered]" in listing
     T["complete_task"].call(ctx, {"task_id": task["task_id"]})
     [todo] = [o.icalendar_component for o in radicale.calendar(work).todos(include_completed=True)]
     assert str(todo["status"]) == "COMPLETED"
