@@ -21,7 +21,7 @@ from typing import Optional
 
 from pydantic import Field, field_validator
 
-from tools import store, when
+from tools import delivery, store, when
 from tools.arguments import Arguments, minutes, split_names
 from tools.base import Tool, ToolContext, ToolError
 
@@ -129,15 +129,6 @@ def _with_server(ctx: ToolContext, start, end, local: list[store.Event]) -> tupl
     return merged, note
 
 
-def _delivered(result: dict, ctx: ToolContext, kind: str, item_id: int, state: str, why_local: str | None) -> dict:
-    """Deliver now when queued, and say in the result what happened."""
-    from tools.delivery import outcome
-
-    record = ctx.deliverer().deliver(ctx.db, kind, item_id) if state == store.PENDING else None
-    result["delivery_state"], result["delivery"] = outcome(record, ctx.tz, why_local=why_local)
-    return result
-
-
 def schedule_meeting(ctx: ToolContext, args: ScheduleMeetingArgs) -> dict:
     start = when.resolve(args.start, ctx.now, ctx.tz, what="start")
     if start < ctx.now.replace(second=0, microsecond=0):
@@ -174,7 +165,8 @@ def schedule_meeting(ctx: ToolContext, args: ScheduleMeetingArgs) -> dict:
         result["warning"] = f"Booked, but it overlaps {names}. Tell the person about the clash."
     if unread:
         result["calendar_server"] = unread.replace("this shows", "conflicts were checked against")
-    return _delivered(result, ctx, store.EVENT, event.id, state, why_local)
+    result["delivery_state"], result["delivery"] = delivery.deliver_now(ctx, store.EVENT, event.id, state, why_local)
+    return result
 
 
 def list_events(ctx: ToolContext, args: ListEventsArgs) -> dict:
@@ -219,10 +211,9 @@ def cancel_event(ctx: ToolContext, args: CancelEventArgs) -> dict:
             f"event_id: event {args.event_id} ('{old.title}', {when.iso(old.start, ctx.tz)}) is already cancelled"
         ) from None
     result = _event(event, ctx)
-    queued = store.delivery_of(ctx.db, store.EVENT, event.id)
-    if queued is None or queued.state == store.LOCAL:
-        return _delivered(result, ctx, store.EVENT, event.id, store.LOCAL, "it was only ever in kept's calendar")
-    return _delivered(result, ctx, store.EVENT, event.id, store.PENDING, None)
+    result["delivery_state"], result["delivery"] = delivery.deliver_change(
+        ctx, store.EVENT, event.id, "it was only ever in kept's calendar")
+    return result
 
 
 TOOLS = [

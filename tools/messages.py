@@ -86,7 +86,7 @@ def consent_question(to: str, channel: str, subject: str | None, body: str, how:
 
 
 def send_message(ctx: ToolContext, args: SendMessageArgs) -> dict:
-    from tools.delivery import outcome
+    from tools.delivery import deliver_now
 
     to = " ".join(args.to.split())
     channel = args.channel or ("email" if "@" in to else "chat")
@@ -108,8 +108,7 @@ def send_message(ctx: ToolContext, args: SendMessageArgs) -> dict:
         delivery=state, domain=domain,
     )
     result = _message(message, ctx)
-    record = delivery.deliver(ctx.db, store.MESSAGE, message.id) if state == store.PENDING else None
-    result["status"], result["delivery"] = outcome(record, ctx.tz, why_local=why_local)
+    result["status"], result["delivery"] = deliver_now(ctx, store.MESSAGE, message.id, state, why_local)
     result["first_to_recipient"] = first
     return result
 

@@ -11,7 +11,7 @@ from typing import Optional
 
 from pydantic import Field, field_validator
 
-from tools import store, when
+from tools import delivery, store, when
 from tools.arguments import Arguments
 from tools.base import Tool, ToolContext, ToolError
 
@@ -91,16 +91,12 @@ def assign_task(ctx: ToolContext, args: AssignTaskArgs) -> dict:
         ctx.db, assignee=" ".join(args.assignee.split()), title=args.title, now=ctx.now, due=due, due_moment=moment,
         notes=args.notes, chat=ctx.chat_name, delivery=state,
     )
-    return _delivered(_task(task, ctx), ctx, task.id, state, why_local)
-
-
-def _delivered(result: dict, ctx: ToolContext, task_id: int, state: str, why_local: str | None) -> dict:
-    """With a calendar server connected the task is a VTODO there too; the result says what happened."""
-    from tools.delivery import outcome
-
-    record = ctx.deliverer().deliver(ctx.db, store.TASK, task_id) if state == store.PENDING else None
-    result["delivery_state"], result["delivery"] = outcome(record, ctx.tz, why_local=why_local)
+    result = _task(task, ctx)
+    # With a calendar server connected the task is a VTODO there too.
+    result["delivery_state"], result["delivery"] = delivery.deliver_now(ctx, store.TASK, task.id, state, why_local)
     return result
+
+
 
 
 def list_tasks(ctx: ToolContext, args: ListTasksArgs) -> dict:
@@ -117,10 +113,10 @@ def complete_task(ctx: ToolContext, args: CompleteTaskArgs) -> dict:
     except ValueError:
         old = store.get_task(ctx.db, args.task_id)
         raise ToolError(f"task_id: task {args.task_id} ('{old.title}') is already done") from None
-    queued = store.delivery_of(ctx.db, store.TASK, task.id)
-    if queued is None or queued.state == store.LOCAL:
-        return _delivered(_task(task, ctx), ctx, task.id, store.LOCAL, "it was only ever in kept's task list")
-    return _delivered(_task(task, ctx), ctx, task.id, store.PENDING, None)
+    result = _task(task, ctx)
+    result["delivery_state"], result["delivery"] = delivery.deliver_change(
+        ctx, store.TASK, task.id, "it was only ever in kept's task list")
+    return result
 
 
 TOOLS = [

@@ -243,3 +243,16 @@ def outcome(delivery: store.Delivery | None, tz, *, why_local: str | None = None
         return "queued", f"{what}; kept keeps it and tries again at {retry} (or now with `kept outbox retry`)"
     return "failed", (f"not delivered: {delivery.last_error}. It is kept in kept's record; once that is fixed, "
                       "`kept outbox retry` tries again")
+
+
+def deliver_now(ctx, kind: str, item_id: int, state: str, why_local: str | None) -> tuple[str, str]:
+    """A tool's new item: one attempt now when it is queued; (status word, one line) for the result."""
+    record = ctx.deliverer().deliver(ctx.db, kind, item_id) if state == store.PENDING else None
+    return outcome(record, ctx.tz, why_local=why_local)
+
+
+def deliver_change(ctx, kind: str, item_id: int, why_local: str) -> tuple[str, str]:
+    """After a cancel or a completion: the server hears of it when the item went (or was going) there."""
+    queued = store.delivery_of(ctx.db, kind, item_id)
+    state = store.LOCAL if queued is None or queued.state == store.LOCAL else store.PENDING
+    return deliver_now(ctx, kind, item_id, state, why_local)
