@@ -68,6 +68,7 @@ class Deliverer:
         # A configuration that could not be read: items stay local and every result says why.
         self.problem = problem
         self._server = None
+        self._unreachable: set[str] = set()  # accounts that could not be reached in this run
 
     @classmethod
     def from_home(cls, home: Path) -> Deliverer:
@@ -149,6 +150,8 @@ class Deliverer:
                                      state=store.DELIVERED, reply=scrub(reply, *self._secrets()))
 
     def _failed(self, db, kind: str, item_id: int, problem: DeliveryProblem) -> store.Delivery:
+        if problem.unreachable:
+            self._unreachable.add(SMTP if kind == store.MESSAGE else CALDAV)
         now = datetime.now(UTC)
         current = store.delivery_of(db, kind, item_id)
         attempts = current.attempts if current else 1
@@ -190,17 +193,13 @@ class Deliverer:
         server's items wait for the next run instead of each waiting out the timeout.
         """
         now = now or datetime.now(UTC)
-        down: set[str] = set()
+        self._unreachable.clear()
         done = []
         for item in store.due_deliveries(db, None if include_failed else now, include_failed=include_failed):
             target = SMTP if item.kind == store.MESSAGE else CALDAV
-            if target in down or target not in self.accounts:  # no account now: it waits for one
+            if target in self._unreachable or target not in self.accounts:  # it waits for the next run
                 continue
             result = self.deliver(db, item.kind, item.item_id, now)
-            if result is not None and result.state == store.PENDING and result.last_error and (
-                    "refused" in result.last_error and "connection" in result.last_error
-                    or "did not answer" in result.last_error or "cannot find" in result.last_error):
-                down.add(target)
             if result is not None:
                 done.append(result)
                 if progress:

@@ -16,10 +16,11 @@ import ssl
 
 
 class DeliveryProblem(Exception):
-    def __init__(self, line: str, retry: bool):
+    def __init__(self, line: str, retry: bool, unreachable: bool = False):
         super().__init__(line)
         self.line = line
         self.retry = retry
+        self.unreachable = unreachable  # the server could not be reached at all: its other items can wait
 
 
 def _status_of(exc: BaseException) -> int | None:
@@ -62,18 +63,18 @@ def _network(exc: BaseException, where: str, timeout: float) -> DeliveryProblem 
                                    retry=False)
         if isinstance(link, ConnectionRefusedError) or getattr(link, "errno", None) == errno.ECONNREFUSED \
                 or "Connection refused" in text or "ConnectionRefused" in text:
-            return DeliveryProblem(f"could not connect to {where}: connection refused (is the server running?)", retry=True)
+            return DeliveryProblem(f"could not connect to {where}: connection refused (is the server running?)", retry=True, unreachable=True)
         if isinstance(link, (socket.timeout, TimeoutError)) or "timed out" in text.lower() or "Timeout" in type(link).__name__:
-            return DeliveryProblem(f"{where} did not answer within {timeout:g} s", retry=True)
+            return DeliveryProblem(f"{where} did not answer within {timeout:g} s", retry=True, unreachable=True)
         if isinstance(link, socket.gaierror) or "Name or service not known" in text or "nodename nor servname" in text \
                 or "Failed to resolve" in text:
-            return DeliveryProblem(f"cannot find the server {where} (no such host name)", retry=True)
+            return DeliveryProblem(f"cannot find the server {where} (no such host name)", retry=True, unreachable=True)
         if isinstance(link, (ConnectionResetError, BrokenPipeError, smtplib.SMTPServerDisconnected)) \
                 or "RemoteDisconnected" in type(link).__name__ or "Connection aborted" in text \
                 or "connection closed" in text.lower():
             return DeliveryProblem(f"{where} closed the connection before the item was accepted", retry=True)
         if isinstance(link, OSError) and getattr(link, "errno", None) in (errno.ENETUNREACH, errno.EHOSTUNREACH):
-            return DeliveryProblem(f"cannot reach {where} (network unreachable)", retry=True)
+            return DeliveryProblem(f"cannot reach {where} (network unreachable)", retry=True, unreachable=True)
     return None
 
 
