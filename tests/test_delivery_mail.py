@@ -161,3 +161,22 @@ def test_pending_messages_are_retried_at_the_next_start(db, kept_home, monkeypat
         assert out.exit_code == 0, out.output
         assert [m.message.get_content().strip() for m in server.messages] == ["written while the server was down"]
     assert store.delivery_of(db, store.MESSAGE, queued["message_id"]).state == store.DELIVERED
+
+
+@pytest.mark.parametrize("mode", ["starttls", "implicit"])
+def test_tls_to_a_server_this_system_trusts(db, kept_home, monkeypatch, mode):
+    pytest.importorskip("cryptography")
+    from evals.bench.servers import self_signed
+
+    context, cert = self_signed()
+    monkeypatch.setenv("SSL_CERT_FILE", str(cert))  # what a system CA store would hold
+    server = SmtpServer(tls_context=context) if mode == "starttls" else SmtpServer(implicit_tls=context)
+    with server:
+        assert server.url.startswith("smtps://" if mode == "implicit" else "smtp://")
+        monkeypatch.setenv("KEPT_SMTP_URL", server.url)
+        monkeypatch.setenv("KEPT_SMTP_FROM", "me@example.org")
+        result = SEND.call(ctx_for(db, kept_home), {"to": "marco@example.com", "body": "over TLS"})
+        assert result["status"] == "sent", result
+        assert len(server.messages) == 1
+        greeting = cli("connect", "test", "smtp")
+        assert greeting.exit_code == 0 and "(TLS, logged in)" in greeting.output

@@ -107,9 +107,6 @@ class SmtpServer:
         warnings.filterwarnings("ignore", message="Requiring AUTH while not requiring TLS")
         warnings.filterwarnings("ignore", message="Session.login_data is deprecated")
         self._controller = Controller(Handler(), **kwargs)
-        if self.implicit_tls is not None:
-            # The controller's own readiness probe speaks plain SMTP; wait for the port instead.
-            self._controller._trigger_server = lambda: None
         self._controller.start()
         return self
 
@@ -131,6 +128,11 @@ class SmtpServer:
 
 def self_signed_context():
     """A server TLS context with a fresh self-signed certificate for 127.0.0.1 (nothing trusts it)."""
+    return self_signed()[0]
+
+
+def self_signed():
+    """(a server TLS context, the path of its certificate): trust the path (SSL_CERT_FILE) to connect."""
     import datetime
     import ipaddress
     import ssl
@@ -155,7 +157,7 @@ def self_signed_context():
                                                        serialization.NoEncryption()))
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     context.load_cert_chain(folder / "cert.pem", folder / "key.pem")
-    return context
+    return context, folder / "cert.pem"
 
 
 class SilentServer:
