@@ -121,6 +121,10 @@ def test_an_event_made_elsewhere_is_a_conflict(db, kept_home, radicale, work):
     assert [e["title"] for e in listed["events"]] == ["Dentist", "1:1 with Sam"]
     assert "event_id" not in listed["events"][0]  # not kept's: it cannot be cancelled by id
     assert sorted(str(e["summary"]) for e in server_events(radicale, work)) == ["1:1 with Sam", "Dentist"]
+    # In a team chat the person's own calendar shows only that the time is taken.
+    team = ToolContext(db=db, now=datetime.now(BERLIN), tz=BERLIN, chat_is_team=True, delivery=ctx.delivery)
+    shared = T["schedule_meeting"].call(team, {"title": "Team sync", "start": "tomorrow 9:15"})
+    assert "Dentist" not in json.dumps(shared) and any(c["title"] == "busy" for c in shared["conflicts"])
 
 
 def test_a_task_is_a_vtodo_and_completing_it_completes_it(db, kept_home, radicale, work):

@@ -103,19 +103,23 @@ SERVER_ONLY = "your calendar, not booked by kept"
 def _brief(event: store.Event, ctx: ToolContext) -> dict:
     full = event.as_dict(ctx.tz)
     row = {k: full[k] for k in ("event_id", "title", "start", "end", "weekday", "attendees")}
-    return _mark_server_only(row, event)
+    return _mark_server_only(row, event, ctx)
 
 
 def _event(event: store.Event, ctx: ToolContext) -> dict:
     full = event.as_dict(ctx.tz)
     row = {k: v for k, v in full.items() if v is not None and k != "created_at"}
-    return _mark_server_only(row, event)
+    return _mark_server_only(row, event, ctx)
 
 
-def _mark_server_only(row: dict, event: store.Event) -> dict:
+def _mark_server_only(row: dict, event: store.Event, ctx: ToolContext) -> dict:
     if event.origin == "server":
         row.pop("event_id", None)
         row["source"] = SERVER_ONLY
+        if ctx.chat_is_team:  # the person's own calendar: a team chat learns only that the time is taken
+            row.update(title="busy", attendees=[])
+            for private in ("notes", "location"):
+                row.pop(private, None)
     return row
 
 
@@ -160,8 +164,8 @@ def schedule_meeting(ctx: ToolContext, args: ScheduleMeetingArgs) -> dict:
     result = _event(event, ctx)
     result["conflicts"] = [_brief(e, ctx) for e in conflicts]
     if conflicts:
-        names = ", ".join(f"'{e.title}' (event_id {e.id})" if e.id else f"'{e.title}' (on {SERVER_ONLY})"
-                          for e in conflicts)
+        names = ", ".join(f"'{e.title}' (event_id {e.id})" if e.id else f"'{row['title']}' (on {SERVER_ONLY})"
+                          for e, row in zip(conflicts, result["conflicts"], strict=True))
         result["warning"] = f"Booked, but it overlaps {names}. Tell the person about the clash."
     if unread:
         result["calendar_server"] = unread.replace("this shows", "conflicts were checked against")
