@@ -180,3 +180,15 @@ def test_tls_to_a_server_this_system_trusts(db, kept_home, monkeypatch, mode):
         assert len(server.messages) == 1
         greeting = cli("connect", "test", "smtp")
         assert greeting.exit_code == 0 and "(TLS, logged in)" in greeting.output
+
+
+def test_retry_with_the_account_gone_says_what_waits_and_keeps_it(db, kept_home, monkeypatch):
+    from evals.bench.servers import free_port
+
+    monkeypatch.setenv("KEPT_SMTP_URL", f"smtp://127.0.0.1:{free_port()}")
+    monkeypatch.setenv("KEPT_SMTP_FROM", "me@example.org")
+    assert SEND.call(ctx_for(db, kept_home), {"to": "marco@example.com", "body": "later"})["status"] == "queued"
+    monkeypatch.delenv("KEPT_SMTP_URL")
+    out = cli("outbox", "retry")
+    assert out.exit_code == 1 and "1 item waits for an account" in out.output and "kept connect smtp" in out.output
+    assert store.delivery_of(db, store.MESSAGE, 1).state == store.PENDING

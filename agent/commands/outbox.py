@@ -121,6 +121,14 @@ def retry(
                               indent=2))
         return
     if not results:
+        waiting = store.due_deliveries(db, None, include_failed=True)
+        if waiting:
+            from tools.delivery import CONNECT_CALENDAR, CONNECT_MAIL
+
+            mail = sum(1 for d in waiting if d.kind == store.MESSAGE)
+            how = " and ".join(f"`{h}`" for n, h in ((mail, CONNECT_MAIL), (len(waiting) - mail, CONNECT_CALENDAR)) if n)
+            fail(f"{len(waiting)} item{'s wait' if len(waiting) != 1 else ' waits'} for an account that is not "
+                 f"connected; connect it with {how}")
         typer.echo("Nothing is waiting for delivery.")
         return
     for r in results:
