@@ -188,3 +188,14 @@ def test_importing_a_file_that_is_not_ics_is_one_line(tmp_path):
     assert out.exit_code == 1 and "not an iCalendar file" in out.output
     missing = runner.invoke(app, ["calendar", "import", str(tmp_path / "nope.ics")])
     assert missing.exit_code == 1 and "cannot read" in missing.output
+
+
+def test_a_repeating_event_made_elsewhere_conflicts_on_its_occurrence(db, kept_home, radicale, work):
+    first = (tomorrow_at(14).astimezone(UTC) - timedelta(days=7)).strftime("%Y%m%dT%H%M%SZ")
+    radicale.calendar(work).add_event(
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//another app//EN\r\nBEGIN:VEVENT\r\nUID:weekly-1@phone\r\n"
+        f"DTSTAMP:20260101T000000Z\r\nDTSTART:{first}\r\nDURATION:PT1H\r\nRRULE:FREQ=WEEKLY;COUNT=5\r\n"
+        "SUMMARY:Weekly planning\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+    result = T["schedule_meeting"].call(ctx_for(db, kept_home), {"title": "Call", "start": "tomorrow 14:15"})
+    assert [c["title"] for c in result["conflicts"]] == ["Weekly planning"]
+    assert result["conflicts"][0]["start"] == tomorrow_at(14).isoformat()

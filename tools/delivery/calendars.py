@@ -150,11 +150,10 @@ class CalendarServer:
         found = self._call(lambda: calendar.search(start=start, end=end, event=True, expand=True))
         out = []
         for obj in found:
-            try:
-                component = obj.icalendar_component
+            try:  # one odd object (a broken date, an unknown type) must not hide the rest
+                event = ics.event_from_component(obj.icalendar_component, tz, origin="server")
             except Exception:
                 continue
-            event = ics.event_from_component(component, tz, origin="server")
             if event is not None and event.end > start and event.start < end:
                 out.append(event)
         return sorted(out, key=lambda e: (e.start, e.title))
