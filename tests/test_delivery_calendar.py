@@ -199,3 +199,19 @@ def test_a_repeating_event_made_elsewhere_conflicts_on_its_occurrence(db, kept_h
     result = T["schedule_meeting"].call(ctx_for(db, kept_home), {"title": "Call", "start": "tomorrow 14:15"})
     assert [c["title"] for c in result["conflicts"]] == ["Weekly planning"]
     assert result["conflicts"][0]["start"] == tomorrow_at(14).isoformat()
+
+
+def test_the_url_may_name_the_server_the_principal_or_one_calendar(db, kept_home, radicale, monkeypatch):
+    radicale.make_calendar("Alpha")
+    second = radicale.make_calendar("Beta")
+    monkeypatch.setenv("KEPT_CALDAV_USER", radicale.user)
+    monkeypatch.setenv("KEPT_CALDAV_PASSWORD", radicale.password)
+    principal = str(radicale.client().principal().url)
+    for url, expected in ((str(second.url), "Beta"), (principal, None), (radicale.url, None)):
+        monkeypatch.setenv("KEPT_CALDAV_URL", url)
+        server = Deliverer.from_home(kept_home).server()
+        chosen = server._name(server.calendar())
+        if expected:
+            assert chosen == expected, url  # a calendar URL picks that calendar
+        else:
+            assert chosen in {server._name(c) for c in server.calendars()}, url  # discovered from there
