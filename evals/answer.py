@@ -115,9 +115,7 @@ def grade_answer(item: Item, reply: str, calls: list[dict[str, Any]], rows: dict
     if item.reply is not None:
         result["reply_grade"] = grade_reply(item, reply)
     parts = [result.get("checks_passed")] if item.checks else []
-    if item.reply is not None and not item.checks:
-        parts.append(result["reply_grade"]["passed"])
-    elif item.reply is not None and item.kind == "ordinary":
+    if item.reply is not None and (not item.checks or item.kind == "ordinary"):
         parts.append(result["reply_grade"]["passed"])
     result["passed"] = all(parts) if parts else None
     return result

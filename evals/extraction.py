@@ -101,7 +101,7 @@ _STOP_NAMES = {
 _STOP_WORDS = {
     "the", "and", "that", "this", "with", "from", "have", "been", "will", "would", "about", "into", "just", "again",
     "also", "then", "than", "very", "your", "their", "there", "here", "what", "when", "which", "while", "were",
-    "they", "them", "does", "done", "dont", "don't", "please", "heads", "update", "rule", "from", "now", "today",
+    "they", "them", "does", "done", "dont", "don't", "please", "heads", "update", "rule", "now", "today",
 }
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 _CAP_WORD = re.compile(r"(?<![\w@.])([A-Z][A-Za-z]+)(?:['’]s)?(?![\w@])")

@@ -21,8 +21,7 @@ from datetime import date, datetime, time, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from evals.items import Item, ReplyRule, dump_items
-from evals.checks import Check
+from evals.items import Item, dump_items
 from evals.persona import Persona, Planted, PMessage
 
 PERSONA_DIR = Path(__file__).parent / "personas"
@@ -372,7 +371,7 @@ class Builder:
             word = NUMBER_WORDS[times]
             self.item("counting", self.t(f"How many times has the {name} nightly build failed?",
                                          f"{name} 的 nightly build 一共失败了几次？"), events,
-                      [["@EVENT%d@" % k] for k in range(len(events))],
+                      [[f"@EVENT{k}@"] for k in range(len(events))],
                       current=str(times), reply={"current": [rf"(?<!\d){times}(?!\d)|\b{word}\b|{times}\s*次"]})
             # Each event is its own need: its date and the name, on one line.
             self.items[-1]["count_name"] = name
@@ -534,7 +533,7 @@ class Builder:
             counters[kind] = counters.get(kind, 0) + 1
             events: list[Event] = spec["events"]
             needs = []
-            for k, group in enumerate(spec["needs"]):
+            for group in spec["needs"]:
                 resolved = []
                 for g in group:
                     if g.startswith("@DATE@"):

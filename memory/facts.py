@@ -13,7 +13,7 @@ import json
 import re
 import sqlite3
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import sqlite_utils
 
@@ -101,7 +101,7 @@ _DATE_PREFIX = re.compile(r"^\s*\d{4}-\d{2}-\d{2}\s*[:：]\s*")
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 def dated(text: str, said_on: str) -> str:

@@ -147,10 +147,10 @@ class FakeServer:
             protocol_version = "HTTP/1.1"
             disable_nagle_algorithm = True  # small SSE writes go out at once, not 40 ms apart
 
-            def do_POST(self):  # noqa: N802 (http.server's naming)
+            def do_POST(self):
                 server._serve(self)
 
-            def do_GET(self):  # noqa: N802
+            def do_GET(self):
                 server._serve(self)
 
             def log_message(self, *args):  # keep test output clean

@@ -139,7 +139,7 @@ def run(host: str = "127.0.0.1", port: int = 8080) -> None:
 
     _import_llama()
     try:
-        import uvicorn  # noqa: F401
+        import uvicorn
         from llama_cpp.server import app as _  # noqa: F401  (needs the [server] extra)
     except ImportError as exc:
         raise ModelError(NOT_CONFIGURED, f"the server needs llama-cpp-python[server] ({exc.name} is missing): pip install -e '.[local]'") from None

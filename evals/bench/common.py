@@ -134,10 +134,10 @@ def render_table(title: str, columns: Sequence[str], rows: Sequence[Sequence]) -
     """A plain aligned text table (copyable into the README)."""
     cells = [[str(c) for c in columns]] + [[_cell(v) for v in row] for row in rows]
     widths = [max(len(r[i]) for r in cells) for i in range(len(columns))]
-    lines = [title, "| " + " | ".join(c.ljust(w) for c, w in zip(cells[0], widths)) + " |"]
+    lines = [title, "| " + " | ".join(c.ljust(w) for c, w in zip(cells[0], widths, strict=True)) + " |"]
     lines.append("|" + "|".join("-" * (w + 2) for w in widths) + "|")
     for r in cells[1:]:
-        lines.append("| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |")
+        lines.append("| " + " | ".join(c.ljust(w) for c, w in zip(r, widths, strict=False)) + " |")
     return "\n".join(lines)
 
 
