@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 
 import sqlite_utils
 
+from memory.db import inserted_id
 from memory.secrets import redact
 
 ACTIVE, SUPERSEDED, DELETED, ARCHIVED = "active", "superseded", "deleted", "archived"
@@ -154,7 +155,7 @@ def add_fact(conn: sqlite3.Connection, text: str, said_on: str, source_ids: list
         " VALUES (?, ?, 'active', NULL, ?, ?, ?)",
         (text, said_on, json.dumps(sorted(set(int(i) for i in source_ids))), at, at),
     )
-    fact_id = int(cur.lastrowid)
+    fact_id = inserted_id(cur)
     _event(conn, fact_id, "ADD", None, text, reason, at)
     return fact_id
 
@@ -172,7 +173,7 @@ def update_fact(conn: sqlite3.Connection, old_id: int, new_text: str, said_on: s
         " VALUES (?, ?, 'active', ?, ?, ?, ?)",
         (text, said_on, old_id, json.dumps(sorted(set(int(i) for i in source_ids))), at, at),
     )
-    fact_id = int(cur.lastrowid)
+    fact_id = inserted_id(cur)
     _event(conn, fact_id, "UPDATE", old["text"], text, reason or f"replaces #{old_id}", at)
     return fact_id
 

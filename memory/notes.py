@@ -12,6 +12,8 @@ from datetime import UTC, datetime
 
 import sqlite_utils
 
+from memory.db import inserted_id
+
 SOUL, MEMORY = "soul", "memory"
 
 MIGRATIONS = [
@@ -65,4 +67,4 @@ def save(conn: sqlite3.Connection, kind: str, text: str, reason: str | None = No
         "INSERT INTO notes (kind, text, at, reason) VALUES (?, ?, ?, ?)",
         (kind, text, datetime.now(UTC).isoformat(timespec="milliseconds"), reason),
     )
-    return int(cur.lastrowid)
+    return inserted_id(cur)
