@@ -162,7 +162,14 @@ class Event:
     order: float = 0.0
     detail: dict | None = None
     message_id: str = ""
-    at: datetime | None = None
+    at: datetime | None = None  # set when the timeline places the event
+
+    @property
+    def day_placed(self) -> date:
+        """The calendar day the timeline put this event on (items are built after the timeline)."""
+        if self.at is None:
+            raise ValueError(f"event not placed on the timeline yet: {self.text!r}")
+        return self.at.date()
 
 
 class Builder:
@@ -537,17 +544,17 @@ class Builder:
                 resolved = []
                 for g in group:
                     if g.startswith("@DATE@"):
-                        d = events[0].at.date()
+                        d = events[0].day_placed
                         g = line_rx(date_alternatives(d), g[len("@DATE@"):])
                     elif g.startswith("@EVENT"):
                         e = events[int(g[6:-1])]
-                        g = line_rx(date_alternatives(e.at.date()), name_rx(spec["count_name"]))
+                        g = line_rx(date_alternatives(e.day_placed), name_rx(spec["count_name"]))
                     resolved.append(g)
                 needs.append(resolved)
             reply = spec.get("reply")
             if reply and reply.get("current") == ["@DATEALT@"]:
-                reply = {**reply, "current": [date_alternatives(events[0].at.date())]}
-                spec = {**spec, "current": events[0].at.date().isoformat()}
+                reply = {**reply, "current": [date_alternatives(events[0].day_placed)]}
+                spec = {**spec, "current": events[0].day_placed.isoformat()}
             absent = list(spec.get("absent", []))
             data = {
                 "id": f"{self.spec.name}-{kind}-{counters[kind]:02d}", "persona": self.spec.name, "kind": kind,

@@ -376,8 +376,8 @@ class FakeAnthropic(FakeServer):
         return f"toolu_{next(self._ids):04d}"
 
     def message_json(self, step: Step) -> dict:
-        body = {"id": "msg_fake", "type": "message", "role": "assistant", "model": self.model,
-                "content": self._blocks(step), "stop_reason": self._stop(step), "stop_sequence": None}
+        body: dict[str, Any] = {"id": "msg_fake", "type": "message", "role": "assistant", "model": self.model,
+                                "content": self._blocks(step), "stop_reason": self._stop(step), "stop_sequence": None}
         i, o = step.usage or (None, None)
         if step.usage is not None:
             body["usage"] = {"input_tokens": i, "output_tokens": o,
@@ -389,8 +389,8 @@ class FakeAnthropic(FakeServer):
             return f"event: {name}\ndata: {json.dumps({'type': name, **payload})}\n\n"
 
         i, o = step.usage or (None, None)
-        start = {"id": "msg_fake", "type": "message", "role": "assistant", "model": self.model, "content": [],
-                 "stop_reason": None, "stop_sequence": None}
+        start: dict[str, Any] = {"id": "msg_fake", "type": "message", "role": "assistant", "model": self.model,
+                                 "content": [], "stop_reason": None, "stop_sequence": None}
         if step.usage is not None:
             start["usage"] = {"input_tokens": i, "output_tokens": 1,
                               "cache_read_input_tokens": 0, "cache_creation_input_tokens": 0}
@@ -410,7 +410,7 @@ class FakeAnthropic(FakeServer):
                        for piece in _pieces(args, 7)]
             events.append(event("content_block_stop", {"index": index}))
             index += 1
-        delta = {"delta": {"stop_reason": self._stop(step), "stop_sequence": None}}
+        delta: dict[str, Any] = {"delta": {"stop_reason": self._stop(step), "stop_sequence": None}}
         if step.usage is not None:
             delta["usage"] = {"output_tokens": o}
         events.append(event("message_delta", delta))

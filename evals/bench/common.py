@@ -42,8 +42,8 @@ class System:
         self.name = name
         self.make = make
         self.latencies: list[float] = []
-        self._docs = None
-        self._ranker = None
+        self._docs: Sequence[str] | None = None
+        self._ranker: Callable[[str, int], list[int]] | None = None
 
     def rank(self, docs: Sequence[str], query: str, k: int) -> list[int]:
         """Rank ``docs`` for ``query``; the time counted includes indexing a new document list."""

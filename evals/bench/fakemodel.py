@@ -19,7 +19,7 @@ import re
 import sys
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, SupportsIndex
 
 from evals.bench.harness import REPO
 
@@ -57,7 +57,7 @@ class _Queue(list):
     def __bool__(self) -> bool:  # the base server asks "is there a step?" before popping
         return True
 
-    def pop(self, index: int = -1):
+    def pop(self, index: SupportsIndex = -1):
         local = self._server._local
         local.delay = 0.0
         if len(self):
@@ -101,7 +101,9 @@ class RespondingOpenAI(FakeOpenAI):
 
     def start(self) -> RespondingOpenAI:
         super().start()
-        report = self._httpd.handle_error
+        httpd = self._httpd
+        assert httpd is not None  # start() made it
+        report = httpd.handle_error
 
         def handle_error(request, client_address) -> None:
             # A client killed between two requests on a kept-alive connection resets it: expected
@@ -110,7 +112,7 @@ class RespondingOpenAI(FakeOpenAI):
                 return
             report(request, client_address)
 
-        self._httpd.handle_error = handle_error
+        httpd.handle_error = handle_error  # type: ignore[method-assign]  # this one server's hook, replaced on purpose
         return self
 
     def _send_json(self, h, status, payload, headers=None):
@@ -171,5 +173,7 @@ def minimal(schema: dict) -> Any:
     if kind == "object":
         props = schema.get("properties", {})
         return {k: minimal(props.get(k, {})) for k in schema.get("required", [])}
+    if not isinstance(kind, str):
+        return None
     return {"array": [], "string": "", "integer": 0, "number": 0, "boolean": False}.get(kind)
 
