@@ -114,15 +114,15 @@ def run(
         from evals.extraction import summary_line
 
         data = json.loads(path.read_text())
-        write, facts = data.get("write", {}), data.get("facts")
+        write, fact_stats = data.get("write", {}), data.get("facts")
         typer.echo(f"write path {path.stem[len('extraction-'):]}: {write.get('passes')} passes, "
                    f"{write.get('model_calls')} model calls ({write.get('failed_attempts', 0)} failed attempts besides), "
                    f"{write.get('input_tokens')} input and "
                    f"{write.get('output_tokens')} output tokens"
                    + (f"; STOPPED with {write.get('unread_messages')} messages unread: {write['stopped']}"
                       if write.get("stopped") else ""))
-        if facts:
-            typer.echo(summary_line(path.stem[len("extraction-"):], facts))
+        if fact_stats:
+            typer.echo(summary_line(path.stem[len("extraction-"):], fact_stats))
     if (run_dir / "context.md").exists():
         typer.echo((run_dir / "context.md").read_text())
     typer.echo(f"fairness: none passes {len(fairness['none_passing'])}/{fairness['none_checked']} memory items; "
