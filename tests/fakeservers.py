@@ -73,6 +73,7 @@ class FakeServer:
     """The scripted queue and the HTTP plumbing; subclasses render the wire shapes."""
 
     model_path = "/v1/chat/completions"
+    server_class: type[ThreadingHTTPServer] = ThreadingHTTPServer
 
     def __init__(self, model: str = "fake-model"):
         self.model = model
@@ -156,7 +157,7 @@ class FakeServer:
             def log_message(self, *args):  # keep test output clean
                 pass
 
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._httpd = self.server_class(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, name="fake-llm-server", daemon=True)
         self._thread.start()

@@ -19,6 +19,7 @@ import re
 import sys
 import threading
 from collections.abc import Callable
+from http.server import ThreadingHTTPServer
 from typing import Any, SupportsIndex
 
 from evals.bench.harness import REPO
@@ -66,6 +67,15 @@ class _Queue(list):
         return step
 
 
+class _QuietServer(ThreadingHTTPServer):
+    def handle_error(self, request, client_address) -> None:
+        # A client killed between two requests on a kept-alive connection resets it: expected
+        # in the crash trials, not a fault of the server worth a traceback on the console.
+        if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            return
+        super().handle_error(request, client_address)
+
+
 class RespondingOpenAI(FakeOpenAI):
     def __init__(self, *, delay: float | Callable[[dict], float] = 0.0, model: str = "fake-model"):
         super().__init__(model)
@@ -99,21 +109,7 @@ class RespondingOpenAI(FakeOpenAI):
 
     # -- hold answers back, and ignore clients that were killed meanwhile ----
 
-    def start(self) -> RespondingOpenAI:
-        super().start()
-        httpd = self._httpd
-        assert httpd is not None  # start() made it
-        report = httpd.handle_error
-
-        def handle_error(request, client_address) -> None:
-            # A client killed between two requests on a kept-alive connection resets it: expected
-            # in the crash trials, not a fault of the server worth a traceback on the console.
-            if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
-                return
-            report(request, client_address)
-
-        httpd.handle_error = handle_error  # type: ignore[method-assign]  # this one server's hook, replaced on purpose
-        return self
+    server_class = _QuietServer
 
     def _send_json(self, h, status, payload, headers=None):
         self._hold()
