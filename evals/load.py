@@ -138,7 +138,7 @@ def write_path(db, memory_llm, settings=None) -> dict:
         if not result.ran or result.remaining == 0:
             break
     stats: dict[str, Any] = {"passes": len(results), "stopped": stopped,
-             "unread_messages": len(writer.pending(db))}
+                             "unread_messages": len(writer.pending(db))}
     for key in ("added", "updated", "deleted"):
         stats[key] = sum(getattr(r, key, 0) or 0 for r in results)
     # Memory writing is paid separately from answering: its calls, from the call log.
