@@ -12,7 +12,7 @@ from datetime import datetime
 
 from agent.models.base import Message
 from memory import messages as store
-from memory import promises, recall, series, soul, summary
+from memory import promises, recall, scope, series, soul, summary
 
 PERSONA = """You are kept, a work assistant in the person's terminal. You answer plainly and \
 act through your tools: calendar, messages, tasks, and a search of what the person told you \
@@ -50,7 +50,7 @@ def build(
 ) -> Context:
     parts = [PERSONA, f"Now: {now.strftime('%A %Y-%m-%d %H:%M')} ({tz_name}, UTC{now.strftime('%z')})."]
     recalled: list[recall.Recalled] = []
-    if chat.is_team:
+    if not scope.of(chat).private_memory:
         parts.append(
             f"This is the team chat {chat.name!r}: the person's private memory is not available here, "
             "and search_memory is refused."
