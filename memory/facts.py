@@ -20,6 +20,8 @@ import sqlite_utils
 from memory.secrets import redact
 
 ACTIVE, SUPERSEDED, DELETED, ARCHIVED = "active", "superseded", "deleted", "archived"
+# A fact is one dated sentence; anything longer is not a fact and would ride in every prompt.
+MAX_CHARS = 2000
 
 MIGRATIONS = [
     (
