@@ -16,6 +16,7 @@ from agent.models.base import (
     MALFORMED, NOT_CONFIGURED, Message, ModelError, Response, StreamCallback, ToolCall, ToolSpec, Usage,
     PLACEHOLDER_KEY, classify_sdk_error,
 )
+from agent.models.calls import deadline_client
 
 
 class AnthropicModel:
@@ -29,7 +30,8 @@ class AnthropicModel:
         api_key = api_key or os.environ.get("ANTHROPIC_API_KEY") or (PLACEHOLDER_KEY if self.base_url else None)
         if not api_key:
             raise ModelError(NOT_CONFIGURED, "ANTHROPIC_API_KEY is not set")
-        self._client = anthropic.Anthropic(api_key=api_key, base_url=self.base_url, timeout=timeout, max_retries=0)
+        self._client = anthropic.Anthropic(api_key=api_key, base_url=self.base_url, timeout=timeout, max_retries=0,
+                                           http_client=deadline_client(anthropic))
 
     def complete(
         self,
@@ -59,6 +61,10 @@ class AnthropicModel:
                 return self._read_stream(stream, on_text)
         except ModelError:
             raise
+        except (AttributeError, TypeError, KeyError, IndexError) as exc:
+            # The SDKs build reply objects without validating them: a 200 whose body is `null`
+            # or has a number where the message should be arrives here.
+            raise ModelError(MALFORMED, f"Anthropic sent a reply of an unexpected shape ({type(exc).__name__}: {exc})") from exc
         except Exception as exc:  # every SDK or transport failure gets a class; anything else is our bug
             error = classify_sdk_error(exc, "Anthropic")
             if error is None:

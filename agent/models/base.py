@@ -79,7 +79,10 @@ RETRYABLE = {RATE_LIMIT, SERVER, TIMEOUT, CONNECTION, MALFORMED, EMPTY}
 
 class ModelError(Exception):
     def __init__(self, kind: str, message: str, *, retry_after: float | None = None):
-        super().__init__(message)
+        from memory.secrets import redact
+
+        # A provider's error may echo the key it was sent: it never reaches a screen, log or row.
+        super().__init__(redact(message))
         self.kind = kind
         self.retry_after = retry_after
 

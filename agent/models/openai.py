@@ -16,6 +16,7 @@ from agent.models.base import (
     MALFORMED, NOT_CONFIGURED, Message, ModelError, Response, StreamCallback, ToolCall, ToolSpec, Usage,
     PLACEHOLDER_KEY, classify_sdk_error,
 )
+from agent.models.calls import deadline_client
 
 
 class OpenAIModel:
@@ -29,7 +30,8 @@ class OpenAIModel:
         api_key = api_key or os.environ.get("OPENAI_API_KEY") or (PLACEHOLDER_KEY if self.base_url else None)
         if not api_key:
             raise ModelError(NOT_CONFIGURED, "OPENAI_API_KEY is not set (or point OPENAI_BASE_URL at a local server)")
-        self._client = openai.OpenAI(api_key=api_key, base_url=self.base_url, timeout=timeout, max_retries=0)
+        self._client = openai.OpenAI(api_key=api_key, base_url=self.base_url, timeout=timeout, max_retries=0,
+                                     http_client=deadline_client(openai))
 
     def complete(
         self,
@@ -61,6 +63,10 @@ class OpenAIModel:
                 return self._read_stream(stream, on_text)
         except ModelError:
             raise
+        except (AttributeError, TypeError, KeyError, IndexError) as exc:
+            # The SDKs build reply objects without validating them: a 200 whose body is `null`
+            # or has a number where the message should be arrives here.
+            raise ModelError(MALFORMED, f"the OpenAI server sent a reply of an unexpected shape ({type(exc).__name__}: {exc})") from exc
         except Exception as exc:  # every SDK or transport failure gets a class; anything else is our bug
             error = classify_sdk_error(exc, "the OpenAI server")
             if error is None:
