@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 import sqlite_utils
 
 from memory.db import transaction
+from memory.secrets import redact
 
 MIGRATIONS = [
     (
@@ -66,7 +67,7 @@ def log_call(db: sqlite_utils.Database, record: CallRecord) -> None:
                 record.latency_ms,
                 record.attempt,
                 record.error_class,
-                (record.error or "")[:500] or None,
+                redact(record.error or "")[:500] or None,  # every stored error, whoever logs it
             ),
         )
 

@@ -112,7 +112,12 @@ def open_db(path: str | os.PathLike, owners: Sequence[str] = MEMORY_OWNERS) -> s
     """Open (creating if needed) the database at ``path`` and migrate it."""
     path = Path(path)
     if str(path) != ":memory:":
-        path.parent.mkdir(parents=True, exist_ok=True)
+        from memory.files import make_private_dir
+
+        try:
+            make_private_dir(path.parent)  # the person's folder: owner-only, like the file
+        except OSError as exc:
+            raise StoreError(f"cannot make the folder for {path}: {exc.strerror or exc}") from None
         new = not path.exists()
     else:
         new = False

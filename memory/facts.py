@@ -22,6 +22,8 @@ from memory.secrets import redact
 from memory.text.dates import undated
 
 ACTIVE, SUPERSEDED, DELETED, ARCHIVED = "active", "superseded", "deleted", "archived"
+# A fact is one dated sentence; anything longer is not a fact and would ride in every prompt.
+MAX_CHARS = 2000
 
 MIGRATIONS = [
     (

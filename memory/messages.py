@@ -69,18 +69,33 @@ class StoredMessage:
         return datetime.fromisoformat(self.at)
 
 
-def get_chat(db: sqlite_utils.Database, name: str = DEFAULT_CHAT, kind: str = PRIVATE, now: datetime | None = None) -> Chat:
-    """The chat called ``name``, created with ``kind`` if it does not exist yet."""
-    if kind not in (PRIVATE, TEAM):
+class ChatKindError(ValueError):
+    """A chat was asked for as the other kind than it is; the message says so in one line."""
+
+
+def get_chat(db: sqlite_utils.Database, name: str = DEFAULT_CHAT, kind: str | None = None,
+             now: datetime | None = None) -> Chat:
+    """The chat called ``name``; created with ``kind`` (default private) if it does not exist yet.
+
+    A chat's kind is fixed when it is made and decides its scope (memory/scope.py)
+    for good: asking for an existing chat as the other kind is refused, never
+    ignored, because a private chat's messages would then be read as a team's (or
+    a team chat's turns written into the person's memory).
+    """
+    if kind not in (None, PRIVATE, TEAM):
         raise ValueError(f"chat kind must be 'private' or 'team', not {kind!r}")
     row = db.conn.execute("SELECT id, name, kind FROM chats WHERE name = ?", (name,)).fetchone()
     if row is None:
         created = (now or datetime.now().astimezone()).isoformat(timespec="seconds")
         with transaction(db) as conn:
             conn.execute(
-                "INSERT OR IGNORE INTO chats (name, kind, created_at) VALUES (?, ?, ?)", (name, kind, created)
+                "INSERT OR IGNORE INTO chats (name, kind, created_at) VALUES (?, ?, ?)", (name, kind or PRIVATE, created)
             )
         row = db.conn.execute("SELECT id, name, kind FROM chats WHERE name = ?", (name,)).fetchone()
+    if kind is not None and row["kind"] != kind:
+        hint = ("start a team chat under a new name, e.g. --chat " + f"{name}-team" if kind == TEAM
+                else "leave out the kind to open it as it is")
+        raise ChatKindError(f"chat {name!r} already exists as a {row['kind']} chat and stays one; {hint}")
     return Chat(row["id"], row["name"], row["kind"])
 
 

@@ -114,6 +114,14 @@ class FakeServer:
     def hang(self, seconds: float) -> FakeServer:
         return self._push(Step("hang", seconds=seconds))
 
+    def keep_alive(self, seconds: float, every: float = 0.2) -> FakeServer:
+        """A 200 stream that sends only SSE keep-alive comments for ``seconds``, then drops."""
+        return self._push(Step("keep_alive", seconds=seconds, retry_after=every))
+
+    def reply_raw(self, body: str, status: int = 200) -> FakeServer:
+        """A reply whose body is ``body`` exactly (any JSON shape, or none), streamed or not."""
+        return self._push(Step("raw", status=status, message=body))
+
     def disconnect_mid_stream(self, text: str = "Booking the meet") -> FakeServer:
         return self._push(Step("disconnect", text=text))
 
@@ -215,6 +223,16 @@ class FakeServer:
                 h.close_connection = True
                 return
             return self._send_json(h, 200, self.message_json(Step("reply", text="too late")))
+        if step.kind == "keep_alive":
+            return self._send_keep_alive(h, step.seconds, step.retry_after or 0.2)
+        if step.kind == "raw":
+            data = step.message.encode()
+            h.send_response(step.status)
+            h.send_header("Content-Type", "text/event-stream" if stream else "application/json")
+            h.send_header("Content-Length", str(len(data)))
+            h.end_headers()
+            h.wfile.write(data)
+            return
         if step.kind == "stream_error" and not stream:
             status = 529 if step.error_type == "overloaded_error" else 500
             step = Step("fail", status=status, message=step.message, error_type=step.error_type)
@@ -265,6 +283,18 @@ class FakeServer:
             h.wfile.write(b"0\r\n\r\n")  # the end of the chunked body: the stream ends cleanly
         h.wfile.flush()
         h.close_connection = True  # dropping without the last chunk is a broken connection
+
+    def _send_keep_alive(self, h, seconds: float, every: float) -> None:
+        h.send_response(200)
+        h.send_header("Content-Type", "text/event-stream")
+        h.send_header("Transfer-Encoding", "chunked")
+        h.end_headers()
+        until = time.monotonic() + seconds
+        while time.monotonic() < until and not self._stopping.wait(every):
+            data = b": keep-alive\n\n"
+            h.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+            h.wfile.flush()
+        h.close_connection = True
 
     # Subclasses: the wire shapes.
     def message_json(self, step: Step) -> dict:
