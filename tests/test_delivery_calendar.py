@@ -124,7 +124,9 @@ def test_an_event_made_elsewhere_is_a_conflict(db, kept_home, radicale, work):
     # In a team chat the person's own calendar shows only that the time is taken.
     team = ToolContext(db=db, now=datetime.now(BERLIN), tz=BERLIN, chat_is_team=True, delivery=ctx.delivery)
     shared = T["schedule_meeting"].call(team, {"title": "Team sync", "start": "tomorrow 9:15"})
-    assert "Dentist" not in json.dumps(shared) and any(c["title"] == "busy" for c in shared["conflicts"])
+    assert "Dentist" not in json.dumps(shared) and any(c.get("busy") for c in shared["conflicts"])
+    team_list = T["list_events"].call(team, {"from_date": "tomorrow"})
+    assert "Dentist" not in json.dumps(team_list) and any(e.get("busy") for e in team_list["events"])
 
 
 def test_a_task_is_a_vtodo_and_completing_it_completes_it(db, kept_home, radicale, work):

@@ -17,6 +17,8 @@ from zoneinfo import ZoneInfo
 
 import sqlite_utils
 
+from memory.scope import Scope
+
 
 class ToolError(Exception):
     """A failure the model can act on; its text is the tool result."""
@@ -42,6 +44,11 @@ class ToolContext:
         if self.delivery is None:
             self.delivery = Deliverer()
         return self.delivery
+
+    @property
+    def scope(self) -> Scope:
+        """What this chat may read: every list and lookup of a tool goes through it."""
+        return Scope(self.chat_name, self.chat_is_team)
 
 
 @dataclass

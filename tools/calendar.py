@@ -103,28 +103,27 @@ SERVER_ONLY = "your calendar, not booked by kept"
 def _brief(event: store.Event, ctx: ToolContext) -> dict:
     full = event.as_dict(ctx.tz)
     row = {k: full[k] for k in ("event_id", "title", "start", "end", "weekday", "attendees")}
-    return _mark_server_only(row, event, ctx)
+    return _mark_server_only(row, event)
 
 
 def _event(event: store.Event, ctx: ToolContext) -> dict:
     full = event.as_dict(ctx.tz)
     row = {k: v for k, v in full.items() if v is not None and k != "created_at"}
-    return _mark_server_only(row, event, ctx)
+    return _mark_server_only(row, event)
 
 
-def _mark_server_only(row: dict, event: store.Event, ctx: ToolContext) -> dict:
+def _mark_server_only(row: dict, event: store.Event) -> dict:
     if event.origin == "server":
         row.pop("event_id", None)
         row["source"] = SERVER_ONLY
-        if ctx.chat_is_team:  # the person's own calendar: a team chat learns only that the time is taken
-            row.update(title="busy", attendees=[])
-            for private in ("notes", "location"):
-                row.pop(private, None)
     return row
 
 
 def _with_server(ctx: ToolContext, start, end, local: list[store.Event]) -> tuple[list[store.Event], str | None]:
-    """``local`` plus the server's events in [start, end) that are not kept's own (matched by UID)."""
+    """``local`` plus the server's events in [start, end) that are not kept's own (matched by UID).
+
+    Those belong to no chat (``chat`` None), so a team chat's scope sees them as busy time only.
+    """
     found, unread = ctx.deliverer().server_events(start, end, ctx.tz)
     known = {e.uid for e in store.events(ctx.db, start, end, include_cancelled=True)}
     extra = [e for e in found if e.uid not in known and e.status != store.CANCELLED]
@@ -162,11 +161,16 @@ def schedule_meeting(ctx: ToolContext, args: ScheduleMeetingArgs) -> dict:
         location=args.location, notes=args.notes, chat=ctx.chat_name, delivery=state,
     )
     result = _event(event, ctx)
-    result["conflicts"] = [_brief(e, ctx) for e in conflicts]
+    # A clash with an event this chat may not see is told as busy time only.
+    shown = [e for e in conflicts if ctx.scope.sees(e.chat)]
+    busy = [e for e in conflicts if not ctx.scope.sees(e.chat)]
+    result["conflicts"] = [_brief(e, ctx) for e in shown] + [
+        {"busy": True, "start": when.iso(e.start, ctx.tz), "end": when.iso(e.end, ctx.tz)} for e in busy
+    ]
     if conflicts:
-        names = ", ".join(f"'{e.title}' (event_id {e.id})" if e.id else f"'{row['title']}' (on {SERVER_ONLY})"
-                          for e, row in zip(conflicts, result["conflicts"], strict=True))
-        result["warning"] = f"Booked, but it overlaps {names}. Tell the person about the clash."
+        names = [f"'{e.title}' (event_id {e.id})" if e.id else f"'{e.title}' (on {SERVER_ONLY})" for e in shown]
+        names += [f"{len(busy)} private event{'s' if len(busy) > 1 else ''} (busy time)"] if busy else []
+        result["warning"] = f"Booked, but it overlaps {', '.join(names)}. Tell the person about the clash."
     if unread:
         result["calendar_server"] = unread.replace("this shows", "conflicts were checked against")
     result["delivery_state"], result["delivery"] = delivery.deliver_now(ctx, store.EVENT, event.id, state, why_local)
@@ -190,12 +194,14 @@ def list_events(ctx: ToolContext, args: ListEventsArgs) -> dict:
         raise ToolError(
             f"to_date {when.iso(end, ctx.tz)} is before from_date {when.iso(start, ctx.tz)}; give a later to_date"
         )
-    found, unread = _with_server(ctx, start, end, store.events(ctx.db, start, end, include_cancelled=args.include_cancelled))
+    local = store.events(ctx.db, start, end, include_cancelled=args.include_cancelled, scope=ctx.scope)
+    found, unread = _with_server(ctx, start, end, local)
     result = {
         "from": when.iso(start, ctx.tz),
         "to": when.iso(end, ctx.tz),
         "count": len(found),
-        "events": [_event(e, ctx) for e in found],
+        "events": [_event(e, ctx) if ctx.scope.sees(e.chat) else
+                   {"busy": True, "start": when.iso(e.start, ctx.tz), "end": when.iso(e.end, ctx.tz)} for e in found],
     }
     if unread:
         result["calendar_server"] = unread
@@ -204,13 +210,13 @@ def list_events(ctx: ToolContext, args: ListEventsArgs) -> dict:
 
 def cancel_event(ctx: ToolContext, args: CancelEventArgs) -> dict:
     try:
-        event = store.cancel_event(ctx.db, args.event_id, ctx.now)
+        event = store.cancel_event(ctx.db, args.event_id, ctx.now, scope=ctx.scope)
     except LookupError:
         raise ToolError(
             f"event_id: no event has event_id {args.event_id}; call list_events to see the ids"
         ) from None
     except ValueError:
-        old = store.get_event(ctx.db, args.event_id)
+        old = store.get_event(ctx.db, args.event_id, ctx.scope)
         raise ToolError(
             f"event_id: event {args.event_id} ('{old.title}', {when.iso(old.start, ctx.tz)}) is already cancelled"
         ) from None

@@ -114,7 +114,7 @@ def send_message(ctx: ToolContext, args: SendMessageArgs) -> dict:
 
 
 def list_messages(ctx: ToolContext, args: ListMessagesArgs) -> dict:
-    found = store.outbox(ctx.db, recipient=args.to, limit=args.limit)
+    found = store.outbox(ctx.db, recipient=args.to, limit=args.limit, scope=ctx.scope)
     states = store.deliveries(ctx.db, store.MESSAGE)
     rows = []
     for m in found:
