@@ -64,6 +64,7 @@ def named_time(request: str, now: datetime, tz: ZoneInfo) -> Named | None:
     """The phrase in ``request`` that names a day and a time (else the fullest
     that names either), or None when it names none."""
     from agent.models.local import _TIMEY
+    from memory.text import dates
     from tools import when
 
     if len(request) > _MAX_REQUEST:
@@ -85,7 +86,7 @@ def named_time(request: str, now: datetime, tz: ZoneInfo) -> Named | None:
             has_clock = parsed.clock is not None or parsed.exact is not None
             # Day and time first, then the most that is not filler, then the
             # shortest: "tomorrow at 3pm", not "tomorrow at 3pm about the".
-            meaning = sum(1 for u in units[i: j + 1] if u.group().lower().strip(",.") not in when._FILLER)
+            meaning = sum(1 for u in units[i: j + 1] if u.group().lower().strip(",.") not in dates.FILLER)
             score = (day is not None and has_clock, meaning, -len(phrase))
             named = Named(phrase, day, has_clock)
             if best is None or score > best[0]:
