@@ -355,10 +355,13 @@ def events(db, promise_id: int) -> list[dict[str, Any]]:
         "SELECT * FROM promise_events WHERE promise_id = ? ORDER BY id", (promise_id,))]
 
 
-def today_here() -> date:
-    """Today in the person's zone (KEPT_TZ), for overdue marks outside a turn."""
+def today_here(tz=None) -> date:
+    """Today in the person's zone: ``tz`` (the configured zone, which the turn and the
+    commands pass), else KEPT_TZ / TZ, else the machine's."""
     from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+    if tz is not None:
+        return datetime.now(tz).date()
     name = os.environ.get("KEPT_TZ") or os.environ.get("TZ")
     try:
         return datetime.now(ZoneInfo(name)).date() if name else datetime.now().astimezone().date()
@@ -751,7 +754,7 @@ def _carries(promise: Promise, body: str, recipient: str) -> bool:
     return len(hits) * 2 >= len(wanted)
 
 
-def on_tool_action(db, tool_name: str, arguments: dict, result: dict) -> list[int]:
+def on_tool_action(db, tool_name: str, arguments: dict, result: dict, today: date | None = None) -> list[int]:
     """Close the open promises a successful tool call fulfils; return their ids.
 
     Only a message sent to the person the promise is owed to, carrying what
@@ -772,7 +775,7 @@ def on_tool_action(db, tool_name: str, arguments: dict, result: dict) -> list[in
     outbox_id = None
     if isinstance(result, dict):
         outbox_id = _int(result.get("message_id", result.get("id")))
-    when = today_here().isoformat()
+    when = (today or today_here()).isoformat()
     closed: list[int] = []
     with transaction(db) as conn:
         for p in list_promises(db, (OPEN,)):

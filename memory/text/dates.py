@@ -70,8 +70,9 @@ class DateError(ValueError):
 class Ambiguous(DateError):
     """A phrase with more than one reading; ``readings`` names them."""
 
-    def __init__(self, phrase: str, readings: list[str], hint: str = "say which"):
+    def __init__(self, phrase: str, readings: list[str], hint: str = "say which", *, conflict: bool = False):
         self.readings = readings
+        self.conflict = conflict  # two readings said side by side ("Friday the 21st"), not one unclear one
         super().__init__(f"{phrase!r} is ambiguous: {' or '.join(readings)}; {hint}")
 
 
@@ -448,6 +449,25 @@ def annotate(text: str, ref: date) -> str:
     return "".join(out)
 
 
+_DAYS = r"mon|tue|wed|thu|fri|sat|sun|monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+# Some day or time named in words, as a quick test before reading a phrase in full.
+_TIMEY = re.compile(
+    r"\b\d{1,2}(:\d{2})?\s*(am|pm|a\.m\.|p\.m\.|h|uhr)\b|\b\d{1,2}[:.]\d{2}\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}\b"
+    r"|\b\d{1,2}(st|nd|rd|th)\b|\b(in|within)\s+\S+\s*(min|mins|minutes|hours?|days?|weeks?)\b"
+    rf"|\b({_MONTH_NAMES})\.?\s+\d{{1,2}}\b|\b\d{{1,2}}\s+({_MONTH_NAMES})\b|\b({_DAYS})\b"
+    r"|\b(today|tonight|tomorrow|yesterday|morning|afternoon|evening|noon|midnight|eod|weekend|half past|quarter)\b"
+    r"|\b(next|this|last)\s+(week|month)\b|\bat\s+\d{1,2}\b|\bend of\b"
+    r"|[今明后昨]天|[下上本这]周|周[一二三四五六日天末]|星期|礼拜|[上下中]午|晚上|早上|凌晨|今晚|明早|明晚|月底|月末|\d+\s*[点號号月日]"
+    r"|" + CN_NUMERAL + r"[点号]|[天周]后|小时后|分钟后",
+    re.I,
+)
+
+
+def mentions_time(text: str) -> bool:
+    """Whether ``text`` names some day or time at all (a quick test; ``read`` decides what it means)."""
+    return _TIMEY.search(text) is not None
+
+
 # The day a stored fact begins with: "2026-10-07: the review is next Tuesday".
 DATE_PREFIX = re.compile(r"^\s*\d{4}-\d{2}-\d{2}\s*[:：]\s*")
 
@@ -532,17 +552,18 @@ class _Reader:
 
     def set_day(self, value: date) -> None:
         if self.day is not None and self.day != value:
-            raise Ambiguous(self.phrase, [self.day.isoformat(), value.isoformat()], "it names two different days")
+            raise Ambiguous(self.phrase, [self.day.isoformat(), value.isoformat()], "it names two different days", conflict=True)
         self.day = value
 
     def name_weekday(self, target: int) -> None:
         if self.named_weekday is not None and self.named_weekday != target:
-            raise Ambiguous(self.phrase, [WEEKDAYS[self.named_weekday], WEEKDAYS[target]], "it names two weekdays")
+            raise Ambiguous(self.phrase, [WEEKDAYS[self.named_weekday], WEEKDAYS[target]], "it names two weekdays", conflict=True)
         self.named_weekday = target
 
     def set_time(self, hour: int, minute: int = 0, meridiem: str | None = None, leading_zero: bool = False) -> None:
         if self.hour is not None and (self.hour, self.minute) != (hour, minute):
-            raise Ambiguous(self.phrase, [f"{self.hour}:{self.minute:02d}", f"{hour}:{minute:02d}"], "it names two times of day")
+            raise Ambiguous(self.phrase, [f"{self.hour}:{self.minute:02d}", f"{hour}:{minute:02d}"], "it names two times of day",
+                            conflict=True)
         if meridiem and not 1 <= hour <= 12:
             raise DateError(f"{hour}{meridiem} is not a time")
         if not (0 <= hour <= 23 and 0 <= minute <= 59):
@@ -551,7 +572,7 @@ class _Reader:
 
     def set_period(self, period: str) -> None:
         if self.period is not None and self.period != period:
-            raise Ambiguous(self.phrase, [self.period, period], "it names two parts of the day")
+            raise Ambiguous(self.phrase, [self.period, period], "it names two parts of the day", conflict=True)
         self.period = period
 
     def finish_day(self) -> None:
@@ -577,7 +598,7 @@ class _Reader:
         elif self.day.weekday() != target:
             raise Ambiguous(self.phrase, [f"{WEEKDAYS[target]} {(self.day + timedelta(days=(target - self.day.weekday()) % 7)).isoformat()}",
                                           f"{WEEKDAYS[self.day.weekday()]} {self.day.isoformat()}"],
-                            f"{self.day.isoformat()} is a {WEEKDAYS[self.day.weekday()]}, not a {WEEKDAYS[target]}")
+                            f"{self.day.isoformat()} is a {WEEKDAYS[self.day.weekday()]}, not a {WEEKDAYS[target]}", conflict=True)
 
     def month_day(self, month: int, day: int, year: int | None) -> date:
         try:
@@ -605,9 +626,9 @@ def read(phrase: str, now: datetime, tz: ZoneInfo) -> Parsed:
         return iso
     if text in ("now", "right now", "现在", "馬上", "马上", "立刻"):
         return Parsed(exact=now.replace(second=0, microsecond=0))
-    options = re.split(r"\s+or\s+|\s*(?:还是|或者|或)\s*", text)
-    if len(options) > 1:
-        raise Ambiguous(phrase.strip(), [repr(o.strip()) for o in options if o.strip()], "it names more than one option")
+    options = [o.strip() for o in re.split(r"\s+or\s+|\s*(?:还是|或者|或)\s*", text) if o.strip()]
+    if len(options) > 1 and sum(_readable(o, now, tz) for o in options) >= 2:
+        raise Ambiguous(phrase.strip(), [repr(o) for o in options], "it names more than one option")
 
     token = _STRICT.set(True)
     try:
@@ -637,6 +658,14 @@ def read(phrase: str, now: datetime, tz: ZoneInfo) -> Parsed:
     if r.day is None and clock is None:
         raise DateError(f"found no day or time in {phrase.strip()!r}")
     return Parsed(day=r.day, clock=clock)
+
+
+def _readable(option: str, now: datetime, tz: ZoneInfo) -> bool:
+    try:
+        read(option, now, tz)
+    except DateError:
+        return False
+    return True
 
 
 def _read_iso(text: str, tz: ZoneInfo) -> Parsed | None:
@@ -756,7 +785,7 @@ def _read_relative_days(r: _Reader) -> None:
             r.set_day(span.start)
         else:
             if r.range is not None:
-                raise Ambiguous(r.phrase, [r.range[1], words], "it names two stretches of time")
+                raise Ambiguous(r.phrase, [r.range[1], words], "it names two stretches of time", conflict=True)
             r.range = (span, words)
 
 
