@@ -4,8 +4,9 @@
     python -m evals.bench.dates --engine dateparser
     python -m evals.bench.dates --show dev       # and the misses of a split
 
-The sets are evals/data/dates_dev.jsonl (tuned on) and dates_test.jsonl
-(written first and separately, not tuned on). Each line has the phrase, the
+The sets are evals/data/dates_dev.jsonl (tuned on), dates_test.jsonl
+(written first and separately, not tuned on) and dates_fresh.jsonl (written
+after the resolver was done, another now and zone, run once). Each line has the phrase, the
 ``now`` and ``zone`` it is said in, and ``want``: a wall time
 ("2026-11-27T14:00"), a day ("2026-11-30") for a phrase that names only a
 day, or "refuse" for a phrase that must be refused as ambiguous.
@@ -26,7 +27,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 DATA = Path(__file__).resolve().parent.parent / "data"
-SPLITS = ("dev", "test")
+SPLITS = ("dev", "test", "fresh")
 RIGHT, WRONG, REFUSED = "right", "wrong", "refused"
 
 
