@@ -98,15 +98,11 @@ def describe(notes: list[Note]) -> str:
 # ---------------------------------------------------------------- evidence
 
 
-def _words(text: str) -> set[str]:
-    return content_words(text)
-
-
 def _grounded_text(value: str, evidence: str, evidence_words: set[str]) -> bool:
     cjk = _CJK.findall(value)
     if cjk:
         return any(ch in evidence for ch in cjk)
-    words = _words(value)
+    words = content_words(value)
     if not words:
         return True
     # A prefix match lets "meeting" ground "meetings" and "Anna's" ground "Anna".
@@ -129,8 +125,8 @@ class Evidence:
     request: str = ""
 
     def __post_init__(self) -> None:
-        self.words = _words(self.everything)
-        self.current_words = _words(self.current)
+        self.words = content_words(self.everything)
+        self.current_words = content_words(self.current)
 
     def gave(self, value: Any, strict: bool) -> bool:
         """Whether ``value`` came from the current evidence: one of its words (``strict``: every one) is there."""
@@ -142,7 +138,7 @@ class Evidence:
         cjk = _CJK.findall(text)
         if cjk:
             return all(ch in self.current for ch in cjk)
-        return all(_grounded_text(w, self.current, self.current_words) for w in _words(text))
+        return all(_grounded_text(w, self.current, self.current_words) for w in content_words(text))
 
 
 def evidence(request: Request) -> Evidence:

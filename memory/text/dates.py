@@ -224,9 +224,9 @@ def _wd(name: str) -> int:
 def _en_rules():
     R = []
 
-    def rule(pattern):
+    def rule(pattern, in_text=True):
         def wrap(fn):
-            R.append((re.compile(pattern, re.IGNORECASE), fn))
+            R.append((re.compile(pattern, re.IGNORECASE), fn, in_text))
             return fn
         return wrap
 
@@ -307,7 +307,8 @@ def _en_rules():
     def _(m, ref): return _shift(ref, -_count(m.group("n")), m.group("unit"))
 
     # "on the 22nd", "the 1st": the next such day, today counting (not "the 3rd of May": a date, read elsewhere)
-    @rule(r"\b(?:on |by |until |till |before |from )?the (?P<d>\d{1,2})(?:st|nd|rd|th)\b(?! (?:of )?" + _MONTH_NAMES + r"\b)")
+    @rule(r"\b(?:on |by |until |till |before |from )?the (?P<d>\d{1,2})(?:st|nd|rd|th)\b(?! (?:of )?" + _MONTH_NAMES + r"\b)",
+          in_text=False)
     def _(m, ref): return _day(_nth_of_month(ref, int(m.group("d"))))
 
     @rule(r"\b(?:tomorrow|tmrw|tmr)\b")
@@ -344,9 +345,9 @@ def _zh_week_shift(word: str) -> int:
 def _zh_rules():
     R = []
 
-    def rule(pattern):
+    def rule(pattern, in_text=True):
         def wrap(fn):
-            R.append((re.compile(pattern), fn))
+            R.append((re.compile(pattern), fn, in_text))
             return fn
         return wrap
 
@@ -397,7 +398,7 @@ def _zh_rules():
         return Span(_next_weekday(ref, d), _next_weekday(ref, d), weekday=d)
 
     # 22号 / 5日 (not 12月5日, a date read elsewhere): the next such day, today counting
-    @rule(r"(?<![\d月])(?P<d>\d{1,2}|" + CN_NUMERAL + r")(?:号|號)|(?<![\d月])(?P<d2>\d{1,2})日")
+    @rule(r"(?<![\d月])(?P<d>\d{1,2}|" + CN_NUMERAL + r")(?:号|號)|(?<![\d月])(?P<d2>\d{1,2})日", in_text=False)
     def _(m, ref): return _day(_nth_of_month(ref, _zh_count(m.group("d") or m.group("d2"))))
 
     return R
@@ -407,10 +408,16 @@ _RULES = _en_rules() + _zh_rules()
 _ALREADY = re.compile(r"^\s*[（(]\s*\d{4}")
 
 
-def find(text: str, ref: date) -> list[tuple[int, int, str, Span]]:
-    """Every relative date expression in ``text``: (start, end, words, span), in order, not overlapping."""
+def find(text: str, ref: date, *, phrase: bool = False) -> list[tuple[int, int, str, Span]]:
+    """Every relative date expression in ``text``: (start, end, words, span), in order, not overlapping.
+
+    A bare day of the month ("the 12th", "12号") is read only in a phrase that
+    is all about when (``phrase``): in running text it may be a past day
+    ("it shipped on the 3rd"), and annotating it as the next one would be wrong."""
     taken: list[tuple[int, int, str, Span]] = []
-    for pattern, resolve_match in _RULES:
+    for pattern, resolve_match, in_text in _RULES:
+        if not (in_text or phrase):
+            continue
         for m in pattern.finditer(text):
             start, end = m.span()
             if any(start < e and s < end for s, e, _, _ in taken):
@@ -427,7 +434,7 @@ def find(text: str, ref: date) -> list[tuple[int, int, str, Span]]:
 
 def resolve(expression: str, ref: date) -> Span | None:
     """The date ``expression`` names when said on ``ref``; None when it is not a relative date."""
-    found = find(expression, ref)
+    found = find(expression, ref, phrase=True)
     return found[0][3] if found else None
 
 
@@ -777,7 +784,7 @@ def _read_absolute(r: _Reader) -> None:
 
 def _read_relative_days(r: _Reader) -> None:
     """The shared day rules (see ``_RULES``): "next Friday", "in 3 weeks", "下周五", "月底", "the 22nd"..."""
-    for start, end, words, span in reversed(find(r.text, r.today)):
+    for start, end, words, span in reversed(find(r.text, r.today, phrase=True)):
         r.text = r.text[:start] + " " + r.text[end:]
         if span.weekday is not None:
             r.name_weekday(span.weekday)
