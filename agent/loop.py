@@ -73,7 +73,7 @@ class Session:
     # Before-call step: (calls, tool specs, the turn as data) -> Screened. None: the screen when the
     # model asks for it (``wants_screen``), else nothing.
     before_call: Callable[[list[ToolCall], list[ToolSpec], screen.Request], screen.Screened] | None = None
-    after_call: list[Callable[["Session", ExecutedCall], None]] | None = None  # None: close fulfilled promises
+    after_call: list[Callable[[Session, ExecutedCall], None]] | None = None  # None: close fulfilled promises
 
     def now(self) -> datetime:
         return (self.clock() if self.clock else datetime.now(self.tz)).astimezone(self.tz)

@@ -125,9 +125,8 @@ def _execute(tools, call, db, now, tz) -> tuple[dict, str | None]:
 
 
 def run_one(model, item: dict, variant: str, data: dict, root: Path, now, tz, tools, specs) -> Outcome:
-    from agent import context
+    from agent import context, screen
     from agent.models.base import ModelError
-    from agent import screen
     from memory import messages as store
 
     out = Outcome(item["id"], variant, item["request"], item.get("tool"), needs_memory=bool(item.get("needs_memory")))

@@ -26,7 +26,7 @@ import os
 import re
 import sqlite3
 from dataclasses import asdict, dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 from typing import Any
 
 from memory.db import transaction

@@ -30,7 +30,6 @@ import sys
 import threading
 import time
 import uuid
-from dataclasses import dataclass
 from typing import Any
 
 from agent.models.base import (

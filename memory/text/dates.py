@@ -55,7 +55,7 @@ import calendar
 import contextvars
 import re
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from memory.text.numbers import CN_NUMERAL, EN_NUMBER, cn_int, to_int
@@ -446,7 +446,7 @@ def annotate(text: str, ref: date) -> str:
     by a bracketed date are left alone, so annotating twice changes nothing.
     """
     out, last = [], 0
-    for start, end, _, span in find(text, ref):
+    for _, end, _, span in find(text, ref):
         if _ALREADY.match(text[end:]):
             continue
         out.append(text[last:end])
@@ -714,7 +714,7 @@ def _read_exact(r: _Reader) -> None:
     def shift(amount: float, unit: str) -> None:
         if r.exact is not None:
             raise DateError("names two relative times")
-        base = r.now.replace(second=0, microsecond=0).astimezone(timezone.utc)
+        base = r.now.replace(second=0, microsecond=0).astimezone(UTC)
         r.exact = (base + timedelta(seconds=_UNITS[unit] * amount)).astimezone(r.tz)
 
     def english(m: re.Match) -> None:
@@ -898,7 +898,7 @@ def localize(day: date, clock: time, tz: ZoneInfo) -> datetime:
     """Wall time on ``day`` in ``tz``; a time skipped by DST moves forward by the gap."""
     naive = datetime.combine(day, clock)
     value = naive.replace(tzinfo=tz, fold=0)
-    settled = value.astimezone(timezone.utc).astimezone(tz)
+    settled = value.astimezone(UTC).astimezone(tz)
     return settled if settled.replace(tzinfo=None) != naive else value
 
 
