@@ -237,7 +237,7 @@ def read_request(request: str, now: datetime, tz: ZoneInfo) -> Reading:
     best_day: tuple[tuple, Named] | None = None  # the fullest phrase naming only a day
     best_clock: tuple[tuple, Named] | None = None  # ... and only a time
     refused: tuple[int, str] | None = None  # the fullest ambiguous phrase
-    moments: list[datetime] = []
+    timed: list[tuple[int, int, datetime]] = []  # (first unit, last unit, moment) of each phrase naming day and time
     for i in range(len(units)):
         for j in range(i, min(i + _MAX_UNITS, len(units))):
             phrase = request[units[i].start(): units[j].end()].strip(" ,.;!?，。！？'\"")
@@ -257,8 +257,8 @@ def read_request(request: str, now: datetime, tz: ZoneInfo) -> Reading:
             day = parsed.day if parsed.exact is None else parsed.exact.astimezone(tz).date()
             has_clock = parsed.clock is not None or parsed.exact is not None
             moment = _moment(phrase, now, tz) if day is not None and has_clock else None
-            if moment is not None and moment not in moments:
-                moments.append(moment)
+            if moment is not None:
+                timed.append((i, j, moment))
             # Day and time first, then the most that is not filler, then the shortest:
             # "tomorrow at 3pm", not "tomorrow at 3pm about the".
             score = (day is not None and has_clock, meaning, -len(phrase))
@@ -269,6 +269,13 @@ def read_request(request: str, now: datetime, tz: ZoneInfo) -> Reading:
                 best_clock = (score, named)
             if day is not None and not has_clock and (best_day is None or score > best_day[0]):
                 best_day = (score, named)
+    # The times the request names: its fullest phrases, not the parts inside them
+    # ("Friday at 9am" inside "a week from Friday at 9am" is no time of its own).
+    moments: list[datetime] = []
+    for i, j, moment in timed:
+        inside = any(a <= i and j <= b and (a, b) != (i, j) for a, b, _ in timed)
+        if not inside and moment not in moments:
+            moments.append(moment)
     reading = Reading(best[1] if best else None, moments)
     if best is not None and not (best[1].day and best[1].has_clock) and best_day and best_clock:
         # "at 4pm after the review tomorrow": the day and the time, said apart, read together.

@@ -268,3 +268,11 @@ def test_kept_chat_shows_what_the_screen_did_in_one_line(db, capsys):
     out = capsys.readouterr().out
     lines = [line for line in out.splitlines() if "screen:" in line]
     assert len(lines) == 1 and "dropped send_message" in lines[0] and "only asks a question" in lines[0]
+
+
+def test_a_time_inside_a_longer_phrase_is_not_a_second_time():
+    # "Monday at 10am" sits inside "two weeks from Monday at 10am": the request names one moment, 2026-12-21 10:00.
+    call = ToolCall("c", "schedule_meeting", {"title": "Review with Ada", "start": "Monday 10am"})
+    out = _screen("Book a review with Ada two weeks from Monday at 10am.", call)
+    assert out.calls[0].arguments["start"] == "two weeks from Monday at 10am"
+    assert "2026-12-21 10:00" in out.notes[0].detail
