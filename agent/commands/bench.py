@@ -114,6 +114,10 @@ def dates(
 
     if engine not in bench.ENGINES:
         fail(f"unknown engine {engine!r}; choose one of {', '.join(sorted(bench.ENGINES))}")
+    import importlib.util
+
+    if engine == "dateparser" and importlib.util.find_spec("dateparser") is None:
+        fail("the dateparser comparison needs dateparser: pip install dateparser (kept itself does not use it)")
     bad = [s for s in show if s not in bench.SPLITS]
     if bad:
         fail(f"unknown split {bad[0]!r}; choose dev or test")

@@ -20,6 +20,7 @@ day, or "refuse" for a phrase that must be refused as ambiguous.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 from collections import Counter
 from datetime import date, datetime
@@ -115,6 +116,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--engine", choices=sorted(ENGINES), default="kept", help="which resolver to measure")
     parser.add_argument("--show", choices=SPLITS, action="append", default=[], help="print the misses of this split")
     args = parser.parse_args(argv)
+    if args.engine == "dateparser" and importlib.util.find_spec("dateparser") is None:
+        print("the dateparser comparison needs dateparser: pip install dateparser (kept itself does not use it)")
+        return 2
     print(render(run(args.engine), args.engine, args.show))
     return 0
 
