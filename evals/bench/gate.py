@@ -70,7 +70,8 @@ def store(split: dict):
     db = open_db(":memory:")
     to_db: dict = {}
     with transaction(db) as conn:
-        for f in split["facts"]:
+        # In the order they were said, as a memory writer would store them.
+        for f in sorted(split["facts"], key=lambda f: f["said_on"]):
             if f.get("replaces") is not None:
                 new = fact_log.update_fact(conn, to_db[f["replaces"]], f["text"], f["said_on"], [])
             else:
@@ -91,7 +92,7 @@ def systems(db, back: dict) -> dict[str, Callable[[str], list]]:
         return [back[active[i].id] for i, _ in recall.rank(text, docs, K)]
 
     def kept(text: str) -> list:
-        return [back[r.fact_id] for r in recall.recall_facts(db, text, k=K)]
+        return [back[r.id] for r in recall.recall_facts(db, text, k=K)]
 
     return {"top-12, no gate": plain, "kept recall": kept}
 

@@ -4,8 +4,8 @@ One function, ``tokens(text)``, serves the fact index, the message index and
 every query, so a fact and the question about it always meet in the same
 vocabulary. What it promises:
 
-- Latin words are lowercased and lightly normalised (plurals, possessives,
-  common verb endings); stop words are dropped.
+- Latin words are lowercased, accents folded ("Tomás" is "tomas") and
+  stemmed by Snowball's English stemmer; stop words are dropped.
 - Chinese runs become unigrams and bigrams (no dictionary needed, no slow
   import, and no segmenter's vocabulary to miss the person's own names).
 - Numbers meet whatever their spelling: "$5,000", "5000", "5,000.00", "5k"
@@ -104,9 +104,31 @@ def has_cjk(text: str) -> bool:
     return _HAS_CJK.search(text) is not None
 
 
+def _latin_fold_table() -> dict[int, str]:
+    # Accented Latin letters read as their base letters, so "Tomás", "tomas"
+    # and "TOMAS" meet, and "Malmö" is one word, not "malm" + "ö". Only the
+    # Latin blocks: Chinese and Japanese text is left untouched.
+    table = {}
+    for code in range(0xC0, 0x250):
+        base = "".join(c for c in unicodedata.normalize("NFKD", chr(code)) if not unicodedata.combining(c))
+        if base != chr(code) and base.isascii():
+            table[code] = base
+    table.update({ord("ø"): "o", ord("Ø"): "O", ord("ł"): "l", ord("Ł"): "L", ord("đ"): "d", ord("ß"): "ss",
+                  ord("æ"): "ae", ord("Æ"): "AE", ord("œ"): "oe", ord("þ"): "th"})
+    return table
+
+
+_LATIN_FOLD = _latin_fold_table()
+
+
+def fold(text: str) -> str:
+    """``text`` in NFKC with accented Latin letters replaced by their base letters."""
+    return unicodedata.normalize("NFKC", text).translate(_LATIN_FOLD)
+
+
 def tokens(text: str) -> list[str]:
     """The normalised tokens of ``text``, in order, repeats kept (BM25 counts them)."""
-    text = unicodedata.normalize("NFKC", text).lower()
+    text = fold(text).lower()
     out: list[str] = []
     for m in _TOKEN_RE.finditer(text):
         kind = m.lastgroup if m.lastgroup in _KINDS else _kind(m)
@@ -285,48 +307,22 @@ def _cn_int(s: str | None) -> int | None:
     return total + current
 
 
-_VOWEL = re.compile("[aeiouy]")
+@lru_cache(maxsize=1)
+def _snowball():
+    import snowballstemmer  # pure Python (it uses PyStemmer's C code when that is installed)
+
+    return snowballstemmer.stemmer("english")
 
 
 @lru_cache(maxsize=200_000)
 def stem(word: str) -> str:
-    """Light English normalisation: plurals and the commonest verb endings.
+    """The Snowball (Porter 2) English stem: "meetings", "meeting" and "meet" meet,
+    "scheduled" and "schedule" meet, "emailing" meets "email".
 
-    Deliberately weaker than Porter: "meeting" and "meetings" meet, "painted"
-    and "painting" meet "paint", "business" stays "business". Words with digits ("q3", "v2") are left as they are.
+    A published algorithm instead of hand suffix rules, and no list of agent
+    nouns: "who owns Harbor" and "the Harbor owner" meet on the name (see
+    memory.recall). Words with digits ("q3", "v2") are left as they are.
     """
-    if len(word) <= 3 or not word.isalpha():
+    if len(word) <= 2 or not word.isalpha():
         return word
-    w = word
-    if w.endswith("ies") and len(w) > 4:
-        w = w[:-3] + "y"
-    elif w.endswith(("sses", "shes", "ches", "xes", "zes")):
-        w = w[:-2]
-    elif w.endswith("s") and not w.endswith(("ss", "us", "is", "ous")):
-        w = w[:-1]
-    if w in AGENT_NOUNS:
-        return stem(AGENT_NOUNS[w])
-    if w.endswith("ing") and len(w) > 5 and _VOWEL.search(w[:-3]):
-        w = _undouble(w[:-3])
-    elif w.endswith("ied") and len(w) > 4:
-        w = w[:-3] + "y"
-    elif w.endswith("ed") and len(w) > 4 and _VOWEL.search(w[:-2]) and not w.endswith("eed"):
-        w = _undouble(w[:-2])
-    if w.endswith("e") and len(w) > 3:
-        w = w[:-1]  # "hike"/"hiking" and "schedule"/"scheduled" meet without the e
-    return w
-
-
-# The person-nouns of the verbs facts are written with: "who is the Harbor
-# owner" meets "Marco owns Harbor", "who manages me" meets "my manager".
-# A short list on purpose: stripping every -er would join "order" and "ord".
-AGENT_NOUNS = {
-    "owner": "own", "manager": "manage", "leader": "lead", "organizer": "organize", "organiser": "organize",
-    "maintainer": "maintain", "approver": "approve", "reviewer": "review", "coordinator": "coordinate",
-}
-
-
-def _undouble(w: str) -> str:
-    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "lsz":
-        return w[:-1]
-    return w
+    return _snowball().stemWord(word)
