@@ -66,7 +66,7 @@ MIN_RELATIVE = 0.3  # and scores at least this share of the best fact's score
 MIN_TERMS = 2  # and shares at least this many distinct words with the turn (all, if it has fewer)
 MAX_NAMED = 4  # facts brought by a name of the turn
 NAME_MAX_SHARE = 0.25  # a name held by more of the documents than this is no anchor
-MAX_RULES = 2  # standing rules brought to a request
+MAX_RULES = 3  # standing rules brought to a request
 LINK_MAX_SHARE = 0.2  # a word linking a rule to a request is held by at most this share of the facts
 
 
@@ -153,11 +153,12 @@ _FIRST_PERSON = re.compile(r"\b(i|me|my|mine|myself|we|us|our|ours|ourselves|i'm
 # "What does X mean", "what is a/an X", "什么是 X": asks what a word or a kind is.
 _DEFINITION = re.compile(r"\bmean(?:s|ing)?\b|^\W*what(?:'s|\s+is|\s+are)\s+(?:a|an)\b|什么是|是什么意思|的意思", re.I)
 # "How do I / how does X work / how to", "why would/do": asks for a method or an explanation.
-_METHOD = re.compile(r"^\W*(?:so\s+|and\s+)?(?:how\s+(?:do|does|can|could|should|would|to)|why\s+(?:do|does|would|is|are))\b", re.I)
+_METHOD = re.compile(
+    r"^\W*(?:so\s+|and\s+)?(?:how\s+(?:do|does|can|could|should|would|to)|why\s+(?:do|does|would|is|are))\b|\bway\s+to\b", re.I)
 _CN_METHOD = re.compile("怎么|如何|为什么|应该|该怎样")
 _INDEFINITE = re.compile(r"\b(?:a|an)\b", re.I)
-# "the team retreat", "this week's report": a particular thing, in the person's world unless the question is general.
-_DEFINITE = re.compile(r"\b(?:the|this|that|these|those)\b", re.I)
+# "my wife's birthday", "our vendor contact": the word right after a possessive is a thing of the person's.
+_OWNED = re.compile(r"\b(?:my|our)\s+([A-Za-z][\w-]*)|我的\s*([A-Za-z][\w-]*)", re.I)
 # A name right inside an indefinite noun phrase is used for a kind: "a Kafka broker", "a Postgres VACUUM".
 _KIND_OF = re.compile(r"\b(?:a|an)\s+(?:[\w'-]+\s+){0,2}$", re.I)
 _PREPOSITION = re.compile(r"\b(?:with|to|for|at|on|in|from|about|of|by|and)\b", re.I)
@@ -180,11 +181,14 @@ def _is_question(text: str) -> bool:
     return is_question(text)
 
 
+_NOT_A_VERB = re.compile(r"^\W*(?:i|i'm|i'll|i've|we|you|he|she|it|they|the|a|an|this|that|my|our|there|it's|thanks?|ok|okay|yes|no|lol|haha)\b", re.I)
+
+
 def _is_request(text: str) -> bool:
     try:
         from memory.text.acts import is_request
-    except ImportError:
-        return not _is_question(text)
+    except ImportError:  # until acts.py lands: a sentence that opens with its verb
+        return not _is_question(text) and not _NOT_A_VERB.match(text)
     return is_request(text)
 
 
@@ -217,7 +221,7 @@ def about_their_world(text: str, names: set[str] = frozenset()) -> str | None:
         return "speaks of the person"
     if _RECALL_CUE.search(text):
         return "asks to be reminded"
-    if _DEFINITE.search(text) and (_is_question(text) or _is_request(text)):
+    if _is_question(text):
         return "asks about a particular thing"
     return None
 
@@ -226,6 +230,7 @@ def about_their_world(text: str, names: set[str] = frozenset()) -> str | None:
 
 _CAPITALISED = re.compile(r"[A-Z][A-Za-z0-9'’-]*")
 _SENTENCE_OPENING = re.compile(r"(?:^|[.!?;:。！？；：(\[“\"]\s*|\d{4}-\d{2}-\d{2}:\s*|\s[-–—]\s+)$")
+_ADDRESS = re.compile(r"\S+@\S+|\b(?:https?://|www\.)\S+")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9'’-]*")
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _WHEN_WORDS = frozenset(tokens(" ".join(_WEEKDAYS + MONTHS)))
@@ -253,7 +258,7 @@ def store_names(docs: Sequence[str]) -> dict[str, set[int]]:
     capital_inside: set[str] = set()
     capital_first: set[str] = set()
     for doc in docs:
-        doc = fold(doc)
+        doc = _ADDRESS.sub(" ", fold(doc))  # "omar@acme.example" says nothing of how Acme is written
         for m in _WORD.finditer(doc):
             word = m.group(0)
             if not word[0].isupper():
@@ -280,6 +285,11 @@ def is_rule(text: str) -> bool:
 
 def _is_when(term: str) -> bool:
     return term in _WHEN_WORDS or bool(_CLOCK.match(term))
+
+
+def _when_class(term: str) -> str:
+    # A rule about when bears on a request at a clock time, or on the same weekday or month.
+    return "clock" if _CLOCK.match(term) else term
 
 
 class _DocsIndex:
@@ -322,12 +332,18 @@ class _DocsIndex:
         if not scores:
             return []
         out: dict[int, Match] = {}
-        # Names: the facts holding a name of the turn, best first (the newest on a tie).
-        anchors = sorted(named)
-        holders = {i for t in anchors for i in self.names[t]}
+        # Names, and what the person calls theirs ("my manager"): the facts
+        # holding one, best first (the newest on a tie).
+        limit = max(2, NAME_MAX_SHARE * self.index.n)
+        anchors = {t: set(self.names[t]) for t in named}
+        for t in self._owned(text):
+            if t not in anchors and 0 < self.index.df(t) <= limit:
+                anchors[t] = {i for i, _ in self.index.postings[t]}
+        holders = {i for held in anchors.values() for i in held}
         for i in sorted(holders, key=lambda i: (-scores.get(i, 0.0), -i))[:MAX_NAMED]:
-            held = sorted(t for t in anchors if i in self.names[t])
-            out[i] = Match(i, scores.get(i, 0.0), "name: " + ", ".join(held))
+            held = sorted(t for t, docs in anchors.items() if i in docs)
+            kind = "name" if any(t in named for t in held) else "the person's"
+            out[i] = Match(i, scores.get(i, 0.0), f"{kind}: " + ", ".join(held))
         # Words: two distinct shared words with enough of the turn's idf mass.
         best = sorted(scores.items(), key=lambda p: (-p[1], -p[0]))
         floor = best[0][1] * min_relative
@@ -341,6 +357,22 @@ class _DocsIndex:
             shared = [t for t in terms if t in self.term_sets[i]]
             if len(shared) >= min(min_terms, len(terms)) and total and sum(idf[t] for t in shared) / total >= min_coverage:
                 out[i] = Match(i, score, "words: " + ", ".join(shared))
+        # One hop: a fact found on words names something ("Project Atlas, the
+        # rebuild of the intake pipeline"); facts on that name sharing a word
+        # with the turn come too ("Atlas beta launch moved to 21 October").
+        hop_names = {t for m in list(out.values()) if m.reason.startswith("words")
+                     for t in self.term_sets[m.index] if t in self.names and 0 < len(self.names[t]) <= limit} - set(anchors)
+        hops = 0
+        for i, score in best:
+            if hops >= MAX_NAMED or len(out) >= k:
+                break
+            if i in out or not (self.term_sets[i] & hop_names):
+                continue
+            shared = [t for t in terms if t in self.term_sets[i] and not _is_when(t)]
+            if shared:
+                via = sorted(self.term_sets[i] & hop_names)
+                out[i] = Match(i, score, f"words: {', '.join(shared)}; through: {', '.join(via)}")
+                hops += 1
         if rules and _is_request(text):
             for m in self._rules_for(terms, out, scores):
                 out.setdefault(m.index, m)
@@ -360,6 +392,11 @@ class _DocsIndex:
                 named -= set(tokens(m.group(0)))
         return named
 
+    @staticmethod
+    def _owned(text: str) -> set[str]:
+        words = [w for m in _OWNED.finditer(fold(text)) for w in m.groups() if w]
+        return set(tokens(" ".join(words)))
+
     def _acts_in_world(self, terms: list[str]) -> bool:
         """A request that says when (a clock time, a weekday): acting in the person's calendar."""
         return any(_is_when(t) for t in terms)
@@ -373,7 +410,7 @@ class _DocsIndex:
         around = set(telling)
         for i in chosen:  # what the request's names and words brought
             around |= {t for t in self.term_sets[i] if self.index.df(t) <= cap and not _is_when(t)}
-        when = any(_is_when(t) for t in terms)
+        when = {_when_class(t) for t in terms if _is_when(t)}
         found = []
         for r in self.rules:
             if r in chosen:
@@ -381,11 +418,11 @@ class _DocsIndex:
             words = self.term_sets[r]
             direct = sorted(telling & words)
             linked = sorted((around - telling) & words)
-            timed = when and any(_is_when(t) for t in words)
+            timed = bool(when & {_when_class(t) for t in words if _is_when(t)})
             if direct or linked or timed:
                 why = ("words: " + ", ".join(direct)) if direct else (
                     ("through: " + ", ".join(linked)) if linked else "a time on both sides")
-                found.append((len(direct) * 2 + len(linked) + timed, r, why))
+                found.append((len(direct) * 2 + len(linked) + 2 * timed, r, why))
         found.sort(key=lambda f: (-f[0], -f[1]))
         return [Match(r, scores.get(r, 0.0), f"standing rule ({why})") for _, r, why in found[:MAX_RULES]]
 
@@ -431,8 +468,8 @@ def recall(query: str, docs: list[str], k: int = 12) -> list[tuple[int, float]]:
 # Questions about the past state of something: these also get the facts it replaced.
 _CHANGE_CUE = re.compile(
     r"\b(chang\w*|before|previous\w*|used to|original\w*|earlier|formerly|former|old|prior|"
-    r"no longer|anymore|any more|history|how many times|initial\w*|moved from|switch\w*|slipp\w*|"
-    r"first)\b|之前|以前|原来|原先|改了|变了|变化|更改|几次|本来",
+    r"no longer|anymore|any more|history|how many times|initial\w*|moved|switch\w*|slipp\w*|pushed|postpon\w*|"
+    r"delay\w*|resched\w*|first)\b|之前|以前|原来|原先|改了|变了|变化|更改|几次|本来|推迟|延期",
     re.IGNORECASE,
 )
 

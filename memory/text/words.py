@@ -77,7 +77,8 @@ _SCALE = {"k": 1_000, "m": 1_000_000, "mm": 1_000_000, "bn": 1_000_000_000, "b":
 # "下午三点开会" reads as 15:00 plus the n-grams of 开会.
 _CN_SPECIAL = (
     r"(?:(?:上午|早上|中午|下午|晚上|凌晨)?(?:\d{1,2}|[一二两三四五六七八九十]{1,3})[点點]"
-    r"|(?:\d{4}年)?(?:\d{1,2}|[一二三四五六七八九十]{1,3})月)"
+    r"|(?:\d{4}年)?(?:\d{1,2}|[一二三四五六七八九十]{1,3})月"
+    r"|(?:星期|礼拜|周)[一二三四五六日天])"
 )
 
 # One pass over the text, most specific alternatives first.
@@ -85,6 +86,7 @@ _TOKEN_RE = re.compile(
     r"""
     (?P<iso>\b(?P<iy>\d{4})[-/.](?P<im>\d{1,2})[-/.](?P<id>\d{1,2})\b)
   | (?P<cndate>(?:(?P<cy>\d{4})年)?(?P<cm>\d{1,2}|[一二三四五六七八九十]{1,3})月(?:(?P<cd>\d{1,2}|[一二三四五六七八九十]{1,3})[日号])?)
+  | (?P<cnweek>(?:星期|礼拜|周)(?P<cnwd>[一二三四五六日天]))
   | (?P<cnclock>(?P<cnpart>上午|早上|中午|下午|晚上|凌晨)?(?P<cnh>\d{1,2}|[一二两三四五六七八九十]{1,3})[点點](?P<cnmin>半|\d{1,2}分?|[一二三四五六七八九十]{1,3}分)?)
   | (?P<clock>\b(?P<ch>\d{1,2}):(?P<cmin>\d{2})(?::\d{2})?\s*(?P<cap>[ap]\.?m\b\.?)?)
   | (?P<hour>\b(?P<hh>\d{1,2})\s*(?P<hap>[ap]\.?m)\b\.?)
@@ -141,7 +143,7 @@ def query_terms(text: str) -> list[str]:
     return list(dict.fromkeys(tokens(text)))
 
 
-_KINDS = ("iso", "cndate", "cnclock", "clock", "hour", "slash", "num", "alnum", "word", "cjk")
+_KINDS = ("iso", "cndate", "cnweek", "cnclock", "clock", "hour", "slash", "num", "alnum", "word", "cjk")
 
 
 def _kind(m: re.Match) -> str:
@@ -159,6 +161,14 @@ def _emit_cndate(m, out):
     month = _cn_int(m.group("cm"))
     day = m.group("cd")
     _date(out, m.group("cy"), month, _cn_int(day) if day else None)
+
+
+_CN_WEEKDAY = dict(zip("一二三四五六日天", ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "sunday")))
+
+
+def _emit_cnweek(m, out):
+    # 周五 / 星期五 / 礼拜五 meet "Friday".
+    out.append(_CN_WEEKDAY[m.group("cnwd")])
 
 
 def _emit_cnclock(m, out):
@@ -261,7 +271,7 @@ def _ngrams(run: str, out: list[str]) -> None:
 
 
 _EMIT = {
-    "iso": _emit_iso, "cndate": _emit_cndate, "cnclock": _emit_cnclock, "clock": _emit_clock,
+    "iso": _emit_iso, "cndate": _emit_cndate, "cnweek": _emit_cnweek, "cnclock": _emit_cnclock, "clock": _emit_clock,
     "hour": _emit_hour, "slash": _emit_slash, "num": _emit_num, "alnum": _emit_alnum, "word": _emit_word, "cjk": _emit_cjk,
 }
 
