@@ -248,27 +248,29 @@ _PREFERENCE = re.compile(r"\b(?:user|person|i)\b\W+(?:\w+\W+){0,3}?(?:prefers?|w
 def store_names(docs: Sequence[str]) -> dict[str, set[int]]:
     """Terms of the names the documents hold -> the documents holding each.
 
-    A word is a name when it is written capitalised where the capital is not
-    owed to the start of a sentence, or when it is capitalised and never seen
-    in lower case in the documents; all-capital words of up to four letters
+    A word is a name when it is written capitalised more often than not, and
+    somewhere the capital is not owed to the start of a sentence (or it is
+    never seen in lower case); all-capital words of up to four letters
     are left out (acronyms are shared vocabulary: VP, QA, OKR, CTO, SEK), and
     so are stop words, weekdays and months.
     """
-    lower_seen: set[str] = set()
-    capital_inside: set[str] = set()
-    capital_first: set[str] = set()
+    lower: dict[str, int] = {}
+    inside: dict[str, int] = {}
+    first: dict[str, int] = {}
     for doc in docs:
         doc = _ADDRESS.sub(" ", fold(doc))  # "omar@acme.example" says nothing of how Acme is written
         for m in _WORD.finditer(doc):
             word = m.group(0)
+            key = word.lower()
             if not word[0].isupper():
-                lower_seen.add(word.lower())
-                continue
-            if word.isupper() and len(word) <= 4:
-                continue
-            opening = _SENTENCE_OPENING.search(doc[: m.start()]) is not None
-            (capital_first if opening else capital_inside).add(word.lower())
-    words = capital_inside | (capital_first - lower_seen)
+                lower[key] = lower.get(key, 0) + 1
+            elif not (word.isupper() and len(word) <= 4):
+                opening = _SENTENCE_OPENING.search(doc[: m.start()]) is not None
+                counts = first if opening else inside
+                counts[key] = counts.get(key, 0) + 1
+    # Written capitalised more often than not, and somewhere not owed to a sentence's start (or never in lower case).
+    words = {w for w in set(inside) | set(first)
+             if inside.get(w, 0) + first.get(w, 0) > lower.get(w, 0) and (w in inside or w not in lower)}
     terms = {t for w in words for t in tokens(w)} - _WHEN_WORDS
     terms = {t for t in terms if not t[:1].isdigit()}
     holders: dict[str, set[int]] = {t: set() for t in terms}
@@ -450,12 +452,14 @@ def rank(query: str, docs: list[str], k: int) -> list[tuple[int, float]]:
     return _docs_index(docs).rank(query, k)
 
 
-def match(query: str, texts: Sequence[str], k: int = 12, *, rules: bool = True) -> list[Match]:
+def match(query: str, texts: Sequence[str], k: int = 12, *, rules: bool = True,
+          min_relative: float = MIN_RELATIVE) -> list[Match]:
     """The candidate ``texts`` that bear on ``query``, best first, at most ``k``, each with its reason.
 
     The one matcher for facts, open promises and series; empty when nothing
-    applies (see the module's docstring for how that is decided)."""
-    return _docs_index(list(texts)).match(query, k, rules=rules)
+    applies (see the module's docstring for how that is decided). A caller
+    that wants one best kind of thing (a count) raises ``min_relative``."""
+    return _docs_index(list(texts)).match(query, k, rules=rules, min_relative=min_relative)
 
 
 def recall(query: str, docs: list[str], k: int = 12) -> list[tuple[int, float]]:

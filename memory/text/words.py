@@ -38,6 +38,8 @@ _ABBR_REWRITE = {k: v for k, v in _MONTH_ABBR.items() if k not in {"mar", "may",
     "jan": "january", "jun": "june",
 }
 
+_UNSTEMMED = frozenset(MONTHS) | frozenset(("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"))
+
 NUMBER_WORDS = {
     "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
     "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12",
@@ -78,7 +80,7 @@ _SCALE = {"k": 1_000, "m": 1_000_000, "mm": 1_000_000, "bn": 1_000_000_000, "b":
 _CN_SPECIAL = (
     r"(?:(?:上午|早上|中午|下午|晚上|凌晨)?(?:\d{1,2}|[一二两三四五六七八九十]{1,3})[点點]"
     r"|(?:\d{4}年)?(?:\d{1,2}|[一二三四五六七八九十]{1,3})月"
-    r"|(?:星期|礼拜|周)[一二三四五六日天])"
+    r"|[上下这本]?(?:星期|礼拜|周)[一二三四五六日天])"
 )
 
 # One pass over the text, most specific alternatives first.
@@ -86,7 +88,7 @@ _TOKEN_RE = re.compile(
     r"""
     (?P<iso>\b(?P<iy>\d{4})[-/.](?P<im>\d{1,2})[-/.](?P<id>\d{1,2})\b)
   | (?P<cndate>(?:(?P<cy>\d{4})年)?(?P<cm>\d{1,2}|[一二三四五六七八九十]{1,3})月(?:(?P<cd>\d{1,2}|[一二三四五六七八九十]{1,3})[日号])?)
-  | (?P<cnweek>(?:星期|礼拜|周)(?P<cnwd>[一二三四五六日天]))
+  | (?P<cnweek>(?P<cnrel>[上下这本])?(?:星期|礼拜|周)(?P<cnwd>[一二三四五六日天]))
   | (?P<cnclock>(?P<cnpart>上午|早上|中午|下午|晚上|凌晨)?(?P<cnh>\d{1,2}|[一二两三四五六七八九十]{1,3})[点點](?P<cnmin>半|\d{1,2}分?|[一二三四五六七八九十]{1,3}分)?)
   | (?P<clock>\b(?P<ch>\d{1,2}):(?P<cmin>\d{2})(?::\d{2})?\s*(?P<cap>[ap]\.?m\b\.?)?)
   | (?P<hour>\b(?P<hh>\d{1,2})\s*(?P<hap>[ap]\.?m)\b\.?)
@@ -167,7 +169,9 @@ _CN_WEEKDAY = dict(zip("一二三四五六日天", ("monday", "tuesday", "wednes
 
 
 def _emit_cnweek(m, out):
-    # 周五 / 星期五 / 礼拜五 meet "Friday".
+    # 周五 / 星期五 / 礼拜五 meet "Friday"; 下周三 is also 下周 (next week).
+    if m.group("cnrel"):
+        out.append(m.group("cnrel") + "周")
     out.append(_CN_WEEKDAY[m.group("cnwd")])
 
 
@@ -251,6 +255,9 @@ def _emit_word(m, out):
         return
     if word in _ABBR_REWRITE:
         out.append(_ABBR_REWRITE[word])
+        return
+    if word in _UNSTEMMED:  # months and weekdays meet the dates read from digits
+        out.append(word)
         return
     out.append(stem(word))
 
