@@ -261,7 +261,7 @@ def store_names(docs: Sequence[str]) -> dict[str, set[int]]:
         doc = _ADDRESS.sub(" ", fold(doc))  # "omar@acme.example" says nothing of how Acme is written
         for m in _WORD.finditer(doc):
             word = m.group(0)
-            key = word.lower()
+            key = re.sub(r"['’]s$", "", word.lower())
             if not word[0].isupper():
                 lower[key] = lower.get(key, 0) + 1
             elif not (word.isupper() and len(word) <= 4):
@@ -407,7 +407,7 @@ class _DocsIndex:
         """The person's standing rules about what the request is about (rule 4 above)."""
         if not self.rules:
             return []
-        cap = max(1, LINK_MAX_SHARE * self.index.n)
+        cap = max(2, LINK_MAX_SHARE * self.index.n)
         telling = {t for t in terms if self.index.df(t) <= cap and not _is_when(t)}
         around = set(telling)
         for i in chosen:  # what the request's names and words brought
@@ -543,12 +543,14 @@ def recall_facts(db, query: str, k: int = 12) -> list[Recalled]:
     if not idx.active:
         return []
     past = asks_about_change(query)
+    # "changed", "before" say which facts may come, not what they are about.
+    asked = _CHANGE_CUE.sub(" ", query) if past else query
     out: list[Recalled] = []
-    for m in idx.docs.match(query, k):
+    for m in idx.docs.match(asked, k):
         f, chain = idx.active[m.index], idx.chains[m.index]
         reason = m.reason + ("; current value of a changed fact" if chain else "")
         out.append(Recalled(f.id, f.text, f.status, round(m.score, 4), reason))
         if past:
             for old in chain:
                 out.append(Recalled(old.id, old.text, old.status, round(m.score, 4), f"earlier value, replaced (see #{f.id})"))
-    return out[: max(k, len(out))] if past else out[:k]
+    return out
