@@ -196,28 +196,33 @@ def unquoted(text: str) -> str:
     return _QUOTED.sub(" ", text)
 
 
-def general_question(text: str) -> bool:
-    """A question about a kind or a method, not about the person's own things (rule 1 above)."""
+def general_question(text: str, person: bool = False) -> bool:
+    """A question about a kind or a method, not about the person's own things (rule 1 above).
+
+    ``person``: the turn names the person themself, as a name most of the
+    documents hold does (a speaker of every chat line): "When did Mira run a
+    race?" is "When did I run a race?"."""
     if not _is_question(text) or _POSSESSIVE.search(text):
         return False
-    if _DEFINITION.search(text) or _METHOD.search(text):
+    if _DEFINITION.search(text) or (_METHOD.search(text) and not person):
         return True
-    if has_cjk(text) and "我" not in text and _CN_METHOD.search(text):
+    if has_cjk(text) and "我" not in text and not person and _CN_METHOD.search(text):
         return True
     # "Is penicillin an antibiotic?", "How much does a Skoda service cost?": a kind, nobody's.
-    return bool(_INDEFINITE.search(text)) and not _FIRST_PERSON.search(text)
+    return bool(_INDEFINITE.search(text)) and not person and not _FIRST_PERSON.search(text)
 
 
-def about_their_world(text: str, names: set[str] = frozenset()) -> str | None:
+def about_their_world(text: str, names: set[str] = frozenset(), person: bool = False) -> str | None:
     """Why the turn may get memory ("names Atlas", "speaks of the person"...), or None.
 
-    ``names`` are the terms of the store's names that the turn holds."""
+    ``names`` are the terms of the store's names that the turn holds;
+    ``person``: it names the person themself (see ``general_question``)."""
     text = unquoted(text)
-    if general_question(text):
+    if general_question(text, person):
         return None
     if names:
         return "names " + ", ".join(sorted(names))
-    if _FIRST_PERSON.search(text):
+    if person or _FIRST_PERSON.search(text):
         return "speaks of the person"
     if _RECALL_CUE.search(text):
         return "asks to be reminded"
@@ -230,6 +235,7 @@ def about_their_world(text: str, names: set[str] = frozenset()) -> str | None:
 
 _CAPITALISED = re.compile(r"[A-Z][A-Za-z0-9'’-]*")
 _SENTENCE_OPENING = re.compile(r"(?:^|[.!?;:。！？；：(\[“\"]\s*|\d{4}-\d{2}-\d{2}:\s*|\s[-–—]\s+)$")
+_CJK_CHAR = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _ADDRESS = re.compile(r"\S+@\S+|\b(?:https?://|www\.)\S+")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9'’-]*")
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -327,8 +333,8 @@ class _DocsIndex:
         terms = query_terms(text)
         if not terms or not self.docs:
             return []
-        named = self._named(text, terms)
-        if about_their_world(text, named) is None and not (rules and _is_request(text) and self._acts_in_world(terms)):
+        named, common = self._named(text, terms)
+        if about_their_world(text, named, bool(common)) is None and not (rules and _is_request(text) and self._acts_in_world(terms)):
             return []
         scores = self.index.scores(terms)
         if not scores:
@@ -350,14 +356,19 @@ class _DocsIndex:
         best = sorted(scores.items(), key=lambda p: (-p[1], -p[0]))
         floor = best[0][1] * min_relative
         idf = {t: self.index.idf(t) for t in terms}
-        total = sum(idf.values())
+        # Words no document holds say nothing about which one is meant (a typo, a
+        # date nobody wrote down): the idf mass is that of the words the store knows.
+        total = sum(w for t, w in idf.items() if t in self.index.postings)
+        n_words = max(1, sum(1 for t in terms if not _CJK_CHAR.fullmatch(t)))
         for i, score in best[: max(k * 3, 24)]:
             if score < floor or len(out) >= k:
                 break
             if i in out:
                 continue
             shared = [t for t in terms if t in self.term_sets[i]]
-            if len(shared) >= min(min_terms, len(terms)) and total and sum(idf[t] for t in shared) / total >= min_coverage:
+            # A single Chinese character is a letter of a word, not a word: it scores but is not counted.
+            words = [t for t in shared if not _CJK_CHAR.fullmatch(t)]
+            if len(words) >= min(min_terms, n_words) and total and sum(idf[t] for t in shared) / total >= min_coverage:
                 out[i] = Match(i, score, "words: " + ", ".join(shared))
         # One hop: a fact found on words names something ("Project Atlas, the
         # rebuild of the intake pipeline"); facts on that name sharing a word
@@ -380,19 +391,20 @@ class _DocsIndex:
                 out.setdefault(m.index, m)
         return sorted(out.values(), key=lambda m: (-m.score, -m.index))[:k]
 
-    def _named(self, text: str, terms: list[str]) -> set[str]:
-        """The store's names the turn holds, telling ones only, not used for a kind ("a Kafka broker")."""
-        limit = max(2, NAME_MAX_SHARE * self.index.n)
-        named = {t for t in terms if t in self.names and len(self.names[t]) <= limit}
+    def _named(self, text: str, terms: list[str]) -> tuple[set[str], set[str]]:
+        """The store's names the turn holds, not used for a kind ("a Kafka broker"):
+        (telling ones, held by few documents; those most documents hold)."""
+        named = {t for t in terms if t in self.names}
         if not named:
-            return named
+            return set(), set()
         folded = fold(text)
         for m in _WORD.finditer(folded):
-            before = folded[: m.start()]
-            kind = _KIND_OF.search(before)
+            kind = _KIND_OF.search(folded[: m.start()])
             if kind and not _PREPOSITION.search(kind.group(0)[2:]):
                 named -= set(tokens(m.group(0)))
-        return named
+        limit = max(2, NAME_MAX_SHARE * self.index.n)
+        telling = {t for t in named if len(self.names[t]) <= limit}
+        return telling, named - telling
 
     @staticmethod
     def _owned(text: str) -> set[str]:

@@ -62,6 +62,8 @@ would wouldn y you your yours yourself yourselves d m o ma really ok okay oh yea
 hello thanks thank please tell know remind something anything thing things
 """.split())
 
+# A pronoun is no part of a topic word: "我对" in 我对什么过敏 is noise beside 过敏.
+_CJK_PRONOUNS = frozenset("我你您他她它")
 _CJK_STOP_CHARS = frozenset("的了是我你他她它们在和就都也吗呢吧啊呀么这那有个一不上下")
 # Question and function words (longest first) and particles that never form part of a topic word.
 _CN_FUNCTION_WORDS = re.compile(
@@ -273,7 +275,7 @@ def _ngrams(run: str, out: list[str]) -> None:
     for i, ch in enumerate(run):
         if ch not in _CJK_STOP_CHARS:
             out.append(ch)
-        if i + 1 < len(run):
+        if i + 1 < len(run) and ch not in _CJK_PRONOUNS and run[i + 1] not in _CJK_PRONOUNS:
             out.append(run[i : i + 2])
 
 
