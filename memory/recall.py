@@ -233,7 +233,6 @@ def about_their_world(text: str, names: set[str] = frozenset(), person: bool = F
 
 # --- the store's names and rules --------------------------------------------------
 
-_CAPITALISED = re.compile(r"[A-Z][A-Za-z0-9'’-]*")
 _SENTENCE_OPENING = re.compile(r"(?:^|[.!?;:。！？；：(\[“\"]\s*|\d{4}-\d{2}-\d{2}:\s*|\s[-–—]\s+)$")
 _CJK_CHAR = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _ADDRESS = re.compile(r"\S+@\S+|\b(?:https?://|www\.)\S+")
@@ -525,7 +524,7 @@ class _FactIndex:
                 prev = by_id[prev].replaces
             self.chains.append(chain)
         bodies = [fact_body(f.text) for f in self.active]
-        with_past = [" ".join([b] + [fact_body(p.text) for p in chain]) for b, chain in zip(bodies, self.chains)]
+        with_past = [" ".join([b] + [fact_body(p.text) for p in chain]) for b, chain in zip(bodies, self.chains, strict=True)]
         self.docs = _DocsIndex(bodies, with_past)
 
 

@@ -126,7 +126,7 @@ def evaluate(split: dict, bring: Callable[[str], list]) -> dict:
         return _share([bool(g) for g in rows])
 
     answerable = [set(t["gold"]) <= set(g) for t, g in zip(
-        [t for t in split["turns"] if t["class"] == "answerable"], by_class["answerable"])]
+        [t for t in split["turns"] if t["class"] == "answerable"], by_class["answerable"], strict=True)]
     found_cases = sum(1 for hits in rule_cases.values() if sum(hits) * 2 >= len(hits))
     return {
         "answerable: all facts": _share(answerable),
@@ -203,7 +203,7 @@ def render(report: dict) -> str:
         return "No recall split found."
     sys_names = list(next(iter(report["splits"].values()))["systems"])
     metrics = list(next(iter(next(iter(report["splits"].values()))["systems"].values())))
-    header = ["per turn class (k = %d)" % report["k"]] + [f"{s}: {n}" for s in splits for n in sys_names]
+    header = [f"per turn class (k = {report['k']})"] + [f"{s}: {n}" for s in splits for n in sys_names]
     rows = [[m] + [report["splits"][s]["systems"][n][m] for s in splits for n in sys_names] for m in metrics]
     sizes = "; ".join(
         f"{s}: {r['facts']} facts, " + ", ".join(f"{v} {k}" for k, v in r["turns"].items())

@@ -167,7 +167,7 @@ def _emit_cndate(m, out):
     _date(out, m.group("cy"), month, _cn_int(day) if day else None)
 
 
-_CN_WEEKDAY = dict(zip("一二三四五六日天", ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "sunday")))
+_CN_WEEKDAY = dict(zip("一二三四五六日天", ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "sunday"), strict=True))
 
 
 def _emit_cnweek(m, out):
