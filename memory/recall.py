@@ -52,6 +52,7 @@ import re
 import weakref
 from collections import OrderedDict
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from memory.text import has_cjk, query_terms, tokens
@@ -212,7 +213,7 @@ def general_question(text: str, person: bool = False) -> bool:
     return bool(_INDEFINITE.search(text)) and not person and not _FIRST_PERSON.search(text)
 
 
-def about_their_world(text: str, names: set[str] = frozenset(), person: bool = False) -> str | None:
+def about_their_world(text: str, names: AbstractSet[str] = frozenset(), person: bool = False) -> str | None:
     """Why the turn may get memory ("names Atlas", "speaks of the person"...), or None.
 
     ``names`` are the terms of the store's names that the turn holds;
@@ -529,7 +530,7 @@ class _FactIndex:
 
 
 # One cached index per open store; dropped with the store object.
-_FACT_CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_FACT_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _fact_index(db) -> _FactIndex:
