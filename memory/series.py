@@ -24,7 +24,9 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from memory.promises import _GENERIC, _int, _is_question, _said_on, _sentences, _words, detect
+from memory.promises import _GENERIC, _int, _said_on, detect
+from memory.text.acts import is_question, sentences
+from memory.text.overlap import content_words
 
 MIGRATIONS = [
     (
@@ -70,9 +72,9 @@ def repetition_cue(text: str) -> bool:
 
 def reports_event(text: str) -> bool:
     """Some sentence of ``text`` reports something that happened (not a question, plan or hedge)."""
-    for a, b in _sentences(text):
+    for a, b in sentences(text):
         s = text[a:b]
-        if _is_question(s) or detect(s):
+        if is_question(s) or detect(s):
             continue
         hedge, cue = _NOT_HAPPENED.search(s), _REPEAT.search(s)
         # "I might move it again" wonders; "moved it again, not sure if it sticks" reports.
@@ -84,7 +86,7 @@ def reports_event(text: str) -> bool:
 
 def key_of(name: str) -> str:
     """The identity of a series name: its content words, sorted, so wording order does not split a series."""
-    words = sorted(_words(name) - _words(" ".join(_GENERIC)))
+    words = sorted(content_words(name) - content_words(" ".join(_GENERIC)))
     return " ".join(words) or name.strip().lower()
 
 
@@ -255,7 +257,7 @@ def event_date(date_text: str, said_on: date) -> date:
 
 
 def _content(text: str) -> set[str]:
-    return _words(text) - _words(" ".join(_GENERIC))
+    return content_words(text) - content_words(" ".join(_GENERIC))
 
 
 def _close(a: set[str], b: set[str]) -> bool:
