@@ -55,16 +55,11 @@ from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
-<<<<<<< HEAD
 from memory.text import has_cjk, query_terms, tokens
 from memory.text.acts import is_question as _is_question
 from memory.text.acts import is_request as _is_request
-from memory.text.words import MONTHS, fold
-=======
-from memory.text import MONTHS, has_cjk, query_terms, tokens
-from memory.text.acts import is_request
 from memory.text.dates import undated
->>>>>>> main
+from memory.text.words import MONTHS, fold
 
 # BM25 parameters: the usual defaults, not tuned on the benchmarks.
 K1 = 1.2
@@ -72,132 +67,11 @@ B = 0.75
 
 MIN_COVERAGE = 0.2  # a fact matched on words holds at least this share of the turn's idf mass
 MIN_RELATIVE = 0.3  # and scores at least this share of the best fact's score
-<<<<<<< HEAD
 MIN_TERMS = 2  # and shares at least this many distinct words with the turn (all, if it has fewer)
 MAX_NAMED = 4  # facts brought by a name of the turn
 NAME_MAX_SHARE = 0.25  # a name held by more of the documents than this is no anchor
 MAX_RULES = 3  # standing rules brought to a request
 LINK_MAX_SHARE = 0.2  # a word linking a rule to a request is held by at most this share of the facts
-=======
-MIN_TERMS = 2  # and shares at least this many distinct words with the query (all, if it has fewer)
-# Task turns (see tasks()): an anchor is a word held by at most this share of the facts (or by 2)...
-ANCHOR_MAX_SHARE = 0.1
-MAX_ANCHORED = 4  # ...and at most this many facts come in on their anchor alone
-MAX_RULES = 3  # standing rules of the person about the task's kind of action
-
-
-# --- task turns -----------------------------------------------------------------
-
-# Verbs that ask kept to act in the person's world, by the kind of action.
-# "Let X know" is a message too; a sentence may open with "please", "can you"...
-_SEND, _MEET, _DO = "send", "meet", "do"
-TASK_VERBS = {
-    **dict.fromkeys("send tell message email mail text ping notify forward reply cc dm".split(), _SEND),
-    **dict.fromkeys("schedule reschedule book arrange invite call put add create assign remind order buy pay file "
-                    "submit set cancel move share raise".split(), _DO),
-}
-_LEAD = r"(?:(?:please|pls|ok(?:ay)?|so|now|then|also|and|hey|quickly)[,\s]+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
-_SENTENCE_START = re.compile(r"(?:^|[.!?;\n]\s*)" + _LEAD + r"([a-z]+)(?:\s+([a-z]+))?", re.IGNORECASE)
-_LET_KNOW = re.compile(r"\blet\s+.{1,80}?\bknow\b", re.IGNORECASE)
-# Words that say what kind of action a fact or request is about.
-_KIND_WORDS = {
-    _SEND: "send sent sending email emails emailed mail message messages messaged cc copy copies copied reply replies "
-           "forward write writes outside tell",
-    _MEET: "meeting meetings meet meets call calls calendar invite invites sync syncs "
-           "appointment appointments 1:1 one-on-one standup",
-}
-# A standing rule or preference of the person's own (not "Jonas prefers Slack").
-_RULE_CUE = re.compile(
-    r"\b(always|never|don't|do not|doesn't|won't|rule|prefers?|preferred|whenever|every time|anything|anyone|"
-    r"everything|avoid\w*|must)\b|规矩|规定|总是|从不|从来不|永远|凡是|一律|不要|之前不|以后不|偏好",
-    re.IGNORECASE,
-)
-_PERSONAL = re.compile(r"\b(i|me|my|mine|the person|the person's)\b|^rule\b|我|^规矩|^规定", re.IGNORECASE)
-
-
-def tasks(query: str) -> set[str]:
-    """The kinds of action a turn asks for (empty when it asks for none).
-
-    A sentence that opens (after "please", "can you"...) with an action verb
-    is a task: "send" when it sends something to someone, else "do"; either
-    is also "meet" when it is about a meeting or call ("Book a call with...").
-    "Send me the link" sends nothing out. Whether the turn asks kept to act at
-    all is memory.text.acts' call ("Did I send…?" asks; "How about booking…?" acts)."""
-    if not is_request(query):
-        return set()
-    kinds = set()
-    for m in _SENTENCE_START.finditer(query):
-        verb, nxt = m.group(1).lower(), (m.group(2) or "").lower()
-        kind = TASK_VERBS.get(verb)
-        if kind == _SEND and nxt == "me":
-            kind = _DO
-        if kind:
-            kinds.add(kind)
-    if _LET_KNOW.search(query):
-        kinds.add(_SEND)
-    if has_cjk(query):
-        if _CN_SEND.search(query):
-            kinds.add(_SEND)
-        elif _CN_DO.search(query):
-            kinds.add(_DO)
-    if kinds:
-        kinds |= _kinds_of(_SEND_ME.sub(" ", query)) & ({_MEET} if _SEND not in kinds else {_MEET, _SEND})
-    return kinds
-
-
-# Chinese requests: "告诉 X ...", "跟 X 说一下", "给 X 发...", "把 X 加到日历", "加一个 task", "约一个 call".
-_CN_LEAD = r"(?:^|[。！？；\n]\s*)(?:请|帮我|麻烦你?|你)?\s*"
-_CN_SEND = re.compile(_CN_LEAD + r"(?:告诉|通知|回复|转发|抄送|发(?:给|消息|邮件|个))|跟.{1,60}?说|给.{1,60}?发(?:个|一|消息|邮件)")
-_CN_DO = re.compile(_CN_LEAD + r"(?:把|加|添加|安排|预约|订|预订|提醒|创建|新建|分配|取消|买|提交)|约(?:一个|个|一下)|加到|安排")
-_SEND_ME = re.compile(r"\b(send|email|mail|message|text|forward)\s+me\b", re.IGNORECASE)
-# Words a task names: capitalised inside a sentence ("the Harbor owner", "Message
-# Felix") or right after a possessive ("my manager", "our vendor contact").
-_NAMED = re.compile(r"(?<![.!?]\s)(?<!^)(?<![.!?])\b([A-Z][\w'’-]*)|\b(?:my|our|the person's)\s+([\w-]+)")
-
-
-def named_terms(query: str) -> set[str]:
-    """The terms of the words a request names (see ``_NAMED``)."""
-    words = []
-    for m in _NAMED.finditer(query.strip()):
-        words.extend(w for w in m.groups() if w)
-    return set(tokens(" ".join(words)))
-
-
-def _kinds_of(text: str) -> set[str]:
-    words = set(re.findall(r"[a-z0-9:'-]+", text.lower()))
-    kinds = {kind for kind, vocab in _KIND_WORDS_SETS.items() if words & vocab}
-    if has_cjk(text):
-        kinds |= {kind for kind, pattern in _CN_KIND_WORDS.items() if pattern.search(text)}
-    return kinds
-
-
-_KIND_WORDS_SETS = {kind: frozenset(v.split()) for kind, v in _KIND_WORDS.items()}
-# The same in Chinese (matched as substrings).
-_CN_KIND_WORDS = {
-    _SEND: re.compile("发给|发一份|消息|邮件|抄送|告诉|通知|回复|转发"),
-    _MEET: re.compile("开会|会议|日历|(?<!大)约"),
-}
-
-
-def is_personal_rule(text: str) -> bool:
-    return _RULE_CUE.search(text) is not None and _PERSONAL.search(text) is not None
-
-
-_TEMPORAL = (
-    "today tomorrow tonight yesterday week weekend weekly month morning afternoon evening noon midnight "
-    "minute minutes hour hours day days next this last asap later soon now monday tuesday wednesday "
-    "thursday friday saturday sunday task tasks todo reminder calendar "
-    "告诉 通知 回复 转发 抄送 发给 说一下 把 加到 添加 安排 预约 约一个 提醒 创建 分配 取消 日历 日期 "
-    "今天 明天 后天 下周 本周 上午 下午 晚上 分钟 小时"
-)
-# The instruction part of a task: its verbs and when. Not what it is about.
-INSTRUCTION_TERMS = frozenset(tokens(" ".join(TASK_VERBS) + " " + _TEMPORAL + " " + " ".join(MONTHS)))
-
-
-def _is_instruction(term: str) -> bool:
-    """A verb of the request, or when: a weekday, a date, a clock time, a number."""
-    return term in INSTRUCTION_TERMS or term[:1].isdigit()
->>>>>>> main
 
 
 @dataclass
