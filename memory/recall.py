@@ -212,7 +212,8 @@ def about_their_world(text: str, names: AbstractSet[str] = frozenset(), person: 
 
 # --- the store's names and rules --------------------------------------------------
 
-_SENTENCE_OPENING = re.compile(r"(?:^|[.!?;:。！？；：(\[“\"]\s*|\d{4}-\d{2}-\d{2}:\s*|\s[-–—]\s+)$")
+_MID_OPENING = re.compile(r"(?:[.!?;:。！？；：(\[“\"]\s*|\d{4}-\d{2}-\d{2}:\s*|\s[-–—]\s+)$")
+_SENTENCE_OPENING = re.compile(r"(?:^\s*|[.!?;:。！？；：(\[“\"]\s*|\d{4}-\d{2}-\d{2}:\s*|\s[-–—]\s+)$")
 _CJK_CHAR = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _ADDRESS = re.compile(r"\S+@\S+|\b(?:https?://|www\.)\S+")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9'’-]*")
@@ -229,7 +230,7 @@ _RULE = re.compile(
 _PREFERENCE = re.compile(r"\b(?:user|person|i)\b\W+(?:\w+\W+){0,3}?(?:prefers?|wants?|likes?|avoids?|needs?)\b|用户.{0,6}(?:喜欢|偏好|希望)", re.I)
 
 
-def store_names(docs: Sequence[str]) -> dict[str, set[int]]:
+def store_names(docs: Sequence[str], term_sets: Sequence[frozenset[str]] | None = None) -> dict[str, set[int]]:
     """Terms of the names the documents hold -> the documents holding each.
 
     A word is a name when it is written capitalised more often than not, and
@@ -249,7 +250,10 @@ def store_names(docs: Sequence[str]) -> dict[str, set[int]]:
             if not word[0].isupper():
                 lower[key] = lower.get(key, 0) + 1
             elif not (word.isupper() and len(word) <= 4):
-                opening = _SENTENCE_OPENING.search(doc[: m.start()]) is not None
+                # The few characters before are enough to see a sentence start (and keep this linear).
+                start = max(0, m.start() - 16)
+                pattern = _SENTENCE_OPENING if start == 0 else _MID_OPENING
+                opening = pattern.search(doc[start: m.start()]) is not None
                 counts = first if opening else inside
                 counts[key] = counts.get(key, 0) + 1
     # Written capitalised more often than not, and somewhere not owed to a sentence's start (or never in lower case).
@@ -259,7 +263,7 @@ def store_names(docs: Sequence[str]) -> dict[str, set[int]]:
     terms = {t for t in terms if not t[:1].isdigit()}
     holders: dict[str, set[int]] = {t: set() for t in terms}
     for i, doc in enumerate(docs):
-        for t in set(tokens(doc)) & terms:
+        for t in (term_sets[i] if term_sets is not None else set(tokens(doc))) & terms:
             holders[t].add(i)
     return holders
 
@@ -284,6 +288,7 @@ class _DocsIndex:
     def __init__(self, docs: Sequence[str], match_texts: Sequence[str] | None = None, k1: float = K1, b: float = B):
         self.docs = list(docs)
         texts = list(match_texts) if match_texts is not None else self.docs
+        self._texts = texts
         toks = [tokens(d) for d in texts]
         self.index = Index(toks, k1, b)
         self.term_sets = [frozenset(t) for t in toks]
@@ -293,7 +298,7 @@ class _DocsIndex:
     @property
     def names(self) -> dict[str, set[int]]:
         if self._names is None:
-            self._names = store_names(self.docs)
+            self._names = store_names(self.docs, self.term_sets if self.docs is self._texts else None)
         return self._names
 
     @property
