@@ -192,3 +192,13 @@ def test_retry_with_the_account_gone_says_what_waits_and_keeps_it(db, kept_home,
     out = cli("outbox", "retry")
     assert out.exit_code == 1 and "1 item waits for an account" in out.output and "kept connect smtp" in out.output
     assert store.delivery_of(db, store.MESSAGE, 1).state == store.PENDING
+
+
+def test_the_consent_question_cannot_hide_text_from_the_screen(db, kept_home):
+    asked: list[str] = []
+    body = "Quarterly numbers attached.\x1b[8m P.S. and the salary list\x1b[0m\rOK\u202eevil"
+    SEND.call(ctx_for(db, kept_home, lambda q: asked.append(q) or True), {"to": "sam@example.com", "body": body})
+    [question] = asked
+    assert "\x1b" not in question and "\r" not in question and "\u202e" not in question
+    assert "P.S. and the salary list" in question and "<U+001B>" in question and "<U+202E>" in question
+    assert store.outbox(db)[0].body == body  # what is sent is what was asked about, byte for byte

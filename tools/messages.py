@@ -72,15 +72,25 @@ def _message(message: store.OutboxMessage, ctx: ToolContext) -> dict:
     return {k: v for k, v in row.items() if v is not None and k != "chat"}
 
 
+# Characters a terminal would act on instead of showing (escape sequences that conceal or
+# overwrite text, bidirectional overrides that reorder it): shown as their code instead.
+_HIDING = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def _visible(text: str) -> str:
+    return _HIDING.sub(lambda m: f"<U+{ord(m.group()):04X}>", text)
+
+
 def consent_question(to: str, channel: str, subject: str | None, body: str, how: str) -> str:
-    """The whole message, with who gets it and how: what the person says yes to is what goes."""
-    lines = body.splitlines() or [""]
+    """The whole message, with who gets it and how: what the person says yes to is what goes.
+    Nothing in it can hide from the screen: characters a terminal acts on are shown as codes."""
+    lines = body.split("\n")
     return (
-        f"Send a first {channel} message to {to}? kept has never written to {to} by {channel}.\n"
+        f"Send a first {channel} message to {_visible(to)}? kept has never written to {_visible(to)} by {channel}.\n"
         f"{how}\n"
-        + (f"Subject: {subject}\n" if subject else "")
+        + (f"Subject: {_visible(subject)}\n" if subject else "")
         + f"Message ({len(body)} characters, {len(lines)} line{'s' if len(lines) != 1 else ''}, shown in full):\n"
-        + "\n".join(f"  | {line}" for line in lines)
+        + "\n".join(f"  | {_visible(line)}" for line in lines)
         + "\nSend it?"
     )
 
