@@ -22,6 +22,7 @@ leaves nothing, the model is asked again without tools for a text answer.
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import re
@@ -479,7 +480,8 @@ def evidence_text(messages: list[Message], system: str) -> Evidence:
     From the system prompt only the quoted memory blocks count: the persona
     names the tools and the clock line names a time, so neither is evidence.
     """
-    memory = _MEMORY_BLOCK.findall(system)
+    # Blocks hold stored text escaped (agent/context.py escape); evidence is the text itself.
+    memory = [html.unescape(m) for m in _MEMORY_BLOCK.findall(system)]
     last_user = max((i for i, m in enumerate(messages) if m.role == "user"), default=0)
     # The reply before the request counts when it asked something ("Shall I book 3pm?" "yes").
     before = messages[last_user - 1] if last_user > 0 else None
