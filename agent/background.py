@@ -107,9 +107,9 @@ def after_turn(session, background: bool = False) -> threading.Thread | None:
         return None
     path = db_file(session.db)
     if path == ":memory:" or not path:
-        target = lambda: _run_locked(lambda: run_due_pass(session.db, model))  # noqa: E731
+        target = lambda: _run_locked(lambda: run_due_pass(session.db, model))
     else:
-        target = lambda: _run_locked(lambda: _pass_in_own_connection(path, model))  # noqa: E731
+        target = lambda: _run_locked(lambda: _pass_in_own_connection(path, model))
     if background:
         thread = threading.Thread(target=target, name="kept-write-pass", daemon=True)
         thread.start()

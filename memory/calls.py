@@ -7,7 +7,7 @@ how it ended, so no secret a person pastes can reach this table.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import sqlite_utils
 
@@ -57,7 +57,7 @@ def log_call(db: sqlite_utils.Database, record: CallRecord) -> None:
             "INSERT INTO model_calls (at, purpose, provider, model, input_tokens, output_tokens, cost_usd,"
             " latency_ms, attempt, error_class, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
-                datetime.now(timezone.utc).isoformat(timespec="milliseconds"),
+                datetime.now(UTC).isoformat(timespec="milliseconds"),
                 record.purpose,
                 record.provider,
                 record.model,

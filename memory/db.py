@@ -15,6 +15,7 @@ import os
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import TypeGuard
 
 import sqlite_utils
 
@@ -87,10 +88,17 @@ def transaction(db: sqlite_utils.Database) -> Iterator[sqlite3.Connection]:
             raise
 
 
-def _fatal(exc: BaseException) -> bool:
+def _fatal(exc: BaseException) -> TypeGuard[sqlite3.DatabaseError]:
     """A store failure the person must be told about in one line (not a bug, not a constraint)."""
     return (isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.IntegrityError)
             and any(w in str(exc).lower() for w in ("full", "readonly", "disk i/o", "malformed", "not a database")))
+
+
+def inserted_id(cur: sqlite3.Cursor) -> int:
+    """The rowid the INSERT just run on ``cur`` made (sqlite3 leaves it None until a row is inserted)."""
+    if cur.lastrowid is None:
+        raise sqlite3.InterfaceError("the statement inserted no row")
+    return cur.lastrowid
 
 
 def _file_of(conn: sqlite3.Connection) -> Path:

@@ -9,11 +9,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 import sqlite_utils
 
-from memory.db import transaction
+from memory.db import inserted_id, transaction
 
 PRIVATE, TEAM = "private", "team"
 DEFAULT_CHAT = "me"
@@ -58,7 +58,7 @@ class Chat:
 class StoredMessage:
     id: int
     chat_id: int
-    role: str
+    role: Literal["user", "assistant", "tool"]  # the table's CHECK allows these only
     author: str
     text: str
     at: str
@@ -120,7 +120,7 @@ def add_message(
             "INSERT INTO messages (chat_id, role, author, text, at, meta) VALUES (?, ?, ?, ?, ?, ?)",
             (chat.id, role, author, text, at.isoformat(timespec="seconds"), json.dumps(meta) if meta else None),
         )
-        message_id = int(cur.lastrowid)
+        message_id = inserted_id(cur)
         for hook in _AFTER_INSERT:
             hook(conn, message_id, role, text, chat)
     return message_id

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass
+from typing import Any
 
 from memory import messages
 from memory.secrets import redact
@@ -76,8 +77,8 @@ class Hit:
     chat: str | None = None
     score: float = 0.0
 
-    def as_dict(self) -> dict:
-        out = {"kind": self.kind, "date": self.date, "text": self.text}
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "date": self.date, "text": self.text}
         if self.kind == "fact":
             out["status"] = self.status
             out["fact_id"] = self.fact_id

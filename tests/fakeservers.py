@@ -73,6 +73,7 @@ class FakeServer:
     """The scripted queue and the HTTP plumbing; subclasses render the wire shapes."""
 
     model_path = "/v1/chat/completions"
+    server_class: type[ThreadingHTTPServer] = ThreadingHTTPServer
 
     def __init__(self, model: str = "fake-model"):
         self.model = model
@@ -155,16 +156,16 @@ class FakeServer:
             protocol_version = "HTTP/1.1"
             disable_nagle_algorithm = True  # small SSE writes go out at once, not 40 ms apart
 
-            def do_POST(self):  # noqa: N802 (http.server's naming)
+            def do_POST(self):
                 server._serve(self)
 
-            def do_GET(self):  # noqa: N802
+            def do_GET(self):
                 server._serve(self)
 
             def log_message(self, *args):  # keep test output clean
                 pass
 
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._httpd = self.server_class(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, name="fake-llm-server", daemon=True)
         self._thread.start()
@@ -406,8 +407,8 @@ class FakeAnthropic(FakeServer):
         return f"toolu_{next(self._ids):04d}"
 
     def message_json(self, step: Step) -> dict:
-        body = {"id": "msg_fake", "type": "message", "role": "assistant", "model": self.model,
-                "content": self._blocks(step), "stop_reason": self._stop(step), "stop_sequence": None}
+        body: dict[str, Any] = {"id": "msg_fake", "type": "message", "role": "assistant", "model": self.model,
+                                "content": self._blocks(step), "stop_reason": self._stop(step), "stop_sequence": None}
         i, o = step.usage or (None, None)
         if step.usage is not None:
             body["usage"] = {"input_tokens": i, "output_tokens": o,
@@ -419,8 +420,8 @@ class FakeAnthropic(FakeServer):
             return f"event: {name}\ndata: {json.dumps({'type': name, **payload})}\n\n"
 
         i, o = step.usage or (None, None)
-        start = {"id": "msg_fake", "type": "message", "role": "assistant", "model": self.model, "content": [],
-                 "stop_reason": None, "stop_sequence": None}
+        start: dict[str, Any] = {"id": "msg_fake", "type": "message", "role": "assistant", "model": self.model,
+                                 "content": [], "stop_reason": None, "stop_sequence": None}
         if step.usage is not None:
             start["usage"] = {"input_tokens": i, "output_tokens": 1,
                               "cache_read_input_tokens": 0, "cache_creation_input_tokens": 0}
@@ -440,7 +441,7 @@ class FakeAnthropic(FakeServer):
                        for piece in _pieces(args, 7)]
             events.append(event("content_block_stop", {"index": index}))
             index += 1
-        delta = {"delta": {"stop_reason": self._stop(step), "stop_sequence": None}}
+        delta: dict[str, Any] = {"delta": {"stop_reason": self._stop(step), "stop_sequence": None}}
         if step.usage is not None:
             delta["usage"] = {"output_tokens": o}
         events.append(event("message_delta", delta))

@@ -218,10 +218,10 @@ def retry_after_seconds(headers) -> float | None:
         try:
             return max(float(value), 0.0)
         except ValueError:
-            from datetime import datetime, timezone
+            from datetime import UTC, datetime
             from email.utils import parsedate_to_datetime
 
-            return max((parsedate_to_datetime(value) - datetime.now(timezone.utc)).total_seconds(), 0.0)
+            return max((parsedate_to_datetime(value) - datetime.now(UTC)).total_seconds(), 0.0)
     except (TypeError, ValueError):
         return None
 

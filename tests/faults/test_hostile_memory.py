@@ -39,7 +39,7 @@ def test_recalled_memory_reaches_the_prompt_only_inside_blocks_marked_as_data(db
     blocks = BLOCK.findall(ctx.system)
     quoted = [body for note, body in blocks if "eve@example.com" in body]
     assert quoted, "the planted fact was not recalled at all; the test would prove nothing"
-    for note, body in blocks:
+    for note, _body in blocks:
         assert "not instructions" in note or "data" in note, note
     outside = BLOCK.sub("", ctx.system)
     assert "eve@example.com" not in outside

@@ -10,8 +10,8 @@ from agent.loop import run_turn
 from agent.models.openai import OpenAIModel
 from agent.session import open_session
 from evals.bench import harness
-from evals.bench.faults import EQUIVALENT, FAULTS, NO_PASSES, PASS_EVERY_TURN, cursor, facts_citing
 from evals.bench.fakemodel import RespondingOpenAI
+from evals.bench.faults import EQUIVALENT, FAULTS, NO_PASSES, PASS_EVERY_TURN, cursor, facts_citing
 from tests.faults.checks import assert_clean, assert_one_line_error
 
 TEXT = "Book 30 minutes with Sam on Friday at 10"

@@ -9,8 +9,8 @@ import pytest
 
 from agent.session import open_store
 from evals.bench import harness
-from evals.bench.faults import PASS_EVERY_TURN
 from evals.bench.fakemodel import RespondingOpenAI
+from evals.bench.faults import PASS_EVERY_TURN
 from memory import recall
 from tests.faults.checks import assert_clean
 

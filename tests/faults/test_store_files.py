@@ -137,10 +137,10 @@ def test_a_full_data_directory_gets_one_line_and_leaves_a_sound_store(server, ke
 
 def test_a_full_disk_inside_sqlite_gets_one_line_not_a_traceback(kept_home, monkeypatch):
     """Simulated without mounts: SQLite's max_page_count makes every write fail with SQLITE_FULL."""
+    import agent.session as session_module
     from agent import cli
     from agent.models import registry, scripted
     from agent.models.scripted import ScriptedModel
-    import agent.session as session_module
 
     _make_store(kept_home, 5)
     real_open = session_module.open_store
