@@ -119,6 +119,7 @@ def _announce_local(session) -> None:
 
 
 @app.command()
+@guard
 def path() -> None:
     """Print where kept keeps your data."""
     from agent import config

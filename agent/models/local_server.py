@@ -11,6 +11,7 @@ OpenAI client (kept's own provider included) then gets real tool calls.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import time
@@ -76,7 +77,9 @@ def _request(messages: list[Message], system: str):
 
     tz = config.timezone(config.load())
     request = next((m.content for m in reversed(messages) if m.role == "user"), "")
-    return screen.Request(request, datetime.now(tz), tz, _MEMORY_BLOCK.findall(system), messages)
+    # The blocks hold stored text escaped (agent/context.py escape): memory is the text itself.
+    memory = [html.unescape(body) for body in _MEMORY_BLOCK.findall(system)]
+    return screen.Request(request, datetime.now(tz), tz, memory, messages)
 
 
 def kept_tools_handler(*, llama, messages, tools=None, tool_choice=None, stream=False, **kwargs):

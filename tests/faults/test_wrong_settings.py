@@ -71,11 +71,12 @@ def test_kept_home_that_is_a_file_is_one_line(server, tmp_path):
     assert home.read_text() == "not a folder"
 
 
-def test_kept_home_under_a_file_is_one_line(server, tmp_path):
+@pytest.mark.parametrize("command", [("history",), ("path",), ("memory", "facts")])
+def test_kept_home_under_a_file_is_one_line(tmp_path, command):
     from evals.bench import harness
 
     (tmp_path / "a-file").write_text("not a folder")
-    proc = harness.run_kept("history", home=tmp_path / "a-file" / "kept")
+    proc = harness.run_kept(*command, home=tmp_path / "a-file" / "kept")
     line = assert_one_line_error(proc)
     assert "KEPT_HOME" in line and "a-file" in line, line
 
