@@ -317,7 +317,7 @@ def score(persona: Persona, db) -> dict[str, Any]:
     messages = _message_facts(persona)
     all_values = set().union(*(v for v, _, _ in messages)) if messages else set()
     all_words = set().union(*(w for _, w, _ in messages)) if messages else set()
-    classes = {"planted": [], "stale": [], "unplanned": [], "wrong": [], "invented": []}
+    classes: dict[str, list[int]] = {"planted": [], "stale": [], "unplanned": [], "wrong": [], "invented": []}
     detail = []
     current_ids = [p.id for p in current]
     for f in active:
