@@ -800,26 +800,13 @@ _LEDGER_Q = re.compile(
 
 
 def _matching(db, query: str, promises: list[Promise]) -> list[Promise]:
-    """Promises that share content words with ``query``, best match first."""
+    """Promises that bear on ``query``, best match first (memory.recall's one matcher)."""
     if not promises:
         return []
+    from memory.recall import match
+
     docs = [f"{p.what} {p.to_whom or ''}" for p in promises]
-    q = content_words(query) - content_words(" ".join(_GENERIC))
-    overlap = [len(q & content_words(d)) for d in docs]
-    order = list(range(len(docs)))
-    try:
-        from memory.recall import rank
-    except ImportError:
-        rank = None
-    if rank is not None:
-        try:
-            ranked = [i for i, _ in rank(query, docs, len(docs))]
-            order = ranked + [i for i in order if i not in ranked]
-        except Exception:  # ranking is an ordering aid; the overlap gate decides
-            order.sort(key=lambda i: -overlap[i])
-    else:
-        order.sort(key=lambda i: -overlap[i])
-    return [promises[i] for i in order if overlap[i] > 0]
+    return [promises[m.index] for m in match(query, docs, k=len(docs), rules=False)]
 
 
 def describe(p: Promise, today: date) -> str:

@@ -91,16 +91,21 @@ def scale(
 
 @app.command()
 def gate(
-    dev: Path | None = typer.Option(None, "--dev", help="Dev set (JSONL); default: the one shipped with kept's tests."),
+    split: Path | None = typer.Option(None, "--split", help="One split file (JSONL) instead of the shipped test and dev sets."),
+    misses: bool = typer.Option(False, "--misses", help="List the turns kept recall gets wrong on the DEV set (for tuning; never on test)."),
     as_json: bool = JSON_OPT,
 ) -> None:
-    """The relevance gate's trade-off on the dev set: facts injected on ordinary turns vs answerable turns keeping their fact."""
+    """What recall brings per kind of turn (answerable, rule, update, ordinary, general, never stored), on the held-out test set and the dev set, kept recall beside plain top-12."""
     from evals.bench import gate as bench
 
-    path = dev or bench.DEFAULT_DEV
-    _check_data(path)
-    report = bench.run(path)
-    typer.echo(json.dumps(report, indent=2) if as_json else bench.render(report))
+    if split is not None:
+        _check_data(split)
+    if misses:
+        rows = bench.misses(split or bench.DEFAULT_DEV)
+        typer.echo(json.dumps(rows, indent=1, ensure_ascii=False))
+        return
+    report = bench.run({split.stem: split} if split else None)
+    typer.echo(json.dumps(report, indent=2, ensure_ascii=False) if as_json else bench.render(report))
 
 
 @app.command()
