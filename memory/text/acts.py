@@ -235,7 +235,9 @@ def _imperative(text: str) -> bool:
     if len(words) < 2:
         return False
     first, second = words[0].lower(), words[1]
-    if first in _NOT_A_VERB or first.endswith(("ed", "ly")) or first.endswith("ing") and len(first) > 5:
+    # "Going to send…", "Meeting moved…": an -ing form (a vowel before the -ing) opens no
+    # imperative; "ping", "bring" and "string" are verbs.
+    if first in _NOT_A_VERB or first.endswith(("ed", "ly")) or first.endswith("ing") and re.search("[aeiouy]", first[:-3]):
         return False
     low = second.lower()
     if low in _OBJECT_START or low[0].isdigit() or low.startswith("'") or "@" in low:
