@@ -181,15 +181,18 @@ _QUOTED = re.compile(r"(?<!\w)'[^']{3,}'(?!\w)|\"[^\"]{3,}\"|“[^”]{2,}”|�
 
 
 def unquoted(text: str) -> str:
-    return _QUOTED.sub(" ", text)
+    """A request without the text it quotes; a question keeps its quotes ("the 'Walk for Hunger' event" is its subject)."""
+    return text if _is_question(text) else _QUOTED.sub(" ", text)
 
 
-def general_question(text: str, person: bool = False) -> bool:
+def general_question(text: str, person: bool = False, named: bool = False) -> bool:
     """A question about a kind or a method, not about the person's own things (rule 1 above).
 
     ``person``: the turn names the person themself, as a name most of the
     documents hold does (a speaker of every chat line): "When did Mira run a
-    race?" is "When did I run a race?"."""
+    race?" is "When did I run a race?". ``named``: it names someone or
+    something of the store's ("Who became a parent first, Rachel or Alex?"
+    is about Rachel and Alex, not about parents)."""
     if not _is_question(text) or _POSSESSIVE.search(text):
         return False
     if _DEFINITION.search(text) or (_METHOD.search(text) and not person):
@@ -197,7 +200,7 @@ def general_question(text: str, person: bool = False) -> bool:
     if has_cjk(text) and "我" not in text and not person and _CN_METHOD.search(text):
         return True
     # "Is penicillin an antibiotic?", "How much does a Skoda service cost?": a kind, nobody's.
-    return bool(_INDEFINITE.search(text)) and not person and not _FIRST_PERSON.search(text)
+    return bool(_INDEFINITE.search(text)) and not (person or named) and not _FIRST_PERSON.search(text)
 
 
 def about_their_world(text: str, names: AbstractSet[str] = frozenset(), person: bool = False) -> str | None:
@@ -206,7 +209,7 @@ def about_their_world(text: str, names: AbstractSet[str] = frozenset(), person: 
     ``names`` are the terms of the store's names that the turn holds;
     ``person``: it names the person themself (see ``general_question``)."""
     text = unquoted(text)
-    if general_question(text, person):
+    if general_question(text, person, bool(names)):
         return None
     if names:
         return "names " + ", ".join(sorted(names))
