@@ -109,6 +109,36 @@ def gate(
 
 
 @app.command()
+def dates(
+    engine: str = typer.Option("kept", "--engine", help="kept (memory/text/dates.py) or dateparser (for comparison)."),
+    show: list[str] = typer.Option([], "--show", help="Also print the misses of this split (dev or test)."),
+) -> None:
+    """Day-and-time phrases (English, Chinese, mixed): right / wrong / refused per split."""
+    from evals.bench import dates as bench
+
+    if engine not in bench.ENGINES:
+        fail(f"unknown engine {engine!r}; choose one of {', '.join(sorted(bench.ENGINES))}")
+    import importlib.util
+
+    if engine == "dateparser" and importlib.util.find_spec("dateparser") is None:
+        fail("the dateparser comparison needs dateparser: pip install dateparser (kept itself does not use it)")
+    bad = [s for s in show if s not in bench.SPLITS]
+    if bad:
+        fail(f"unknown split {bad[0]!r}; choose dev or test")
+    typer.echo(bench.render(bench.run(engine), engine, show))
+
+
+@app.command()
+def acts(
+    show: list[str] = typer.Option([], "--show", help="Also print the misses of this split (dev or test)."),
+) -> None:
+    """Requests vs real questions (English and Chinese): right / wrong per split."""
+    from evals.bench import acts as bench
+
+    bench.main([arg for s in show for arg in ("--show", s)])
+
+
+@app.command()
 def faults(
     trials: int = typer.Option(50, "--trials", min=1, help="How many SIGKILL trials (mid-turn and mid-write-pass)."),
     seed: int = typer.Option(1, "--seed", help="Seed for where the kills land."),
