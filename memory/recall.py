@@ -13,19 +13,26 @@ to stores and wordings it was not tuned on.
    with nobody's possession, "what does X mean", "what is a…", "how do I/you
    / does X work", 怎么/如何/为什么/应该 without 我) is general; a turn that
    names something the store holds, speaks of the person (I/my/we/our/我),
-   asks to be reminded ("again", "remind me"), or asks kept to act is about
-   their world. These are properties of English and Chinese (generic versus
-   specific reference), true of any store.
+   asks to be reminded ("again", "remind me"), asks any other question, or
+   asks kept to act at a time (a clock time, a weekday) is about their world;
+   a request naming none of these ("Write a haiku about rain") is not. These
+   are properties of English and Chinese (generic versus specific
+   reference), true of any store.
 2. **Names of the person's world** (``store_names``) are found in the store
-   itself: words written capitalised where capitals are not owed to the start
-   of a sentence (or never seen in lower case), minus short acronyms, which are
-   mostly shared vocabulary (VP, QA, OKR). A turn naming one in any casing
-   ("who runs atlas") gets the facts holding it on that one word, best first,
-   at most ``MAX_NAMED``; a name held by more than ``NAME_MAX_SHARE`` of the
-   facts (the person's own name in every chat line) tells nothing.
-3. **Other facts** need two distinct shared words (all, for a one-word turn)
-   holding ``MIN_COVERAGE`` of the turn's idf mass and scoring ``MIN_RELATIVE``
-   of the best: one shared topic word is what ordinary turns have.
+   itself: words written capitalised more often than not, somewhere the
+   capital is not owed to the start of a sentence, minus short acronyms,
+   which are mostly shared vocabulary (VP, QA, OKR). A turn naming one in any
+   casing ("who runs atlas") gets the facts holding it on that one word, best
+   first, at most ``MAX_NAMED``, and so does what the person calls theirs
+   ("my dentist"); a name inside an indefinite noun phrase ("a Kafka broker")
+   names a kind, and one held by more than ``NAME_MAX_SHARE`` of the facts
+   (the person themself, a speaker of every chat line) tells nothing.
+3. **Other facts** need two distinct shared words (all, for a one-word turn;
+   a lone Chinese character is not a word) holding ``MIN_COVERAGE`` of the
+   idf mass of the turn's words the store knows and scoring ``MIN_RELATIVE``
+   of the best: one shared topic word is what ordinary turns have. A fact
+   found so that names something brings, one hop on, the facts on that name
+   sharing a word with the turn.
 4. **Standing rules** (a fact that says what must, must not, or is preferred:
    a modal, a negation or a preference verb) reach a request by what they are
    about: a word the rule shares with the request or with the facts the
@@ -171,16 +178,21 @@ _POSSESSIVE = re.compile(r"\b(my|our|mine|ours)\b|我的|我们的", re.I)
 _RECALL_CUE = re.compile(r"\b(again|remind me|the usual|as usual|decided|agreed|said|told|mentioned|promised)\b|上次|说过|决定|答应", re.I)
 # Quoted text in a turn is material to work on ("translate 'the meeting is postponed'"), not what it is about.
 _QUOTED = re.compile(r"(?<!\w)'[^']{3,}'(?!\w)|\"[^\"]{3,}\"|“[^”]{2,}”|「[^」]{2,}」|(?<!\w)‘[^’]{3,}’(?!\w)")
+
+
 def unquoted(text: str) -> str:
-    return _QUOTED.sub(" ", text)
+    """A request without the text it quotes; a question keeps its quotes ("the 'Walk for Hunger' event" is its subject)."""
+    return text if _is_question(text) else _QUOTED.sub(" ", text)
 
 
-def general_question(text: str, person: bool = False) -> bool:
+def general_question(text: str, person: bool = False, named: bool = False) -> bool:
     """A question about a kind or a method, not about the person's own things (rule 1 above).
 
     ``person``: the turn names the person themself, as a name most of the
     documents hold does (a speaker of every chat line): "When did Mira run a
-    race?" is "When did I run a race?"."""
+    race?" is "When did I run a race?". ``named``: it names someone or
+    something of the store's ("Who became a parent first, Rachel or Alex?"
+    is about Rachel and Alex, not about parents)."""
     if not _is_question(text) or _POSSESSIVE.search(text):
         return False
     if _DEFINITION.search(text) or (_METHOD.search(text) and not person):
@@ -188,7 +200,7 @@ def general_question(text: str, person: bool = False) -> bool:
     if has_cjk(text) and "我" not in text and not person and _CN_METHOD.search(text):
         return True
     # "Is penicillin an antibiotic?", "How much does a Skoda service cost?": a kind, nobody's.
-    return bool(_INDEFINITE.search(text)) and not person and not _FIRST_PERSON.search(text)
+    return bool(_INDEFINITE.search(text)) and not (person or named) and not _FIRST_PERSON.search(text)
 
 
 def about_their_world(text: str, names: AbstractSet[str] = frozenset(), person: bool = False) -> str | None:
@@ -197,7 +209,7 @@ def about_their_world(text: str, names: AbstractSet[str] = frozenset(), person: 
     ``names`` are the terms of the store's names that the turn holds;
     ``person``: it names the person themself (see ``general_question``)."""
     text = unquoted(text)
-    if general_question(text, person):
+    if general_question(text, person, bool(names)):
         return None
     if names:
         return "names " + ", ".join(sorted(names))

@@ -308,9 +308,9 @@ def _fmt(value: float) -> str:
 
 @lru_cache(maxsize=1)
 def _snowball():
-    import snowballstemmer  # pure Python (it uses PyStemmer's C code when that is installed)
+    import Stemmer  # PyStemmer: the Snowball project's own C stemmers (~1 ms to load)
 
-    return snowballstemmer.stemmer("english")
+    return Stemmer.Stemmer("english")
 
 
 @lru_cache(maxsize=200_000)
