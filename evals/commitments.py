@@ -26,7 +26,7 @@ def load(split: str) -> list[dict]:
 
 
 def predict(text: str) -> str:
-    from memory.promises import detect
+    from memory.text.commitments import detect
 
     found = detect(text)
     parties = {getattr(c, "party", "own") for c in found}
