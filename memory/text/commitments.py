@@ -64,7 +64,8 @@ def sentences(text: str) -> list[tuple[int, int]]:
 
 # ONE marked call site: memory.text.acts decides what a question or a request is.
 # Until it lands on main, a minimal stand-in keeps the detector working.
-def _asks(sentence: str) -> bool:
+def asks(sentence: str) -> bool:
+    """A question or a request (to kept), not a statement."""
     try:
         from memory.text import acts
     except ImportError:
@@ -78,6 +79,9 @@ def _asks(sentence: str) -> bool:
                          r"(?:i|we|you|the|it|he|she|they)\b", s, re.I)) and not _CJK.search(s)
 
 
+_REMINDER_REQUEST = re.compile(
+    r"^\s*(?:(?:can|could|would|will) you(?: please)?|please|pls)\s+(?:remind me|set (?:a |me a )?reminder)\b"
+    r"|^\s*你?(?:能|可以|能不能|可不可以)?(?:帮我)?(?:记得)?提醒我", re.I)
 _REQUEST_START = re.compile(r"^\s*(?:(?:can|could|would|will) you|please|pls|kept,)\b|^\s*(?:请|麻烦|帮我|你帮我|你)", re.I)
 
 
@@ -134,6 +138,7 @@ _DISCOURSE = re.compile(
 )
 # An acknowledgement that by itself takes the task on.
 _ACK_TASK = re.compile(r"^\s*(?:[\w ]{0,12}[,.!]\s*)?(?:i am |i )?(?:on it|will do|consider it done|leave it with me|count on me|i got this|got this)\b", re.I)
+_VAGUE = re.compile(r"\b(?:some ?day|one day|eventually|at some point|sometime|some time)\b", re.I)
 _HEDGE = re.compile(
     r"\b(?:maybe|perhaps|might|may|probably|possibly|if|unless|whether|not sure|unsure|thinking (?:of|about)"
     r"|wondering|some ?day|one day|eventually|at some point|sometime|some time|would love|wish|hope|when i said)\b",
@@ -149,6 +154,7 @@ _REPORTING = re.compile(r"\b(?:told|tell|said|promised|promise|assured|agreed|sw
 # After a modal: words that make no action (states, deliberation, negation).
 _NOT_ACTION = re.compile(
     r"^(?:not|never|think|see|consider|wait|wonder|guess|know|love|like|prefer|rather|hate|miss|lose|fail|say|admit"
+    r"|probably|maybe|perhaps|possibly|pass\b|sleep on|try\b|leave it|let it|keep (?:that|it|this) in mind"
     r"|hope|need a|be(?! sure\b| done\b| in your\b| with you\b| on your\b| ready\b| over\b| sent\b| there\b))\b",
     re.I,
 )
@@ -163,11 +169,11 @@ _NOT_AN_ORDER = re.compile(
 _OWNERSHIP = re.compile(
     r"\b(?:(?:is|are) (?:all )?(?:on me|mine|with me|my job|my responsibility)|leave (?:it|that|this|.+?) (?:with|to) me"
     r"|on the hook for|responsible for|in charge of|count me in|(?:got|have) .{1,40} covered"
-    r"|my (?:job|task|responsibility)\b.{0,30}\bis to|i will own|i own\b)",
+    r"|my (?:job|task|responsibility|plan)\b.{0,30}\bis to|i will own|i own\b)",
     re.I,
 )
 _AGREED = re.compile(
-    r"\b(?:agreed|promised|committed|volunteered|signed up|offered|said yes)\s+(?:to|that|for)\b", re.I
+    r"\b(?:(?:agreed|committed|volunteered|signed up|offered|said yes)\s+(?:to|that|for)|(?:promised|promise)(?!\s+(?:me|us)\b))\b", re.I
 )
 _OWE = re.compile(r"\b(?:owe|owes)\b|\bstill (?:have not|not|need to|got to|have to)\b|\byet to\b", re.I)
 _REMINDER = re.compile(
@@ -225,7 +231,11 @@ def _en(sentence: str) -> tuple[str, str, str, str] | None:
         if ahead or _TODO_HEAD.search(header.group("head")):
             return "plan", OWN, "I", header.group("rest")
     ack = bool(_DISCOURSE.match(s))
-    for clause in _clauses(s):
+    if _VAGUE.search(s):
+        return None  # "we need to talk at some point": an intention, not a commitment
+    for i, clause in enumerate(_clauses(s)):
+        if i and _HEDGE.search(" ".join(_clauses(s)[:i])):
+            break  # "If the client agrees, I'll send it": conditional on someone else
         found = _en_clause(clause, ack)
         if found:
             return found
@@ -292,10 +302,10 @@ def _en_clause(clause: str, ack: bool) -> tuple[str, str, str, str] | None:
 # --- Chinese -------------------------------------------------------------------
 
 _ZH_REMINDER = re.compile(r"提醒我|别让我忘了?|帮我记着|记得提醒")
-_ZH_HEDGE = re.compile(r"也许|可能|或许|大概|要是|如果|假如|的话|考虑|想想|希望|说不定|不确定|看天气|看情况|改天|有空的时候|哪天")
+_ZH_HEDGE = re.compile(r"我想|得说|要说|得承认|也许|可能|或许|大概|要是|如果|假如|的话|考虑|想想|希望|说不定|不确定|看天气|看情况|改天|有空的时候|哪天")
 _ZH_PAST = re.compile(r"已经|刚才|刚刚|昨天|昨晚|前天|上周|上个月|上星期|去年|过了|完了[。！!]*$|好了[。！!]*$|了[。！!]*$")
 _ZH_PROMISE = re.compile(r"答应|承诺|保证")
-_ZH_OWN = re.compile(r"我(?:们)?(?:来|去|负责|会|要|得|必须|需要|将|一定|马上|尽快|这就|还欠|欠)|交给我|包在我身上|我还没|还没")
+_ZH_OWN = re.compile(r"我(?:们)?.{0,4}就(?=[^是在有])|我(?:们)?(?:来|去|负责|会|要|得|必须|需要|将|一定|马上|尽快|这就|还欠|欠)|交给我|包在我身上|我还没|还没")
 _ZH_BARE = re.compile(r"^(?:得|必须|要|会|负责|还欠|欠)")
 _ZH_ACTION = re.compile(r"把|给|发|交|打|做|写|改|修|办|去|回|弄|搞|整理|准备|确认|处理|沟通|跟进|安排|带|帮|出|提交|[A-Za-z]{2,}")
 _ZH_ORDER = re.compile(r"(?:^|我)?(?:来|要|点)(?:一|两|二|三|四|五|几|\d+)(?:份|杯|碗|瓶|盘|碟|串|听|罐|打|客)")
@@ -317,6 +327,11 @@ def _zh(sentence: str) -> tuple[str, str, str, str] | None:
         return "promised", THIRD, who, s[reported.end():]
     m = re.search(r"(?P<subj>他们|她们|他|她)(?:会|要|将|明天|下周|把)", s)
     if m:
+        return "future", THIRD, m.group("subj"), s[m.end():]
+    if past and not ahead or re.search(r"了[。！!]*$", s) and not re.search(r"就|马上|快", s):
+        return None
+    m = re.match(r"^(?P<subj>[^，,。]{1,8}?)(?:会|将)", s)
+    if "我" not in s and m and _strip_times(m.group("subj")).strip():
         return "future", THIRD, m.group("subj"), s[m.end():]
     if _ZH_PROMISE.search(s):
         return "promised", OWN, "we" if "我们" in s[: _ZH_PROMISE.search(s).start()] else "I", s[_ZH_PROMISE.search(s).end():]
@@ -355,9 +370,11 @@ def detect(text: str) -> list[Candidate]:
     found: list[Candidate] = []
     for start, end in sentences(text):
         sentence = text[start:end]
-        if _asks(sentence) and not (_REMINDER.search(_normal(sentence)) or _ZH_REMINDER.search(sentence)):
-            continue
-        if _REQUEST_START.search(sentence) and not (_REMINDER.search(_normal(sentence)) or _ZH_REMINDER.search(sentence)):
+        reminder = _REMINDER.search(_normal(sentence)) or _ZH_REMINDER.search(sentence)
+        if reminder and asks(sentence):
+            # "Can you remind me to…?" asks for a reminder; "did you remind me…?" asks about one.
+            reminder = _REMINDER_REQUEST.match(_normal(sentence))
+        if not reminder and (asks(sentence) or _REQUEST_START.search(sentence)):
             continue
         got = _zh(sentence) if _CJK.search(sentence) else None
         if got is None:
