@@ -409,5 +409,7 @@ def test_a_long_ledger_shows_the_model_the_promises_a_closing_message_is_about(m
     class Msg:
         text = "Sent Priya the timeline doc."
 
-    shown = ledger._worth_showing(many, [Msg()])
+    from memory.promises.write import _worth_showing
+
+    shown = _worth_showing(many, [Msg()])
     assert [p.id for p in shown] == [2, 8, 7]
