@@ -11,6 +11,6 @@ Import the public names from here (``from memory.text import tokens``) or from
 the submodule that owns them.
 """
 
-from memory.text.words import MONTHS, STOP_WORDS, has_cjk, jieba_words, query_terms, stem, tokens
+from memory.text.words import MONTHS, STOP_WORDS, has_cjk, query_terms, stem, tokens
 
-__all__ = ["MONTHS", "STOP_WORDS", "has_cjk", "jieba_words", "query_terms", "stem", "tokens"]
+__all__ = ["MONTHS", "STOP_WORDS", "has_cjk", "query_terms", "stem", "tokens"]

@@ -6,8 +6,8 @@ vocabulary. What it promises:
 
 - Latin words are lowercased and lightly normalised (plurals, possessives,
   common verb endings); stop words are dropped.
-- Chinese runs become unigrams and bigrams (no dictionary needed, and no
-  slow import: jieba is only loaded by ``jieba_words`` when asked for).
+- Chinese runs become unigrams and bigrams (no dictionary needed, no slow
+  import, and no segmenter's vocabulary to miss the person's own names).
 - Numbers meet whatever their spelling: "$5,000", "5000", "5,000.00", "5k"
   and "5千" are all ``5000``.
 - Clock times meet: "10:00", "10am", "10 a.m." and "上午十点" are all ``10:00``;
@@ -330,13 +330,3 @@ def _undouble(w: str) -> str:
     if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "lsz":
         return w[:-1]
     return w
-
-
-def jieba_words(text: str) -> list[str]:
-    """Chinese words by jieba (slow first load, ~1 s), for measuring against n-grams."""
-    if not has_cjk(text):
-        return []
-    import jieba  # deferred: builds its dictionary on first use
-
-    jieba.setLogLevel(60)
-    return [w for w in jieba.lcut(text) if len(w) > 1 and has_cjk(w)]
