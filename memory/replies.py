@@ -46,8 +46,6 @@ def _plain(schema: dict[str, Any]) -> dict[str, Any]:
             out.update(kept)
             if out.get("default", ...) is None:
                 out.pop("default")
-        if out.get("type") == "object" and "properties" in out:
-            out.setdefault("required", list(out["properties"]))
         return out
 
     return walk(schema)
@@ -85,6 +83,5 @@ def validate(model: type[Reply], raw: Any, purpose: str) -> Any:
 
 def ask(llm, model: type[Reply], *, purpose: str, system: str, prompt: str, name: str, max_tokens: int = 2048) -> Any:
     """One model call whose reply is ``model``: the schema offered is the model's, the reply validated by it."""
-    raw = llm(purpose=purpose, system=system, prompt=prompt, schema=model.model_json_schema(), schema_name=name,
-              max_tokens=max_tokens)
+    raw = llm(purpose=purpose, system=system, prompt=prompt, schema=model, schema_name=name, max_tokens=max_tokens)
     return validate(model, raw, purpose)

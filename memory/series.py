@@ -188,8 +188,8 @@ def _rank(query: str, series: list[Series]) -> list[Series]:
 class OccurrenceItem(Reply):
     message: int = Field(description="The [n] of the message.")
     series: Text = Field(description="'S<k>' for a listed series, or 'new'.")
-    name: Text = Field("", description="For a new series: a short name for the kind of event, e.g. 'interviewed a data engineering candidate'. Else ''.")
-    date_text: Text = Field("", description="The words saying when it happened ('yesterday', '周一'); '' when it happened the day of the message.")
+    name: Text = Field(description="For a new series: a short name for the kind of event, e.g. 'interviewed a data engineering candidate'. Else ''.")
+    date_text: Text = Field(description="The words saying when it happened ('yesterday', '周一'); '' when it happened the day of the message.")
 
 
 class SeriesReply(Reply):
@@ -199,7 +199,7 @@ class SeriesReply(Reply):
 class BackfillItem(Reply):
     message: int
     series: Text = Field(description="'N<k>' of the named series.")
-    date_text: Text = ""
+    date_text: Text
 
 
 class BackfillReply(Reply):

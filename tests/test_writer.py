@@ -425,22 +425,22 @@ def test_a_request_about_treatment_updates_soul_with_history(db):
     tool_call("save_facts", facts=[{"text": "x"}]),  # a required key is missing
 ])
 def test_the_adapter_accepts_only_exactly_one_call_of_the_offered_tool(db, reply):
-    from memory.reconcile import EXTRACT_SCHEMA
+    from memory.reconcile import ExtractReply
 
     _, llm = scripted(db, reply)
     with pytest.raises(UnusableReply):
-        llm(purpose="memory.extract", system="s", prompt="p", schema=EXTRACT_SCHEMA, schema_name="save_facts")
+        llm(purpose="memory.extract", system="s", prompt="p", schema=ExtractReply, schema_name="save_facts")
 
 
 def test_the_adapter_offers_one_tool_logs_the_call_and_treats_null_optionals_as_absent(db):
     from memory.calls import list_calls
-    from memory.reconcile import RECONCILE_SCHEMA
+    from memory.reconcile import ReconcileReply
 
     model, llm = scripted(db, decided({"candidate": 1, "action": "ADD", "kept": None, "text": None}))
-    reply = llm(purpose="memory.reconcile", system="s", prompt="p", schema=RECONCILE_SCHEMA, schema_name="decide_facts")
-    assert reply["decisions"][0]["action"] == "ADD"
+    reply = llm(purpose="memory.reconcile", system="s", prompt="p", schema=ReconcileReply, schema_name="decide_facts")
+    assert reply.decisions[0].action == "ADD" and reply.decisions[0].kept is None and reply.decisions[0].text == ""
     assert [t.name for t in model.requests[0].tools] == ["decide_facts"]
-    assert model.requests[0].tools[0].parameters == RECONCILE_SCHEMA
+    assert model.requests[0].tools[0].parameters == ReconcileReply.model_json_schema()
     assert list_calls(db)[0]["purpose"] == "memory.reconcile"
 
 

@@ -25,17 +25,17 @@ from memory.replies import Day, Reply, Text, ask
 class PromiseItem(Reply):
     message: int = Field(description="The [n] of the message that makes the commitment.")
     who: Text = Field(description="'me' (the person), 'kept' (the assistant), or the name of who committed.")
-    to_whom: Text = Field("", description="Who it is owed to; '' when nobody in particular.")
+    to_whom: Text = Field(description="Who it is owed to; '' when nobody in particular.")
     what: Text = Field(description="The action, short and concrete, e.g. 'send Priya the timeline doc'.")
-    due_text: Text = Field("", description="The words of the message naming the deadline, e.g. 'by Friday'; '' when none.")
-    due_date: Day = Field(None, description="The deadline as YYYY-MM-DD if you are sure; '' otherwise.")
+    due_text: Text = Field(description="The words of the message naming the deadline, e.g. 'by Friday'; '' when none.")
+    due_date: Day = Field(description="The deadline as YYYY-MM-DD if you are sure; '' otherwise.")
 
 
 class ClosureItem(Reply):
     promise: Text = Field(description="'P<k>' for a listed open promise, 'N<i>' for the i-th promise you returned above.")
     message: int = Field(description="The [n] of the message that says so.")
     status: Literal["done", "dropped"]
-    evidence: Text = Field("", description="The words of that message that say so.")
+    evidence: Text = Field(description="The words of that message that say so.")
 
 
 class PromisesReply(Reply):
