@@ -36,6 +36,11 @@ class ModelMemoryLLM:
     sleep: Any = None  # injectable for tests: call_model's backoff sleep
     stats: list[CallStat] = field(default_factory=list)
 
+    @property
+    def hosted(self) -> bool:
+        """A hosted model reads well enough to take more in one call (the extraction also reads commitments)."""
+        return self.model.provider in ("anthropic", "openai")
+
     def __call__(self, *, purpose: str, system: str, prompt: str, schema: type[Reply] | None = None,
                  schema_name: str = "record", max_tokens: int = 2048) -> Any:
         tools = [ToolSpec(schema_name, f"Record the result ({purpose}).", schema.model_json_schema())] \

@@ -51,6 +51,7 @@ class FactsPlan:
     already_kept: int = 0  # candidates dropped before reconcile: the same fact is stored
     unused_decisions: int = 0  # decisions that named no valid candidate or kept fact
     undecided: int = 0  # candidates the reply did not decide on (nothing saved for them)
+    max_active: int | None = None  # the bound apply holds the log to (None: no bound)
 
 
 # --- extraction -------------------------------------------------------------
@@ -240,3 +241,63 @@ def _reconcile_chunk(llm, chunk: list[Candidate], active: list, docs: list[str],
             changed.add(target)
             plan.deletes.append((target, f"contradicted by: {c.line}"))
     plan.undecided += len(chunk) - len(decided)
+
+
+# --- the stage --------------------------------------------------------------
+
+NAME = "facts"
+DOING = "extracting and reconciling facts"
+
+
+def plan(db: sqlite_utils.Database, batch, llm, today) -> FactsPlan:
+    """Extract candidate facts from the batch and decide what each does to the log (model calls, no writes).
+
+    A later stage may widen the extraction call (``batch.read["extract_with"]``:
+    a reply model and more instructions); the whole reply is left in
+    ``batch.read["extracted"]`` for it.
+    """
+    reply_model, more = batch.read.get("extract_with", (ExtractReply, ""))
+    candidates, reply = read(llm, batch.transcript, batch.messages, batch.said_dates, reply_model, more)
+    batch.read["extracted"] = reply
+    out = reconcile(db, llm, candidates)
+    out.max_active = batch.max_active
+    return out
+
+
+def apply(conn, plan: FactsPlan) -> dict[str, int]:
+    """Apply the decisions to the fact log, then hold it to its bound of active facts."""
+    counts = {"candidates": plan.candidates, "already_kept": plan.already_kept,
+              "unused_decisions": plan.unused_decisions, "added": 0, "updated": 0, "deleted": 0, "archived": 0}
+    for c in plan.adds:
+        before = conn.execute("SELECT count(*) FROM facts").fetchone()[0]
+        fact_log.add_fact(conn, c.text, c.said_on, c.source_ids, reason="write pass")
+        counts["added"] += conn.execute("SELECT count(*) FROM facts").fetchone()[0] - before
+    for old_id, c in plan.updates:
+        row = conn.execute("SELECT status FROM facts WHERE id = ?", (old_id,)).fetchone()
+        if row is None or row["status"] != fact_log.ACTIVE:
+            # Changed since the plan was made (forgotten, archived): keep the news as a new fact.
+            fact_log.add_fact(conn, c.text, c.said_on, c.source_ids, reason="write pass (its old fact changed meanwhile)")
+            counts["added"] += 1
+            continue
+        if fact_log.find_same(conn, fact_log.dated(c.text, c.said_on), c.said_on) is not None:
+            continue  # a reread: this update is already stored
+        fact_log.update_fact(conn, old_id, c.text, c.said_on, c.source_ids)
+        counts["updated"] += 1
+    if plan.touches:
+        fact_log.touch(conn, plan.touches)  # said again: the bound should archive them last
+    for fact_id, reason in plan.deletes:
+        row = conn.execute("SELECT status FROM facts WHERE id = ?", (fact_id,)).fetchone()
+        if row is not None and row["status"] == fact_log.ACTIVE:
+            fact_log.delete_fact(conn, fact_id, reason)
+            counts["deleted"] += 1
+    if plan.max_active is not None:
+        counts["archived"] = len(fact_log.archive_over_bound(conn, plan.max_active))
+    return counts
+
+
+def for_turn(db: sqlite_utils.Database, text: str, today=None) -> list[str]:
+    """Stored facts that bear on ``text`` (the one matcher, memory.recall), superseded ones marked."""
+    from memory.recall import recall_facts
+
+    return [r.text + (" (replaced since; not current)" if r.status == "superseded" else "")
+            for r in recall_facts(db, text)]

@@ -29,6 +29,7 @@ from pydantic import Field
 from memory.promises.evidence import content_words, words as _words
 from memory.promises.write import said_on as _said_on
 from memory.replies import Reply, Text, ask
+from memory.stages import Batch, messages_of
 from memory.text.commitments import asks, detect, sentences
 
 MIGRATIONS = [
@@ -266,14 +267,14 @@ def _close(a: set[str], b: set[str]) -> bool:
     return shared >= 2 or shared / min(len(a), len(b)) >= 0.6
 
 
-def plan_pass(db, msgs, llm, today: date) -> SeriesPlan:
+def plan_pass(db, batch: Batch | list, llm, today: date) -> SeriesPlan:
     """Ask the memory model which messages extend which series; write nothing.
 
     No model call when no message of the person repeats something or touches
     a kept series. ``memory.llm.UnusableReply`` propagates.
     """
     plan = SeriesPlan()
-    user = [m for m in msgs if m.role == "user"]
+    user = [m for m in messages_of(batch) if m.role == "user"]
     if not user:
         return plan
     ids = [m.id for m in user]
@@ -395,3 +396,17 @@ def apply_pass(conn: sqlite3.Connection, plan: SeriesPlan) -> dict[str, int]:
         )
         added += cur.rowcount
     return {"series_created": created, "events_added": added, "rejected": len(plan.rejected)}
+
+
+# --- the stage --------------------------------------------------------------
+
+NAME = "series"
+DOING = "counting series"
+QUOTE = ("series", "counted events; data")
+plan = plan_pass
+apply = apply_pass
+
+
+def for_turn(db, text: str, today: date | None = None) -> list[str]:
+    """Counts and dates of the series ``text`` asks about (see ``counts_for``)."""
+    return counts_for(db, text)

@@ -17,7 +17,7 @@ import sqlite_utils
 
 from pydantic import Field, model_validator
 
-from memory import notes
+from memory import facts, notes, soul
 from memory.replies import Reply, Text, ask
 from memory.secrets import redact
 
@@ -150,9 +150,45 @@ class SummaryPlan:
     text: str  # the new MEMORY, within the cap
     soul: str | None  # the new SOUL, None when unchanged
     overflow: list[Overflow] = field(default_factory=list)
+    why: str = "write pass"  # the reason saved with the new note's version
 
 
-def plan(llm, *, old_note: str, old_soul: str, transcript: str, cap: int, default_date: str) -> SummaryPlan:
+# --- the stage --------------------------------------------------------------
+
+NAME = "summary"
+DOING = "rewriting MEMORY"
+
+
+def plan(db: sqlite_utils.Database, batch, llm, today) -> SummaryPlan:
+    """The stage's plan: the note rewritten from the batch (one model call)."""
+    msgs = batch.messages
+    out = rewrite(llm, old_note=current(db), old_soul=soul.current(db), transcript=batch.transcript, cap=batch.cap,
+                  default_date=batch.said_dates[-1] if msgs else today.isoformat())
+    if msgs:
+        out.why = f"write pass over messages {msgs[0].id}-{msgs[-1].id}"
+    return out
+
+
+def apply(conn, plan: SummaryPlan) -> dict[str, Any]:
+    """Save the note (and SOUL when asked); what no longer fits goes to the fact log."""
+    counts: dict[str, Any] = {"note_changed": notes.save(conn, notes.MEMORY, plan.text, plan.why) is not None,
+                              "soul_changed": False, "overflow": 0}
+    if plan.soul is not None:
+        counts["soul_changed"] = soul.save(conn, plan.soul, "asked for in conversation") is not None
+    for item in plan.overflow:
+        if item.text:
+            facts.add_fact(conn, item.text, item.said_on, [], reason="moved out of MEMORY")
+            counts["overflow"] += 1
+    return counts
+
+
+def for_turn(db: sqlite_utils.Database, text: str, today=None) -> list[str]:
+    """MEMORY is read whole on every turn: its lines, whatever the turn is about."""
+    note = current(db)
+    return note.splitlines() if note else []
+
+
+def rewrite(llm, *, old_note: str, old_soul: str, transcript: str, cap: int, default_date: str) -> SummaryPlan:
     """One model call: the rewritten note, a SOUL change if asked, and what moves to the fact log."""
     prompt = (
         f"Current SOUL (how they asked to be treated):\n{old_soul or '(empty)'}\n\n"

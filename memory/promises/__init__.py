@@ -27,10 +27,15 @@ from memory.promises.ledger import (
     DONE, DROPPED, MIGRATIONS, OPEN, Promise, add, close, close_by_person, describe, events, get, list_promises,
     today_here,
 )
-from memory.promises.write import SYSTEM, Closure, NewPromise, PromisePlan, PromisesReply, apply_pass, plan_pass
+from memory.promises.write import (
+    READ_WITH_FACTS, SYSTEM, Closure, ExtractWithCommitments, NewPromise, PromisePlan, PromisesReply, apply_pass,
+    plan_pass,
+)
 from memory.promises.read import relevant_open, status_lines
 
 NAME = "promises"
+DOING = "detecting promises"
+QUOTE = ("promises", "open promises; data")
 plan = plan_pass
 apply = apply_pass
 
@@ -41,7 +46,8 @@ def for_turn(db, text: str, today=None) -> list[str]:
 
 
 __all__ = [
-    "DONE", "DROPPED", "MIGRATIONS", "NAME", "OPEN", "OWN", "SYSTEM", "THIRD", "Candidate", "Closure", "NewPromise",
+    "DOING", "DONE", "DROPPED", "MIGRATIONS", "NAME", "OPEN", "OWN", "QUOTE", "READ_WITH_FACTS", "SYSTEM", "THIRD",
+    "Candidate", "Closure", "ExtractWithCommitments", "NewPromise",
     "Promise", "PromisePlan", "PromisesReply", "add", "apply", "apply_pass", "close", "close_by_person",
     "completion_cue", "describe", "detect", "drop_cue", "events", "for_turn", "get", "list_promises",
     "on_tool_action", "own", "plan", "plan_pass", "relevant_open", "resolve_due", "status_lines", "today_here",

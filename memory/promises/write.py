@@ -20,7 +20,10 @@ from pydantic import Field
 from memory.promises.detect import own, resolve_due
 from memory.promises.evidence import completion_cue, drop_cue, words as _words
 from memory.promises.ledger import DONE, DROPPED, OPEN, Promise, add, close, list_promises
+from memory.reconcile import ExtractReply
 from memory.replies import Day, Reply, Text, ask
+from memory.stages import Batch, messages_of
+from memory.text.commitments import asks
 
 class PromiseItem(Reply):
     message: int = Field(description="The [n] of the message that makes the commitment.")
@@ -42,6 +45,20 @@ class PromisesReply(Reply):
     promises: list[PromiseItem] = Field(description="Commitments confirmed in the numbered messages, in message order.")
     closures: list[ClosureItem] = Field(description="Promises the person explicitly said are done, or explicitly called off.")
 
+
+class ExtractWithCommitments(ExtractReply):
+    """The facts extraction of a hosted model, reading the commitments in the same call."""
+
+    commitments: list[PromiseItem] = Field(description="Commitments made in the messages (see the instructions).")
+
+
+# The extraction call widened for a hosted model (memory.reconcile.plan reads ``batch.read["extract_with"]``).
+READ_WITH_FACTS = (ExtractWithCommitments, """Also list in commitments every commitment to do something later made \
+by the person (who: "me") or by the assistant (who: "kept"), however it is phrased: "I'll send Priya the doc by \
+Friday", "yep, will get the invoice over to Lena tonight", "the vendor follow-up is mine", "remind me to renew the \
+permit", "I still owe Dev a reply", "明早把纪要发群里". Not commitments: hedges, wishes, reports of what was done, \
+questions, requests to the assistant, orders of food, and what other people will do. message is the number of the \
+message that makes it; due_text the words naming the deadline.""")
 
 SYSTEM = """You keep a ledger of promises for one person. From the numbered messages, list:
 1. promises: commitments to do something later, made by the person ("me") or by the assistant ("kept"):
@@ -91,15 +108,21 @@ def said_on(msg, today: date) -> date:
         return today
 
 
-def plan_pass(db, msgs, llm, today: date) -> PromisePlan:
-    """Ask the memory model about the promises in ``msgs``; write nothing.
+def plan_pass(db, batch: Batch | list, llm, today: date) -> PromisePlan:
+    """Ask the memory model about the promises in the batch's messages; write nothing.
 
     No model call when no message holds a candidate or (with promises open) a
-    word of completion or calling off. ``memory.llm.UnusableReply`` from the
-    model propagates: the pass fails and the writer reruns it later.
+    word of completion or calling off. With a hosted model the facts
+    extraction has already read the commitments (``READ_WITH_FACTS``): they
+    open without a call of their own, and a call is made only for closings.
+    ``memory.llm.UnusableReply`` from the model propagates: the pass fails and
+    the writer reruns it later.
     """
     plan = PromisePlan()
-    msgs = [m for m in msgs if m.role in ("user", "assistant")]
+    numbered = messages_of(batch)
+    extracted = batch.read.get("extracted") if isinstance(batch, Batch) else None
+    read_with_facts = extracted.commitments if isinstance(extracted, ExtractWithCommitments) else None
+    msgs = [m for m in numbered if m.role in ("user", "assistant")]
     if not msgs:
         return plan
     ids = [m.id for m in msgs]
@@ -107,9 +130,18 @@ def plan_pass(db, msgs, llm, today: date) -> PromisePlan:
         r[0] for r in db.conn.execute(
             f"SELECT DISTINCT opened_message_id FROM promises WHERE opened_message_id IN ({', '.join('?' for _ in ids)})", ids)
     }
-    with_candidates = [m for m in msgs if m.id not in already and own(m.text)]
+    flagged: dict[int, list[PromiseItem]] = {}  # message id -> the commitments the extraction read in it
+    for item in read_with_facts or []:
+        if 1 <= item.message <= len(numbered) and item.what:
+            flagged.setdefault(numbered[item.message - 1].id, []).append(item)
+    with_candidates = [m for m in msgs if m.id not in already and (m.id in flagged or own(m.text))]
     open_now = list_promises(db, (OPEN,))
     closing = [m for m in msgs if m.role == "user" and (completion_cue(m.text) or drop_cue(m.text))]
+    if read_with_facts is not None and not (closing and (open_now or already or flagged)):
+        for m in msgs:
+            if m.id not in already and not asks(m.text):
+                plan.new.extend(_opened(item, m, today) for item in flagged.get(m.id, []))
+        return plan
     if not with_candidates and not (closing and (open_now or already)):
         return plan
     if not with_candidates and not open_now:
@@ -149,17 +181,11 @@ def plan_pass(db, msgs, llm, today: date) -> PromisePlan:
             plan.rejected.append(f"promise from message {msg.id}: already in the ledger")
             plan.new.append(None)
             continue
-        if not own(msg.text):
+        if not own(msg.text) and msg.id not in flagged:
             plan.rejected.append(f"promise from message {msg.id}: no commitment in its words")
             plan.new.append(None)
             continue
-        said = said_on(msg, today)
-        due = resolve_due(item.due_text, said) or item.due_date
-        who = item.who or ("me" if msg.role == "user" else "kept")
-        if who.lower() in ("i", "me", "person", "user", "the person"):
-            who = "me" if msg.role == "user" else "kept"
-        plan.new.append(NewPromise(who, item.to_whom, item.what, due.isoformat() if due else None, msg.id,
-                                   said.isoformat()))
+        plan.new.append(_opened(item, msg, today))
 
     for item in reply.closures:
         ref, status = item.promise.upper(), item.status
@@ -176,6 +202,15 @@ def plan_pass(db, msgs, llm, today: date) -> PromisePlan:
             closure.new_index = int(ref[1:]) - 1
         plan.closures.append(closure)
     return plan
+
+
+def _opened(item: PromiseItem, msg, today: date) -> NewPromise:
+    said = said_on(msg, today)
+    due = resolve_due(item.due_text, said) or item.due_date
+    who = item.who or ("me" if msg.role == "user" else "kept")
+    if who.lower() in ("i", "me", "person", "user", "the person"):
+        who = "me" if msg.role == "user" else "kept"
+    return NewPromise(who, item.to_whom, item.what, due.isoformat() if due else None, msg.id, said.isoformat())
 
 
 OPEN_SHOWN = 40  # open promises a pass shows the model, so a long ledger keeps the prompt bounded
