@@ -196,7 +196,8 @@ def _normal(text: str) -> str:
     return re.sub(r"\s+", " ", s).strip()
 
 
-def _clauses(sentence: str) -> list[str]:
+def clauses(sentence: str) -> list[str]:
+    """The clauses of a sentence: split at commas, colons and dashes (English and Chinese)."""
     return [c.strip() for c in re.split(r"[,，:：—–]|\s-\s|\band then\b", sentence) if c.strip()]
 
 
@@ -233,8 +234,8 @@ def _en(sentence: str) -> tuple[str, str, str, str] | None:
     ack = bool(_DISCOURSE.match(s))
     if _VAGUE.search(s):
         return None  # "we need to talk at some point": an intention, not a commitment
-    for i, clause in enumerate(_clauses(s)):
-        if i and _HEDGE.search(" ".join(_clauses(s)[:i])):
+    for i, clause in enumerate(clauses(s)):
+        if i and _HEDGE.search(" ".join(clauses(s)[:i])):
             break  # "If the client agrees, I'll send it": conditional on someone else
         found = _en_clause(clause, ack)
         if found:
