@@ -17,13 +17,12 @@ from datetime import date
 from typing import Any
 
 import sqlite_utils
-
-from memory.text import dates
-from memory import facts as fact_log
 from pydantic import Field, field_validator
 
+from memory import facts as fact_log
 from memory.replies import Reply, Text, ask
 from memory.secrets import redact
+from memory.text import dates
 
 CANDIDATES_PER_CALL = 30
 CLOSEST_PER_CANDIDATE = 5

@@ -26,9 +26,10 @@ from typing import Any
 
 from pydantic import Field
 
-from memory.promises.evidence import content_words, words as _words
-from memory.promises.write import said_on as _said_on
 from memory import facts as fact_log
+from memory.promises.evidence import content_words
+from memory.promises.evidence import words as _words
+from memory.promises.write import said_on as _said_on
 from memory.replies import Reply, Text, ask
 from memory.stages import Batch, messages_of
 from memory.text.commitments import asks, clauses, detect, sentences
@@ -193,7 +194,7 @@ def changes_for(db, query: str) -> list[str]:
     overlap = [len(q & _words(" ".join(v.text for v in chain))) for chain in chains]
     best = max(overlap)
     lines = []
-    for chain, hits in sorted(zip(chains, overlap), key=lambda x: -x[1]):
+    for chain, hits in sorted(zip(chains, overlap, strict=True), key=lambda x: -x[1]):
         if hits and hits * 2 > best:
             n = len(chain) - 1
             shown = chain if len(chain) <= 8 else chain[:1] + chain[-7:]

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import sqlite_utils
-
 from pydantic import Field, model_validator
 
 from memory import facts, notes, soul

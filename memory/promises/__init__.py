@@ -24,14 +24,32 @@ from __future__ import annotations
 from memory.promises.detect import OWN, THIRD, Candidate, detect, own, resolve_due
 from memory.promises.evidence import completion_cue, drop_cue, on_tool_action
 from memory.promises.ledger import (
-    DONE, DROPPED, MIGRATIONS, OPEN, Promise, add, close, close_by_person, describe, events, get, list_promises,
+    DONE,
+    DROPPED,
+    MIGRATIONS,
+    OPEN,
+    Promise,
+    add,
+    close,
+    close_by_person,
+    describe,
+    events,
+    get,
+    list_promises,
     today_here,
 )
+from memory.promises.read import relevant_open, status_lines
 from memory.promises.write import (
-    READ_WITH_FACTS, SYSTEM, Closure, ExtractWithCommitments, NewPromise, PromisePlan, PromisesReply, apply_pass,
+    READ_WITH_FACTS,
+    SYSTEM,
+    Closure,
+    ExtractWithCommitments,
+    NewPromise,
+    PromisePlan,
+    PromisesReply,
+    apply_pass,
     plan_pass,
 )
-from memory.promises.read import relevant_open, status_lines
 
 NAME = "promises"
 DOING = "detecting promises"

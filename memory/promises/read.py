@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from memory.promises.evidence import _GENERIC, words as _words
+from memory.promises.evidence import _GENERIC
+from memory.promises.evidence import words as _words
 from memory.promises.ledger import OPEN, Promise, describe, list_promises, today_here
 
 # --- reading them back --------------------------------------------------------

@@ -18,12 +18,14 @@ from typing import Literal
 from pydantic import Field
 
 from memory.promises.detect import own, resolve_due
-from memory.promises.evidence import completion_cue, drop_cue, words as _words
+from memory.promises.evidence import completion_cue, drop_cue
+from memory.promises.evidence import words as _words
 from memory.promises.ledger import DONE, DROPPED, OPEN, Promise, add, close, list_promises
 from memory.reconcile import ExtractReply
 from memory.replies import Day, Reply, Text, ask
 from memory.stages import Batch, messages_of
 from memory.text.commitments import asks
+
 
 class PromiseItem(Reply):
     message: int = Field(description="The [n] of the message that makes the commitment.")
@@ -280,6 +282,6 @@ def apply_pass(conn: sqlite3.Connection, plan: PromisePlan) -> dict[str, int]:
         if target is not None and close(conn, target, c.status, c.closed_on, c.evidence, by="message", message_id=c.message_id):
             closed += c.status == DONE
             dropped += c.status == DROPPED
-    opened = sum(1 for n, i in zip(plan.new, new_ids) if n is not None and i is not None and n.opened_message_id not in already)
+    opened = sum(1 for n, i in zip(plan.new, new_ids, strict=True) if n is not None and i is not None and n.opened_message_id not in already)
     return {"opened": opened, "done": closed, "dropped": dropped, "rejected": len(plan.rejected)}
 

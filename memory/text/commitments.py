@@ -257,12 +257,10 @@ def _en_clause(clause: str, ack: bool) -> tuple[str, str, str, str] | None:
     if m and not _HEDGE.search(core[: m.start()]):
         party = _party(core[: m.start()]) or (OWN, "I")
         return "promised", party[0], party[1], core[m.end():].strip()
-    if re.match(r"^(?:i |we )?(?:still )?(?:owe|have not|not)\b", core, re.I) and _OWE.search(core):
-        return "owe", OWN, "I", core
-    m = re.search(r"\b(?P<subj>\w+) (?:owes?|still owes?)\b", core, re.I)
-    if _OWE.search(core) and (m is None or m.group("subj").lower() in _FIRST):
-        if re.search(r"\bowe|\bstill (?:have not|not)\b|\byet to\b|\bstill need to\b", core, re.I):
-            return "owe", OWN, "I", core
+    debt = _OWE.search(core)
+    party = _party(core[: debt.start()]) if debt else None
+    if debt and party:  # "I still owe Dev a reply", "still haven't sent Olga the NDA"; "Sam still owes me the quote"
+        return "owe", party[0], party[1], core
     if _LET_ME.search(core) and not _HEDGE.search(core):
         return "let_me", OWN, "I", core[_LET_ME.search(core).end():]
     if _YOU_RESULT.match(core):
@@ -346,7 +344,9 @@ def _zh(sentence: str) -> tuple[str, str, str, str] | None:
     clause = re.sub(r"^(?:[A-Za-z]+\s*)?(?:好的?|收到|行|没问题|嗯|ok|OK|okay)?[，,\s]*", "", s)
     if _ZH_BARE.match(clause) and _ZH_ACTION.search(clause):
         return "obligation", OWN, "I", clause
-    if ahead and not past and _ZH_ACTION.search(s) and not re.search(r"[在是有](?![^，,]*[把给发])", _strip_times(s)[:2] or "x"):
+    rest = _strip_times(s)
+    # A time still to come and an action: "周五前把合同草稿给你"; a time and a state is no commitment ("我下周在柏林").
+    if ahead and not past and _ZH_ACTION.search(rest) and not rest.startswith(("在", "是", "有")):
         return "plan", OWN, "I", s
     return None
 
