@@ -4,9 +4,9 @@ A stage declares its reply as a ``Reply`` subclass; the schema the model is
 offered is ``Model.model_json_schema()`` and the reply is
 ``Model.model_validate()``d, so one declaration is both the tool schema, the
 embedded model's grammar (agent/models/local.py builds it from this schema)
-and the check. The schema is cleaned as tools/arguments.py cleans tool
-schemas, and references are inlined, so a small model (and llama.cpp's
-grammar builder) sees one plain object.
+and the check. ``plain`` cleans the schema (tools/arguments.py uses it for
+tool schemas too), so a small model and llama.cpp's grammar builder see one
+plain object.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError, WithJsonSchema
 
 from memory.llm import UnusableReply
 
@@ -25,20 +25,31 @@ class Reply(BaseModel):
 
     @classmethod
     def model_json_schema(cls, *args: Any, **kwargs: Any) -> dict[str, Any]:  # type: ignore[override]
-        return _plain(super().model_json_schema(*args, **kwargs))
+        return plain(super().model_json_schema(*args, **kwargs))
 
 
-def _plain(schema: dict[str, Any]) -> dict[str, Any]:
-    defs = schema.pop("$defs", {})
+def plain(schema: dict[str, Any]) -> dict[str, Any]:
+    """A pydantic schema as a small model (and llama.cpp's grammar builder) reads it best.
 
-    def walk(node: Any) -> Any:
-        if isinstance(node, list):
-            return [walk(n) for n in node]
-        if not isinstance(node, dict):
-            return node
-        if "$ref" in node:
-            return walk(dict(defs[node["$ref"].rsplit("/", 1)[-1]]))
-        out = {k: walk(v) for k, v in node.items() if k not in ("title", "format", "minLength", "maxLength")}
+    References inlined, no titles, no string-length bounds (validation still
+    applies them), and an optional field as its plain type rather than
+    anyOf [type, null]. tools/arguments.py shows tool schemas the same way.
+    """
+    defs = schema.get("$defs", {})
+
+    def node(n: Any) -> Any:
+        if isinstance(n, list):
+            return [node(x) for x in n]
+        if not isinstance(n, dict):
+            return n
+        if "$ref" in n:
+            return node(dict(defs[n["$ref"].rsplit("/", 1)[-1]]))
+        out = {}
+        for key, value in n.items():
+            if key in ("title", "minLength", "maxLength", "$defs"):
+                continue
+            # Under "properties" the keys are field names (a field may be called "title").
+            out[key] = {k: node(v) for k, v in value.items()} if key == "properties" else node(value)
         options = out.get("anyOf")
         if options and len(options) == 2 and {"type": "null"} in options:
             (kept,) = [o for o in options if o != {"type": "null"}]
@@ -48,7 +59,7 @@ def _plain(schema: dict[str, Any]) -> dict[str, Any]:
                 out.pop("default")
         return out
 
-    return walk(schema)
+    return node(schema)
 
 
 def _blank_none(value: Any) -> Any:
@@ -66,7 +77,8 @@ def _lenient_date(value: Any) -> date | None:
 
 
 Text = Annotated[str, BeforeValidator(_blank_none)]  # null reads as ""
-Day = Annotated[date | None, BeforeValidator(_lenient_date)]
+# Offered as a plain string: a date the model is unsure of reads as None, and code resolves the words instead.
+Day = Annotated[date | None, BeforeValidator(_lenient_date), WithJsonSchema({"type": "string"})]
 
 
 def validate(model: type[Reply], raw: Any, purpose: str) -> Any:

@@ -57,3 +57,22 @@ def test_nulls_read_as_empty_and_a_bad_date_as_none():
 def test_one_bad_reconcile_decision_is_counted_not_a_failed_reply():
     reply = validate(ReconcileReply, {"decisions": [{"candidate": "x", "action": "ADD"}, {"candidate": 1, "action": "NONE"}]}, "r")
     assert [d.candidate for d in reply.decisions] == [None, 1]
+
+
+def test_a_field_named_title_survives_the_cleaning_and_tools_share_the_cleaner():
+    from memory.replies import Reply
+    from tools.arguments import Arguments
+
+    class Titled(Reply):
+        title: str
+        note: str | None = None
+
+    schema = Titled.model_json_schema()
+    assert set(schema["properties"]) == {"title", "note"} and schema["properties"]["note"] == {"type": "string"}
+
+    class ToolArgs(Arguments):
+        title: str
+
+    shown = ToolArgs.model_json_schema()
+    assert shown["properties"] == {"title": {"type": "string"}} and shown["required"] == ["title"]
+    assert shown["title"] == "ToolArgs"  # a tool schema keeps its own name
