@@ -27,12 +27,13 @@ from typing import Any
 from pydantic import Field
 
 from memory import facts as fact_log
-from memory.promises.evidence import content_words
-from memory.promises.evidence import words as _words
+from memory.promises.evidence import about
 from memory.promises.write import said_on as _said_on
 from memory.replies import Reply, Text, ask
 from memory.stages import Batch, messages_of
-from memory.text.commitments import asks, clauses, detect, sentences
+from memory.text.acts import is_question, sentences
+from memory.text.commitments import clauses, detect
+from memory.text.overlap import content_words
 
 MIGRATIONS = [
     (
@@ -79,7 +80,7 @@ def repetition_cue(text: str) -> bool:
 def reports_event(text: str) -> bool:
     """Some sentence of ``text`` reports something that happened (not a question, plan or hedge)."""
     for a, b in sentences(text):
-        if asks(text[a:b]):
+        if is_question(text[a:b]):
             continue
         for s in clauses(text[a:b]):
             if _reports(s):
@@ -98,7 +99,7 @@ def _reports(s: str) -> bool:
 
 def key_of(name: str) -> str:
     """The identity of a series name: its content words, sorted, so wording order does not split a series."""
-    words = sorted(content_words(name))
+    words = sorted(about(name))
     return " ".join(words) or name.strip().lower()
 
 
@@ -164,9 +165,9 @@ def counts_for(db, query: str) -> list[str]:
     series = [s for s in all_series(db) if s.dates]
     if not series:
         return []
-    q = content_words(query)
+    q = about(query)
     # The occurrences' own words count too: a Chinese question meets a series named in English.
-    overlap = {s.id: len(q & _words(_doc(s))) for s in series}
+    overlap = {s.id: len(q & content_words(_doc(s))) for s in series}
     best = max(overlap.values())
     # Half the best match or less is a neighbour ("designer candidate" for "data engineering candidates").
     matched = [s for s in series if overlap[s.id] and overlap[s.id] * 2 > best]
@@ -190,8 +191,8 @@ def changes_for(db, query: str) -> list[str]:
     if not changed:
         return []
     chains = [fact_log.lineage(db, f.id) for f in changed]
-    q = content_words(query)
-    overlap = [len(q & _words(" ".join(v.text for v in chain))) for chain in chains]
+    q = about(query)
+    overlap = [len(q & content_words(" ".join(v.text for v in chain))) for chain in chains]
     best = max(overlap)
     lines = []
     for chain, hits in sorted(zip(chains, overlap, strict=True), key=lambda x: -x[1]):
@@ -213,8 +214,8 @@ def _rank(query: str, series: list[Series]) -> list[Series]:
         ranked = [i for i, _ in rank(query, [_doc(s) for s in series], len(series))]
         return [series[i] for i in ranked] + [s for i, s in enumerate(series) if i not in ranked]
     except Exception:  # ordering only; the overlap gate already chose
-        q = _words(query)
-        return sorted(series, key=lambda s: -len(q & _words(_doc(s))))
+        q = about(query)
+        return sorted(series, key=lambda s: -len(q & content_words(_doc(s))))
 
 
 # --- the write pass ----------------------------------------------------------
@@ -296,7 +297,7 @@ def event_date(date_text: str, said_on: date) -> date:
 
 
 def _content(text: str) -> set[str]:
-    return content_words(text)
+    return about(text)
 
 
 def _close(a: set[str], b: set[str]) -> bool:

@@ -9,7 +9,8 @@ import re
 
 from memory.db import transaction
 from memory.promises.ledger import DONE, OPEN, Promise, close, list_promises, today_here
-from memory.text.commitments import asks, sentences
+from memory.text.acts import is_question, sentences
+from memory.text.overlap import content_words
 
 # --- evidence in words -------------------------------------------------------
 
@@ -36,14 +37,14 @@ def completion_cue(text: str) -> bool:
     if _NOT_YET.search(text):
         return False
     return any(
-        not asks(text[a:b]) and (_DONE_EN.search(text[a:b]) or _DONE_ZH.search(text[a:b]))
+        not is_question(text[a:b]) and (_DONE_EN.search(text[a:b]) or _DONE_ZH.search(text[a:b]))
         for a, b in sentences(text)
     )
 
 
 def drop_cue(text: str) -> bool:
     """A sentence of the message says a promise is no longer wanted."""
-    return any(not asks(text[a:b]) and _DROP.search(text[a:b]) for a, b in sentences(text))
+    return any(not is_question(text[a:b]) and _DROP.search(text[a:b]) for a, b in sentences(text))
 
 
 # --- the assistant's own actions ----------------------------------------------
@@ -56,25 +57,9 @@ _GENERIC = frozenset(
 )
 
 
-def words(text: str) -> set[str]:
-    """Words of ``text`` that can match (single characters and digits left out)."""
-    try:
-        from memory.text import tokens
-    except ImportError:  # the shared tokeniser is not there yet
-        tokens = None
-    if tokens is not None:
-        found = set(tokens(text))
-    else:
-        found = {w.lower().rstrip("s") for w in re.findall(r"[A-Za-z][A-Za-z0-9]+", text)}
-        for run in re.findall(r"[\u4e00-\u9fff]+", text):
-            found.update(run[i:i + 2] for i in range(len(run) - 1))
-    # Single characters (CJK unigrams, digits) match too much to count as shared content.
-    return {w for w in found if len(w) > 1}
-
-
-def content_words(text: str) -> set[str]:
-    """What ``text`` is about: its words less the words of delivery ("send", "email", "it")."""
-    return words(text) - words(" ".join(_GENERIC))
+def about(text: str) -> set[str]:
+    """What ``text`` is about: its content words less the words of delivery ("send", "email", "it")."""
+    return content_words(text) - content_words(" ".join(_GENERIC))
 
 
 def _same_person(a: str, b: str) -> bool:
@@ -89,11 +74,11 @@ def _same_person(a: str, b: str) -> bool:
 
 def _carries(promise: Promise, body: str, recipient: str) -> bool:
     """Does a message with ``body`` deliver what ``promise`` promised?"""
-    name_words = words(recipient) | words(promise.to_whom or "")
-    wanted = words(promise.what) - name_words - words(" ".join(_GENERIC))
+    name_words = content_words(recipient) | content_words(promise.to_whom or "")
+    wanted = content_words(promise.what) - name_words - content_words(" ".join(_GENERIC))
     if not wanted:
         return True  # "reply to Dana": any message to Dana is the reply
-    have = words(body)
+    have = content_words(body)
     hits = {w for w in wanted if w in have or any(h.startswith(w) or w.startswith(h) for h in have if len(h) >= 3 and len(w) >= 3)}
     return len(hits) * 2 >= len(wanted)
 

@@ -5,17 +5,13 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from memory.promises.evidence import _GENERIC
-from memory.promises.evidence import words as _words
+from memory.promises.evidence import about
+from memory.text.acts import asks_whether_done
+from memory.text.overlap import content_words
 from memory.promises.ledger import OPEN, Promise, describe, list_promises, today_here
 
 # --- reading them back --------------------------------------------------------
 
-_STATUS_Q = re.compile(
-    r"\b(?:did (?:i|we|you)|have (?:i|we|you)|has (?:it|that|the)|had (?:i|we)|was (?:it|the)|were (?:they|the)"
-    r"|is (?:it|the) (?:done|sent)|whether|ever)\b|是否|有没有|有無|做了吗|发了吗|了吗|没有",
-    re.I,
-)
 _LEDGER_Q = re.compile(
     r"\b(?:promis\w*|owe|open loops?|commitments?|to-?dos?|what do i (?:have|need) to|what am i supposed to|overdue)\b"
     r"|答应|承诺|待办|欠|要做的事",
@@ -28,8 +24,8 @@ def _matching(db, query: str, promises: list[Promise]) -> list[Promise]:
     if not promises:
         return []
     docs = [f"{p.what} {p.to_whom or ''}" for p in promises]
-    q = _words(query) - _words(" ".join(_GENERIC))
-    overlap = [len(q & _words(d)) for d in docs]
+    q = about(query)
+    overlap = [len(q & content_words(d)) for d in docs]
     order = list(range(len(docs)))
     try:
         from memory.recall import rank
@@ -69,7 +65,7 @@ def relevant_open(db, query: str, today: date | None = None) -> list[str]:
     else:
         chosen = _matching(db, query, open_now)[:6]
     lines = [describe(p, today) for p in chosen]
-    if _STATUS_Q.search(query):
+    if asks_whether_done(query):
         for line in status_lines(db, query, today):
             if line not in lines:
                 lines.append(line)

@@ -19,7 +19,7 @@ from pydantic import Field
 
 from memory.promises.detect import own, resolve_due
 from memory.promises.evidence import completion_cue, drop_cue
-from memory.promises.evidence import words as _words
+from memory.text.overlap import content_words
 from memory.promises.ledger import DONE, DROPPED, OPEN, Promise, add, close, list_promises
 from memory.reconcile import ExtractReply
 from memory.replies import Day, Reply, Text, ask
@@ -222,8 +222,8 @@ def _worth_showing(open_now: list[Promise], closing) -> list[Promise]:
     """The open promises a closing message could be about (sharing words) first, then the newest."""
     if len(open_now) <= OPEN_SHOWN:
         return open_now
-    said = set().union(*(_words(m.text) for m in closing)) if closing else set()
-    touched = [p for p in open_now if said & _words(f"{p.what} {p.to_whom or ''}")]
+    said = set().union(*(content_words(m.text) for m in closing)) if closing else set()
+    touched = [p for p in open_now if said & content_words(f"{p.what} {p.to_whom or ''}")]
     rest = sorted((p for p in open_now if p not in touched), key=lambda p: -p.id)
     return (touched + rest)[:OPEN_SHOWN]
 

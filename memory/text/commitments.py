@@ -29,6 +29,8 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
+from memory.text.acts import is_question, is_request, sentences
+
 OWN, THIRD = "own", "third"
 
 
@@ -46,43 +48,27 @@ class Candidate:
     party: str = OWN  # OWN: the speaker's commitment; THIRD: someone else's promise to the speaker
 
 
-# --- sentences and questions ---------------------------------------------------
+# --- questions and requests ----------------------------------------------------
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
-_SENTENCE = re.compile(r"(?:[^.!?。！？;；\n]|\.(?=\d))+[.!?。！？;；]*")
 
 
-def sentences(text: str) -> list[tuple[int, int]]:
-    try:
-        from memory.text.acts import sentence_spans  # issue 13's splitter, when it is there
-    except ImportError:
-        sentence_spans = None
-    if sentence_spans is not None:
-        return list(sentence_spans(text))
-    return [(m.start(), m.end()) for m in _SENTENCE.finditer(text) if m.group(0).strip()]
-
-
-# ONE marked call site: memory.text.acts decides what a question or a request is.
-# Until it lands on main, a minimal stand-in keeps the detector working.
 def asks(sentence: str) -> bool:
-    """A question or a request (to kept), not a statement."""
-    try:
-        from memory.text import acts
-    except ImportError:
-        acts = None
-    if acts is not None:
-        return bool(acts.is_question(sentence) or acts.is_request(sentence))
-    s = sentence.strip()
-    if s.endswith(("?", "？")) or re.search(r"(?:吗|呢)[。！!]*$|要不要|是不是|有没有|能不能|可不可以", s):
+    """A question, or a request to kept: not a statement of the speaker's (memory.text.acts decides)."""
+    return is_question(sentence) or is_request(sentence)
+
+
+_ON_THE_SPEAKER = {"reminder", "ownership", "ack", "promised", "owe", "todo"}
+
+
+def _on_the_speaker(cue: str, sentence: str) -> bool:
+    """A sentence shaped like a request still commits the speaker when its structure puts the task on them."""
+    if cue in _ON_THE_SPEAKER:
         return True
-    return bool(re.match(r"(?:did|do|does|have|has|should|shall|can|could|am|are|is|was|were|would|will)\s+"
-                         r"(?:i|we|you|the|it|he|she|they)\b", s, re.I)) and not _CJK.search(s)
-
-
-_REMINDER_REQUEST = re.compile(
-    r"^\s*(?:(?:can|could|would|will) you(?: please)?|please|pls)\s+(?:remind me|set (?:a |me a )?reminder)\b"
-    r"|^\s*你?(?:能|可以|能不能|可不可以)?(?:帮我)?(?:记得)?提醒我", re.I)
-_REQUEST_START = re.compile(r"^\s*(?:(?:can|could|would|will) you|please|pls|kept,)\b|^\s*(?:请|麻烦|帮我|你帮我|你)", re.I)
+    if _CJK.search(sentence):
+        return False  # "帮我查一下…", "要不要我帮你问问": asked of kept, or offered
+    # An English clause with its own first-person subject, or one that dropped it before a future.
+    return cue == "future" or bool(re.search(r"\b(?:i|we)\b", _normal(sentence), re.I))
 
 
 # --- time ----------------------------------------------------------------------
@@ -230,7 +216,7 @@ def _en(sentence: str) -> tuple[str, str, str, str] | None:
     if header:
         ahead, _ = _times(header.group("head"))
         if ahead or _TODO_HEAD.search(header.group("head")):
-            return "plan", OWN, "I", header.group("rest")
+            return "todo", OWN, "I", header.group("rest")
     ack = bool(_DISCOURSE.match(s))
     if _VAGUE.search(s):
         return None  # "we need to talk at some point": an intention, not a commitment
@@ -267,8 +253,8 @@ def _en_clause(clause: str, ack: bool) -> tuple[str, str, str, str] | None:
         return "future", OWN, "I", core
     for m in _MODAL.finditer(core):
         before, after = core[: m.start()], _ADVERB.sub("", core[m.end():].strip())
-        if _HEDGE.search(before) or not after:
-            continue
+        if _HEDGE.search(before) or not after or re.match(r"(?:you|i|we|he|she|they)\b", after, re.I):
+            continue  # a hedge, or the subject after its modal ("will you send it?"): asked, not committed
         modal = m.group("m").lower()
         if modal == "would" and not _REPORTING.search(before):
             continue  # "I'd love to", "I'd be late": a wish or a state, unless an agreement is reported
@@ -288,13 +274,13 @@ def _en_clause(clause: str, ack: bool) -> tuple[str, str, str, str] | None:
         return cue, party[0], party[1], after
     m = _PROGRESSIVE.match(core)
     if m and (ahead or ack) and not past and not _HEDGE.search(core):
-        return "plan", OWN, "I", core
+        return "ack" if ack else "plan", OWN, "I", core
     # "tomorrow morning I'm calling the bank": a time first, then the action.
     m = re.search(r"\b(?:i|we) (?:am|are) ([a-z]+ing)\b", core, re.I)
     if m and ahead and not past and not _HEDGE.search(core[: m.start()]):
         return "plan", OWN, "I", core[m.start():]
     if ack and ahead and not past and re.search(r"\b(?:goes|go|gets|going|will)\b", core, re.I):
-        return "plan", OWN, "I", core
+        return "ack", OWN, "I", core  # "yep, the report goes to finance by Friday": the acknowledgement takes it on
     return None
 
 
@@ -371,11 +357,9 @@ def detect(text: str) -> list[Candidate]:
     found: list[Candidate] = []
     for start, end in sentences(text):
         sentence = text[start:end]
-        reminder = _REMINDER.search(_normal(sentence)) or _ZH_REMINDER.search(sentence)
-        if reminder and asks(sentence):
-            # "Can you remind me to…?" asks for a reminder; "did you remind me…?" asks about one.
-            reminder = _REMINDER_REQUEST.match(_normal(sentence))
-        if not reminder and (asks(sentence) or _REQUEST_START.search(sentence)):
+        # "(Can you) remind me to…" asks for a reminder, a commitment of the person's; "did you remind me…?" asks about one.
+        reminder = (_REMINDER.search(_normal(sentence)) or _ZH_REMINDER.search(sentence)) and not is_question(sentence)
+        if not reminder and is_question(sentence):
             continue
         got = _zh(sentence) if _CJK.search(sentence) else None
         if got is None:
@@ -383,6 +367,11 @@ def detect(text: str) -> list[Candidate]:
         if got is None:
             continue
         cue, party, who, what = got
+        # A request by its shape (memory.text.acts) asks kept to act ("帮我查一下…", "will you send…"),
+        # unless the task is put on the speaker: "leave it with me", "remind me to…", "expect it from me",
+        # or a statement that dropped its subject ("going to tidy the wiki", "owe Tariq 40 quid").
+        if is_request(sentence) and not _on_the_speaker(cue, sentence):
+            continue
         what = tidy(what)
         if not what:
             continue

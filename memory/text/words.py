@@ -25,6 +25,9 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from memory.text.numbers import SCALE as _SCALE
+from memory.text.numbers import cn_int as _cn_int
+
 MONTHS = (
     "january", "february", "march", "april", "may", "june",
     "july", "august", "september", "october", "november", "december",
@@ -67,11 +70,6 @@ _CN_FUNCTION_WORDS = re.compile(
 )
 
 _CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-_CN_DIGITS = "零〇一二两三四五六七八九十百千万"
-_CN_VALUE = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
-_SCALE = {"k": 1_000, "m": 1_000_000, "mm": 1_000_000, "bn": 1_000_000_000, "b": 1_000_000_000,
-          "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000,
-          "千": 1_000, "万": 10_000, "萬": 10_000, "亿": 100_000_000}
 
 # Where a Chinese time or date starts, a run of Chinese characters stops, so
 # "下午三点开会" reads as 15:00 plus the n-grams of 开会.
@@ -265,24 +263,6 @@ def _meridiem(hour: int, marker: str | None) -> int:
 
 def _fmt(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
-
-
-def _cn_int(s: str | None) -> int | None:
-    """'7' -> 7, '十' -> 10, '十二' -> 12, '二十三' -> 23."""
-    if s is None:
-        return None
-    if s.isdigit():
-        return int(s)
-    total, current = 0, 0
-    for ch in s:
-        if ch == "十":
-            total += (current or 1) * 10
-            current = 0
-        elif ch in _CN_VALUE:
-            current = _CN_VALUE[ch]
-        else:
-            return None
-    return total + current
 
 
 _VOWEL = re.compile("[aeiouy]")
