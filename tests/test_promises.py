@@ -413,3 +413,18 @@ def test_a_long_ledger_shows_the_model_the_promises_a_closing_message_is_about(m
 
     shown = _worth_showing(many, [Msg()])
     assert [p.id for p in shown] == [2, 8, 7]
+
+
+@pytest.mark.local_model
+def test_the_embedded_model_confirms_a_candidate_under_the_reply_schemas_grammar(db):
+    pytest.importorskip("llama_cpp")
+    from agent.models import model_file
+    from agent.models.local import LocalModel
+
+    if not model_file._is_installed(model_file.shared_path()):
+        pytest.skip("the embedded model is not installed (`kept model install`)")
+    chat = store.get_chat(db)
+    m = _say(db, chat, "yep, will get the invoice over to Lena tonight", _at(7, 9))
+    plan = ledger.plan_pass(db, [m], ModelMemoryLLM(LocalModel(path=str(model_file.shared_path()))), date(2026, 10, 7))
+    assert plan.model_calls == 1  # the reply parsed and validated: the grammar and the model agree
+    assert all(n is None or n.opened_message_id == m.id for n in plan.new)
