@@ -6,9 +6,9 @@ import re
 from datetime import date
 
 from memory.promises.evidence import about
+from memory.promises.ledger import OPEN, Promise, describe, list_promises, today_here
 from memory.text.acts import asks_whether_done
 from memory.text.overlap import content_words
-from memory.promises.ledger import OPEN, Promise, describe, list_promises, today_here
 
 # --- reading them back --------------------------------------------------------
 

@@ -19,12 +19,12 @@ from pydantic import Field
 
 from memory.promises.detect import own, resolve_due
 from memory.promises.evidence import completion_cue, drop_cue
-from memory.text.overlap import content_words
 from memory.promises.ledger import DONE, DROPPED, OPEN, Promise, add, close, list_promises
 from memory.reconcile import ExtractReply
 from memory.replies import Day, Reply, Text, ask
 from memory.stages import Batch, messages_of
-from memory.text.commitments import asks
+from memory.text.acts import is_question
+from memory.text.overlap import content_words
 
 
 class PromiseItem(Reply):
@@ -141,7 +141,7 @@ def plan_pass(db, batch: Batch | list, llm, today: date) -> PromisePlan:
     closing = [m for m in msgs if m.role == "user" and (completion_cue(m.text) or drop_cue(m.text))]
     if read_with_facts is not None and not (closing and (open_now or already or flagged)):
         for m in msgs:
-            if m.id not in already and not asks(m.text):
+            if m.id not in already and not is_question(m.text):
                 plan.new.extend(_opened(item, m, today) for item in flagged.get(m.id, []))
         return plan
     if not with_candidates and not (closing and (open_now or already)):

@@ -53,11 +53,6 @@ class Candidate:
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
-def asks(sentence: str) -> bool:
-    """A question, or a request to kept: not a statement of the speaker's (memory.text.acts decides)."""
-    return is_question(sentence) or is_request(sentence)
-
-
 _ON_THE_SPEAKER = {"reminder", "ownership", "ack", "promised", "owe", "todo"}
 
 
