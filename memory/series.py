@@ -30,7 +30,7 @@ from memory import facts as fact_log
 from memory.promises.evidence import about
 from memory.promises.write import said_on as _said_on
 from memory.replies import Reply, Text, ask
-from memory.stages import Batch, messages_of
+from memory.stages import Batch, best_first, messages_of
 from memory.text.acts import is_question, sentences
 from memory.text.commitments import clauses, detect
 from memory.text.overlap import content_words
@@ -205,17 +205,8 @@ def changes_for(db, query: str) -> list[str]:
 
 
 def _rank(query: str, series: list[Series]) -> list[Series]:
-    """Best match first: BM25 from memory.recall when it is there, else word overlap."""
-    if len(series) < 2:
-        return series
-    try:
-        from memory.recall import rank
-
-        ranked = [i for i, _ in rank(query, [_doc(s) for s in series], len(series))]
-        return [series[i] for i in ranked] + [s for i, s in enumerate(series) if i not in ranked]
-    except Exception:  # ordering only; the overlap gate already chose
-        q = about(query)
-        return sorted(series, key=lambda s: -len(q & content_words(_doc(s))))
+    """Best match first (the one ordering call site, memory.stages.best_first)."""
+    return [series[i] for i in best_first(query, [_doc(s) for s in series])] if len(series) > 1 else series
 
 
 # --- the write pass ----------------------------------------------------------

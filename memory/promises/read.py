@@ -7,6 +7,7 @@ from datetime import date
 
 from memory.promises.evidence import about
 from memory.promises.ledger import OPEN, Promise, describe, list_promises, today_here
+from memory.stages import best_first
 from memory.text.acts import asks_whether_done
 from memory.text.overlap import content_words
 
@@ -26,19 +27,7 @@ def _matching(db, query: str, promises: list[Promise]) -> list[Promise]:
     docs = [f"{p.what} {p.to_whom or ''}" for p in promises]
     q = about(query)
     overlap = [len(q & content_words(d)) for d in docs]
-    order = list(range(len(docs)))
-    try:
-        from memory.recall import rank
-    except ImportError:
-        rank = None
-    if rank is not None:
-        try:
-            ranked = [i for i, _ in rank(query, docs, len(docs))]
-            order = ranked + [i for i in order if i not in ranked]
-        except Exception:  # ranking is an ordering aid; the overlap gate decides
-            order.sort(key=lambda i: -overlap[i])
-    else:
-        order.sort(key=lambda i: -overlap[i])
+    order = best_first(query, docs)
     return [promises[i] for i in order if overlap[i] > 0]
 
 
