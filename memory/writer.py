@@ -231,7 +231,7 @@ def run_pass(
             work.read["extract_with"] = promises.READ_WITH_FACTS
         plans = []
         for stage in STAGES:
-            say(f"{stage.DOING} ({len(batch)} messages)")
+            say(f"{stage.DOING} from {len(batch)} messages")
             plans.append((stage, stage.plan(db, work, llm, today)))
             _renew(db, owner)
 
