@@ -24,7 +24,7 @@ class Reply(BaseModel):
     model_config = ConfigDict(extra="ignore", str_strip_whitespace=True)
 
     @classmethod
-    def model_json_schema(cls, *args: Any, **kwargs: Any) -> dict[str, Any]:  # type: ignore[override]
+    def model_json_schema(cls, *args: Any, **kwargs: Any) -> dict[str, Any]:
         return plain(super().model_json_schema(*args, **kwargs))
 
 

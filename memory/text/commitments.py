@@ -201,8 +201,8 @@ def _party(subject: str) -> tuple[str, str] | None:
 def _en(sentence: str) -> tuple[str, str, str, str] | None:
     """(cue, party, who, what) for the first committing clause of an English sentence."""
     s = _normal(sentence)
-    if _REMINDER.search(s) and not re.search(r"\bremind me (?:what|who|when|where|how|which|why|whether)\b", s, re.I):
-        m = _REMINDER.search(s)
+    m = _REMINDER.search(s)
+    if m and not re.search(r"\bremind me (?:what|who|when|where|how|which|why|whether)\b", s, re.I):
         rest = re.sub(r"^\s*:?\s*(?:to|about|that|of)?\s*", "", s[m.end():])
         return "reminder", OWN, "I", rest or s
     if _ACK_TASK.search(s):
@@ -236,14 +236,15 @@ def _en_clause(clause: str, ack: bool) -> tuple[str, str, str, str] | None:
         return "ownership", party[0], party[1], core
     m = _AGREED.search(core)
     if m and not _HEDGE.search(core[: m.start()]):
-        party = _party(core[: m.start()]) or (OWN, "I")
-        return "promised", party[0], party[1], core[m.end():].strip()
+        agreed = _party(core[: m.start()]) or (OWN, "I")
+        return "promised", agreed[0], agreed[1], core[m.end():].strip()
     debt = _OWE.search(core)
-    party = _party(core[: debt.start()]) if debt else None
-    if debt and party:  # "I still owe Dev a reply", "still haven't sent Olga the NDA"; "Sam still owes me the quote"
-        return "owe", party[0], party[1], core
-    if _LET_ME.search(core) and not _HEDGE.search(core):
-        return "let_me", OWN, "I", core[_LET_ME.search(core).end():]
+    owed = _party(core[: debt.start()]) if debt else None
+    if owed:  # "I still owe Dev a reply", "still haven't sent Olga the NDA"; "Sam still owes me the quote"
+        return "owe", owed[0], owed[1], core
+    let = _LET_ME.search(core)
+    if let and not _HEDGE.search(core):
+        return "let_me", OWN, "I", core[let.end():]
     if _YOU_RESULT.match(core):
         return "future", OWN, "I", core
     for m in _MODAL.finditer(core):
@@ -253,15 +254,16 @@ def _en_clause(clause: str, ack: bool) -> tuple[str, str, str, str] | None:
         modal = m.group("m").lower()
         if modal == "would" and not _REPORTING.search(before):
             continue  # "I'd love to", "I'd be late": a wish or a state, unless an agreement is reported
-        party = _party(before)
-        if party is None:
+        found = _party(before)
+        if found is None:
             continue
+        party = found
         if party[0] == THIRD and re.match(r"^be (?:in your|with you|on your|over)\b", after, re.I):
             party = (OWN, "I")  # "the revised budget will be in your inbox": a result offered
         elif _NOT_ACTION.match(after):
             continue
-        if _ORDER_VERB.match(after) and not _NOT_AN_ORDER.search(after[_ORDER_VERB.match(after).end():]) \
-                and not ahead:
+        order = _ORDER_VERB.match(after)
+        if order and not _NOT_AN_ORDER.search(after[order.end():]) and not ahead:
             continue  # "I'll have the salmon with a side salad": an order to a server
         if party[0] == THIRD and len(party[1].split()) > 4:
             continue
@@ -295,14 +297,15 @@ _ZH_REPORTED = re.compile(r"(?P<subj>[^，,。我]{1,6}?)(?:说|答应|承诺|�
 
 def _zh(sentence: str) -> tuple[str, str, str, str] | None:
     s = sentence.strip()
-    if _ZH_REMINDER.search(s):
-        return "reminder", OWN, "I", s[_ZH_REMINDER.search(s).end():] or s
+    reminder = _ZH_REMINDER.search(s)
+    if reminder:
+        return "reminder", OWN, "I", s[reminder.end():] or s
     if _ZH_HEDGE.search(s) or _ZH_ORDER.search(s):
         return None
     ahead, past = _times(s)
     reported = _ZH_REPORTED.search(s)
     if reported and not reported.group("subj").endswith(("我", "我们")) and not _times(reported.group("subj"))[0] \
-            and reported.start() == len(re.match(r"^[^\u4e00-\u9fff]*", s).group(0)):
+            and not _CJK.search(s[: reported.start()]):  # the reporter opens the sentence
         who = reported.group("subj")
         return "promised", THIRD, who, s[reported.end():]
     m = re.search(r"(?P<subj>他们|她们|他|她)(?:会|要|将|明天|下周|把)", s)
@@ -313,8 +316,9 @@ def _zh(sentence: str) -> tuple[str, str, str, str] | None:
     m = re.match(r"^(?P<subj>[^，,。]{1,8}?)(?:会|将)", s)
     if "我" not in s and m and _strip_times(m.group("subj")).strip():
         return "future", THIRD, m.group("subj"), s[m.end():]
-    if _ZH_PROMISE.search(s):
-        return "promised", OWN, "we" if "我们" in s[: _ZH_PROMISE.search(s).start()] else "I", s[_ZH_PROMISE.search(s).end():]
+    promised = _ZH_PROMISE.search(s)
+    if promised:
+        return "promised", OWN, "we" if "我们" in s[: promised.start()] else "I", s[promised.end():]
     if re.search(r"还没|还欠", s):
         return "owe", OWN, "I", s
     if past and not ahead:
@@ -397,8 +401,8 @@ def guess_to_whom(what: str) -> str:
             name = m.group("name")
             if name.split()[0] not in _STOP_NAMES:
                 return name
-    m = re.search(r"(?:给|跟|和|向|帮|答应了?|答应过)(?P<name>[A-Za-z]+|[\u4e00-\u9fff]{1,2}(?:经理|老师|总|哥|姐))", what)
-    return m.group("name") if m else ""
+    zh = re.search(r"(?:给|跟|和|向|帮|答应了?|答应过)(?P<name>[A-Za-z]+|[\u4e00-\u9fff]{1,2}(?:经理|老师|总|哥|姐))", what)
+    return zh.group("name") if zh else ""
 
 
 _DUE_WORDS = re.compile(
