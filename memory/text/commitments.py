@@ -90,11 +90,14 @@ def _times(clause: str) -> tuple[bool, bool]:
     for _, _, words, span in dates.find(clause, ref):
         if span.end < ref:
             past = True
-        elif span.start >= ref or re.search(r"tonight|this (?:afternoon|evening)|today|今晚|今天", words, re.I):
-            ahead = True
+        elif span.start > ref or re.search(r"tonight|this (?:afternoon|evening)|今晚", words, re.I):
+            ahead = True  # "today" alone is the present ("the wifi is flaky today"), a later part of it is ahead
     if re.search(r"\blast (?:night|week|month|year)\b|\bago\b|\balready\b|\bearlier\b|\bjust now\b", clause, re.I):
         past = True
-    if _SOON.search(clause) or _ZH_SOON.search(clause):
+    # A perfective 了 ("签了合同") reports what happened: a part of the day then is no time still to come.
+    done = bool(re.search(r"(?<![为除])了(?!解)", clause))
+    past = past or done
+    if _SOON.search(clause) or (_ZH_SOON.search(clause) and not done):
         ahead = True
     return ahead, past
 
@@ -289,7 +292,13 @@ _ZH_PAST = re.compile(r"已经|刚才|刚刚|昨天|昨晚|前天|上周|上个�
 _ZH_PROMISE = re.compile(r"答应|承诺|保证")
 _ZH_OWN = re.compile(r"我(?:们)?.{0,4}就(?=[^是在有])|我(?:们)?(?:来|去|负责|会|要|得|必须|需要|将|一定|马上|尽快|这就|还欠|欠)|交给我|包在我身上|我还没|还没")
 _ZH_BARE = re.compile(r"^(?:得|必须|要|会|负责|还欠|欠)")
-_ZH_ACTION = re.compile(r"把|给|发|交|打|做|写|改|修|办|去|回|弄|搞|整理|准备|确认|处理|沟通|跟进|安排|带|帮|出|提交|[A-Za-z]{2,}")
+_ZH_ACTION = re.compile(r"把|给|发|交|打|做|写|改|修|办|去|回|弄|搞|整理|准备|确认|处理|沟通|跟进|安排|带|帮|出|提交")
+
+
+def _zh_action(clause: str) -> bool:
+    """An action in a Chinese clause; an English verb counts in a mixed one ("我明天send你") when 我 is its subject."""
+    own = _ZH_OBJECT_ME.sub("", clause)  # "给我", "叫我": the speaker as object is no subject
+    return bool(_ZH_ACTION.search(own) or re.search(r"[A-Za-z]{2,}", own) and "我" in own)
 _ZH_ORDER = re.compile(r"(?:^|我)?(?:来|要|点)(?:一|两|二|三|四|五|几|\d+)(?:份|杯|碗|瓶|盘|碟|串|听|罐|打|客)")
 _ZH_OBJECT_ME = re.compile(r"[给让跟和帮对向被叫请告诉]我")
 _ZH_REPORTED = re.compile(r"(?P<subj>[^，,。我]{1,6}?)(?:说|答应|承诺|保证|表示)")
@@ -327,12 +336,14 @@ def _zh(sentence: str) -> tuple[str, str, str, str] | None:
     if m and not past:
         return "future", OWN, "we" if "我们" in m.group(0) else "I", s
     clause = re.sub(r"^(?:[A-Za-z]+\s*)?(?:好的?|收到|行|没问题|嗯|ok|OK|okay)?[，,\s]*", "", s)
-    if _ZH_BARE.match(clause) and _ZH_ACTION.search(clause):
+    if _ZH_BARE.match(clause) and _zh_action(clause):
         return "obligation", OWN, "I", clause
-    rest = _strip_times(s)
-    # A time still to come and an action: "周五前把合同草稿给你"; a time and a state is no commitment ("我下周在柏林").
-    if ahead and not past and _ZH_ACTION.search(rest) and not rest.startswith(("在", "是", "有")):
-        return "plan", OWN, "I", s
+    for clause in clauses(s):
+        # A time still to come and then an action, in one clause: "周五前把合同草稿给你", "下午我给供应商打个电话";
+        # a time and a state is no commitment ("我下周在柏林", "下午很安静").
+        rest = _strip_times(clause)
+        if _times(clause)[0] and not past and _zh_action(clause) and not rest.startswith(("在", "是", "有")):
+            return "plan", OWN, "I", s
     return None
 
 
