@@ -428,3 +428,45 @@ def test_the_embedded_model_confirms_a_candidate_under_the_reply_schemas_grammar
     plan = ledger.plan_pass(db, [m], ModelMemoryLLM(LocalModel(path=str(model_file.shared_path()))), date(2026, 10, 7))
     assert plan.model_calls == 1  # the reply parsed and validated: the grammar and the model agree
     assert all(n is None or n.opened_message_id == m.id for n in plan.new)
+
+
+# --- a hosted model reads the commitments with the facts -----------------------------
+
+
+def _extracted(*commitments):
+    return ledger.ExtractWithCommitments(facts=[], commitments=[
+        {"message": n, "who": "me", "to_whom": to, "what": what, "due_text": due, "due_date": None}
+        for n, to, what, due in commitments])
+
+
+def test_a_hosted_extraction_opens_its_commitments_without_a_call_of_its_own(db):
+    from memory.stages import Batch
+
+    chat = store.get_chat(db)
+    msgs = [_say(db, chat, "the Lena invoice is in my court now", _at(7, 9)),  # no structure the detector reads
+            _say(db, chat, "Did I promise Lena anything?", _at(7, 10)),
+            _say(db, chat, "I'll send Priya the deck by Friday.", _at(7, 11))]
+    batch = Batch(msgs, read={"extracted": _extracted((1, "Lena", "send Lena the invoice", ""),
+                                                      (2, "Lena", "something", ""),
+                                                      (3, "Priya", "send Priya the deck", "by Friday"))})
+    llm, model = _llm()  # no scripted reply: a call would fail the test
+    plan = ledger.plan_pass(db, batch, llm, date(2026, 10, 7))
+    assert plan.model_calls == 0
+    assert [(n.what, n.opened_message_id, n.due_on) for n in plan.new] == [
+        ("send Lena the invoice", msgs[0].id, None), ("send Priya the deck", msgs[2].id, "2026-10-09")]  # a question opens nothing
+
+
+def test_with_a_closing_message_the_hosted_path_still_asks_and_accepts_what_the_extraction_read(db):
+    from memory.stages import Batch
+
+    chat, _, p = _open_priya(db)
+    msgs = [_say(db, chat, "the Lena invoice is in my court now", _at(8, 9)),
+            _say(db, chat, "Sent Priya the doc.", _at(8, 10))]
+    batch = Batch(msgs, read={"extracted": _extracted((1, "Lena", "send Lena the invoice", ""))})
+    llm, model = _llm({"promises": [{"message": 1, "who": "me", "to_whom": "Lena", "what": "send Lena the invoice",
+                                     "due_text": "", "due_date": ""}],
+                       "closures": [{"promise": "P1", "message": 2, "status": "done", "evidence": "Sent Priya the doc."}]})
+    plan = ledger.plan_pass(db, batch, llm, date(2026, 10, 8))
+    model.assert_complete()
+    assert [n.what for n in plan.new] == ["send Lena the invoice"] and plan.rejected == []
+    assert [c.promise_id for c in plan.closures] == [p.id]
