@@ -63,6 +63,7 @@ def ask(
     yes: bool = typer.Option(False, "--yes", "-y", help="Allow actions that need consent, such as a first message to a new recipient."),
 ) -> None:
     """One turn without the chat screen: print the reply (and, with --json, the tool calls)."""
+    from agent import screen
     from agent.loop import run_turn
     from agent.session import open_session
 
@@ -93,12 +94,17 @@ def ask(
             "reply": result.reply,
             "error": result.error,
             "tool_calls": [c.__dict__ for c in result.calls],
+            "screened": screen.as_json(result.screened),
         })
     elif result.reply or partial[0]:
         sys.stdout.write("\n")
+    if result.screened and not as_json:
+        typer.echo(screen.describe(result.screened), err=True)
     from agent.background import after_turn
 
     after_turn(session)
+    if session.delivery_retry is not None:  # pending items retried at start: let them finish
+        session.delivery_retry.join(4 * session.delivery.timeout)
     if result.error:
         fail(result.error)
 

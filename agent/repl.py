@@ -116,6 +116,10 @@ class Repl:
             self.write("\n")
         elif result.reply:
             self.say(result.reply)
+        if result.screened:
+            from agent.screen import describe
+
+            self.say(describe(result.screened), "dim")
         from agent.background import after_turn
 
         if self.write_pass is None or not self.write_pass.is_alive():

@@ -30,10 +30,9 @@ from memory import facts as fact_log
 from memory.promises.evidence import about
 from memory.promises.write import said_on as _said_on
 from memory.replies import Reply, Text, ask
-from memory.stages import Batch, best_first, messages_of
+from memory.stages import Batch, messages_of
 from memory.text.acts import is_question, sentences
 from memory.text.commitments import clauses, detect
-from memory.text.overlap import content_words
 
 MIGRATIONS = [
     (
@@ -165,48 +164,42 @@ def counts_for(db, query: str) -> list[str]:
     series = [s for s in all_series(db) if s.dates]
     if not series:
         return []
-    q = about(query)
+    from memory.recall import match
+
     # The occurrences' own words count too: a Chinese question meets a series named in English.
-    overlap = {s.id: len(q & content_words(_doc(s))) for s in series}
-    best = max(overlap.values())
     # Half the best match or less is a neighbour ("designer candidate" for "data engineering candidates").
-    matched = [s for s in series if overlap[s.id] and overlap[s.id] * 2 > best]
-    order = _rank(query, matched)
-    return [describe(s) for s in order[:5]]
+    found = match(query, [_doc(s) for s in series], k=5, rules=False, min_relative=0.5)
+    return [describe(series[m.index]) for m in found]
 
 
 def _doc(s: Series) -> str:
-    return " ".join([s.name] + s.texts)
+    # Joined as sentences, so a capital at a message's start is not read as a name's.
+    return ". ".join([s.name] + s.texts)
 
 
 def changes_for(db, query: str) -> list[str]:
     """How many times a value changed, from its supersession chain, when ``query`` asks to count.
 
     "How many times has the Atlas launch slipped?" is no series: each slip
-    UPDATEd the fact before it. The chain of versions counts them, oldest first.
+    UPDATEd the fact before it. The chain of versions counts them, oldest first;
+    which chains bear on the question is memory.recall's one matcher's call.
     """
     if not _COUNT_Q.search(query):
         return []
     changed = [f for f in fact_log.by_status(db, fact_log.ACTIVE) if f.replaces]
     if not changed:
         return []
+    from memory.recall import match
+
     chains = [fact_log.lineage(db, f.id) for f in changed]
-    q = about(query)
-    overlap = [len(q & content_words(" ".join(v.text for v in chain))) for chain in chains]
-    best = max(overlap)
     lines = []
-    for chain, hits in sorted(zip(chains, overlap, strict=True), key=lambda x: -x[1]):
-        if hits and hits * 2 > best:
-            n = len(chain) - 1
-            shown = chain if len(chain) <= 8 else chain[:1] + chain[-7:]
-            lines.append(f"changed {'once' if n == 1 else f'{n} times'} (each version replaced the one before): "
-                         + " -> ".join(v.text for v in shown))
-    return lines[:5]
-
-
-def _rank(query: str, series: list[Series]) -> list[Series]:
-    """Best match first (the one ordering call site, memory.stages.best_first)."""
-    return [series[i] for i in best_first(query, [_doc(s) for s in series])] if len(series) > 1 else series
+    for m in match(query, [". ".join(v.text for v in chain) for chain in chains], k=5, rules=False, min_relative=0.5):
+        chain = chains[m.index]
+        n = len(chain) - 1
+        shown = chain if len(chain) <= 8 else chain[:1] + chain[-7:]
+        lines.append(f"changed {'once' if n == 1 else f'{n} times'} (each version replaced the one before): "
+                     + " -> ".join(v.text for v in shown))
+    return lines
 
 
 # --- the write pass ----------------------------------------------------------

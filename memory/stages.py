@@ -51,16 +51,3 @@ class Stage(Protocol):
 
     def for_turn(self, db, text: str, today: date | None = None) -> list[str]: ...
 
-
-def best_first(query: str, docs: list[str]) -> list[int]:
-    """Indexes of ``docs``, best match for ``query`` first.
-
-    The ONE call site through which the promises and series stages order what
-    bears on a turn (each keeps its own gate of shared words). It orders by
-    memory.recall's ranking; when issue 12's single matcher lands there, this
-    is the line that switches to it.
-    """
-    from memory.recall import rank
-
-    ranked = [i for i, _ in rank(query, docs, len(docs))]
-    return ranked + [i for i in range(len(docs)) if i not in ranked]

@@ -6,6 +6,7 @@ Nothing else closes a promise: not MEMORY, not a fact, not a model's guess.
 from __future__ import annotations
 
 import re
+from datetime import date
 
 from memory.db import transaction
 from memory.promises.ledger import DONE, OPEN, Promise, close, list_promises, today_here
@@ -83,7 +84,7 @@ def _carries(promise: Promise, body: str, recipient: str) -> bool:
     return len(hits) * 2 >= len(wanted)
 
 
-def on_tool_action(db, tool_name: str, arguments: dict, result: dict) -> list[int]:
+def on_tool_action(db, tool_name: str, arguments: dict, result: dict, today: date | None = None) -> list[int]:
     """Close the open promises a successful tool call fulfils; return their ids.
 
     Only a message sent to the person the promise is owed to, carrying what
@@ -92,7 +93,7 @@ def on_tool_action(db, tool_name: str, arguments: dict, result: dict) -> list[in
     """
     if not re.search(r"send|message|mail|reply", tool_name, re.I) or not isinstance(arguments, dict):
         return []
-    if isinstance(result, dict) and (result.get("error") or result.get("status") not in (None, "sent", "queued", "ok")):
+    if isinstance(result, dict) and (result.get("error") or result.get("status") not in (None, "sent", "queued", "recorded", "ok")):
         return []
     recipient = arguments.get("to") or arguments.get("recipient") or arguments.get("person") or arguments.get("name") or ""
     if isinstance(recipient, list):
@@ -105,7 +106,7 @@ def on_tool_action(db, tool_name: str, arguments: dict, result: dict) -> list[in
     if isinstance(result, dict):
         raw = result.get("message_id", result.get("id"))
         outbox_id = raw if isinstance(raw, int) else (int(raw) if isinstance(raw, str) and raw.isdigit() else None)
-    when = today_here().isoformat()
+    when = (today or today_here()).isoformat()
     closed: list[int] = []
     with transaction(db) as conn:
         for p in list_promises(db, (OPEN,)):

@@ -109,10 +109,13 @@ def events(db, promise_id: int) -> list[dict[str, Any]]:
         "SELECT * FROM promise_events WHERE promise_id = ? ORDER BY id", (promise_id,))]
 
 
-def today_here() -> date:
-    """Today in the person's zone (KEPT_TZ), for overdue marks outside a turn."""
+def today_here(tz=None) -> date:
+    """Today in the person's zone: ``tz`` (the configured zone, which the turn and the
+    commands pass), else KEPT_TZ / TZ, else the machine's."""
     from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+    if tz is not None:
+        return datetime.now(tz).date()
     name = os.environ.get("KEPT_TZ") or os.environ.get("TZ")
     try:
         return datetime.now(ZoneInfo(name)).date() if name else datetime.now().astimezone().date()

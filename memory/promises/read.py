@@ -5,11 +5,8 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from memory.promises.evidence import about
 from memory.promises.ledger import OPEN, Promise, describe, list_promises, today_here
-from memory.stages import best_first
 from memory.text.acts import asks_whether_done
-from memory.text.overlap import content_words
 
 # --- reading them back --------------------------------------------------------
 
@@ -21,14 +18,13 @@ _LEDGER_Q = re.compile(
 
 
 def _matching(db, query: str, promises: list[Promise]) -> list[Promise]:
-    """Promises that share content words with ``query``, best match first."""
+    """Promises that bear on ``query``, best match first (memory.recall's one matcher)."""
     if not promises:
         return []
+    from memory.recall import match
+
     docs = [f"{p.what} {p.to_whom or ''}" for p in promises]
-    q = about(query)
-    overlap = [len(q & content_words(d)) for d in docs]
-    order = best_first(query, docs)
-    return [promises[i] for i in order if overlap[i] > 0]
+    return [promises[m.index] for m in match(query, docs, k=len(docs), rules=False)]
 
 
 def status_lines(db, query: str, today: date | None = None) -> list[str]:
