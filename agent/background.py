@@ -55,9 +55,8 @@ def run_due_pass(db, model, *, force: bool = False, progress=None):
     """One write pass on ``db`` if due (or forced), with the settings' cap, bound and schedule."""
     from agent import config
     from agent.memory_llm import ModelMemoryLLM
-    from memory import writer
-
     from agent.models import calls
+    from memory import writer
 
     settings = config.load()
     calls.set_deadline(settings.model_deadline_seconds)

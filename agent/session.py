@@ -17,11 +17,9 @@ def open_store(path=None):
 
 def open_session(model_spec: str | None = None, chat_name: str = store.DEFAULT_CHAT, team: bool = False,
                  approve=lambda prompt: True, db=None, model=None, delivery=None) -> Session:
-    from agent.models import registry
+    from agent.models import calls, registry
     from tools import all_tools
     from tools.delivery import Deliverer
-
-    from agent.models import calls
 
     settings = config.load()
     tz = config.timezone(settings)

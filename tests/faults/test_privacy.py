@@ -198,12 +198,10 @@ def test_the_same_pass_in_a_private_chat_does_see_the_private_data(kept_home, tm
 
 
 def test_a_team_chat_cannot_cancel_or_complete_a_private_row(db):
-    from tools import store as tool_store
-    from tools.base import ToolContext
-    from tools.calendar import TOOLS as CAL
-    from tools.base import ToolError
-
     from evals.bench import privacy
+    from tools import store as tool_store
+    from tools.base import ToolContext, ToolError
+    from tools.calendar import TOOLS as CAL
 
     ids = privacy.seed(db)
     ctx = ToolContext(db, NOW, BERLIN, "standup", True)
