@@ -22,16 +22,19 @@ import os
 import socket
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime, timedelta
 
 import sqlite_utils
 
-from memory import facts as fact_log
 from memory import messages as store
-from memory import notes, reconcile, soul, state, summary
+from memory import promises, reconcile, series, state, summary
 from memory.db import transaction
 from memory.secrets import redact
+from memory.stages import Batch
+
+# The stages of a pass, in the order they plan and apply (memory/stages.py says what each has).
+STAGES = (summary, reconcile, promises, series)
 
 CURSOR = "writer.cursor"  # id of the last message a committed pass read
 LAST_PASS = "writer.last_pass_at"
@@ -232,30 +235,16 @@ def run_pass(
         batch = _batch(unread)
         result = PassResult(True, "forced" if force else "due", messages=len(batch), cursor_from=start,
                             cursor_to=batch[-1].id, remaining=len(unread) - len(batch))
-        said_dates = [m.at[:10] for m in batch]
-        text = transcript(batch)
-
-        say(f"rewriting MEMORY from {len(batch)} messages")
-        old_note, old_soul = summary.current(db), soul.current(db)
-        splan = summary.plan(llm, old_note=old_note, old_soul=old_soul, transcript=text, cap=cap,
-                             default_date=said_dates[-1])
-        _renew(db, owner)
-
-        say("extracting facts")
-        candidates = reconcile.extract(llm, text, batch, said_dates)
-        say(f"reconciling {len(candidates)} candidate facts")
-        fplan = reconcile.reconcile(db, llm, candidates)
-        _renew(db, owner)
-
-        extra_plans = []
+        work = Batch(batch, transcript(batch), cap=cap, max_active=max_active, hosted=bool(getattr(llm, "hosted", False)))
         today = now.date()
-        for name in ("promises", "series"):
-            module = __import__(f"memory.{name}", fromlist=[name])
-            plan_pass, apply_pass = getattr(module, "plan_pass", None), getattr(module, "apply_pass", None)
-            if plan_pass and apply_pass:
-                say(f"detecting {name}")
-                extra_plans.append((name, apply_pass, plan_pass(db, batch, llm, today)))
-                _renew(db, owner)
+        if work.hosted:
+            # A hosted model reads the commitments in the extraction call itself.
+            work.read["extract_with"] = promises.READ_WITH_FACTS
+        plans = []
+        for stage in STAGES:
+            say(f"{stage.DOING} from {len(batch)} messages")
+            plans.append((stage, stage.plan(db, work, llm, today)))
+            _renew(db, owner)
 
         if before_commit:
             before_commit()
@@ -265,17 +254,8 @@ def run_pass(
                 raise PassAborted("the write pass lost its lease; nothing was written")
             if cursor(db) != start:
                 raise PassAborted("another write pass committed these messages first; nothing was written")
-            result.note_changed = notes.save(conn, notes.MEMORY, splan.text, f"write pass over messages {batch[0].id}-{batch[-1].id}") is not None
-            if splan.soul is not None:
-                result.soul_changed = soul.save(conn, splan.soul, "asked for in conversation") is not None
-            for item in splan.overflow:
-                if item.text:
-                    fact_log.add_fact(conn, item.text, item.said_on, [], reason="moved out of MEMORY")
-                    result.overflow += 1
-            _apply_facts(conn, fplan, result)
-            for name, apply_pass, plan in extra_plans:
-                result.extra[name] = apply_pass(conn, plan)
-            result.archived = len(fact_log.archive_over_bound(conn, max_active))
+            for stage, plan in plans:
+                _report(result, stage.NAME, stage.apply(conn, plan))
             state.put(db, CURSOR, str(batch[-1].id))
             state.put(db, LAST_PASS, now.isoformat())
             state.put(db, LEASE, "")
@@ -284,35 +264,22 @@ def run_pass(
         release(db, owner)
 
 
+_RESULT_FIELDS = {f.name for f in fields(PassResult)}
+
+
+def _report(result: PassResult, name: str, counts: dict) -> None:
+    """A stage's counts: those PassResult names go there (note_changed, added, ...), the rest under extra[name]."""
+    own = {k: v for k, v in counts.items() if k not in _RESULT_FIELDS}
+    for key, value in counts.items():
+        if key in _RESULT_FIELDS:
+            setattr(result, key, value)
+    if own:
+        result.extra[name] = own
+
+
 def _renew(db: sqlite_utils.Database, owner: str) -> None:
     if not claim(db, owner):
         raise PassAborted("another write pass took over the lease; nothing was written")
-
-
-def _apply_facts(conn, plan: reconcile.FactsPlan, result: PassResult) -> None:
-    result.candidates, result.already_kept, result.unused_decisions = plan.candidates, plan.already_kept, plan.unused_decisions
-    for c in plan.adds:
-        before = conn.execute("SELECT count(*) FROM facts").fetchone()[0]
-        fact_log.add_fact(conn, c.text, c.said_on, c.source_ids, reason="write pass")
-        result.added += conn.execute("SELECT count(*) FROM facts").fetchone()[0] - before
-    for old_id, c in plan.updates:
-        row = conn.execute("SELECT status FROM facts WHERE id = ?", (old_id,)).fetchone()
-        if row is None or row["status"] != fact_log.ACTIVE:
-            # Changed since the plan was made (forgotten, archived): keep the news as a new fact.
-            fact_log.add_fact(conn, c.text, c.said_on, c.source_ids, reason="write pass (its old fact changed meanwhile)")
-            result.added += 1
-            continue
-        if fact_log.find_same(conn, fact_log.dated(c.text, c.said_on), c.said_on) is not None:
-            continue  # a reread: this update is already stored
-        fact_log.update_fact(conn, old_id, c.text, c.said_on, c.source_ids)
-        result.updated += 1
-    if plan.touches:
-        fact_log.touch(conn, plan.touches)  # said again: the bound should archive them last
-    for fact_id, reason in plan.deletes:
-        row = conn.execute("SELECT status FROM facts WHERE id = ?", (fact_id,)).fetchone()
-        if row is not None and row["status"] == fact_log.ACTIVE:
-            fact_log.delete_fact(conn, fact_id, reason)
-            result.deleted += 1
 
 
 def run_until_caught_up(db: sqlite_utils.Database, llm, *, cap: int, max_active: int,

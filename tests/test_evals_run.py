@@ -217,6 +217,7 @@ class AddsEverything:
             lines = re.findall(r"^\[(\d+)\] \S+ \S+ person: (.*)$", prompt, re.M)
             return {"facts": [{"text": t, "messages": [int(n)]} for n, t in lines if "Lighthouse" in t or "Robin" in t]}
         empty = {}
+        schema = schema.model_json_schema()  # the reply model's schema, as the model is offered it
         for key in schema.get("required", []):
             kind = schema["properties"][key].get("type")
             empty[key] = [] if kind == "array" else {} if kind == "object" else ""

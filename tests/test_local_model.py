@@ -291,17 +291,17 @@ def test_a_call_missing_only_its_last_brace_is_still_read():
 @pytest.mark.local_model
 @needs_llama
 def test_memory_writing_gets_arguments_that_fit_the_schema(gguf):
-    from agent.memory_llm import ModelMemoryLLM, check
+    from agent.memory_llm import ModelMemoryLLM
     from agent.models.local import LocalModel
-    from memory.reconcile import EXTRACT_SCHEMA, EXTRACT_SYSTEM, EXTRACT_TOOL
+    from memory.reconcile import EXTRACT_SYSTEM, EXTRACT_TOOL, ExtractReply
 
     llm = ModelMemoryLLM(LocalModel(path=gguf))
     got = llm(purpose="memory.extract", system=EXTRACT_SYSTEM.format(tool=EXTRACT_TOOL),
               prompt="Messages (number, date, author: text):\n1. 2026-11-02 me: My manager is Priya Shah.\n"
                      "2. 2026-11-03 me: The Atlas launch is on December 3.",
-              schema=EXTRACT_SCHEMA, schema_name=EXTRACT_TOOL, max_tokens=400)
-    assert check(got, EXTRACT_SCHEMA) is None
-    assert any("Priya" in f["text"] or "Atlas" in f["text"] for f in got["facts"]), got
+              schema=ExtractReply, schema_name=EXTRACT_TOOL, max_tokens=400)
+    assert isinstance(got, ExtractReply)  # validated against the schema its grammar was built from
+    assert any("Priya" in f.text or "Atlas" in f.text for f in got.facts), got
 
 
 @pytest.mark.local_model

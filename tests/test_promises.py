@@ -20,16 +20,9 @@ from memory.llm import UnusableReply
 BERLIN = ZoneInfo("Europe/Berlin")
 LABELLED = Path(__file__).parent / "data" / "promises_labelled.jsonl"
 
-# Measured on tests/data/promises_labelled.jsonl with this detector (see the
-# printout of the test below). A change may cost at most MARGIN on any figure.
-MEASURED = {
-    "all": (0.978, 0.993),
-    "en": (0.971, 1.000),
-    "zh": (1.000, 0.973),
-    # Written after the detector was tuned and never tuned on: the honest figure.
-    "fresh": (1.000, 0.947),
-}
-MARGIN = 0.02
+# The targets for the recall-first detector, on every labelled set:
+# candidate recall >= 0.95, precision >= 0.8 (figures: python -m evals.commitments).
+RECALL, PRECISION = 0.95, 0.8
 
 
 def _rows():
@@ -39,7 +32,7 @@ def _rows():
 def _precision_recall(rows):
     tp = fp = fn = 0
     for r in rows:
-        found = bool(ledger.detect(r["text"]))
+        found = bool(ledger.own(r["text"]))
         tp += found and r["promise"]
         fp += found and not r["promise"]
         fn += (not found) and r["promise"]
@@ -54,20 +47,18 @@ def test_labelled_set_has_enough_english_and_chinese_of_every_kind():
         assert {r["label"] for r in mine} == {"commitment", "near_miss", "past_report", "question"}
 
 
-def test_detector_precision_and_recall_stay_at_measured_figures():
+def test_detector_meets_the_recall_and_precision_targets_on_every_labelled_set():
+    from evals.commitments import load, score
+
     rows = _rows()
-    groups = {
-        "all": rows,
-        "en": [r for r in rows if r["lang"] == "en"],
-        "zh": [r for r in rows if r["lang"] == "zh"],
-        "fresh": [r for r in rows if r["split"] == "fresh"],
-    }
-    for name, group in groups.items():
+    for name, group in (("labelled en", [r for r in rows if r["lang"] == "en"]),
+                        ("labelled zh", [r for r in rows if r["lang"] == "zh"])):
         p, r, n = _precision_recall(group)
         print(f"promise detector [{name}] n={n} precision={p:.3f} recall={r:.3f}")
-        want_p, want_r = MEASURED[name]
-        assert p >= want_p - MARGIN, f"{name}: precision {p:.3f} fell below {want_p} - {MARGIN}"
-        assert r >= want_r - MARGIN, f"{name}: recall {r:.3f} fell below {want_r} - {MARGIN}"
+        assert r >= RECALL and p >= PRECISION, f"{name}: recall {r:.3f}, precision {p:.3f}"
+    for split in ("dev", "test", "test2", "test3"):
+        s = score(load(split))
+        assert s["recall"] >= RECALL and s["precision"] >= PRECISION, f"{split}: {s['recall']:.3f} {s['precision']:.3f}"
 
 
 def test_detect_gives_who_what_span_recipient_and_due_words():
@@ -89,7 +80,34 @@ def test_detect_gives_who_what_span_recipient_and_due_words():
     "Priya will send the doc.", "我考虑一下。", "已经发了。", "我是否已经把报告发给Priya了？",
 ])
 def test_deliberation_past_reports_questions_and_others_are_not_promises(utterance):
+    assert ledger.own(utterance) == []
+
+
+@pytest.mark.parametrize("utterance, who", [
+    ("Priya will send the doc.", "Priya"), ("Sam said he'll send the quote by Friday", "he"),
+    ("客户答应下周一前付尾款", "客户"),
+])
+def test_a_third_partys_promise_is_a_candidate_kept_apart_from_the_persons_own(utterance, who):
+    [c] = ledger.detect(utterance)
+    assert c.party == ledger.THIRD and c.who == who
+    assert ledger.own(utterance) == []
+
+
+@pytest.mark.parametrize("utterance", [
+    "I'll have the salmon with a side salad", "we'll take the large margherita", "来两杯冰美式", "我要一份牛肉面",
+])
+def test_an_order_to_a_server_is_no_commitment(utterance):
     assert ledger.detect(utterance) == []
+
+
+@pytest.mark.parametrize("utterance", [
+    "yep, will get the invoice over to Lena tonight", "expect the summary from me before Wednesday",
+    "the vendor follow-up is mine", "agreed to present the roadmap on Thursday", "first thing tomorrow I'm emailing Ana",
+    "I still owe Dev a reply", "明早把纪要发群里", "这事我负责，下周给你结果",
+])
+def test_commitments_without_i_will_are_candidates_of_the_person(utterance):
+    [c] = ledger.detect(utterance)
+    assert c.party == ledger.OWN
 
 
 def test_resolve_due_handles_weekdays_month_end_and_chinese():
@@ -383,12 +401,71 @@ def test_a_turn_whose_send_message_delivers_the_doc_closes_the_promise(db):
 
 
 def test_a_long_ledger_shows_the_model_the_promises_a_closing_message_is_about(monkeypatch):
-    monkeypatch.setattr(ledger, "OPEN_SHOWN", 3)
+    monkeypatch.setattr("memory.promises.write.OPEN_SHOWN", 3)
     many = [ledger.Promise(i, "me", "Sam", f"task number {i}", None, "open", i, "2026-10-01") for i in range(1, 9)]
     many[1].what, many[1].to_whom = "send Priya the timeline doc", "Priya"
 
     class Msg:
         text = "Sent Priya the timeline doc."
 
-    shown = ledger._worth_showing(many, [Msg()])
+    from memory.promises.write import _worth_showing
+
+    shown = _worth_showing(many, [Msg()])
     assert [p.id for p in shown] == [2, 8, 7]
+
+
+@pytest.mark.local_model
+def test_the_embedded_model_confirms_a_candidate_under_the_reply_schemas_grammar(db):
+    pytest.importorskip("llama_cpp")
+    from agent.models import model_file
+    from agent.models.local import LocalModel
+
+    if not model_file._is_installed(model_file.shared_path()):
+        pytest.skip("the embedded model is not installed (`kept model install`)")
+    chat = store.get_chat(db)
+    m = _say(db, chat, "yep, will get the invoice over to Lena tonight", _at(7, 9))
+    plan = ledger.plan_pass(db, [m], ModelMemoryLLM(LocalModel(path=str(model_file.shared_path()))), date(2026, 10, 7))
+    assert plan.model_calls == 1  # the reply parsed and validated: the grammar and the model agree
+    assert all(n is None or n.opened_message_id == m.id for n in plan.new)
+
+
+# --- a hosted model reads the commitments with the facts -----------------------------
+
+
+def _extracted(*commitments):
+    return ledger.ExtractWithCommitments(facts=[], commitments=[
+        {"message": n, "who": "me", "to_whom": to, "what": what, "due_text": due, "due_date": None}
+        for n, to, what, due in commitments])
+
+
+def test_a_hosted_extraction_opens_its_commitments_without_a_call_of_its_own(db):
+    from memory.stages import Batch
+
+    chat = store.get_chat(db)
+    msgs = [_say(db, chat, "the Lena invoice is in my court now", _at(7, 9)),  # no structure the detector reads
+            _say(db, chat, "Did I promise Lena anything?", _at(7, 10)),
+            _say(db, chat, "I'll send Priya the deck by Friday.", _at(7, 11))]
+    batch = Batch(msgs, read={"extracted": _extracted((1, "Lena", "send Lena the invoice", ""),
+                                                      (2, "Lena", "something", ""),
+                                                      (3, "Priya", "send Priya the deck", "by Friday"))})
+    llm, model = _llm()  # no scripted reply: a call would fail the test
+    plan = ledger.plan_pass(db, batch, llm, date(2026, 10, 7))
+    assert plan.model_calls == 0
+    assert [(n.what, n.opened_message_id, n.due_on) for n in plan.new] == [
+        ("send Lena the invoice", msgs[0].id, None), ("send Priya the deck", msgs[2].id, "2026-10-09")]  # a question opens nothing
+
+
+def test_with_a_closing_message_the_hosted_path_still_asks_and_accepts_what_the_extraction_read(db):
+    from memory.stages import Batch
+
+    chat, _, p = _open_priya(db)
+    msgs = [_say(db, chat, "the Lena invoice is in my court now", _at(8, 9)),
+            _say(db, chat, "Sent Priya the doc.", _at(8, 10))]
+    batch = Batch(msgs, read={"extracted": _extracted((1, "Lena", "send Lena the invoice", ""))})
+    llm, model = _llm({"promises": [{"message": 1, "who": "me", "to_whom": "Lena", "what": "send Lena the invoice",
+                                     "due_text": "", "due_date": ""}],
+                       "closures": [{"promise": "P1", "message": 2, "status": "done", "evidence": "Sent Priya the doc."}]})
+    plan = ledger.plan_pass(db, batch, llm, date(2026, 10, 8))
+    model.assert_complete()
+    assert [n.what for n in plan.new] == ["send Lena the invoice"] and plan.rejected == []
+    assert [c.promise_id for c in plan.closures] == [p.id]

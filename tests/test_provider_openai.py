@@ -252,11 +252,16 @@ def test_no_key_and_no_base_url_is_not_configured():
 def test_memory_writing_forces_its_one_tool(server, db):
     from agent.memory_llm import ModelMemoryLLM
 
-    schema = {"type": "object", "properties": {"facts": {"type": "array", "items": {"type": "string"}}}, "required": ["facts"]}
+    from memory.replies import Reply
+
+    class Facts(Reply):  # a memory pass's reply: its schema is what the tool offers
+        facts: list[str]
+
+    schema = Facts
     server.reply_tool_call("save_facts", {"facts": ["The launch is on December 3."]})
     got = ModelMemoryLLM(make(server), db=db)(purpose="memory.extract", system="Extract.", prompt="1. me: launch Dec 3",
                                               schema=schema, schema_name="save_facts")
-    assert got == {"facts": ["The launch is on December 3."]}
+    assert got == Facts(facts=["The launch is on December 3."])
     assert server.model_requests[0].body["tool_choice"] == {"type": "function", "function": {"name": "save_facts"}}
 
 

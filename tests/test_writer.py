@@ -425,22 +425,22 @@ def test_a_request_about_treatment_updates_soul_with_history(db):
     tool_call("save_facts", facts=[{"text": "x"}]),  # a required key is missing
 ])
 def test_the_adapter_accepts_only_exactly_one_call_of_the_offered_tool(db, reply):
-    from memory.reconcile import EXTRACT_SCHEMA
+    from memory.reconcile import ExtractReply
 
     _, llm = scripted(db, reply)
     with pytest.raises(UnusableReply):
-        llm(purpose="memory.extract", system="s", prompt="p", schema=EXTRACT_SCHEMA, schema_name="save_facts")
+        llm(purpose="memory.extract", system="s", prompt="p", schema=ExtractReply, schema_name="save_facts")
 
 
 def test_the_adapter_offers_one_tool_logs_the_call_and_treats_null_optionals_as_absent(db):
     from memory.calls import list_calls
-    from memory.reconcile import RECONCILE_SCHEMA
+    from memory.reconcile import ReconcileReply
 
     model, llm = scripted(db, decided({"candidate": 1, "action": "ADD", "kept": None, "text": None}))
-    reply = llm(purpose="memory.reconcile", system="s", prompt="p", schema=RECONCILE_SCHEMA, schema_name="decide_facts")
-    assert reply["decisions"][0]["action"] == "ADD"
+    reply = llm(purpose="memory.reconcile", system="s", prompt="p", schema=ReconcileReply, schema_name="decide_facts")
+    assert reply.decisions[0].action == "ADD" and reply.decisions[0].kept is None and reply.decisions[0].text == ""
     assert [t.name for t in model.requests[0].tools] == ["decide_facts"]
-    assert model.requests[0].tools[0].parameters == RECONCILE_SCHEMA
+    assert model.requests[0].tools[0].parameters == ReconcileReply.model_json_schema()
     assert list_calls(db)[0]["purpose"] == "memory.reconcile"
 
 
@@ -450,9 +450,10 @@ def test_the_adapter_offers_one_tool_logs_the_call_and_treats_null_optionals_as_
 class CountingMemoryModel:
     """Answers whatever memory tool it is offered with a plausible minimal reply, and counts."""
 
-    provider, name = "scripted", "counting"
+    name = "counting"
 
-    def __init__(self):
+    def __init__(self, provider: str = "scripted"):
+        self.provider = provider  # "openai": the write pass treats it as a hosted model
         self.calls = []  # (tool name, system chars, prompt chars)
 
     def complete(self, messages, *, system="", tools=None, on_text=None, max_tokens=1024, require_tool=False):
@@ -463,7 +464,17 @@ class CountingMemoryModel:
                                     "keep": "\n".join(f"- fact {i}" for i in range(20)),
                                     "lately": "\n".join(f"- 2026-10-07: item {i}" for i in range(20))},
             "save_facts": lambda: {"facts": [{"text": f"Project {i} owner is person {i}", "messages": [i * 2 + 1]}
-                                             for i in range(25)]},
+                                             for i in range(25)],
+                                   # Read only when the schema asks for it (a hosted model's extraction).
+                                   **({"commitments": [
+                                       {"message": int(n), "who": "me", "to_whom": "Priya", "what": f"send Priya the report {n}",
+                                        "due_text": "by Friday", "due_date": None}
+                                       for n in re.findall(r"^\[(\d+)\][^\n]*I'll send Priya", prompt, re.M)]}
+                                      if "commitments" in tools[0].parameters["properties"] else {})},
+            "promises": lambda: {"promises": [
+                {"message": int(n), "who": "me", "to_whom": "Priya", "what": f"send Priya the report {n}",
+                 "due_text": "by Friday", "due_date": None}
+                for n in re.findall(r"^\[(\d+)\][^\n]*I'll send Priya", prompt, re.M)], "closures": []},
             "decide_facts": lambda: {"decisions": [{"candidate": n, "action": "ADD"}
                                                    for n in range(1, prompt.split("Kept facts:")[0].count("\n"))]},
         }.get(name, lambda: {k: [] for k in tools[0].parameters.get("required", [])})()
@@ -473,8 +484,12 @@ class CountingMemoryModel:
         return Response("", [ToolCall("c", name, args)], Usage(None, None), "counting")
 
 
-def test_cost_of_one_write_pass_on_100_messages(db, capsys):
-    """Prints model calls and prompt size for one pass over 100 messages with 200 facts kept."""
+@pytest.mark.parametrize("provider", ["scripted", "openai"], ids=["embedded-like", "hosted"])
+def test_cost_of_one_write_pass_on_100_messages(db, capsys, provider):
+    """Prints model calls and prompt size for one pass over 100 messages with 200 facts kept.
+
+    A hosted model's extraction also reads the commitments, so the promises
+    stage makes no call of its own when nothing closes."""
     with transaction(db) as conn:
         for i in range(200):
             facts.add_fact(conn, f"kept fact {i}: project {i % 40} detail {i}", "2026-09-01", [])
@@ -488,15 +503,17 @@ def test_cost_of_one_write_pass_on_100_messages(db, capsys):
 
     say(db, [("user", person(i)) if i % 2 == 0 else ("assistant", f"Noted the status of project {i // 2}.")
              for i in range(100)])
-    model = CountingMemoryModel()
+    model = CountingMemoryModel(provider)
     result = run(db, ModelMemoryLLM(model, db))
     assert result.ran and result.messages == 100
     names = [c[0] for c in model.calls]
     assert names[:3] == ["save_memory", "save_facts", "decide_facts"]
+    assert ("promises" in names) == (provider != "openai")
+    assert result.extra["promises"]["opened"] == 5  # the five "I'll send Priya" messages, either way
     chars = sum(s + p for _, s, p, _ in model.calls)
     out = sum(o for *_, o in model.calls)
     with capsys.disabled():
-        print(f"\nwrite pass over 100 messages (10 with a promise or a repeated event), 200 kept facts: {len(model.calls)} model calls ({', '.join(names)}); "
+        print(f"\n[{provider}] write pass over 100 messages (10 with a promise or a repeated event), 200 kept facts: {len(model.calls)} model calls ({', '.join(names)}); "
               f"input {chars} characters ≈ {chars // 4} tokens, scripted output {out} characters ≈ {out // 4} tokens "
               "(at 4 characters per token)")
         for name, s, p, o in model.calls:

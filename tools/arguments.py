@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
+from memory.replies import plain
 from tools.base import ToolError
 
 
@@ -48,17 +49,10 @@ class Arguments(BaseModel):
         titles, no string-length bounds, and optional fields as their plain type rather
         than anyOf [type, null]. Validation still applies every bound."""
         schema = super().model_json_schema(*args, **kwargs)
-        for prop in schema.get("properties", {}).values():
-            for key in ("title", "minLength", "maxLength"):
-                prop.pop(key, None)
-            options = prop.get("anyOf")
-            if options and len(options) == 2 and {"type": "null"} in options:
-                (kept,) = [o for o in options if o != {"type": "null"}]
-                prop.pop("anyOf")
-                prop.update({k: v for k, v in kept.items() if k not in ("minLength", "maxLength")})
-                if prop.get("default", ...) is None:
-                    prop.pop("default")
-        return schema
+        shown = plain(schema)  # the one schema cleaner, shared with the memory passes' replies
+        if "title" in schema:
+            shown["title"] = schema["title"]  # the tool's own name stays, as providers have always seen it
+        return shown
 
     @classmethod
     def model_validate(cls, obj: Any, *args: Any, **kwargs: Any):  # type: ignore[override]
