@@ -68,34 +68,31 @@ def ask(
 
     if message == "-":
         message = sys.stdin.buffer.read().decode("utf-8", errors="replace")
-    session = open_session(model, chat_name, team, approve=lambda prompt: yes)
+    from agent.terminal import Terminal
+
+    term = Terminal(note=lambda text: (sys.stderr.write(text), sys.stderr.flush()))
+
+    def approve(prompt: str) -> bool:
+        if not yes:
+            term.note(f"{prompt}\n(not approved: rerun with --yes to allow it)", "")
+        return yes
+
+    session = open_session(model, chat_name, team, approve=approve)
     _announce_local(session)
-    partial = [False]  # text of the current attempt is on the screen
-
-    def stream(delta: str) -> None:
-        partial[0] = partial[0] or bool(delta)
-        sys.stdout.write(delta)
-        sys.stdout.flush()
-
-    def on_retry(exc, delay: float) -> None:
-        # A stream cut mid-reply has printed part of it: say so before the retried reply repeats it.
-        if partial[0]:
-            sys.stdout.write(f"\n[reply interrupted ({exc.kind}); retrying from the start]\n")
-            sys.stdout.flush()
-            partial[0] = False
-        else:
-            typer.echo(f"({exc.kind}; retrying in {delay:.1f} s)", err=True)
-
-    result = run_turn(session, message, on_text=None if as_json else stream, on_retry=on_retry,
-                      on_tool=lambda call: partial.__setitem__(0, False))
+    term.start_reply()
+    result = run_turn(session, message, on_text=None if as_json else term.stream, on_retry=term.retry,
+                      on_tool=None if as_json else term.tool)
     if as_json:
         _print_json({
             "reply": result.reply,
             "error": result.error,
             "tool_calls": [c.__dict__ for c in result.calls],
         })
-    elif result.reply or partial[0]:
-        sys.stdout.write("\n")
+    elif result.error:
+        if term.partial:
+            term.write("\n")
+    else:
+        term.end_reply(result)
     from agent.background import after_turn
 
     after_turn(session)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from agent import context
+from agent import confirm, context
 from agent.models.base import Message, Model, ModelError, ToolCall, ToolSpec
 from agent.models.calls import call_model
 from memory import messages as store
@@ -117,12 +117,16 @@ def run_turn(
             return result
         _check(cancel)
         if not response.tool_calls or offer is None:
-            if not response.text.strip():
+            reply = response.text
+            if result.calls and (session.model.provider == "local" or not reply.strip()):
+                # The embedded model often answers a tool result with its fields; say what was done instead.
+                reply = confirm.settle(reply, result.calls)
+            if not reply.strip():
                 result.error = "the model stopped without a reply; nothing was done beyond the tool calls shown"
                 return result
-            result.reply = response.text
+            result.reply = reply
             result.reply_message_id = store.add_message(
-                session.db, session.chat, "assistant", "kept", response.text, session.now()
+                session.db, session.chat, "assistant", "kept", reply, session.now()
             )
             return result
         convo.append(Message("assistant", response.text, tool_calls=response.tool_calls))

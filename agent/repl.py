@@ -14,7 +14,8 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from agent.loop import Cancelled, ExecutedCall, InputError, run_turn
+from agent.loop import Cancelled, InputError, run_turn
+from agent.terminal import Terminal, event_line, fact_line, outbox_line, promise_line
 
 
 @dataclass
@@ -28,27 +29,16 @@ class Quit(Exception):
     pass
 
 
-def _short(value, limit: int = 160) -> str:
-    import json
-
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 class Repl:
     def __init__(self, session, *, write: Callable[[str], None] | None = None, color: bool = True):
         self.session = session
-        self.write = write or (lambda s: (sys.stdout.write(s), sys.stdout.flush()))
-        self.color = color
+        self.term = Terminal(write=write, color=color)
+        self.write = self.term.write
         self.commands = {c.name: c for c in COMMANDS}
         self.write_pass = None  # the background memory pass, joined on exit
 
-    # -- output ---------------------------------------------------------
     def say(self, text: str = "", style: str = "") -> None:
-        if self.color and style:
-            codes = {"dim": "2", "bold": "1", "red": "31", "green": "32", "yellow": "33", "cyan": "36"}
-            text = f"\x1b[{codes[style]}m{text}\x1b[0m"
-        self.write(text + "\n")
+        self.term.say(text, style)
 
     # -- commands -------------------------------------------------------
     def resolve(self, word: str) -> Command | None:
@@ -72,42 +62,21 @@ class Repl:
         self.turn(line, cancel)
 
     def turn(self, text: str, cancel: threading.Event | None = None) -> None:
-        streamed = []
-        partial = [False]  # text of the current attempt is on the screen
+        term = self.term
+        term.start_reply()
 
         def on_text(delta: str) -> None:
-            if cancel is not None and cancel.is_set():
-                return
-            streamed.append(delta)
-            partial[0] = partial[0] or bool(delta)
-            self.write(delta)
-
-        def on_tool(call: ExecutedCall) -> None:
-            partial[0] = False
-            mark = "✗" if call.is_error else "✓"
-            self.say(f"  {mark} {call.name}({_short(call.arguments, 120)}) → {_short(call.result)}", "red" if call.is_error else "dim")
-
-        def on_retry(exc, delay: float) -> None:
-            if partial[0]:  # a stream cut mid-reply: the retried reply starts over below it
-                partial[0] = False
-                self.write("\n")
-                self.say(f"  (reply interrupted: {exc.kind}; retrying from the start in {delay:.1f}s)", "dim")
-                return
-            self.say(f"  ({exc.kind}; retrying in {delay:.1f}s)", "dim")
+            if cancel is None or not cancel.is_set():
+                term.stream(delta)
 
         try:
-            result = run_turn(self.session, text, on_text=on_text, on_tool=on_tool, on_retry=on_retry, cancel=cancel)
+            result = run_turn(self.session, text, on_text=on_text, on_tool=term.tool, on_retry=term.retry, cancel=cancel)
         except InputError as exc:
             self.say(str(exc), "yellow")
             return
         except Cancelled:
             return
-        if result.error:
-            self.say(("\n" if streamed else "") + result.error, "red")
-        elif streamed:
-            self.write("\n")
-        elif result.reply:
-            self.say(result.reply)
+        term.end_reply(result)
         from agent.background import after_turn
 
         if self.write_pass is None or not self.write_pass.is_alive():
@@ -148,43 +117,44 @@ def _soul(repl: Repl, arg: str) -> None:
 def _facts(repl: Repl, arg: str) -> None:
     from memory import facts
 
-    rows = facts.by_status(repl.session.db, facts.ACTIVE)
-    for f in rows[-50:]:
-        repl.say(f"#{f.id} {f.text}")
+    rows = facts.by_status(repl.session.db, facts.ACTIVE)[-50:]
+    for f in rows:
+        repl.say(fact_line(f))
     if not rows:
-        repl.say("(no facts yet)")
+        repl.say("No active facts.")
 
 
 def _promises(repl: Repl, arg: str) -> None:
     from memory import promises
 
     today = repl.session.now().date()
-    lines = [promises.describe(p, today) for p in promises.list_promises(repl.session.db)]
-    for line in lines:
-        repl.say(line)
-    if not lines:
-        repl.say("(no open promises)")
+    found = promises.list_promises(repl.session.db)
+    found.sort(key=lambda p: (-p.overdue_days(today), p.due_on or "9999", p.id))
+    for p in found:
+        repl.say(promise_line(p, today), "red" if p.overdue_days(today) else "")
+    if not found:
+        repl.say("No open promises.")
 
 
 def _calendar(repl: Repl, arg: str) -> None:
-    from tools import store
+    from tools import store, when
 
-    rows = store.events(repl.session.db, start=repl.session.now())
+    now = repl.session.now()
+    rows = store.events(repl.session.db, when.day_start(now.date(), repl.session.tz))
     for e in rows:
-        repl.say(f"#{e.id} {e.start.astimezone(repl.session.tz):%a %Y-%m-%d %H:%M} {e.title}"
-                 + (f" with {', '.join(e.attendees)}" if e.attendees else ""))
+        repl.say(event_line(e.as_dict(repl.session.tz)))
     if not rows:
-        repl.say("(no upcoming events)")
+        repl.say("No events.")
 
 
 def _outbox(repl: Repl, arg: str) -> None:
     from tools import store
 
-    rows = store.outbox(repl.session.db)
-    for m in rows[-20:]:
-        repl.say(f"#{m.id} to {m.recipient}: {_short(m.body, 120)}")
+    rows = store.outbox(repl.session.db, limit=20)
+    for m in rows:
+        repl.say(outbox_line(m.as_dict(repl.session.tz)))
     if not rows:
-        repl.say("(nothing sent)")
+        repl.say("No messages sent.")
 
 
 def _model(repl: Repl, arg: str) -> None:
@@ -236,7 +206,7 @@ def run_repl(model_spec: str | None = None, chat_name: str = "me", team: bool = 
         read = _plain_reader()
     else:
         read = _prompt_reader(repl, input, output)
-    consent.append(lambda prompt: _confirm(read, repl, prompt))
+    consent.append(lambda prompt: repl.term.confirm(read, prompt))
 
     while True:
         try:
@@ -281,14 +251,6 @@ def _run_cancellable(repl: Repl, line: str) -> None:
         return
     if failure:
         raise failure[0]
-
-
-def _confirm(read, repl: Repl, prompt: str) -> bool:
-    try:
-        answer = read(f"{prompt} [y/N] ")
-    except (EOFError, KeyboardInterrupt):
-        return False
-    return answer.strip().lower() in ("y", "yes")
 
 
 def _plain_reader():

@@ -56,23 +56,10 @@ def list_events(
     if not rows:
         typer.echo("No events.")
         return
+    from agent.terminal import event_line
+
     for row in rows:
-        typer.echo(_line(row))
-
-
-def _line(row: dict) -> str:
-    from datetime import datetime
-
-    start, end = datetime.fromisoformat(row["start"]), datetime.fromisoformat(row["end"])
-    span = f"{start:%a %Y-%m-%d %H:%M}-{end:%H:%M}" if start.date() == end.date() else f"{start:%a %Y-%m-%d %H:%M} - {end:%a %Y-%m-%d %H:%M}"
-    text = f"#{row['event_id']:<4} {span}  {row['title']}"
-    if row["attendees"]:
-        text += f"  with {', '.join(row['attendees'])}"
-    if row["location"]:
-        text += f"  @ {row['location']}"
-    if row["status"] != "scheduled":
-        text += f"  [{row['status']}]"
-    return text
+        typer.echo(event_line(row))
 
 
 @app.command("export")

@@ -89,10 +89,10 @@ def facts(
     if not rows:
         typer.echo("No facts." if show_all else "No active facts.")
         return
+    from agent.terminal import fact_line
+
     for f in rows:
-        status = "" if f.status == fact_log.ACTIVE else f" [{f.status}]"
-        link = f" (replaces #{f.replaces})" if f.replaces else ""
-        typer.echo(f"#{f.id}{status} {f.text}{link}")
+        typer.echo(fact_line(f))
 
 
 @app.command()

@@ -38,6 +38,7 @@ def list_outbox(
     if not rows:
         typer.echo("No messages sent.")
         return
+    from agent.terminal import outbox_line
+
     for row in rows:
-        subject = f" [{row['subject']}]" if row["subject"] else ""
-        typer.echo(f"#{row['message_id']:<4} {row['sent_at'][:16].replace('T', ' ')}  to {row['to']} ({row['channel']}){subject}: {row['body']}")
+        typer.echo(outbox_line(row))

@@ -1,0 +1,161 @@
+"""The one place that writes to the person's terminal, for `kept ask` and `kept chat`.
+
+Like aider's io.py: the streamed reply, the tool lines, the retry notices,
+the consent question and the memory lines look the same wherever they come
+from. ``kept ask`` writes the reply to standard output and its side notes
+to standard error (so a pipe gets only the reply); the chat writes both to
+the screen. The list lines (events, sent messages, promises, facts) come
+from the same formatters the list commands use.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from datetime import date, datetime
+from typing import Any
+
+_STYLES = {"dim": "2", "bold": "1", "red": "31", "green": "32", "yellow": "33", "cyan": "36"}
+
+
+def _stdout(text: str) -> None:
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+def _stderr(text: str) -> None:
+    sys.stderr.write(text)
+    sys.stderr.flush()
+
+
+def short(value: Any, limit: int = 160) -> str:
+    """One line of ``value`` (JSON for anything but text), cut with an ellipsis."""
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class Terminal:
+    """Output for one conversation. ``write`` takes the reply and its lines;
+    ``note`` (default: ``write``) takes what is said beside the reply."""
+
+    def __init__(self, write: Callable[[str], None] | None = None, note: Callable[[str], None] | None = None,
+                 color: bool = False):
+        self.write = write or _stdout
+        self.note_write = note or self.write
+        self.color = color
+        self.partial = False  # text of the current attempt is on the screen
+        self.streamed: list[str] = []
+
+    # -- plain lines ----------------------------------------------------
+    def styled(self, text: str, style: str = "") -> str:
+        return f"\x1b[{_STYLES[style]}m{text}\x1b[0m" if self.color and style else text
+
+    def say(self, text: str = "", style: str = "") -> None:
+        """A line with the reply (standard output)."""
+        self.write(self.styled(text, style) + "\n")
+
+    def note(self, text: str, style: str = "dim") -> None:
+        """A line beside the reply (standard error for `kept ask`)."""
+        self.note_write(self.styled(text, style) + "\n")
+
+    def error(self, text: str) -> None:
+        self.say(text, "red")
+
+    # -- one reply ------------------------------------------------------
+    def start_reply(self) -> None:
+        self.partial = False
+        self.streamed = []
+
+    def stream(self, delta: str) -> None:
+        self.streamed.append(delta)
+        self.partial = self.partial or bool(delta)
+        self.write(delta)
+
+    def tool(self, call) -> None:
+        """One line per executed tool call: what was done, in a sentence when kept can say it."""
+        from agent.confirm import describe
+
+        if self.partial:
+            self.write("\n")
+        self.partial = False
+        if call.is_error:
+            error = call.result.get("error") if isinstance(call.result, dict) else call.result
+            self.note(f"  ✗ {call.name}: {short(error, 200)}", "red")
+            return
+        self.note(f"  ✓ {describe(call.name, call.arguments, call.result) or short(call.result)}")
+
+    def retry(self, exc, delay: float) -> None:
+        if self.partial:  # a stream cut mid-reply: the retried reply starts over below it
+            self.partial = False
+            self.write("\n")
+            self.say(self.styled(f"(reply interrupted: {exc.kind}; retrying from the start in {delay:.1f}s)", "dim"))
+            return
+        self.note(f"({exc.kind}; retrying in {delay:.1f}s)")
+
+    def end_reply(self, result) -> None:
+        """Close the reply: a newline after streamed text, the reply itself when
+        nothing streamed (or kept replaced what streamed), or the error."""
+        shown = "".join(self.streamed)
+        if result.error:
+            self.say(("\n" if self.partial else "") + result.error, "red")
+        elif shown and result.reply and result.reply.strip() != shown.strip():
+            self.write("\n")
+            self.say(result.reply)
+        elif self.partial:
+            self.write("\n")
+        elif result.reply:
+            self.say(result.reply)
+        self.partial = False
+
+    # -- consent --------------------------------------------------------
+    def confirm(self, read: Callable[[str], str], prompt: str) -> bool:
+        """Ask a yes/no question through ``read``; anything but yes (or no answer) is no."""
+        if self.partial:
+            self.write("\n")
+            self.partial = False
+        try:
+            answer = read(f"{prompt} [y/N] ")
+        except (EOFError, KeyboardInterrupt):
+            return False
+        return answer.strip().lower() in ("y", "yes")
+
+
+# -- list lines shared by the list commands and the chat's slash commands -----
+
+
+def event_line(row: dict) -> str:
+    """One calendar event (from ``Event.as_dict``), as `kept calendar list` prints it."""
+    start, end = datetime.fromisoformat(row["start"]), datetime.fromisoformat(row["end"])
+    span = (f"{start:%a %Y-%m-%d %H:%M}-{end:%H:%M}" if start.date() == end.date()
+            else f"{start:%a %Y-%m-%d %H:%M} - {end:%a %Y-%m-%d %H:%M}")
+    text = f"#{row['event_id']:<4} {span}  {row['title']}"
+    if row.get("attendees"):
+        text += f"  with {', '.join(row['attendees'])}"
+    if row.get("location"):
+        text += f"  @ {row['location']}"
+    if row.get("status", "scheduled") != "scheduled":
+        text += f"  [{row['status']}]"
+    return text
+
+
+def outbox_line(row: dict) -> str:
+    """One sent message (from ``OutboxMessage.as_dict``), as `kept outbox list` prints it."""
+    subject = f" [{row['subject']}]" if row.get("subject") else ""
+    return f"#{row['message_id']:<4} {row['sent_at'][:16].replace('T', ' ')}  to {row['to']} ({row['channel']}){subject}: {row['body']}"
+
+
+def promise_line(p, today: date) -> str:
+    from memory import promises
+
+    return promises.describe(p, today)
+
+
+def fact_line(f) -> str:
+    """One fact, as `kept memory facts` prints it."""
+    from memory import facts
+
+    status = "" if f.status == facts.ACTIVE else f" [{f.status}]"
+    link = f" (replaces #{f.replaces})" if f.replaces else ""
+    return f"#{f.id}{status} {f.text}{link}"
