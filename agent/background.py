@@ -86,7 +86,7 @@ def after_turn(session, background: bool = False) -> threading.Thread | None:
     """
     from memory import writer
 
-    if session.chat.is_team:
+    if session.chat.is_team or getattr(session, "incognito", False):
         return None
     try:
         from agent import config

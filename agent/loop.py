@@ -48,6 +48,7 @@ class TurnResult:
     reply_message_id: int | None = None
     error: str | None = None  # set when the turn ended without a model reply
     recalled: list = field(default_factory=list)
+    memory: list = field(default_factory=list)  # context.Item: what of memory reached the prompt, and why
 
 
 @dataclass
@@ -62,6 +63,10 @@ class Session:
     clock: Callable[[], datetime] | None = None
     recall_k: int = 12
     recent_limit: int = 14
+    # Incognito: memory is read, but no message, tool result or model-call record is stored;
+    # the session's own turns live only here, for the next turn's context.
+    incognito: bool = False
+    unsaved: list[Message] = field(default_factory=list)
 
     def now(self) -> datetime:
         return (self.clock() if self.clock else datetime.now(self.tz)).astimezone(self.tz)
@@ -86,7 +91,7 @@ def run_turn(
 ) -> TurnResult:
     text = clean_input(text)
     now = session.now()
-    user_id = store.add_message(session.db, session.chat, "user", session.author, text, now)
+    user_id = _keep(session, "user", session.author, text, now)
     ctx = context.build(
         session.db,
         session.chat,
@@ -96,8 +101,10 @@ def run_turn(
         recall_k=session.recall_k,
         recent_limit=session.recent_limit,
         exclude_message_id=user_id,
+        unsaved=session.unsaved if session.incognito else None,
     )
-    result = TurnResult("", user_message_id=user_id, recalled=ctx.recalled)
+    result = TurnResult("", user_message_id=user_id, recalled=ctx.recalled, memory=ctx.items)
+    calls_db = None if session.incognito else session.db
     specs = [ToolSpec(t.name, t.description, t.parameters) for t in session.tools]
     by_name = {t.name: t for t in session.tools}
     tool_ctx = ToolContext(session.db, now, session.tz, session.chat.name, session.chat.is_team, session.approve)
@@ -109,7 +116,7 @@ def run_turn(
         offer = specs if round_no < MAX_TOOL_ROUNDS else None
         try:
             response = call_model(
-                session.model, convo, db=session.db, purpose="chat", system=ctx.system,
+                session.model, convo, db=calls_db, purpose="chat", system=ctx.system,
                 tools=offer, on_text=on_text, on_retry=on_retry,
             )
         except ModelError as exc:
@@ -125,20 +132,17 @@ def run_turn(
                 result.error = "the model stopped without a reply; nothing was done beyond the tool calls shown"
                 return result
             result.reply = reply
-            result.reply_message_id = store.add_message(
-                session.db, session.chat, "assistant", "kept", reply, session.now()
-            )
+            result.reply_message_id = _keep(session, "assistant", "kept", reply, session.now())
+            if session.incognito:
+                session.unsaved += [Message("user", text), Message("assistant", reply)]
             return result
         convo.append(Message("assistant", response.text, tool_calls=response.tool_calls))
         for call in response.tool_calls:
             executed = _execute(call, by_name, tool_ctx)
             result.calls.append(executed)
-            store.add_message(
-                session.db, session.chat, "tool", call.name,
-                json.dumps(executed.result, ensure_ascii=False, default=str), session.now(),
-                meta={"arguments": call.arguments, "is_error": executed.is_error},
-            )
-            if not executed.is_error:
+            _keep(session, "tool", call.name, json.dumps(executed.result, ensure_ascii=False, default=str),
+                  session.now(), meta={"arguments": call.arguments, "is_error": executed.is_error})
+            if not executed.is_error and not session.incognito:
                 _close_fulfilled_promises(session, executed)
             if on_tool:
                 on_tool(executed)
@@ -147,6 +151,13 @@ def run_turn(
                         tool_call_id=call.id, name=call.name, is_error=executed.is_error)
             )
     raise AssertionError("unreachable: the last round offers no tools")
+
+
+def _keep(session: Session, role: str, author: str, text: str, at: datetime, meta: dict | None = None) -> int | None:
+    """Store a message of this turn (nothing in an incognito session)."""
+    if session.incognito:
+        return None
+    return store.add_message(session.db, session.chat, role, author, text, at, meta=meta)
 
 
 def _close_fulfilled_promises(session: Session, executed: ExecutedCall) -> None:

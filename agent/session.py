@@ -16,16 +16,21 @@ def open_store(path=None):
 
 
 def open_session(model_spec: str | None = None, chat_name: str = store.DEFAULT_CHAT, team: bool = False,
-                 approve=lambda prompt: True, db=None, model=None) -> Session:
+                 approve=lambda prompt: True, db=None, model=None, incognito: bool = False) -> Session:
     from agent.models import registry
     from tools import all_tools
 
     settings = config.load()
     tz = config.timezone(settings)
     db = db if db is not None else open_store()
-    chat = store.get_chat(db, chat_name, store.TEAM if team else store.PRIVATE)
+    kind = store.TEAM if team else store.PRIVATE
+    if incognito:
+        # Nothing is written, not even a new chat: an unknown chat stays a name with no history.
+        chat = next((c for c in store.list_chats(db) if c.name == chat_name), None) or store.Chat(0, chat_name, kind)
+    else:
+        chat = store.get_chat(db, chat_name, kind)
     model = model if model is not None else registry.create(model_spec or settings.model)
     return Session(
         db=db, model=model, tools=all_tools(), tz=tz, chat=chat, approve=approve,
-        recall_k=settings.recall_k, recent_limit=settings.recent_messages,
+        recall_k=settings.recall_k, recent_limit=settings.recent_messages, incognito=incognito,
     )

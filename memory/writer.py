@@ -28,7 +28,7 @@ import sqlite_utils
 
 from memory import facts as fact_log
 from memory import messages as store
-from memory import notes, reconcile, soul, state, summary
+from memory import notes, reconcile, soul, state, summary, undo
 from memory.db import transaction
 from memory.secrets import redact
 
@@ -254,6 +254,7 @@ def run_pass(
                 raise PassAborted("the write pass lost its lease; nothing was written")
             if cursor(db) != start:
                 raise PassAborted("another write pass committed these messages first; nothing was written")
+            before = undo.snapshot(conn)  # what the pass changes is journaled, so /undo can revert it
             result.note_changed = notes.save(conn, notes.MEMORY, splan.text, f"write pass over messages {batch[0].id}-{batch[-1].id}") is not None
             if splan.soul is not None:
                 result.soul_changed = soul.save(conn, splan.soul, "asked for in conversation") is not None
@@ -265,6 +266,7 @@ def run_pass(
             for name, apply_pass, plan in extra_plans:
                 result.extra[name] = apply_pass(conn, plan)
             result.archived = len(fact_log.archive_over_bound(conn, max_active))
+            result.extra["journal_id"] = undo.record(conn, before, f"the write pass over messages {batch[0].id}-{batch[-1].id}")
             state.put(db, CURSOR, str(batch[-1].id))
             state.put(db, LAST_PASS, now.isoformat())
             state.put(db, LEASE, "")
