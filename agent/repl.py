@@ -15,7 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from agent.loop import Cancelled, InputError, run_turn
-from agent.terminal import Terminal, event_line, fact_line, outbox_line, promise_line
+from agent.terminal import (Terminal, event_line, fact_line, memory_line, outbox_line, promise_line, saved_lines,
+                            forgot_line, undone_line, why_lines)
 
 
 @dataclass
@@ -36,6 +37,10 @@ class Repl:
         self.write = self.term.write
         self.commands = {c.name: c for c in COMMANDS}
         self.write_pass = None  # the background memory pass, joined on exit
+        self.items: list = []  # what of memory reached the last reply (context.Item), for /why
+        self.listing: list[tuple[str, int | None]] = []  # (kind, id) by number in the last /why or /facts
+        self.saved: list[int] = []  # journal ids of passes that committed and were not shown yet
+        self._saved_lock = threading.Lock()
 
     def say(self, text: str = "", style: str = "") -> None:
         self.term.say(text, style)
@@ -77,10 +82,41 @@ class Repl:
         except Cancelled:
             return
         term.end_reply(result)
+        self.items = result.memory
+        if not self.session.chat.is_team:
+            term.note(memory_line(result.memory))
         from agent.background import after_turn
 
         if self.write_pass is None or not self.write_pass.is_alive():
-            self.write_pass = after_turn(self.session, background=True)
+            self.write_pass = after_turn(self.session, background=True, on_done=self._pass_done)
+
+    # -- what the memory pass saved ---------------------------------------
+    def _pass_done(self, result) -> None:  # in the pass's thread
+        journal_id = result.extra.get("journal_id")
+        if journal_id:
+            with self._saved_lock:
+                self.saved.append(journal_id)
+
+    def show_saved(self) -> None:
+        """Say what passes stored since the last prompt (once each), full memory included."""
+        with self._saved_lock:
+            pending, self.saved = self.saved, []
+        if not pending:
+            return
+        from agent import config
+        from memory import undo
+
+        settings = config.load()
+        for journal_id in pending:
+            for line in saved_lines(undo.changes(self.session.db, journal_id), cap=settings.summary_cap,
+                                    max_active=settings.max_active_facts):
+                self.say(line, "yellow" if line.startswith(("MEMORY is full", "Active facts")) else "dim")
+
+    def wait_for_pass(self, timeout: float = 120.0) -> None:
+        if self.write_pass is not None and self.write_pass.is_alive():
+            self.say("(waiting for the memory pass to finish…)", "dim")
+            self.write_pass.join(timeout)
+        self.show_saved()
 
     def finish(self, timeout: float = 120.0) -> None:
         """Let a running memory pass commit before leaving; it is safe to cut
@@ -88,6 +124,7 @@ class Repl:
         if self.write_pass is not None and self.write_pass.is_alive():
             self.say("(saving memory…)", "dim")
             self.write_pass.join(timeout)
+        self.show_saved()
 
 
 # -- /commands ------------------------------------------------------------
@@ -118,9 +155,12 @@ def _facts(repl: Repl, arg: str) -> None:
     from memory import facts
 
     rows = facts.by_status(repl.session.db, facts.ACTIVE)[-50:]
-    for f in rows:
-        repl.say(fact_line(f))
-    if not rows:
+    repl.listing = [("fact", f.id) for f in rows]
+    for n, f in enumerate(rows, 1):
+        repl.say(f"{n:>2}. {fact_line(f)}")
+    if rows:
+        repl.say("/forget N forgets fact N of this list", "dim")
+    else:
         repl.say("No active facts.")
 
 
@@ -157,6 +197,85 @@ def _outbox(repl: Repl, arg: str) -> None:
         repl.say("No messages sent.")
 
 
+def _why(repl: Repl, arg: str) -> None:
+    if not repl.items:
+        repl.say("Nothing from memory reached the last reply (or there was none yet).")
+        return
+    repl.listing = [(i.kind, i.id) for i in repl.items]
+    for line in why_lines(repl.items):
+        repl.say(line)
+    repl.say("/forget N forgets fact N of this list", "dim")
+
+
+def _undo(repl: Repl, arg: str) -> None:
+    from memory import undo
+
+    repl.wait_for_pass()
+    try:
+        changes = undo.undo(repl.session.db)
+    except undo.NothingToUndo as exc:
+        repl.say(str(exc), "yellow")
+        return
+    repl.say(undone_line(changes))
+
+
+def _remember(repl: Repl, arg: str) -> None:
+    from memory import corrections
+
+    if repl.session.incognito:
+        repl.say("incognito: nothing is stored in this chat; /remember works in a normal chat", "yellow")
+        return
+    try:
+        fact = corrections.remember(repl.session.db, arg, repl.session.now().date().isoformat())
+    except corrections.Refused as exc:
+        repl.say(str(exc), "yellow")
+        return
+    repl.say(f"remembered {fact_line(fact)}")
+
+
+def _forget(repl: Repl, arg: str) -> None:
+    from memory import forget
+
+    word = arg.strip()
+    if word.startswith("#") and word[1:].isdigit():
+        fact_id = int(word[1:])
+    elif word.isdigit():
+        n = int(word)
+        if not repl.listing:
+            repl.say("/forget N takes a number from /why or /facts: run one of them first (or /forget #ID)", "yellow")
+            return
+        if not 1 <= n <= len(repl.listing):
+            repl.say(f"no item {n}: the last list had {len(repl.listing)}", "yellow")
+            return
+        kind, fact_id = repl.listing[n - 1]
+        if kind != "fact" or fact_id is None:
+            repl.say(f"item {n} is the {kind}, not a fact; /forget forgets facts "
+                     "(`kept memory forget --matching TEXT` forgets any text)", "yellow")
+            return
+    else:
+        repl.say("usage: /forget N (a number from /why or /facts) or /forget #ID", "yellow")
+        return
+    try:
+        target = forget.for_fact(repl.session.db, fact_id)
+    except forget.NotFound as exc:
+        repl.say(str(exc), "yellow")
+        return
+    done = forget.forget(repl.session.db, target, _memory_llm(repl))
+    repl.say(forgot_line(fact_id, done))
+
+
+def _memory_llm(repl: Repl):
+    """The memory model as the forget's rewriter, or None (then lines are removed by rule)."""
+    from agent.background import memory_model
+    from agent.memory_llm import ModelMemoryLLM
+
+    try:
+        model = memory_model(repl.session)
+    except Exception:  # no memory model to reach: the rule removes the lines
+        return None
+    return ModelMemoryLLM(model, repl.session.db) if model is not None else None
+
+
 def _model(repl: Repl, arg: str) -> None:
     from agent.models import registry
     from agent.models.base import ModelError
@@ -174,7 +293,11 @@ COMMANDS = [
     Command("help", "list commands", _help),
     Command("memory", "show the MEMORY summary", _memory),
     Command("soul", "show how you asked to be treated", _soul),
-    Command("facts", "show the latest remembered facts", _facts),
+    Command("facts", "show the latest remembered facts, numbered", _facts),
+    Command("why", "show what of memory reached the last reply, and why", _why),
+    Command("remember", "remember a fact: /remember Priya leads the Atlas launch", _remember),
+    Command("forget", "forget a fact: /forget N (from /why or /facts) or /forget #ID", _forget),
+    Command("undo", "undo what the last memory pass saved", _undo),
     Command("promises", "show open promises", _promises),
     Command("calendar", "show upcoming events", _calendar),
     Command("outbox", "show sent messages", _outbox),
@@ -185,22 +308,29 @@ COMMANDS = [
 
 # -- the loop ---------------------------------------------------------------
 
+INCOGNITO_NOTICE = ("incognito: kept reads your memory but stores nothing from this chat "
+                    "(no messages, no memory pass, no model-call log, no input history)")
+
 def _plain_terminal() -> bool:
     return not sys.stdin.isatty() or os.environ.get("TERM") in ("dumb", "unknown", "")
 
 
-def run_repl(model_spec: str | None = None, chat_name: str = "me", team: bool = False, *, session=None, input=None, output=None) -> None:
+def run_repl(model_spec: str | None = None, chat_name: str = "me", team: bool = False, *, incognito: bool = False,
+             session=None, input=None, output=None) -> None:
     """Run the chat until /quit or end of input. ``input``/``output`` are for tests."""
     from agent.session import open_session
 
     plain = input is None and _plain_terminal()
     color = "NO_COLOR" not in os.environ and not plain and output is None
     consent: list[Callable[[str], bool]] = []
-    session = session or open_session(model_spec, chat_name, team, approve=lambda prompt: consent[0](prompt))
+    session = session or open_session(model_spec, chat_name, team, approve=lambda prompt: consent[0](prompt),
+                                      incognito=incognito)
     repl = Repl(session, color=color)
     if session.model.provider == "local":
         repl.say("Using the embedded model (no API key set). Set ANTHROPIC_API_KEY or OPENAI_API_KEY for a stronger one.", "dim")
     repl.say(f"kept · {session.model.provider}:{session.model.name} · chat {session.chat.name!r} · /help for commands", "dim")
+    if session.incognito:
+        repl.say(INCOGNITO_NOTICE, "yellow")
 
     if plain:
         read = _plain_reader()
@@ -209,6 +339,7 @@ def run_repl(model_spec: str | None = None, chat_name: str = "me", team: bool = 
     consent.append(lambda prompt: repl.term.confirm(read, prompt))
 
     while True:
+        repl.show_saved()
         try:
             line = read("you> ")
         except EOFError:
@@ -287,7 +418,7 @@ def _prompt_reader(repl: Repl, input=None, output=None):
     def _(event):
         event.current_buffer.insert_text("\n")
 
-    if input is None:
+    if input is None and not repl.session.incognito:
         path = config.history_path()
         path.parent.mkdir(parents=True, exist_ok=True)
         # Everything typed lands here, pasted secrets included: owner-only.

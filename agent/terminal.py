@@ -159,3 +159,107 @@ def fact_line(f) -> str:
     status = "" if f.status == facts.ACTIVE else f" [{f.status}]"
     link = f" (replaces #{f.replaces})" if f.replaces else ""
     return f"#{f.id}{status} {f.text}{link}"
+
+
+# -- memory: what reached the prompt, what a pass saved ---------------------------
+
+_KIND_NAMES = {"fact": ("fact", "facts"), "promise": ("promise", "promises"), "series": ("count", "counts")}
+
+
+def memory_line(items) -> str:
+    """One line: what of memory reached the prompt ("memory: 2 facts, 1 promise, SOUL, MEMORY · /why")."""
+    if not items:
+        return "memory: none used"
+    parts = []
+    for kind, (one, many) in _KIND_NAMES.items():
+        n = sum(1 for i in items if i.kind == kind)
+        if n:
+            parts.append(f"{n} {one if n == 1 else many}")
+    parts += [name for kind, name in (("soul", "SOUL"), ("summary", "MEMORY")) if any(i.kind == kind for i in items)]
+    return "memory: " + ", ".join(parts) + " · /why"
+
+
+def why_lines(items) -> list[str]:
+    """Each item with the reason it came in, numbered for /forget."""
+    lines = []
+    for n, item in enumerate(items, 1):
+        label = item.kind if item.id is None or item.kind == "series" else f"{item.kind} #{item.id}"
+        score = f", score {item.score:.2f}" if item.score is not None else ""
+        text = short(item.text, 100) if item.kind in ("summary", "soul") else item.text
+        lines.append(f"{n:>2}. {label}: {text}  — {item.reason}{score}")
+    return lines
+
+
+def _quoted(texts, limit: int = 3, width: int = 60) -> str:
+    from memory.recall import fact_body
+
+    shown = "; ".join(f"“{short(fact_body(t), width)}”" for t in texts[:limit])
+    return shown + (f"; and {len(texts) - limit} more" if len(texts) > limit else "")
+
+
+def saved_lines(changes, *, cap: int | None = None, max_active: int | None = None) -> list[str]:
+    """What one write pass stored, in one or two lines, then a line each when
+    MEMORY was full (lines moved to the fact log) or the active facts hit their bound."""
+    if changes is None or changes.empty:
+        return []
+    facts = []
+    if changes.added:
+        facts.append(f"+{len(changes.added)} fact{'s' if len(changes.added) != 1 else ''} ({_quoted(changes.added, 2)})")
+    if changes.updated:
+        facts.append(f"{len(changes.updated)} updated ({_quoted([new for _, new in changes.updated], 2)})")
+    if changes.deleted:
+        facts.append(f"{len(changes.deleted)} deleted ({_quoted(changes.deleted, 2)})")
+    other = []
+    if changes.memory_rewritten:
+        other.append("MEMORY rewritten")
+    if changes.soul_changed:
+        other.append("SOUL changed")
+    if changes.promises_opened:
+        other.append(f"{len(changes.promises_opened)} promise{'s' if len(changes.promises_opened) != 1 else ''} opened ({_quoted(changes.promises_opened, 2, 40)})")
+    if changes.promises_closed:
+        other.append(f"{len(changes.promises_closed)} closed ({_quoted(changes.promises_closed, 2, 40)})")
+    if changes.series_events:
+        other.append(f"{changes.series_events} repeat{'s' if changes.series_events != 1 else ''} counted")
+    lines = []
+    if facts:
+        lines.append("saved: " + ", ".join(facts))
+    if other:
+        lines.append(("saved: " if not lines else "       ") + "; ".join(other))
+    if lines:
+        lines[-1] += " · /undo reverts it"
+    if changes.moved_out:
+        full = f"MEMORY is full{f' ({cap} characters)' if cap else ''}: "
+        lines.append(full + f"{len(changes.moved_out)} line{'s' if len(changes.moved_out) != 1 else ''} moved to the "
+                     f"fact log, still searchable: {_quoted(changes.moved_out)}")
+    if changes.archived:
+        bound = f" ({max_active})" if max_active else ""
+        lines.append(f"Active facts reached their bound{bound}: the {len(changes.archived)} least used were archived, "
+                     f"still searchable: {_quoted(changes.archived)}")
+    return lines
+
+
+def undone_line(changes) -> str:
+    parts = []
+    for count, one, many in (
+        (len(changes.added) + len(changes.moved_out), "added fact removed", "added facts removed"),
+        (len(changes.updated), "update reverted", "updates reverted"),
+        (len(changes.deleted) + len(changes.archived), "fact restored", "facts restored"),
+        (len(changes.promises_opened), "opened promise removed", "opened promises removed"),
+        (len(changes.promises_closed), "promise reopened", "promises reopened"),
+        (changes.series_events, "counted repeat removed", "counted repeats removed"),
+    ):
+        if count:
+            parts.append(f"{count} {one if count == 1 else many}")
+    notes = [n for flag, n in ((changes.memory_rewritten, "MEMORY"), (changes.soul_changed, "SOUL")) if flag]
+    if notes:
+        parts.append(" and ".join(notes) + " back to the version before")
+    return f"undone {changes.label}: " + (", ".join(parts) or "nothing visible") + " (each reversal is in `kept memory log`)"
+
+
+def forgot_line(what, done) -> str:
+    """What one forget reached (never the forgotten text)."""
+    head = f"forgot fact #{what}" if isinstance(what, int) else "forgot it"
+    parts = [f"{done.facts} fact{'s' if done.facts != 1 else ''}", f"{done.messages} message{'s' if done.messages != 1 else ''}"]
+    if done.memory_lines:
+        parts.append(f"{done.memory_lines} MEMORY line{'s' if done.memory_lines != 1 else ''}")
+    return f"{head}: {', '.join(parts)} blanked; the log keeps only that something was forgotten, and when"

@@ -3,8 +3,8 @@
 A forget reaches every place the text lives:
 
 - the fact (and every version of it) is marked deleted and its text blanked,
-  and its events are replaced by one that says only that something was
-  forgotten, and when;
+  its events keep only what happened and when (their texts go), and a
+  DELETE event says it was forgotten;
 - the messages it came from (a fact's source messages and the replies of
   those turns; for ``--matching``, every message holding the text) are
   blanked, marked forgotten and dropped from the full-text index, so
@@ -16,6 +16,8 @@ A forget reaches every place the text lives:
   text, undo records and model-call errors that hold it are blanked.
 
 What stays is a row in ``forgets``: when, and how many facts and messages.
+Outbox, calendar and task rows are records of actions taken, not memory,
+and are left alone.
 """
 
 from __future__ import annotations
@@ -216,7 +218,8 @@ def _blank_messages(conn: sqlite3.Connection, ids: set[int], at: str) -> None:
 
 def _blank_facts(conn: sqlite3.Connection, ids: set[int], at: str) -> None:
     for fid in sorted(ids):
-        conn.execute("DELETE FROM fact_events WHERE fact_id = ?", (fid,))
+        # The events stay (something was added, changed, when), their texts go.
+        conn.execute("UPDATE fact_events SET old_text = NULL, new_text = NULL WHERE fact_id = ?", (fid,))
         conn.execute("UPDATE facts SET text = ?, status = 'deleted', source_ids = '[]', touched_at = ? WHERE id = ?",
                      (BLANK, at, fid))
         conn.execute("INSERT INTO fact_events (fact_id, event, old_text, new_text, at, reason)"
