@@ -47,12 +47,20 @@ class Context:
 
 
 def _matched(query: str, text: str) -> str:
-    """The query's words that ``text`` holds, as a reason ("matched: atlas, launch")."""
-    from memory.text import query_terms, tokens
+    """The query's words that ``text`` holds, as the person wrote them ("matched: Atlas, launch")."""
+    import re
+
+    from memory.text import has_cjk, tokens
 
     held = set(tokens(recall.fact_body(text)))
-    shared = [t for t in dict.fromkeys(query_terms(query)) if t in held]
-    return "matched: " + ", ".join(shared[:6]) if shared else ""
+    shown: list[str] = []
+    for word in re.findall(r"[\w.:/-]+", query):
+        hits = [t for t in tokens(word) if t in held]
+        # A Chinese run matches by its n-grams: show those, not the whole run.
+        for piece in (hits if has_cjk(word) else [word] if hits else []):
+            if piece.casefold() not in (s.casefold() for s in shown):
+                shown.append(piece)
+    return "matched: " + ", ".join(shown[:6]) if shown else ""
 
 
 def _fact_item(r: recall.Recalled, query: str) -> Item:

@@ -23,6 +23,7 @@ and are left alone.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -86,10 +87,14 @@ def holds(text: str, needle: str) -> bool:
     flat = " ".join(text.casefold().split())
     if " ".join(needle.casefold().split()) in flat:
         return True
-    wanted = set(tokens(needle))
+    # A fact's added date note ("(2026-12-04)") is not what a line says about it.
+    wanted = set(tokens(re.sub(r"\([^)]*\)", " ", needle)))
     if len(wanted) < 3:
         return False
-    return len(wanted & set(tokens(text))) >= LINE_SHARE * len(wanted)
+    have = set(tokens(text))
+    shared = len(wanted & have)
+    # Most of the fact is in the line, or the line (three words or more) is mostly the fact.
+    return shared >= LINE_SHARE * len(wanted) or (shared >= 3 and shared >= LINE_SHARE * len(have))
 
 
 def _lineage_ids(db: sqlite_utils.Database, fact_id: int) -> set[int]:
