@@ -46,7 +46,7 @@ class Terminal:
         self.note_write = note or self.write
         self.color = color
         self.partial = False  # text of the current attempt is on the screen
-        self.streamed: list[str] = []
+        self.streamed: list[str] = []  # what the current attempt streamed
 
     # -- plain lines ----------------------------------------------------
     def styled(self, text: str, style: str = "") -> str:
@@ -80,6 +80,7 @@ class Terminal:
         if self.partial:
             self.write("\n")
         self.partial = False
+        self.streamed = []  # text before a tool call is not the final reply
         if call.is_error:
             error = call.result.get("error") if isinstance(call.result, dict) else call.result
             self.note(f"  ✗ {call.name}: {short(error, 200)}", "red")
@@ -87,6 +88,7 @@ class Terminal:
         self.note(f"  ✓ {describe(call.name, call.arguments, call.result) or short(call.result)}")
 
     def retry(self, exc, delay: float) -> None:
+        self.streamed = []  # the retried attempt streams its reply anew
         if self.partial:  # a stream cut mid-reply: the retried reply starts over below it
             self.partial = False
             self.write("\n")
