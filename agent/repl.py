@@ -41,6 +41,7 @@ class Repl:
         self.listing: list[tuple[str, int | None]] = []  # (kind, id) by number in the last /why or /facts
         self.saved: list[int] = []  # journal ids of passes that committed and were not shown yet
         self._saved_lock = threading.Lock()
+        self.live = False  # stdout is patched around a real prompt: other threads may print above it
 
     def say(self, text: str = "", style: str = "") -> None:
         self.term.say(text, style)
@@ -93,12 +94,25 @@ class Repl:
     # -- what the memory pass saved ---------------------------------------
     def _pass_done(self, result) -> None:  # in the pass's thread
         journal_id = result.extra.get("journal_id")
-        if journal_id:
-            with self._saved_lock:
-                self.saved.append(journal_id)
+        if not journal_id:
+            return
+        with self._saved_lock:
+            self.saved.append(journal_id)
+        if self.live:
+            # The prompt is patched: say it now, above the prompt, through a connection of this thread's own.
+            from agent.background import db_file
+            from agent.session import open_store
 
-    def show_saved(self) -> None:
-        """Say what passes stored since the last prompt (once each), full memory included."""
+            path = db_file(self.session.db)
+            if path and path != ":memory:":
+                db = open_store(path)
+                try:
+                    self.show_saved(db)
+                finally:
+                    db.conn.close()
+
+    def show_saved(self, db=None) -> None:
+        """Say what passes stored since it was last said (once each), full memory included."""
         with self._saved_lock:
             pending, self.saved = self.saved, []
         if not pending:
@@ -108,7 +122,7 @@ class Repl:
 
         settings = config.load()
         for journal_id in pending:
-            for line in saved_lines(undo.changes(self.session.db, journal_id), cap=settings.summary_cap,
+            for line in saved_lines(undo.changes(db or self.session.db, journal_id), cap=settings.summary_cap,
                                     max_active=settings.max_active_facts):
                 self.say(line, "yellow" if line.startswith(("MEMORY is full", "Active facts")) else "dim")
 
@@ -337,7 +351,18 @@ def run_repl(model_spec: str | None = None, chat_name: str = "me", team: bool = 
     else:
         read = _prompt_reader(repl, input, output)
     consent.append(lambda prompt: repl.term.confirm(read, prompt))
+    repl.live = not plain and input is None
+    if repl.live:
+        from prompt_toolkit.patch_stdout import patch_stdout
 
+        with patch_stdout(raw=True):
+            _loop(repl, read)
+    else:
+        _loop(repl, read)
+    repl.finish()
+
+
+def _loop(repl: Repl, read) -> None:
     while True:
         repl.show_saved()
         try:
@@ -352,7 +377,6 @@ def run_repl(model_spec: str | None = None, chat_name: str = "me", team: bool = 
             _run_cancellable(repl, line)
         except Quit:
             break
-    repl.finish()
 
 
 def _run_cancellable(repl: Repl, line: str) -> None:
