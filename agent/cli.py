@@ -74,7 +74,9 @@ def ask(
         message = sys.stdin.buffer.read().decode("utf-8", errors="replace")
     from agent.terminal import Terminal
 
-    term = Terminal(note=lambda text: (sys.stderr.write(text), sys.stderr.flush()))
+    from agent.terminal import to_stderr
+
+    term = Terminal(note=to_stderr)
 
     def approve(prompt: str) -> bool:
         if not yes:

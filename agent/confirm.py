@@ -56,7 +56,11 @@ def _quote(text: str, limit: int = 80) -> str:
 
 
 def _event(e: dict) -> str:
-    return f"{_span(_when(e.get('start')), _when(e.get('end')))}, {e.get('title', '')}{_people(e.get('attendees'))}".strip(", ")
+    return (
+        f"{_span(_when(e.get('start')), _when(e.get('end')))}, {e.get('title', '')}{_people(e.get('attendees'))}".strip(
+            ", "
+        )
+    )
 
 
 def _plural(n: int, word: str) -> str:

@@ -261,11 +261,12 @@ def _forget(repl: Repl, arg: str) -> None:
         if not 1 <= n <= len(repl.listing):
             repl.say(f"no item {n}: the last list had {len(repl.listing)}", "yellow")
             return
-        kind, fact_id = repl.listing[n - 1]
-        if kind != "fact" or fact_id is None:
+        kind, listed = repl.listing[n - 1]
+        if kind != "fact" or listed is None:
             repl.say(f"item {n} is the {kind}, not a fact; /forget forgets facts "
                      "(`kept memory forget --matching TEXT` forgets any text)", "yellow")
             return
+        fact_id = listed
     else:
         repl.say("usage: /forget N (a number from /why or /facts) or /forget #ID", "yellow")
         return

@@ -24,7 +24,7 @@ def _stdout(text: str) -> None:
     sys.stdout.flush()
 
 
-def _stderr(text: str) -> None:
+def to_stderr(text: str) -> None:
     sys.stderr.write(text)
     sys.stderr.flush()
 
@@ -40,8 +40,9 @@ class Terminal:
     """Output for one conversation. ``write`` takes the reply and its lines;
     ``note`` (default: ``write``) takes what is said beside the reply."""
 
-    def __init__(self, write: Callable[[str], None] | None = None, note: Callable[[str], None] | None = None,
-                 color: bool = False):
+    def __init__(
+        self, write: Callable[[str], None] | None = None, note: Callable[[str], None] | None = None, color: bool = False
+    ):
         self.write = write or _stdout
         self.note_write = note or self.write
         self.color = color
@@ -130,8 +131,11 @@ class Terminal:
 def event_line(row: dict) -> str:
     """One calendar event (from ``Event.as_dict``), as `kept calendar list` prints it."""
     start, end = datetime.fromisoformat(row["start"]), datetime.fromisoformat(row["end"])
-    span = (f"{start:%a %Y-%m-%d %H:%M}-{end:%H:%M}" if start.date() == end.date()
-            else f"{start:%a %Y-%m-%d %H:%M} - {end:%a %Y-%m-%d %H:%M}")
+    span = (
+        f"{start:%a %Y-%m-%d %H:%M}-{end:%H:%M}"
+        if start.date() == end.date()
+        else f"{start:%a %Y-%m-%d %H:%M} - {end:%a %Y-%m-%d %H:%M}"
+    )
     text = f"#{row['event_id']:<4} {span}  {row['title']}"
     if row.get("attendees"):
         text += f"  with {', '.join(row['attendees'])}"
@@ -206,7 +210,9 @@ def saved_lines(changes, *, cap: int | None = None, max_active: int | None = Non
         return []
     facts = []
     if changes.added:
-        facts.append(f"+{len(changes.added)} fact{'s' if len(changes.added) != 1 else ''} ({_quoted(changes.added, 2)})")
+        facts.append(
+            f"+{len(changes.added)} fact{'s' if len(changes.added) != 1 else ''} ({_quoted(changes.added, 2)})"
+        )
     if changes.updated:
         facts.append(f"{len(changes.updated)} updated ({_quoted([new for _, new in changes.updated], 2)})")
     if changes.deleted:
@@ -217,7 +223,9 @@ def saved_lines(changes, *, cap: int | None = None, max_active: int | None = Non
     if changes.soul_changed:
         other.append("SOUL changed")
     if changes.promises_opened:
-        other.append(f"{len(changes.promises_opened)} promise{'s' if len(changes.promises_opened) != 1 else ''} opened ({_quoted(changes.promises_opened, 2, 40)})")
+        other.append(
+            f"{len(changes.promises_opened)} promise{'s' if len(changes.promises_opened) != 1 else ''} opened ({_quoted(changes.promises_opened, 2, 40)})"
+        )
     if changes.promises_closed:
         other.append(f"{len(changes.promises_closed)} closed ({_quoted(changes.promises_closed, 2, 40)})")
     if changes.series_events:
@@ -231,12 +239,16 @@ def saved_lines(changes, *, cap: int | None = None, max_active: int | None = Non
         lines[-1] += " · /undo reverts it"
     if changes.moved_out:
         full = f"MEMORY is full{f' ({cap} characters)' if cap else ''}: "
-        lines.append(full + f"{len(changes.moved_out)} line{'s' if len(changes.moved_out) != 1 else ''} moved to the "
-                     f"fact log, still searchable: {_quoted(changes.moved_out)}")
+        lines.append(
+            full + f"{len(changes.moved_out)} line{'s' if len(changes.moved_out) != 1 else ''} moved to the "
+            f"fact log, still searchable: {_quoted(changes.moved_out)}"
+        )
     if changes.archived:
         bound = f" ({max_active})" if max_active else ""
-        lines.append(f"Active facts reached their bound{bound}: the {len(changes.archived)} least used were archived, "
-                     f"still searchable: {_quoted(changes.archived)}")
+        lines.append(
+            f"Active facts reached their bound{bound}: the {len(changes.archived)} least used were archived, "
+            f"still searchable: {_quoted(changes.archived)}"
+        )
     return lines
 
 
@@ -255,13 +267,20 @@ def undone_line(changes) -> str:
     notes = [n for flag, n in ((changes.memory_rewritten, "MEMORY"), (changes.soul_changed, "SOUL")) if flag]
     if notes:
         parts.append(" and ".join(notes) + " back to the version before")
-    return f"undone {changes.label}: " + (", ".join(parts) or "nothing visible") + " (each reversal is in `kept memory log`)"
+    return (
+        f"undone {changes.label}: "
+        + (", ".join(parts) or "nothing visible")
+        + " (each reversal is in `kept memory log`)"
+    )
 
 
 def forgot_line(what, done) -> str:
     """What one forget reached (never the forgotten text)."""
     head = f"forgot fact #{what}" if isinstance(what, int) else "forgot it"
-    parts = [f"{done.facts} fact{'s' if done.facts != 1 else ''}", f"{done.messages} message{'s' if done.messages != 1 else ''}"]
+    parts = [
+        f"{done.facts} fact{'s' if done.facts != 1 else ''}",
+        f"{done.messages} message{'s' if done.messages != 1 else ''}",
+    ]
     if done.memory_lines:
         parts.append(f"{done.memory_lines} MEMORY line{'s' if done.memory_lines != 1 else ''}")
     return f"{head}: {', '.join(parts)} blanked; the log keeps only that something was forgotten, and when"

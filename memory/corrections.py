@@ -22,7 +22,7 @@ class Refused(ValueError):
 def _clean(text: str) -> str:
     text = " ".join(text.split())
     if not text:
-        raise Refused("the fact is empty: give its text, e.g. \"Priya leads the Atlas launch\"")
+        raise Refused('the fact is empty: give its text, e.g. "Priya leads the Atlas launch"')
     return text
 
 
@@ -42,8 +42,14 @@ def correct(db: sqlite_utils.Database, fact_id: int, text: str, said_on: str) ->
         raise Refused(f"no fact #{fact_id}; `kept memory facts` lists them")
     if old.status != fact_log.ACTIVE:
         newer = fact_log.replaced_by(db, fact_id)
-        hint = f"; edit #{newer.id}, its current version" if newer is not None and old.status == fact_log.SUPERSEDED else ""
+        hint = (
+            f"; edit #{newer.id}, its current version"
+            if newer is not None and old.status == fact_log.SUPERSEDED
+            else ""
+        )
         raise Refused(f"fact #{fact_id} is {old.status}, not active{hint}")
     with transaction(db) as conn:
-        new_id = fact_log.update_fact(conn, fact_id, text, said_on, old.source_ids, reason=f"{CORRECTED} (replaces #{fact_id})")
+        new_id = fact_log.update_fact(
+            conn, fact_id, text, said_on, old.source_ids, reason=f"{CORRECTED} (replaces #{fact_id})"
+        )
     return fact_log.get(db, new_id)  # type: ignore[return-value]

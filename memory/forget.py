@@ -27,7 +27,7 @@ import re
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import sqlite_utils
 
@@ -78,7 +78,7 @@ class Forgotten:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 def holds(text: str, needle: str) -> bool:
@@ -102,8 +102,12 @@ def _lineage_ids(db: sqlite_utils.Database, fact_id: int) -> set[int]:
     ids = {f.id for f in fact_log.lineage(db, fact_id)}
     frontier = [fact_id]
     while frontier:
-        nxt = [r[0] for r in db.conn.execute(
-            f"SELECT id FROM facts WHERE replaces IN ({', '.join('?' for _ in frontier)})", frontier)]
+        nxt = [
+            r[0]
+            for r in db.conn.execute(
+                f"SELECT id FROM facts WHERE replaces IN ({', '.join('?' for _ in frontier)})", frontier
+            )
+        ]
         frontier = [i for i in nxt if i not in ids]
         ids.update(frontier)
     return ids
@@ -115,8 +119,9 @@ def _turn_of(db: sqlite_utils.Database, message_id: int) -> set[int]:
     if row is None:
         return set()
     ids = {message_id}
-    for r in db.conn.execute("SELECT id, role FROM messages WHERE chat_id = ? AND id > ? ORDER BY id LIMIT 20",
-                             (row[0], message_id)):
+    for r in db.conn.execute(
+        "SELECT id, role FROM messages WHERE chat_id = ? AND id > ? ORDER BY id LIMIT 20", (row[0], message_id)
+    ):
         if r[1] == "user":
             break
         ids.add(int(r[0]))
@@ -141,7 +146,7 @@ def for_fact(db: sqlite_utils.Database, fact_id: int) -> Target:
     versions = [fact_log.get(db, i) for i in sorted(ids)]
     target = Target([fact_body(f.text) for f in versions if f and f.text != BLANK], ids)
     for f in versions:
-        for mid in (f.source_ids if f else []):
+        for mid in f.source_ids if f else []:
             target.message_ids |= _turn_of(db, int(mid))
     # A tool result or a reply that quoted the fact word for word goes too.
     target.message_ids |= _messages_holding(db, target.needles)
@@ -185,7 +190,9 @@ def drop_lines(note: str, needles: list[str]) -> tuple[str, int]:
     if not dropped:
         return note, 0
     # A section left with no lines loses its heading too.
-    return summary.render(summary.parse("\n".join(kept))) if note.lstrip().startswith("## ") else "\n".join(kept), dropped
+    return summary.render(summary.parse("\n".join(kept))) if note.lstrip().startswith("## ") else "\n".join(
+        kept
+    ), dropped
 
 
 def rewrite(llm: Callable | None, note: str, needles: list[str]) -> tuple[str, int]:
@@ -198,9 +205,14 @@ def rewrite(llm: Callable | None, note: str, needles: list[str]) -> tuple[str, i
         return drop_lines(note, needles)
     schema = {k: v for k, v in summary.SCHEMA.items() if k != "properties"}
     schema["properties"] = {k: summary.SCHEMA["properties"][k] for k, _ in summary.SECTIONS}
-    reply = llm(purpose="memory.forget", system=REWRITE_SYSTEM.format(tool=summary.TOOL),
-                prompt="Forget:\n" + "\n".join(f"- {n}" for n in needles) + f"\n\nMEMORY:\n{note}",
-                schema=schema, schema_name=summary.TOOL, max_tokens=4096)
+    reply = llm(
+        purpose="memory.forget",
+        system=REWRITE_SYSTEM.format(tool=summary.TOOL),
+        prompt="Forget:\n" + "\n".join(f"- {n}" for n in needles) + f"\n\nMEMORY:\n{note}",
+        schema=schema,
+        schema_name=summary.TOOL,
+        max_tokens=4096,
+    )
     rewritten = summary.render({k: str(reply.get(k) or "") for k, _ in summary.SECTIONS})
     checked, _ = drop_lines(rewritten, needles)
     before = sum(1 for ln in note.splitlines() if ln.strip() and not ln.startswith("## "))
@@ -213,8 +225,10 @@ def rewrite(llm: Callable | None, note: str, needles: list[str]) -> tuple[str, i
 
 def _blank_messages(conn: sqlite3.Connection, ids: set[int], at: str) -> None:
     for mid in sorted(ids):
-        row = conn.execute("SELECT m.id, m.role, m.text, c.kind FROM messages m JOIN chats c ON c.id = m.chat_id"
-                           " WHERE m.id = ?", (mid,)).fetchone()
+        row = conn.execute(
+            "SELECT m.id, m.role, m.text, c.kind FROM messages m JOIN chats c ON c.id = m.chat_id WHERE m.id = ?",
+            (mid,),
+        ).fetchone()
         if row is None or row["text"] == BLANK:
             continue
         search.unindex(conn, mid, row["text"], row["role"], row["kind"])
@@ -225,27 +239,39 @@ def _blank_facts(conn: sqlite3.Connection, ids: set[int], at: str) -> None:
     for fid in sorted(ids):
         # The events stay (something was added, changed, when), their texts go.
         conn.execute("UPDATE fact_events SET old_text = NULL, new_text = NULL WHERE fact_id = ?", (fid,))
-        conn.execute("UPDATE facts SET text = ?, status = 'deleted', source_ids = '[]', touched_at = ? WHERE id = ?",
-                     (BLANK, at, fid))
-        conn.execute("INSERT INTO fact_events (fact_id, event, old_text, new_text, at, reason)"
-                     " VALUES (?, 'DELETE', NULL, NULL, ?, 'forgotten on request')", (fid, at))
+        conn.execute(
+            "UPDATE facts SET text = ?, status = 'deleted', source_ids = '[]', touched_at = ? WHERE id = ?",
+            (BLANK, at, fid),
+        )
+        conn.execute(
+            "INSERT INTO fact_events (fact_id, event, old_text, new_text, at, reason)"
+            " VALUES (?, 'DELETE', NULL, NULL, ?, 'forgotten on request')",
+            (fid, at),
+        )
 
 
 def _scrub_text_columns(conn: sqlite3.Connection, needles: list[str], message_ids: set[int]) -> None:
     """Promises, counted events, fact events and model-call errors that still hold the text."""
+
     def hit(value) -> bool:
         return isinstance(value, str) and any(holds(value, n) for n in needles)
 
     for r in conn.execute("SELECT id, old_text, new_text FROM fact_events").fetchall():
         if hit(r[1]) or hit(r[2]):
-            conn.execute("UPDATE fact_events SET old_text = CASE WHEN ? THEN NULL ELSE old_text END,"
-                         " new_text = CASE WHEN ? THEN NULL ELSE new_text END WHERE id = ?", (hit(r[1]), hit(r[2]), r[0]))
-    for r in conn.execute("SELECT id, who, to_whom, what, evidence, opened_message_id, evidence_message_id"
-                          " FROM promises").fetchall():
+            conn.execute(
+                "UPDATE fact_events SET old_text = CASE WHEN ? THEN NULL ELSE old_text END,"
+                " new_text = CASE WHEN ? THEN NULL ELSE new_text END WHERE id = ?",
+                (hit(r[1]), hit(r[2]), r[0]),
+            )
+    for r in conn.execute(
+        "SELECT id, who, to_whom, what, evidence, opened_message_id, evidence_message_id FROM promises"
+    ).fetchall():
         if r[5] in message_ids or r[6] in message_ids or any(hit(v) for v in r[1:5]):
-            conn.execute("UPDATE promises SET what = ?, to_whom = NULL, evidence = ?, status = CASE status WHEN 'open'"
-                         " THEN 'dropped' ELSE status END, closed_on = coalesce(closed_on, ?) WHERE id = ?",
-                         (BLANK, BLANK, _now()[:10], r[0]))
+            conn.execute(
+                "UPDATE promises SET what = ?, to_whom = NULL, evidence = ?, status = CASE status WHEN 'open'"
+                " THEN 'dropped' ELSE status END, closed_on = coalesce(closed_on, ?) WHERE id = ?",
+                (BLANK, BLANK, _now()[:10], r[0]),
+            )
             conn.execute("UPDATE promise_events SET note = NULL WHERE promise_id = ?", (r[0],))
     for r in conn.execute("SELECT id, note FROM promise_events WHERE note IS NOT NULL").fetchall():
         if hit(r[1]):
@@ -284,8 +310,10 @@ def forget(db: sqlite_utils.Database, target: Target, llm: Callable | None = Non
                 conn.execute("UPDATE notes SET text = ? WHERE id = ?", (text, r["id"]))
         _scrub_text_columns(conn, target.needles, target.message_ids)
         undo.scrub(conn, target.fact_ids, target.needles)
-        conn.execute("INSERT INTO forgets (at, facts, messages) VALUES (?, ?, ?)",
-                     (at, len(target.fact_ids), len(target.message_ids)))
+        conn.execute(
+            "INSERT INTO forgets (at, facts, messages) VALUES (?, ?, ?)",
+            (at, len(target.fact_ids), len(target.message_ids)),
+        )
     return Forgotten(len(target.fact_ids), len(target.message_ids), moved, at)
 
 

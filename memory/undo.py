@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import sqlite_utils
 
@@ -60,11 +60,13 @@ class NothingToUndo(Exception):
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 def _table_exists(conn: sqlite3.Connection, table: str) -> bool:
-    return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)).fetchone() is not None
+    return (
+        conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)).fetchone() is not None
+    )
 
 
 def _rows(conn, table: str, columns: tuple[str, ...], where: str = "", args=()) -> dict[int, list]:
@@ -83,15 +85,20 @@ class Snapshot:
 
 def snapshot(conn: sqlite3.Connection) -> Snapshot:
     """What a pass may change, read at the start of its commit."""
-    max_ids = {t: int(conn.execute(f"SELECT coalesce(max(id), 0) FROM {t}").fetchone()[0])
-               for t in ADDED if _table_exists(conn, t)}
+    max_ids = {
+        t: int(conn.execute(f"SELECT coalesce(max(id), 0) FROM {t}").fetchone()[0])
+        for t in ADDED
+        if _table_exists(conn, t)
+    }
     return Snapshot(max_ids, _rows(conn, "facts", FACT_COLUMNS), _rows(conn, "promises", PROMISE_COLUMNS))
 
 
 def record(conn: sqlite3.Connection, before: Snapshot, label: str) -> int | None:
     """Journal what changed since ``before`` (inside the same transaction); its id, or None when nothing did."""
-    new = {t: [int(r[0]) for r in conn.execute(f"SELECT id FROM {t} WHERE id > ? ORDER BY id", (m,))]
-           for t, m in before.max_ids.items()}
+    new = {
+        t: [int(r[0]) for r in conn.execute(f"SELECT id FROM {t} WHERE id > ? ORDER BY id", (m,))]
+        for t, m in before.max_ids.items()
+    }
     new = {t: ids for t, ids in new.items() if ids}
     facts_now, promises_now = _rows(conn, "facts", FACT_COLUMNS), _rows(conn, "promises", PROMISE_COLUMNS)
     changed = {
@@ -105,9 +112,10 @@ def record(conn: sqlite3.Connection, before: Snapshot, label: str) -> int | None
     if not new and not changed["facts"] and not changed["promises"]:
         return None
     changes = {"new": new, "changed": changed, "after_new": after_new}
-    cur = conn.execute("INSERT INTO memory_journal (at, label, changes) VALUES (?, ?, ?)",
-                       (_now(), label, json.dumps(changes)))
-    return int(cur.lastrowid)
+    cur = conn.execute(
+        "INSERT INTO memory_journal (at, label, changes) VALUES (?, ?, ?)", (_now(), label, json.dumps(changes))
+    )
+    return int(cur.lastrowid or 0)
 
 
 # --- what changed, for the person ---------------------------------------------------------
@@ -132,9 +140,18 @@ class Changes:
 
     @property
     def empty(self) -> bool:
-        return not (self.added or self.updated or self.deleted or self.archived or self.moved_out
-                    or self.memory_rewritten or self.soul_changed or self.promises_opened
-                    or self.promises_closed or self.series_events)
+        return not (
+            self.added
+            or self.updated
+            or self.deleted
+            or self.archived
+            or self.moved_out
+            or self.memory_rewritten
+            or self.soul_changed
+            or self.promises_opened
+            or self.promises_closed
+            or self.series_events
+        )
 
     def as_dict(self) -> dict:
         return dict(self.__dict__)
@@ -222,8 +239,9 @@ def _in_the_way(conn, data: dict) -> str | None:
     new_facts = data["new"].get("facts", [])
     if new_facts:
         marks = ", ".join("?" for _ in new_facts)
-        later = conn.execute(f"SELECT id FROM facts WHERE replaces IN ({marks}) AND id NOT IN ({marks})",
-                             new_facts + new_facts).fetchone()
+        later = conn.execute(
+            f"SELECT id FROM facts WHERE replaces IN ({marks}) AND id NOT IN ({marks})", new_facts + new_facts
+        ).fetchone()
         if later is not None:
             return f"fact #{later[0]} was built on it since"
     for table, column in (("promise_events", "promise_id"), ("fact_events", "fact_id")):
@@ -279,8 +297,10 @@ def undo(db: sqlite_utils.Database) -> Changes:
             conn.execute(f"UPDATE promises SET {sets} WHERE id = ?", (*before, int(pid)))
             what = conn.execute("SELECT what FROM promises WHERE id = ?", (int(pid),)).fetchone()
             log.append((f"REOPENED PROMISE ({after[0]} -> {before[0]})", int(pid), what[0] if what else None))
-        conn.executemany("INSERT INTO undo_events (journal_id, at, kind, ref_id, text) VALUES (?, ?, ?, ?, ?)",
-                         [(journal_id, at, kind, ref, text) for kind, ref, text in log])
+        conn.executemany(
+            "INSERT INTO undo_events (journal_id, at, kind, ref_id, text) VALUES (?, ?, ?, ?, ?)",
+            [(journal_id, at, kind, ref, text) for kind, ref, text in log],
+        )
         conn.execute("UPDATE memory_journal SET undone_at = ? WHERE id = ?", (at, journal_id))
     return said
 
@@ -296,8 +316,10 @@ class UndoEvent:
 
 def undo_events(db: sqlite_utils.Database, limit: int | None = None) -> list[UndoEvent]:
     """Reverted changes, newest first."""
-    sql = ("SELECT u.at, u.kind, u.ref_id, u.text, j.label FROM undo_events u JOIN memory_journal j ON j.id = u.journal_id"
-           " ORDER BY u.id DESC")
+    sql = (
+        "SELECT u.at, u.kind, u.ref_id, u.text, j.label FROM undo_events u JOIN memory_journal j ON j.id = u.journal_id"
+        " ORDER BY u.id DESC"
+    )
     if limit:
         sql += f" LIMIT {int(limit)}"
     return [UndoEvent(*r) for r in db.conn.execute(sql)]
@@ -310,8 +332,10 @@ def scrub(conn: sqlite3.Connection, fact_ids: set[int], needles: list[str]) -> N
         data = json.loads(raw)
         touched = set(data["new"].get("facts", [])) | {int(i) for i in data["changed"].get("facts", {})}
         if touched & fact_ids:
-            conn.execute("UPDATE memory_journal SET undone_at = coalesce(undone_at, ?), changes = ? WHERE id = ?",
-                         (_now(), json.dumps({"new": {}, "changed": {}, "after_new": {}}), jid))
+            conn.execute(
+                "UPDATE memory_journal SET undone_at = coalesce(undone_at, ?), changes = ? WHERE id = ?",
+                (_now(), json.dumps({"new": {}, "changed": {}, "after_new": {}}), jid),
+            )
     rows = conn.execute("SELECT id, ref_id, kind, text FROM undo_events WHERE text IS NOT NULL").fetchall()
     for rid, ref, kind, text in rows:
         hit = (kind.endswith("FACT") or "FACT (" in kind) and ref in fact_ids

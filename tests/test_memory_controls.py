@@ -47,16 +47,27 @@ def tables(db, names=None) -> dict[str, list[tuple]]:
 def known_store(db):
     """A store with SOUL, MEMORY, two facts (one replaced) and an open promise."""
     chat = store.get_chat(db, "me")
-    m1 = store.add_message(db, chat, "user", "me", "The Atlas launch is November 10.", datetime(2026, 10, 7, 9, tzinfo=TZ))
-    m2 = store.add_message(db, chat, "user", "me", "The Atlas launch moved to November 17.", datetime(2026, 10, 9, 9, tzinfo=TZ))
-    r2 = store.add_message(db, chat, "assistant", "kept", "Noted: Atlas now launches November 17.", datetime(2026, 10, 9, 9, 1, tzinfo=TZ))
+    m1 = store.add_message(
+        db, chat, "user", "me", "The Atlas launch is November 10.", datetime(2026, 10, 7, 9, tzinfo=TZ)
+    )
+    m2 = store.add_message(
+        db, chat, "user", "me", "The Atlas launch moved to November 17.", datetime(2026, 10, 9, 9, tzinfo=TZ)
+    )
+    r2 = store.add_message(
+        db, chat, "assistant", "kept", "Noted: Atlas now launches November 17.", datetime(2026, 10, 9, 9, 1, tzinfo=TZ)
+    )
     m3 = store.add_message(db, chat, "user", "me", "Priya owns billing.", datetime(2026, 10, 9, 10, tzinfo=TZ))
     with transaction(db) as conn:
         old = facts.add_fact(conn, "the Atlas launch is November 10", "2026-10-07", [m1])
         atlas = facts.update_fact(conn, old, "the Atlas launch moved to November 17", "2026-10-09", [m2])
         billing = facts.add_fact(conn, "Priya owns billing", "2026-10-09", [m3])
-        notes.save(conn, notes.MEMORY, "## Who they are\n- Mo, data engineer\n\n## What to keep\n"
-                   "- Atlas launch: November 17\n- Priya owns billing", "pass")
+        notes.save(
+            conn,
+            notes.MEMORY,
+            "## Who they are\n- Mo, data engineer\n\n## What to keep\n"
+            "- Atlas launch: November 17\n- Priya owns billing",
+            "pass",
+        )
         notes.save(conn, notes.SOUL, "Call me Mo.", "asked")
         promise = promises.add(conn, "me", "send Priya the timeline doc", "2026-10-09", to_whom="Priya")
     return {"old": old, "atlas": atlas, "billing": billing, "promise": promise, "messages": [m1, m2, r2, m3]}
@@ -96,7 +107,7 @@ def test_chat_shows_what_reached_the_prompt_and_why(db, capsys):
     out = chat(session, "When is the Atlas launch?\r/why\rWhat did I promise?\r/why\r/quit\r", capsys)
     model.assert_complete()
     assert "memory: 1 fact, SOUL, MEMORY · /why" in out
-    why = out[out.index("memory: 1 fact"):]
+    why = out[out.index("memory: 1 fact") :]
     assert f"fact #{ids['atlas']}: 2026-10-09: the Atlas launch moved to November 17" in why
     assert "matched: Atlas, launch" in why
     assert "score " in why
@@ -104,7 +115,10 @@ def test_chat_shows_what_reached_the_prompt_and_why(db, capsys):
     assert "summary:" in why and "(in every prompt)" in why
     # The old value is not recalled for a question about the current one.
     assert "November 10" not in why.split("What did I promise")[0]
-    assert f"promise #{ids['promise']}: #{ids['promise']} open since 2026-10-09 (me -> Priya): send Priya the timeline doc" in out
+    assert (
+        f"promise #{ids['promise']}: #{ids['promise']} open since 2026-10-09 (me -> Priya): send Priya the timeline doc"
+        in out
+    )
     assert "you asked about promises" in out
 
 
@@ -124,7 +138,9 @@ def test_ask_json_and_show_memory_list_the_same_items(db, monkeypatch):
     shown = kept("ask", "--show-memory", "When is the Atlas launch?")
     assert shown.exit_code == 0, shown.output
     assert "memory used:" in shown.stdout
-    assert f"fact #{ids['atlas']}: 2026-10-09: the Atlas launch moved to November 17  — {fact['reason']}" in shown.stdout
+    assert (
+        f"fact #{ids['atlas']}: 2026-10-09: the Atlas launch moved to November 17  — {fact['reason']}" in shown.stdout
+    )
 
 
 def test_a_question_about_what_changed_brings_the_old_value_and_says_why(db, monkeypatch):
@@ -147,14 +163,32 @@ def pass_every_turn(monkeypatch):
 
 def billing_pass() -> ScriptedModel:
     """A pass over "Billing moved to Sam; the Atlas review is on Friday": one UPDATE, one ADD, MEMORY and SOUL."""
-    return ScriptedModel([
-        tool_call("save_memory", who="- Mo, data engineer", asked="", keep="- Sam owns billing\n- Atlas review Friday",
-                  lately="", soul="Call me Mo. Keep it short."),
-        tool_call("save_facts", facts=[{"text": "Sam owns billing", "messages": [1]},
-                                       {"text": "the Atlas review is on Friday", "messages": [1]}]),
-        tool_call("decide_facts", decisions=[{"candidate": 1, "action": "UPDATE", "kept": 1, "text": "Sam owns billing"},
-                                             {"candidate": 2, "action": "ADD"}]),
-    ])
+    return ScriptedModel(
+        [
+            tool_call(
+                "save_memory",
+                who="- Mo, data engineer",
+                asked="",
+                keep="- Sam owns billing\n- Atlas review Friday",
+                lately="",
+                soul="Call me Mo. Keep it short.",
+            ),
+            tool_call(
+                "save_facts",
+                facts=[
+                    {"text": "Sam owns billing", "messages": [1]},
+                    {"text": "the Atlas review is on Friday", "messages": [1]},
+                ],
+            ),
+            tool_call(
+                "decide_facts",
+                decisions=[
+                    {"candidate": 1, "action": "UPDATE", "kept": 1, "text": "Sam owns billing"},
+                    {"candidate": 2, "action": "ADD"},
+                ],
+            ),
+        ]
+    )
 
 
 def test_a_pass_says_what_it_saved_and_undo_puts_the_store_back_exactly(db, capsys, pass_every_turn):
@@ -169,10 +203,15 @@ def test_a_pass_says_what_it_saved_and_undo_puts_the_store_back_exactly(db, caps
     memory.assert_complete()
     saved = [ln for ln in out.splitlines() if ln.startswith(("saved:", "       "))]
     assert 1 <= len(saved) <= 2, out
-    assert "+1 fact (“the Atlas review is on Friday (2026-12-04)”)" in saved[0] and "1 updated (“Sam owns billing”)" in saved[0]
+    assert (
+        "+1 fact (“the Atlas review is on Friday (2026-12-04)”)" in saved[0]
+        and "1 updated (“Sam owns billing”)" in saved[0]
+    )
     assert "MEMORY rewritten" in out and "SOUL changed" in out and "/undo reverts it" in out
-    assert "undone the write pass over messages 1-2: 1 added fact removed, 1 update reverted, " \
-           "MEMORY and SOUL back to the version before" in out
+    assert (
+        "undone the write pass over messages 1-2: 1 added fact removed, 1 update reverted, "
+        "MEMORY and SOUL back to the version before" in out
+    )
     assert "nothing to undo" in out  # the second /undo
     assert tables(db, MEMORY_TABLES) == before  # exactly as before the pass
     assert facts.get(db, billing).status == facts.ACTIVE
@@ -187,10 +226,12 @@ def test_a_pass_says_what_it_saved_and_undo_puts_the_store_back_exactly(db, caps
 
 def test_undo_refuses_when_memory_changed_since_and_changes_nothing(db, capsys, pass_every_turn):
     session, model = session_for(db, [text("Noted.")])
-    session.memory_model = ScriptedModel([
-        tool_call("save_memory", who="", asked="", keep="- Atlas review Friday", lately=""),
-        tool_call("save_facts", facts=[{"text": "the Atlas review is on Friday", "messages": [1]}]),
-    ])
+    session.memory_model = ScriptedModel(
+        [
+            tool_call("save_memory", who="", asked="", keep="- Atlas review Friday", lately=""),
+            tool_call("save_facts", facts=[{"text": "the Atlas review is on Friday", "messages": [1]}]),
+        ]
+    )
     chat(session, "The Atlas review is on Friday.\r/quit\r", capsys)
     added = facts.by_status(db, facts.ACTIVE)[0].id
     assert kept("memory", "edit", str(added), "the Atlas review is on Thursday").exit_code == 0
@@ -231,12 +272,19 @@ def test_full_memory_and_the_fact_bound_are_said_once_with_what_moved(db, monkey
     monkeypatch.setenv("KEPT_MEMORY_MODEL", "scripted")
     with transaction(db) as conn:
         facts.add_fact(conn, "Priya owns billing", "2026-10-01", [])
-    memory = ScriptedModel([
-        tool_call("save_memory", who="- Mo, data engineer at Northwind", asked="",
-                  keep="- Atlas review Friday", lately="- 2026-11-29: offsite planning started"),
-        tool_call("save_facts", facts=[{"text": "the Atlas review is on Friday", "messages": [1]}]),
-        tool_call("decide_facts", decisions=[{"candidate": 1, "action": "ADD"}]),
-    ])
+    memory = ScriptedModel(
+        [
+            tool_call(
+                "save_memory",
+                who="- Mo, data engineer at Northwind",
+                asked="",
+                keep="- Atlas review Friday",
+                lately="- 2026-11-29: offsite planning started",
+            ),
+            tool_call("save_facts", facts=[{"text": "the Atlas review is on Friday", "messages": [1]}]),
+            tool_call("decide_facts", decisions=[{"candidate": 1, "action": "ADD"}]),
+        ]
+    )
     scripted_registry(monkeypatch, ScriptedModel([text("Noted.")]), memory)
     result = kept("ask", "The Atlas review is on Friday.")
     assert result.exit_code == 0, result.output
@@ -265,12 +313,16 @@ def test_incognito_chat_and_ask_read_memory_and_leave_every_table_unchanged(db, 
         assert any("Atlas launch" in s for s in said), said  # the first unsaved turn is in the context
         return text("Friday, as you said.")
 
-    chat_model = ScriptedModel([
-        lambda request: text("November 17, Mo.") if "November 17" in request.system else text("unknown"),
-        second,
-    ])
+    chat_model = ScriptedModel(
+        [
+            lambda request: text("November 17, Mo.") if "November 17" in request.system else text("unknown"),
+            second,
+        ]
+    )
     scripted_registry(monkeypatch, chat_model)  # any memory-model call fails the test
-    result = kept("chat", "--incognito", "--chat", "new-chat", input="When is the Atlas launch?\nAnd the review?\n/quit\n")
+    result = kept(
+        "chat", "--incognito", "--chat", "new-chat", input="When is the Atlas launch?\nAnd the review?\n/quit\n"
+    )
     assert result.exit_code == 0, result.output
     chat_model.assert_complete()
     assert "incognito: kept reads your memory but stores nothing" in result.stdout
@@ -302,9 +354,17 @@ def every_path(db, query: str) -> str:
     found = [r.text for r in recall.recall_facts(db, query)]
     searched = search_memory(ToolContext(db=db, now=NOW, tz=TZ), SearchMemoryArgs(query=query, limit=30))
     outputs = [json.dumps(found, ensure_ascii=False), json.dumps(searched, ensure_ascii=False)]
-    for args in (("memory", "show", "--history"), ("memory", "export", "-"), ("history",), ("history", "--json"),
-                 ("memory", "log"), ("memory", "facts", "--all"), ("memory", "series"), ("promises", "--all"),
-                 ("soul", "show")):
+    for args in (
+        ("memory", "show", "--history"),
+        ("memory", "export", "-"),
+        ("history",),
+        ("history", "--json"),
+        ("memory", "log"),
+        ("memory", "facts", "--all"),
+        ("memory", "series"),
+        ("promises", "--all"),
+        ("soul", "show"),
+    ):
         result = kept(*args)
         assert result.exit_code == 0, (args, result.output)
         outputs.append(result.stdout)
@@ -331,8 +391,12 @@ def test_forget_a_fact_leaves_no_trace_on_any_path(db):
 
 def test_forget_matching_chinese_text_rewrites_memory_through_the_model(db, monkeypatch):
     chat_ = store.get_chat(db, "me")
-    m1 = store.add_message(db, chat_, "user", "me", "Q3 预算是四十万，别告诉别人。", datetime(2026, 10, 7, 9, tzinfo=TZ))
-    store.add_message(db, chat_, "assistant", "kept", "好的，记下了：Q3 预算四十万。", datetime(2026, 10, 7, 9, 1, tzinfo=TZ))
+    m1 = store.add_message(
+        db, chat_, "user", "me", "Q3 预算是四十万，别告诉别人。", datetime(2026, 10, 7, 9, tzinfo=TZ)
+    )
+    store.add_message(
+        db, chat_, "assistant", "kept", "好的，记下了：Q3 预算四十万。", datetime(2026, 10, 7, 9, 1, tzinfo=TZ)
+    )
     store.add_message(db, chat_, "user", "me", "周五和 Anna 开会。", datetime(2026, 10, 7, 10, tzinfo=TZ))
     with transaction(db) as conn:
         facts.add_fact(conn, "Q3 预算是四十万", "2026-10-07", [m1])
@@ -356,7 +420,11 @@ def test_forget_matching_chinese_text_rewrites_memory_through_the_model(db, monk
 def test_forget_in_the_chat_takes_the_number_from_why(db, capsys):
     ids = known_store(db)
     session, model = session_for(db, [text("November 17.")])
-    out = chat(session, "/forget 1\rWhen is the Atlas launch?\r/why\r/forget 1\r/forget 3\r/forget 3\r/forget 9\r/quit\r", capsys)
+    out = chat(
+        session,
+        "/forget 1\rWhen is the Atlas launch?\r/why\r/forget 1\r/forget 3\r/forget 3\r/forget 9\r/quit\r",
+        capsys,
+    )
     model.assert_complete()
     assert "run one of them first" in out  # /forget before any list
     assert "item 1 is the soul, not a fact" in out
@@ -368,10 +436,12 @@ def test_forget_in_the_chat_takes_the_number_from_why(db, capsys):
 
 def test_forget_wins_over_undo(db, capsys, pass_every_turn):
     session, _ = session_for(db, [text("Noted.")])
-    session.memory_model = ScriptedModel([
-        tool_call("save_memory", who="", asked="", keep="- Atlas review Friday", lately=""),
-        tool_call("save_facts", facts=[{"text": "the Atlas review is on Friday", "messages": [1]}]),
-    ])
+    session.memory_model = ScriptedModel(
+        [
+            tool_call("save_memory", who="", asked="", keep="- Atlas review Friday", lately=""),
+            tool_call("save_facts", facts=[{"text": "the Atlas review is on Friday", "messages": [1]}]),
+        ]
+    )
     chat(session, "The Atlas review is on Friday.\r/quit\r", capsys)
     added = facts.by_status(db, facts.ACTIVE)[0].id
     assert kept("memory", "forget", str(added), "--no-model").exit_code == 0
@@ -383,14 +453,23 @@ def test_forget_wins_over_undo(db, capsys, pass_every_turn):
 # --- refusals: one clear line each -----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("args, line", [
-    (("memory", "forget", "999"), "kept: no fact #999; `kept memory facts --all` lists them"),
-    (("memory", "forget"), "kept: give a fact id or --matching TEXT (one of them)"),
-    (("memory", "forget", "--matching", "nowhere-said"), "kept: nothing kept holds 'nowhere-said'"),
-    (("memory", "undo",), "kept: nothing to undo: no memory write pass has stored anything since the last undo"),
-    (("memory", "edit", "999", "x"), "kept: no fact #999; `kept memory facts` lists them"),
-    (("memory", "add", "  "), "kept: the fact is empty: give its text, e.g. \"Priya leads the Atlas launch\""),
-])
+@pytest.mark.parametrize(
+    "args, line",
+    [
+        (("memory", "forget", "999"), "kept: no fact #999; `kept memory facts --all` lists them"),
+        (("memory", "forget"), "kept: give a fact id or --matching TEXT (one of them)"),
+        (("memory", "forget", "--matching", "nowhere-said"), "kept: nothing kept holds 'nowhere-said'"),
+        (
+            (
+                "memory",
+                "undo",
+            ),
+            "kept: nothing to undo: no memory write pass has stored anything since the last undo",
+        ),
+        (("memory", "edit", "999", "x"), "kept: no fact #999; `kept memory facts` lists them"),
+        (("memory", "add", "  "), 'kept: the fact is empty: give its text, e.g. "Priya leads the Atlas launch"'),
+    ],
+)
 def test_refusals_are_one_line(db, args, line):
     result = kept(*args)
     assert result.exit_code == 1
@@ -409,10 +488,13 @@ def test_undo_with_nothing_to_undo_in_the_chat_is_one_line(db, capsys):
 def test_the_embedded_models_raw_fields_become_a_sentence_from_the_tool_result(db, capsys):
     from tools import all_tools
 
-    model = ScriptedModel([
-        tool_call("schedule_meeting", title="Q3 budget", start="Tuesday 15:00", attendees=["Anna"]),
-        text('{"event_id": 1, "title": "Q3 budget", "start": "2026-12-01T15:00:00+01:00"}'),
-    ], provider="local")
+    model = ScriptedModel(
+        [
+            tool_call("schedule_meeting", title="Q3 budget", start="Tuesday 15:00", attendees=["Anna"]),
+            text('{"event_id": 1, "title": "Q3 budget", "start": "2026-12-01T15:00:00+01:00"}'),
+        ],
+        provider="local",
+    )
     session = Session(db=db, model=model, tools=all_tools(), tz=TZ, chat=store.get_chat(db, "me"), clock=lambda: NOW)
     out = chat(session, "Book the Q3 budget with Anna on Tuesday at 15:00\r/quit\r", capsys)
     model.assert_complete()
@@ -425,14 +507,28 @@ def test_the_embedded_models_raw_fields_become_a_sentence_from_the_tool_result(d
 def test_sentences_for_each_action_and_only_for_what_happened():
     from agent import confirm
 
-    assert confirm.describe("send_message", {}, {"to": "Priya", "channel": "email", "body": "The doc is attached."}) \
+    assert (
+        confirm.describe("send_message", {}, {"to": "Priya", "channel": "email", "body": "The doc is attached."})
         == "Sent to Priya by email: “The doc is attached.”."
-    assert confirm.describe("assign_task", {}, {"assignee": "Sam", "title": "draft the report", "due": "2026-12-04"}) \
+    )
+    assert (
+        confirm.describe("assign_task", {}, {"assignee": "Sam", "title": "draft the report", "due": "2026-12-04"})
         == "Task for Sam: draft the report, due Fri 4 Dec."
+    )
     assert confirm.describe("schedule_meeting", {}, {"error": "start is in the past"}) is None
     failed = ExecutedCall("schedule_meeting", {}, {"error": "start is in the past"}, True)
     assert confirm.settle("", [failed]) == ""  # nothing happened: nothing is claimed
-    booked = ExecutedCall("schedule_meeting", {}, {"event_id": 3, "title": "Sync", "start": "2026-12-01T10:00:00+01:00",
-                                                   "end": "2026-12-01T10:30:00+01:00", "attendees": []}, False)
+    booked = ExecutedCall(
+        "schedule_meeting",
+        {},
+        {
+            "event_id": 3,
+            "title": "Sync",
+            "start": "2026-12-01T10:00:00+01:00",
+            "end": "2026-12-01T10:30:00+01:00",
+            "attendees": [],
+        },
+        False,
+    )
     assert confirm.settle("Done, see you there.", [booked]) == "Done, see you there."
     assert confirm.settle("event_id: 3, start: 2026-12-01T10:00", [booked]) == "Booked: Tue 1 Dec 10:00–10:30, Sync."
