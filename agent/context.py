@@ -68,7 +68,7 @@ def _fact_item(r: recall.Recalled, query: str) -> Item:
     reason = getattr(r, "reason", "") or _matched(query, r.text) or "ranked relevant by recall"
     if r.status == "superseded" and "changed" not in reason:
         reason += "; earlier value of a changed fact (you asked what changed)"
-    fact_id = getattr(r, "id", None) or r.fact_id
+    fact_id = getattr(r, "id", None) or getattr(r, "fact_id", None)
     return Item("fact", r.text, reason, fact_id, r.score)
 
 

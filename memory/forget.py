@@ -22,7 +22,6 @@ and are left alone.
 
 from __future__ import annotations
 
-import json
 import re
 import sqlite3
 from collections.abc import Callable
@@ -299,6 +298,8 @@ def forget(db: sqlite_utils.Database, target: Target, llm: Callable | None = Non
     except Exception:  # no model reachable, or an unusable reply: the lines go by rule
         new_note, moved = drop_lines(current, target.needles)
     at = _now()
+    # Freed and overwritten pages are zeroed, so the old text is not left in the file's free space.
+    db.conn.execute("PRAGMA secure_delete = ON")
     with transaction(db) as conn:
         _blank_facts(conn, target.fact_ids, at)
         _blank_messages(conn, target.message_ids, at)
@@ -314,6 +315,9 @@ def forget(db: sqlite_utils.Database, target: Target, llm: Callable | None = Non
             "INSERT INTO forgets (at, facts, messages) VALUES (?, ?, ?)",
             (at, len(target.fact_ids), len(target.message_ids)),
         )
+        search.compact(conn)  # the index's old segments still hold the deleted words until merged
+    # The WAL keeps copies of the old pages until a checkpoint writes them back and truncates it.
+    db.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     return Forgotten(len(target.fact_ids), len(target.message_ids), moved, at)
 
 
@@ -326,7 +330,3 @@ def log(db: sqlite_utils.Database) -> list[dict]:
     """Every forget: when, how many facts and messages (never what)."""
     return [dict(r) for r in db.conn.execute("SELECT at, facts, messages FROM forgets ORDER BY id DESC")]
 
-
-def is_forgotten(meta: str | dict | None) -> bool:
-    data = json.loads(meta) if isinstance(meta, str) else (meta or {})
-    return bool(data.get("forgotten"))

@@ -76,6 +76,11 @@ def unindex(conn: sqlite3.Connection, message_id: int, text: str, role: str, cha
                  (message_id, _indexed_tokens(text)))
 
 
+def compact(conn: sqlite3.Connection) -> None:
+    """Merge the index into one segment, so deleted rows' words are gone from the file, not only marked."""
+    conn.execute(f"INSERT INTO {TABLE} ({TABLE}) VALUES ('optimize')")
+
+
 @dataclass
 class Hit:
     kind: str  # "fact" or "message"

@@ -9,6 +9,7 @@ any path; and one clear line for every refusal.
 from __future__ import annotations
 
 import json
+import os
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -385,6 +386,10 @@ def test_forget_a_fact_leaves_no_trace_on_any_path(db):
     assert facts.get(db, ids["billing"]).status == facts.ACTIVE
     log = kept("memory", "log").stdout
     assert "forgotten on request" in log
+    # Not in the file either: not in free pages, old index segments or the write-ahead log.
+    path = db.conn.execute("PRAGMA database_list").fetchone()[2]
+    raw = b"".join(open(p, "rb").read() for p in (path, path + "-wal") if os.path.exists(p))
+    assert "November 17".encode() not in raw and b"Atlas" not in raw
     again = kept("memory", "forget", str(ids["atlas"]))
     assert again.exit_code == 1 and again.output.strip() == f"kept: fact #{ids['atlas']} was forgotten already"
 
