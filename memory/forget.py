@@ -2,7 +2,8 @@
 
 A forget reaches every place the text lives:
 
-- the fact (and every version of it) is marked deleted and its text blanked,
+- the fact (every version of it, and any other fact that says the same in
+  other words) is marked deleted and its text blanked,
   its events keep only what happened and when (their texts go), and a
   DELETE event says it was forgotten;
 - the messages it came from (a fact's source messages and the replies of
@@ -142,6 +143,11 @@ def for_fact(db: sqlite_utils.Database, fact_id: int) -> Target:
     if fact.text == BLANK:
         raise NotFound(f"fact #{fact_id} was forgotten already")
     ids = _lineage_ids(db, fact_id)
+    needles = [fact_body(f.text) for f in (fact_log.get(db, i) for i in sorted(ids)) if f and f.text != BLANK]
+    # The same fact kept again in other words ("Atlas ships Nov 17") would still answer for it.
+    for other in fact_log.by_status(db):
+        if other.id not in ids and other.text != BLANK and any(holds(fact_body(other.text), n) for n in needles):
+            ids |= _lineage_ids(db, other.id)
     versions = [fact_log.get(db, i) for i in sorted(ids)]
     target = Target([fact_body(f.text) for f in versions if f and f.text != BLANK], ids)
     for f in versions:

@@ -374,10 +374,12 @@ def every_path(db, query: str) -> str:
 
 def test_forget_a_fact_leaves_no_trace_on_any_path(db):
     ids = known_store(db)
+    with transaction(db) as conn:  # the same fact kept again in other words
+        facts.add_fact(conn, "Atlas launch pushed to November 17", "2026-10-10", [])
     assert "November 17" in every_path(db, "Atlas launch November 17")  # the check can see it
     result = kept("memory", "forget", str(ids["atlas"]), "--no-model")
     assert result.exit_code == 0, result.output
-    assert f"Forgot fact #{ids['atlas']}: 2 facts, 3 messages, 1 MEMORY line blanked" in result.stdout
+    assert f"Forgot fact #{ids['atlas']}: 3 facts, 3 messages, 1 MEMORY line blanked" in result.stdout
     seen = every_path(db, "Atlas launch November 17")
     for gone in ("November 17", "November 10", "Atlas"):
         assert gone not in seen, gone
