@@ -132,7 +132,8 @@ def test_ask_json_and_show_memory_list_the_same_items(db, monkeypatch):
     assert [r["kind"] for r in recalled] == ["soul", "summary", "fact"]
     fact = recalled[2]
     assert fact["id"] == ids["atlas"] and fact["text"] == "2026-10-09: the Atlas launch moved to November 17"
-    assert fact["reason"] == "matched: Atlas, launch" and fact["score"] > 0
+    assert fact["reason"] == f"matched: Atlas, launch; current value of a changed fact (replaces #{ids['old']})"
+    assert fact["score"] > 0
     assert set(fact) == {"kind", "text", "reason", "id", "score"}
 
     scripted_registry(monkeypatch, ScriptedModel([text("November 17.")]))
