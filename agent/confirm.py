@@ -131,7 +131,10 @@ def usable(text: str, calls) -> bool:
         except ValueError:
             pass
     fields = _field_names(calls)
-    shown = sum(1 for f in fields if re.search(r"[\"']?\b" + re.escape(f) + r"\b[\"']?\s*[:=]", stripped))
+    # "event_id: 4" or, written out, "event id: 4".
+    shown = sum(
+        1 for f in fields if re.search(r"[\"']?\b" + re.escape(f).replace("_", "[_ ]") + r"\b[\"']?\s*[:=]", stripped)
+    )
     return shown < 2
 
 

@@ -117,7 +117,9 @@ def run_turn(
         try:
             response = call_model(
                 session.model, convo, db=calls_db, purpose="chat", system=ctx.system,
-                tools=offer, on_text=on_text, on_retry=on_retry,
+                # The embedded model's text after a tool result may be replaced (confirm.settle): not streamed.
+                tools=offer, on_text=None if result.calls and session.model.provider == "local" else on_text,
+                on_retry=on_retry,
             )
         except ModelError as exc:
             result.error = _explain(exc)

@@ -510,6 +510,7 @@ def test_the_embedded_models_raw_fields_become_a_sentence_from_the_tool_result(d
     assert f"✓ {sentence}" in out  # the tool line
     assert store.history(db)[-1].text == sentence  # the reply kept stored and showed
     assert out.count(sentence) == 2
+    assert "event_id" not in out  # the unusable text was never streamed to the screen
 
 
 def test_sentences_for_each_action_and_only_for_what_happened():
@@ -540,3 +541,6 @@ def test_sentences_for_each_action_and_only_for_what_happened():
     )
     assert confirm.settle("Done, see you there.", [booked]) == "Done, see you there."
     assert confirm.settle("event_id: 3, start: 2026-12-01T10:00", [booked]) == "Booked: Tue 1 Dec 10:00–10:30, Sync."
+    # The embedded model's own written-out fields count as raw fields too.
+    raw = "schedule_meeting done: event id: 3; title: Sync; start: 2026-12-01T10:00:00+01:00"
+    assert confirm.settle(raw, [booked]) == "Booked: Tue 1 Dec 10:00–10:30, Sync."
