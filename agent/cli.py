@@ -72,9 +72,7 @@ def ask(
 
     if message == "-":
         message = sys.stdin.buffer.read().decode("utf-8", errors="replace")
-    from agent.terminal import Terminal
-
-    from agent.terminal import to_stderr
+    from agent.terminal import Terminal, to_stderr
 
     term = Terminal(note=to_stderr)
 

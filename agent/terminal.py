@@ -276,11 +276,11 @@ def undone_line(changes) -> str:
 
 def forgot_line(what, done) -> str:
     """What one forget reached (never the forgotten text)."""
-    head = f"forgot fact #{what}" if isinstance(what, int) else "forgot it"
+    head = f"Forgot fact #{what}" if isinstance(what, int) else "Forgot it"
     parts = [
         f"{done.facts} fact{'s' if done.facts != 1 else ''}",
         f"{done.messages} message{'s' if done.messages != 1 else ''}",
     ]
     if done.memory_lines:
         parts.append(f"{done.memory_lines} MEMORY line{'s' if done.memory_lines != 1 else ''}")
-    return f"{head}: {', '.join(parts)} blanked; the log keeps only that something was forgotten, and when"
+    return f"{head}: {', '.join(parts)} blanked; the log keeps only that something was forgotten, and when."

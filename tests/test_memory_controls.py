@@ -436,7 +436,7 @@ def test_forget_in_the_chat_takes_the_number_from_why(db, capsys):
     model.assert_complete()
     assert "run one of them first" in out  # /forget before any list
     assert "item 1 is the soul, not a fact" in out
-    assert f"forgot fact #{ids['atlas']}" in out
+    assert f"Forgot fact #{ids['atlas']}" in out
     assert f"fact #{ids['atlas']} was forgotten already" in out
     assert "no item 9: the last list had 3" in out
     assert "November 17" not in summary.current(db)

@@ -174,7 +174,7 @@ def forget(
     except forgetting.NotFound as exc:
         fail(str(exc))
     done = forgetting.forget(db, target, _forget_llm(db, use_model, model))
-    typer.echo(forgot_line(fact_id, done)[0].upper() + forgot_line(fact_id, done)[1:] + ".")
+    typer.echo(forgot_line(fact_id, done))
 
 
 @app.command()
@@ -188,7 +188,7 @@ def undo() -> None:
         changes = journal.undo(_store())
     except journal.NothingToUndo as exc:
         fail(str(exc))
-    typer.echo(undone_line(changes)[0].upper() + undone_line(changes)[1:])
+    typer.echo(undone_line(changes))
 
 
 @app.command()
@@ -199,7 +199,6 @@ def log(
 ) -> None:
     """Fact events (ADD, UPDATE, DELETE, ARCHIVE), undone changes (UNDO) and forgets, newest first."""
     from memory import facts as fact_log
-
     from memory import forget as forgetting
     from memory import undo as journal
 
