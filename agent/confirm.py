@@ -79,7 +79,9 @@ def describe(name: str, arguments: dict, result: Any) -> str | None:
     if name == "send_message":
         channel = f" by {result['channel']}" if result.get("channel") else ""
         subject = f" ({result['subject']})" if result.get("subject") else ""
-        return f"Sent to {result.get('to', '?')}{channel}{subject}: {_quote(result.get('body', ''))}."
+        body = " ".join(str(result.get("body") or "").split())
+        end = "" if body.endswith((".", "!", "?", "。", "！", "？", "…")) else "."
+        return f"Sent to {result.get('to', '?')}{channel}{subject}: {_quote(body)}{end}"
     if name == "assign_task":
         return f"Task for {result.get('assignee', '?')}: {result.get('title', '')}{_due(result.get('due'))}."
     if name == "complete_task":
