@@ -519,7 +519,9 @@ def test_sentences_for_each_action_and_only_for_what_happened():
     assert (
         confirm.describe("send_message", {}, {"to": "Priya", "channel": "email", "body": "The doc is attached."})
         == "Sent to Priya by email: “The doc is attached.”"
-    assert confirm.describe("send_message", {}, {"to": "Sam", "channel": "chat", "body": "Call me"}) \
+    )
+    assert (
+        confirm.describe("send_message", {}, {"to": "Sam", "channel": "chat", "body": "Call me"})
         == "Sent to Sam by chat: “Call me”."
     )
     assert (
