@@ -548,3 +548,20 @@ def test_sentences_for_each_action_and_only_for_what_happened():
     # The embedded model's own written-out fields count as raw fields too.
     raw = "schedule_meeting done: event id: 3; title: Sync; start: 2026-12-01T10:00:00+01:00"
     assert confirm.settle(raw, [booked]) == "Booked: Tue 1 Dec 10:00–10:30, Sync."
+
+
+def test_ask_and_chat_show_a_tool_call_in_the_same_line(db, monkeypatch):
+    """One terminal module: the tool line `kept ask` writes beside its reply is the chat's tool line."""
+    lines = {}
+    for command in ("ask", "chat"):
+        steps = [tool_call("assign_task", assignee="Sam", title="draft the report", due="2026-12-04"), text("Done.")]
+        scripted_registry(monkeypatch, ScriptedModel(steps))
+        if command == "ask":
+            result = kept("ask", "Ask Sam to draft the report by Friday")
+            lines[command] = [ln for ln in result.stderr.splitlines() if "✓" in ln]
+        else:
+            result = kept("chat", input="Ask Sam to draft the report by Friday\n/quit\n")
+            # Piped input is not echoed: the line follows the prompt.
+            lines[command] = [ln.removeprefix("you> ") for ln in result.stdout.splitlines() if "✓" in ln]
+        assert result.exit_code == 0, result.output
+    assert lines["ask"] == lines["chat"] == ["  ✓ Task for Sam: draft the report, due Fri 4 Dec."]
