@@ -565,3 +565,22 @@ def test_ask_and_chat_show_a_tool_call_in_the_same_line(db, monkeypatch):
             lines[command] = [ln.removeprefix("you> ") for ln in result.stdout.splitlines() if "✓" in ln]
         assert result.exit_code == 0, result.output
     assert lines["ask"] == lines["chat"] == ["  ✓ Task for Sam: draft the report, due Fri 4 Dec."]
+
+
+def test_in_a_live_terminal_what_a_pass_saved_is_said_when_it_commits(db, capsys, pass_every_turn):
+    """With the prompt patched (a real terminal), the pass's own thread says it at once, not at the next prompt."""
+    from agent.repl import Repl
+
+    session, _ = session_for(db, [text("Noted.")])
+    session.memory_model = ScriptedModel([
+        tool_call("save_memory", who="", asked="", keep="- Atlas review Friday", lately=""),
+        tool_call("save_facts", facts=[{"text": "the Atlas review is on Friday", "messages": [1]}]),
+    ])
+    said: list[str] = []
+    repl = Repl(session, write=said.append, color=False)
+    repl.live = True
+    repl.turn("The Atlas review is on Friday.")
+    repl.write_pass.join(30)
+    assert any(s.startswith("saved: +1 fact") for s in said), said  # no prompt came in between
+    repl.show_saved()
+    assert sum(s.startswith("saved:") for s in said) == 1  # said once
