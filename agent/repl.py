@@ -276,6 +276,8 @@ def _forget(repl: Repl, arg: str) -> None:
         repl.say(str(exc), "yellow")
         return
     done = forget.forget(repl.session.db, target, _memory_llm(repl))
+    # The last reply's items still hold the text: /why must not show it again.
+    repl.items, repl.listing = [], []
     repl.say(forgot_line(fact_id, done))
 
 

@@ -430,15 +430,18 @@ def test_forget_in_the_chat_takes_the_number_from_why(db, capsys):
     session, model = session_for(db, [text("November 17.")])
     out = chat(
         session,
-        "/forget 1\rWhen is the Atlas launch?\r/why\r/forget 1\r/forget 3\r/forget 3\r/forget 9\r/quit\r",
+        f"/forget 1\rWhen is the Atlas launch?\r/why\r/forget 1\r/forget 3\r/why\r/forget #{ids['atlas']}\r"
+        "/facts\r/forget 9\r/quit\r",
         capsys,
     )
     model.assert_complete()
     assert "run one of them first" in out  # /forget before any list
     assert "item 1 is the soul, not a fact" in out
     assert f"Forgot fact #{ids['atlas']}" in out
+    # /why after the forget does not show the last reply's items again.
+    assert "November 17" not in out[out.index("Forgot fact #"):]
     assert f"fact #{ids['atlas']} was forgotten already" in out
-    assert "no item 9: the last list had 3" in out
+    assert "no item 9: the last list had 1" in out  # /facts: only the billing fact is left
     assert "November 17" not in summary.current(db)
 
 
