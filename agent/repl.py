@@ -270,12 +270,13 @@ def _forget(repl: Repl, arg: str) -> None:
     else:
         repl.say("usage: /forget N (a number from /why or /facts) or /forget #ID", "yellow")
         return
+    repl.wait_for_pass()  # a running pass may have read what is being forgotten
     try:
         target = forget.for_fact(repl.session.db, fact_id)
-    except forget.NotFound as exc:
+        done = forget.forget(repl.session.db, target, _memory_llm(repl))
+    except (forget.NotFound, forget.Busy) as exc:
         repl.say(str(exc), "yellow")
         return
-    done = forget.forget(repl.session.db, target, _memory_llm(repl))
     # The last reply's items still hold the text: /why must not show it again.
     repl.items, repl.listing = [], []
     repl.say(forgot_line(fact_id, done))

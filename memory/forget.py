@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import time
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -58,6 +60,14 @@ LINE_SHARE = 0.6
 
 class NotFound(LookupError):
     """No such fact, or nothing holds the text; the message says which, in one line."""
+
+
+class Busy(RuntimeError):
+    """A write pass is running: it could store again what is being forgotten."""
+
+
+# How long a forget waits for a running write pass to end before it refuses.
+WAIT_FOR_PASS_SECONDS = 30.0
 
 
 @dataclass
@@ -296,8 +306,25 @@ def forget(db: sqlite_utils.Database, target: Target, llm: Callable | None = Non
     """Blank everything ``target`` names, in one transaction (see the module docstring).
 
     The memory model (``llm``) is called before the transaction; when it
-    fails, the lines holding the text are removed instead.
+    fails, the lines holding the text are removed instead. The forget holds
+    the write pass's lease throughout: a pass that read the messages before
+    they were blanked must not commit what it learned from them afterwards.
     """
+    from memory import writer
+
+    owner = "forget-" + uuid.uuid4().hex
+    deadline = time.monotonic() + WAIT_FOR_PASS_SECONDS
+    while not writer.claim(db, owner):
+        if time.monotonic() > deadline:
+            raise Busy("a memory write pass is running; nothing was forgotten. Try again when it has finished.")
+        time.sleep(0.5)
+    try:
+        return _forget(db, target, llm)
+    finally:
+        writer.release(db, owner)
+
+
+def _forget(db: sqlite_utils.Database, target: Target, llm: Callable | None) -> Forgotten:
     current = summary.current(db)
     try:
         new_note, moved = rewrite(llm, current, target.needles)

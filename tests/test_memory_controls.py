@@ -587,3 +587,22 @@ def test_in_a_live_terminal_what_a_pass_saved_is_said_when_it_commits(db, capsys
     assert any(s.startswith("saved: +1 fact") for s in said), said  # no prompt came in between
     repl.show_saved()
     assert sum(s.startswith("saved:") for s in said) == 1  # said once
+
+
+def test_a_forget_waits_for_a_running_pass_and_refuses_in_one_line(db, monkeypatch):
+    """A pass that read the messages before the forget must not store them again after it."""
+    from memory import forget, writer
+
+    ids = known_store(db)
+    assert writer.claim(db, "a-running-pass")
+    monkeypatch.setattr(forget, "WAIT_FOR_PASS_SECONDS", 0.6)
+    before = tables(db)
+    result = kept("memory", "forget", str(ids["atlas"]), "--no-model")
+    assert result.exit_code == 1
+    assert result.output.strip() == ("kept: a memory write pass is running; nothing was forgotten. "
+                                     "Try again when it has finished.")
+    assert tables(db) == before
+    writer.release(db, "a-running-pass")
+    assert kept("memory", "forget", str(ids["atlas"]), "--no-model").exit_code == 0
+    # While the forget held the lease no pass could start; now it is free again.
+    assert writer.claim(db, "the-next-pass")

@@ -173,7 +173,10 @@ def forget(
         target = forgetting.for_fact(db, fact_id) if fact_id is not None else forgetting.for_text(db, matching)
     except forgetting.NotFound as exc:
         fail(str(exc))
-    done = forgetting.forget(db, target, _forget_llm(db, use_model, model))
+    try:
+        done = forgetting.forget(db, target, _forget_llm(db, use_model, model))
+    except forgetting.Busy as exc:
+        fail(str(exc))
     typer.echo(forgot_line(fact_id, done))
 
 
