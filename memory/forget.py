@@ -362,4 +362,3 @@ def _latest_memory_id(conn: sqlite3.Connection) -> int | None:
 def log(db: sqlite_utils.Database) -> list[dict]:
     """Every forget: when, how many facts and messages (never what)."""
     return [dict(r) for r in db.conn.execute("SELECT at, facts, messages FROM forgets ORDER BY id DESC")]
-

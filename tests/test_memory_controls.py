@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 from datetime import datetime
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -391,8 +392,8 @@ def test_forget_a_fact_leaves_no_trace_on_any_path(db):
     assert "forgotten on request" in log
     # Not in the file either: not in free pages, old index segments or the write-ahead log.
     path = db.conn.execute("PRAGMA database_list").fetchone()[2]
-    raw = b"".join(open(p, "rb").read() for p in (path, path + "-wal") if os.path.exists(p))
-    assert "November 17".encode() not in raw and b"Atlas" not in raw
+    raw = b"".join(Path(p).read_bytes() for p in (path, path + "-wal") if os.path.exists(p))
+    assert b"November 17" not in raw and b"Atlas" not in raw
     again = kept("memory", "forget", str(ids["atlas"]))
     assert again.exit_code == 1 and again.output.strip() == f"kept: fact #{ids['atlas']} was forgotten already"
 
@@ -439,7 +440,7 @@ def test_forget_in_the_chat_takes_the_number_from_why(db, capsys):
     assert "item 1 is the soul, not a fact" in out
     assert f"Forgot fact #{ids['atlas']}" in out
     # /why after the forget does not show the last reply's items again.
-    assert "November 17" not in out[out.index("Forgot fact #"):]
+    assert "November 17" not in out[out.index("Forgot fact #") :]
     assert f"fact #{ids['atlas']} was forgotten already" in out
     assert "no item 9: the last list had 1" in out  # /facts: only the billing fact is left
     assert "November 17" not in summary.current(db)
@@ -575,10 +576,12 @@ def test_in_a_live_terminal_what_a_pass_saved_is_said_when_it_commits(db, capsys
     from agent.repl import Repl
 
     session, _ = session_for(db, [text("Noted.")])
-    session.memory_model = ScriptedModel([
-        tool_call("save_memory", who="", asked="", keep="- Atlas review Friday", lately=""),
-        tool_call("save_facts", facts=[{"text": "the Atlas review is on Friday", "messages": [1]}]),
-    ])
+    session.memory_model = ScriptedModel(
+        [
+            tool_call("save_memory", who="", asked="", keep="- Atlas review Friday", lately=""),
+            tool_call("save_facts", facts=[{"text": "the Atlas review is on Friday", "messages": [1]}]),
+        ]
+    )
     said: list[str] = []
     repl = Repl(session, write=said.append, color=False)
     repl.live = True
@@ -599,8 +602,9 @@ def test_a_forget_waits_for_a_running_pass_and_refuses_in_one_line(db, monkeypat
     before = tables(db)
     result = kept("memory", "forget", str(ids["atlas"]), "--no-model")
     assert result.exit_code == 1
-    assert result.output.strip() == ("kept: a memory write pass is running; nothing was forgotten. "
-                                     "Try again when it has finished.")
+    assert result.output.strip() == (
+        "kept: a memory write pass is running; nothing was forgotten. Try again when it has finished."
+    )
     assert tables(db) == before
     writer.release(db, "a-running-pass")
     assert kept("memory", "forget", str(ids["atlas"]), "--no-model").exit_code == 0
