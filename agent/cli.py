@@ -25,7 +25,7 @@ app = typer.Typer(
 
 MODEL_OPT = typer.Option(None, "--model", "-m", help="provider:name, e.g. anthropic:claude-sonnet-4-5, openai:gpt-4.1, local. Default: KEPT_MODEL, else by which API key is set, else the embedded model.")
 CHAT_OPT = typer.Option("me", "--chat", help="Which chat this is. Each chat keeps its own recent messages.")
-TEAM_OPT = typer.Option(False, "--team", help="Mark a new chat as a team chat: no private memory reaches it.")
+TEAM_OPT = typer.Option(False, "--team", help="Open a team chat: no private memory reaches it. A chat's kind is set when it is made: --team on an existing private chat is refused.")
 JSON_OPT = typer.Option(False, "--json", help="Print JSON instead of text.")
 INCOGNITO_OPT = typer.Option(False, "--incognito", help="Read memory but store nothing: no message, no memory pass, no model-call log.")
 

@@ -15,8 +15,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from agent.loop import Cancelled, InputError, run_turn
-from agent.terminal import (Terminal, event_line, fact_line, memory_line, outbox_line, promise_line, saved_lines,
-                            forgot_line, undone_line, why_lines)
+from agent.terminal import (Terminal, event_line, fact_line, forgot_line, memory_line, outbox_line, promise_line,
+                            saved_lines, undone_line, why_lines)
+from memory import scope
 
 
 @dataclass
@@ -24,6 +25,9 @@ class Command:
     name: str
     help: str
     run: Callable[["Repl", str], None]
+    # Shown in a team chat too. A command that reads the person's private memory
+    # leaves this False, so a new command is refused in team chats until it says otherwise.
+    in_team: bool = False
 
 
 class Quit(Exception):
@@ -63,6 +67,10 @@ class Repl:
             if command is None:
                 self.say(f"unknown command /{word}; /help lists them", "yellow")
                 return
+            if not command.in_team and not scope.of(self.session.chat).private_memory:
+                self.say(f"/{command.name} shows private memory; it is not available in the team chat "
+                         f"{self.session.chat.name!r}", "yellow")
+                return
             command.run(self, rest.strip())
             return
         self.turn(line, cancel)
@@ -84,7 +92,7 @@ class Repl:
             return
         term.end_reply(result)
         self.items = result.memory
-        if not self.session.chat.is_team:
+        if scope.of(self.session.chat).private_memory:
             term.note(memory_line(result.memory))
         from agent.background import after_turn
 
@@ -194,7 +202,7 @@ def _calendar(repl: Repl, arg: str) -> None:
     from tools import store, when
 
     now = repl.session.now()
-    rows = store.events(repl.session.db, when.day_start(now.date(), repl.session.tz))
+    rows = store.events(repl.session.db, when.day_start(now.date(), repl.session.tz), scope=scope.of(repl.session.chat))
     for e in rows:
         repl.say(event_line(e.as_dict(repl.session.tz)))
     if not rows:
@@ -204,7 +212,7 @@ def _calendar(repl: Repl, arg: str) -> None:
 def _outbox(repl: Repl, arg: str) -> None:
     from tools import store
 
-    rows = store.outbox(repl.session.db, limit=20)
+    rows = store.outbox(repl.session.db, limit=20, scope=scope.of(repl.session.chat))
     for m in rows:
         repl.say(outbox_line(m.as_dict(repl.session.tz)))
     if not rows:
@@ -308,7 +316,7 @@ def _model(repl: Repl, arg: str) -> None:
 
 
 COMMANDS = [
-    Command("help", "list commands", _help),
+    Command("help", "list commands", _help, in_team=True),
     Command("memory", "show the MEMORY summary", _memory),
     Command("soul", "show how you asked to be treated", _soul),
     Command("facts", "show the latest remembered facts, numbered", _facts),
@@ -317,10 +325,10 @@ COMMANDS = [
     Command("forget", "forget a fact: /forget N (from /why or /facts) or /forget #ID", _forget),
     Command("undo", "undo what the last memory pass saved", _undo),
     Command("promises", "show open promises", _promises),
-    Command("calendar", "show upcoming events", _calendar),
-    Command("outbox", "show sent messages", _outbox),
-    Command("model", "show the model, or /model provider:name to switch", _model),
-    Command("quit", "leave (Ctrl-D works too)", _quit),
+    Command("calendar", "show upcoming events", _calendar, in_team=True),
+    Command("outbox", "show sent messages", _outbox, in_team=True),
+    Command("model", "show the model, or /model provider:name to switch", _model, in_team=True),
+    Command("quit", "leave (Ctrl-D works too)", _quit, in_team=True),
 ]
 
 

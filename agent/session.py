@@ -20,14 +20,17 @@ def open_session(model_spec: str | None = None, chat_name: str = store.DEFAULT_C
     from agent.models import registry
     from tools import all_tools
 
+    from agent.models import calls
+
     settings = config.load()
     tz = config.timezone(settings)
+    calls.set_deadline(settings.model_deadline_seconds)
     db = db if db is not None else open_store()
-    kind = store.TEAM if team else store.PRIVATE
-    if incognito:
+    kind = store.TEAM if team else None
+    if incognito and not any(c.name == chat_name for c in store.list_chats(db)):
         # Nothing is written, not even a new chat: an unknown chat stays a name with no history.
-        chat = next((c for c in store.list_chats(db) if c.name == chat_name), None) or store.Chat(0, chat_name, kind)
-    else:
+        chat = store.Chat(0, chat_name, kind or store.PRIVATE)
+    else:  # an existing chat is only read (its kind is still checked)
         chat = store.get_chat(db, chat_name, kind)
     model = model if model is not None else registry.create(model_spec or settings.model)
     return Session(

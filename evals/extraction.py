@@ -101,7 +101,7 @@ _STOP_NAMES = {
 _STOP_WORDS = {
     "the", "and", "that", "this", "with", "from", "have", "been", "will", "would", "about", "into", "just", "again",
     "also", "then", "than", "very", "your", "their", "there", "here", "what", "when", "which", "while", "were",
-    "they", "them", "does", "done", "dont", "don't", "please", "heads", "update", "rule", "from", "now", "today",
+    "they", "them", "does", "done", "dont", "don't", "please", "heads", "update", "rule", "now", "today",
 }
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 _CAP_WORD = re.compile(r"(?<![\w@.])([A-Z][A-Za-z]+)(?:['’]s)?(?![\w@])")
@@ -319,7 +319,7 @@ def score(persona: Persona, db) -> dict[str, Any]:
     messages = _message_facts(persona)
     all_values = set().union(*(v for v, _, _ in messages)) if messages else set()
     all_words = set().union(*(w for _, w, _ in messages)) if messages else set()
-    classes = {"planted": [], "stale": [], "unplanned": [], "wrong": [], "invented": []}
+    classes: dict[str, list[int]] = {"planted": [], "stale": [], "unplanned": [], "wrong": [], "invented": []}
     detail = []
     current_ids = [p.id for p in current]
     for f in active:

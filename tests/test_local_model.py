@@ -20,7 +20,13 @@ import pytest
 
 from agent.models.base import Message, ToolCall, ToolSpec
 from agent.models.local import (
-    Malformed, _Stream, evidence_text, guard_calls, parse_reply, split_system, wire_messages,
+    Malformed,
+    _Stream,
+    evidence_text,
+    guard_calls,
+    parse_reply,
+    split_system,
+    wire_messages,
 )
 
 SCHEDULE = ToolSpec(
@@ -233,11 +239,11 @@ def test_the_openai_client_works_against_kept_model_serve(gguf, tmp_path):
 
     port = _free_port()
     env = {**os.environ, "KEPT_LOCAL_MODEL": gguf}
-    log = open(tmp_path / "serve.log", "w")
-    server = subprocess.Popen(
-        [sys.executable, "-c", "from agent.cli import main; main()", "model", "serve", "--port", str(port)],
-        env=env, stdout=log, stderr=subprocess.STDOUT,
-    )
+    with open(tmp_path / "serve.log", "w") as log:  # the server holds its own copy of the file
+        server = subprocess.Popen(
+            [sys.executable, "-c", "from agent.cli import main; main()", "model", "serve", "--port", str(port)],
+            env=env, stdout=log, stderr=subprocess.STDOUT,
+        )
     try:
         deadline = time.monotonic() + 120
         while True:
@@ -265,7 +271,6 @@ def test_the_openai_client_works_against_kept_model_serve(gguf, tmp_path):
             server.wait(timeout=20)
         except subprocess.TimeoutExpired:
             server.kill()
-        log.close()
 
 
 # ---------------------------------------------------------------- the server's chat handler

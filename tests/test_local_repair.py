@@ -9,11 +9,10 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from agent.models.base import Message, ToolCall
+from agent.models.base import Message, ToolCall, ToolSpec
 from agent.models.local import screen
 from agent.models.local_repair import clock_of, named_time
 from tools import all_tools
-from agent.models.base import ToolSpec
 
 TZ = ZoneInfo("Europe/Berlin")
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=TZ)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-
 import pytest
 
 from memory.text import has_cjk, query_terms, stem, tokens

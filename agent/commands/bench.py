@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -37,7 +36,7 @@ def _emit(report: dict, metrics, as_json: bool) -> None:
         typer.echo(render_report(report, metrics))
 
 
-def _run_dataset(bench, label: str, data: Path, limit: Optional[int], as_json: bool, no_progress: bool) -> None:
+def _run_dataset(bench, label: str, data: Path, limit: int | None, as_json: bool, no_progress: bool) -> None:
     _check_data(data)
     try:
         report = bench.run(data, limit=limit, show_progress=not no_progress)
@@ -49,7 +48,7 @@ def _run_dataset(bench, label: str, data: Path, limit: Optional[int], as_json: b
 @app.command()
 def longmemeval(
     data: Path = typer.Option(..., "--data", help=DATA_HELP + " e.g. longmemeval_s_cleaned_498of500.json.xz"),
-    limit: Optional[int] = LIMIT_OPT,
+    limit: int | None = LIMIT_OPT,
     as_json: bool = JSON_OPT,
     no_progress: bool = QUIET_OPT,
 ) -> None:
@@ -62,7 +61,7 @@ def longmemeval(
 @app.command()
 def locomo(
     data: Path = typer.Option(..., "--data", help=DATA_HELP + " e.g. locomo10.json"),
-    limit: Optional[int] = LIMIT_OPT,
+    limit: int | None = LIMIT_OPT,
     as_json: bool = JSON_OPT,
     no_progress: bool = QUIET_OPT,
 ) -> None:
@@ -92,7 +91,7 @@ def scale(
 
 @app.command()
 def gate(
-    dev: Optional[Path] = typer.Option(None, "--dev", help="Dev set (JSONL); default: the one shipped with kept's tests."),
+    dev: Path | None = typer.Option(None, "--dev", help="Dev set (JSONL); default: the one shipped with kept's tests."),
     as_json: bool = JSON_OPT,
 ) -> None:
     """The relevance gate's trade-off on the dev set: facts injected on ordinary turns vs answerable turns keeping their fact."""

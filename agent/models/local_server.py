@@ -50,7 +50,7 @@ def _plain_messages(messages: list[dict]) -> list[dict]:
 
 def _as_kept(messages: list[dict]):
     """(messages, system) in kept's own shapes, for the screen."""
-    from agent.models.base import Message
+    from agent.models.base import Message, Role
 
     def text(content) -> str:
         if isinstance(content, list):  # content parts
@@ -58,8 +58,8 @@ def _as_kept(messages: list[dict]):
         return content or ""
 
     system = "\n\n".join(text(m.get("content")) for m in messages if m.get("role") == "system")
-    roles = {"user": "user", "assistant": "assistant"}
-    rest = [Message(roles.get(m.get("role"), "tool"), text(m.get("content"))) for m in messages if m.get("role") != "system"]
+    roles: dict[str, Role] = {"user": "user", "assistant": "assistant"}
+    rest = [Message(roles.get(m.get("role", ""), "tool"), text(m.get("content"))) for m in messages if m.get("role") != "system"]
     return rest, system
 
 
@@ -139,7 +139,7 @@ def run(host: str = "127.0.0.1", port: int = 8080) -> None:
 
     _import_llama()
     try:
-        import uvicorn  # noqa: F401
+        import uvicorn
         from llama_cpp.server import app as _  # noqa: F401  (needs the [server] extra)
     except ImportError as exc:
         raise ModelError(NOT_CONFIGURED, f"the server needs llama-cpp-python[server] ({exc.name} is missing): pip install -e '.[local]'") from None

@@ -42,8 +42,8 @@ class System:
         self.name = name
         self.make = make
         self.latencies: list[float] = []
-        self._docs = None
-        self._ranker = None
+        self._docs: Sequence[str] | None = None
+        self._ranker: Callable[[str, int], list[int]] | None = None
 
     def rank(self, docs: Sequence[str], query: str, k: int) -> list[int]:
         """Rank ``docs`` for ``query``; the time counted includes indexing a new document list."""
@@ -134,10 +134,10 @@ def render_table(title: str, columns: Sequence[str], rows: Sequence[Sequence]) -
     """A plain aligned text table (copyable into the README)."""
     cells = [[str(c) for c in columns]] + [[_cell(v) for v in row] for row in rows]
     widths = [max(len(r[i]) for r in cells) for i in range(len(columns))]
-    lines = [title, "| " + " | ".join(c.ljust(w) for c, w in zip(cells[0], widths)) + " |"]
+    lines = [title, "| " + " | ".join(c.ljust(w) for c, w in zip(cells[0], widths, strict=True)) + " |"]
     lines.append("|" + "|".join("-" * (w + 2) for w in widths) + "|")
     for r in cells[1:]:
-        lines.append("| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |")
+        lines.append("| " + " | ".join(c.ljust(w) for c, w in zip(r, widths, strict=False)) + " |")
     return "\n".join(lines)
 
 
