@@ -270,7 +270,7 @@ def test_remember_and_edit_by_hand_are_dated_events_from_the_person(db, capsys):
 
 
 def test_full_memory_and_the_fact_bound_are_said_once_with_what_moved(db, monkeypatch, pass_every_turn):
-    monkeypatch.setenv("KEPT_SUMMARY_CAP", "60")
+    monkeypatch.setenv("KEPT_SUMMARY_CAP", "200")
     monkeypatch.setenv("KEPT_MAX_FACTS", "1")
     monkeypatch.setenv("KEPT_MEMORY_MODEL", "scripted")
     with transaction(db) as conn:
@@ -279,7 +279,8 @@ def test_full_memory_and_the_fact_bound_are_said_once_with_what_moved(db, monkey
         [
             tool_call(
                 "save_memory",
-                who="- Mo, data engineer at Northwind",
+                who="- Mo, data engineer at Northwind in Berlin, on the Atlas launch with Priya and Sam\n"
+                "- writes in English and German, prefers short answers",
                 asked="",
                 keep="- Atlas review Friday",
                 lately="- 2026-11-29: offsite planning started",
@@ -293,7 +294,7 @@ def test_full_memory_and_the_fact_bound_are_said_once_with_what_moved(db, monkey
     assert result.exit_code == 0, result.output
     memory.assert_complete()
     err = result.stderr
-    assert err.count("MEMORY is full (60 characters)") == 1
+    assert err.count("MEMORY is full (200 characters)") == 1
     assert "moved to the fact log, still searchable: “offsite planning started”" in err
     assert err.count("Active facts reached their bound (1)") == 1 and "“Priya owns billing”" in err
     assert "`kept memory undo` reverts it" in err
