@@ -15,8 +15,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from agent.loop import Cancelled, InputError, run_turn
-from agent.terminal import (Terminal, event_line, fact_line, forgot_line, memory_line, outbox_line, promise_line,
-                            saved_lines, undone_line, why_lines)
+from agent.terminal import (
+    Terminal,
+    event_line,
+    fact_line,
+    forgot_line,
+    memory_line,
+    outbox_line,
+    promise_line,
+    saved_lines,
+    undone_line,
+    why_lines,
+)
 from memory import scope
 
 
