@@ -380,7 +380,7 @@ def test_forget_a_fact_leaves_no_trace_on_any_path(db):
     with transaction(db) as conn:  # the same fact kept again in other words
         facts.add_fact(conn, "Atlas launch pushed to November 17", "2026-10-10", [])
     assert "November 17" in every_path(db, "Atlas launch November 17")  # the check can see it
-    result = kept("memory", "forget", str(ids["atlas"]), "--no-model")
+    result = kept("memory", "forget", str(ids["atlas"]), "--yes", "--no-model")
     assert result.exit_code == 0, result.output
     assert f"Forgot fact #{ids['atlas']}: 3 facts, 3 messages, 1 MEMORY line blanked" in result.stdout
     seen = every_path(db, "Atlas launch November 17")
@@ -395,7 +395,7 @@ def test_forget_a_fact_leaves_no_trace_on_any_path(db):
     path = db.conn.execute("PRAGMA database_list").fetchone()[2]
     raw = b"".join(Path(p).read_bytes() for p in (path, path + "-wal") if os.path.exists(p))
     assert b"November 17" not in raw and b"Atlas" not in raw
-    again = kept("memory", "forget", str(ids["atlas"]))
+    again = kept("memory", "forget", str(ids["atlas"]), "--yes")
     assert again.exit_code == 1 and again.output.strip() == f"kept: fact #{ids['atlas']} was forgotten already"
 
 
@@ -415,7 +415,7 @@ def test_forget_matching_chinese_text_rewrites_memory_through_the_model(db, monk
     assert "四十万" in every_path(db, "Q3 预算")
     memory = ScriptedModel([tool_call("save_memory", who="", asked="", keep="- 周五和 Anna 开会", lately="")])
     scripted_registry(monkeypatch, ScriptedModel([]), memory)
-    result = kept("memory", "forget", "--matching", "预算")
+    result = kept("memory", "forget", "--matching", "预算", "--yes")
     assert result.exit_code == 0, result.output
     memory.assert_complete()
     assert "forget" in memory.requests[0].system.lower() and "预算" in memory.requests[0].messages[0].content
@@ -423,7 +423,7 @@ def test_forget_matching_chinese_text_rewrites_memory_through_the_model(db, monk
     assert "预算" not in seen and "四十万" not in seen
     assert summary.current(db) == "## What to keep\n- 周五和 Anna 开会"
     assert "Anna" in seen
-    twice = kept("memory", "forget", "--matching", "预算")
+    twice = kept("memory", "forget", "--matching", "预算", "--yes")
     assert twice.exit_code == 1 and twice.output.strip() == "kept: nothing kept holds '预算'"
 
 
@@ -457,7 +457,7 @@ def test_forget_wins_over_undo(db, capsys, pass_every_turn):
     )
     chat(session, "The Atlas review is on Friday.\r/quit\r", capsys)
     added = facts.by_status(db, facts.ACTIVE)[0].id
-    assert kept("memory", "forget", str(added), "--no-model").exit_code == 0
+    assert kept("memory", "forget", str(added), "--yes", "--no-model").exit_code == 0
     result = kept("memory", "undo")
     assert result.exit_code == 1 and "nothing to undo" in result.output
     assert "Friday" not in every_path(db, "Atlas review Friday")
@@ -601,13 +601,28 @@ def test_a_forget_waits_for_a_running_pass_and_refuses_in_one_line(db, monkeypat
     assert writer.claim(db, "a-running-pass")
     monkeypatch.setattr(forget, "WAIT_FOR_PASS_SECONDS", 0.6)
     before = tables(db)
-    result = kept("memory", "forget", str(ids["atlas"]), "--no-model")
+    result = kept("memory", "forget", str(ids["atlas"]), "--yes", "--no-model")
     assert result.exit_code == 1
     assert result.output.strip() == (
         "kept: a memory write pass is running; nothing was forgotten. Try again when it has finished."
     )
     assert tables(db) == before
     writer.release(db, "a-running-pass")
-    assert kept("memory", "forget", str(ids["atlas"]), "--no-model").exit_code == 0
+    assert kept("memory", "forget", str(ids["atlas"]), "--yes", "--no-model").exit_code == 0
     # While the forget held the lease no pass could start; now it is free again.
     assert writer.claim(db, "the-next-pass")
+
+
+def test_forget_at_a_terminal_asks_first_and_no_keeps_everything(db, monkeypatch):
+    from agent.commands import memory as memory_commands
+
+    ids = known_store(db)
+    monkeypatch.setattr(memory_commands, "_interactive", lambda: True)
+    before = tables(db)
+    result = kept("memory", "forget", str(ids["atlas"]), "--no-model", input="n\n")
+    assert result.exit_code == 1
+    assert "This forgets 2 facts and 3 messages for good. Go on? [y/N]" in result.output
+    assert result.output.strip().splitlines()[-1] == "kept: nothing was forgotten"
+    assert tables(db) == before
+    assert kept("memory", "forget", str(ids["atlas"]), "--no-model", input="y\n").exit_code == 0
+    assert facts.get(db, ids["atlas"]).text == "(forgotten)"

@@ -134,6 +134,12 @@ def edit(
     typer.echo(f"Corrected: {fact_line(fact)}")
 
 
+def _interactive() -> bool:
+    import sys
+
+    return sys.stdin.isatty()
+
+
 def _forget_llm(db, use_model: bool, spec: str | None):
     """The memory model that rewrites MEMORY without the forgotten text, or None (lines removed by rule)."""
     if not use_model:
@@ -157,6 +163,7 @@ def forget(
     matching: str = typer.Option(None, "--matching", help="Forget every fact and message that holds this text."),
     use_model: bool = typer.Option(True, "--model/--no-model", help="Rewrite MEMORY through the memory model (default), or only remove the lines that hold it."),
     model: str = typer.Option(None, "--memory-model", help="provider:name of the memory model (default: the configured one)."),
+    yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask first at a terminal (a forget cannot be undone)."),
 ) -> None:
     """Forget a fact (and the messages it came from), or every fact and message holding some text.
 
@@ -173,6 +180,11 @@ def forget(
         target = forgetting.for_fact(db, fact_id) if fact_id is not None else forgetting.for_text(db, matching)
     except forgetting.NotFound as exc:
         fail(str(exc))
+    if not yes and _interactive():  # a person at the terminal is asked; scripts are not
+        what = (f"This forgets {len(target.fact_ids)} fact{'s' if len(target.fact_ids) != 1 else ''} and "
+                f"{len(target.message_ids)} message{'s' if len(target.message_ids) != 1 else ''} for good")
+        if not typer.confirm(what + ". Go on?", default=False):
+            fail("nothing was forgotten")
     try:
         done = forgetting.forget(db, target, _forget_llm(db, use_model, model))
     except forgetting.Busy as exc:
