@@ -67,6 +67,7 @@ def ask(
     show_memory: bool = typer.Option(False, "--show-memory", help="After the reply, list what of memory reached the prompt and why."),
 ) -> None:
     """One turn without the chat screen: print the reply (and, with --json, the tool calls)."""
+    from agent import screen
     from agent.loop import run_turn
     from agent.session import open_session
 
@@ -93,18 +94,21 @@ def ask(
             "reply": result.reply,
             "error": result.error,
             "tool_calls": [c.__dict__ for c in result.calls],
-            "recalled": [item.as_dict() for item in result.memory],
+            "recalled": [item.as_dict() for item in result.memory_items],
+            "screened": screen.as_json(result.screened),
         })
     elif result.error:
         if term.partial:
             term.write("\n")
     else:
         term.end_reply(result)
+    if not as_json:
+        term.screened(result.screened)
     if show_memory and not as_json:
         from agent.terminal import why_lines
 
-        term.say("memory used:" if result.memory else "memory used: none")
-        for line in why_lines(result.memory):
+        term.say("memory used:" if result.memory_items else "memory used: none")
+        for line in why_lines(result.memory_items):
             term.say(line)
     from agent.background import after_turn
 

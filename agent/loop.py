@@ -3,6 +3,13 @@
 
 The person's message is committed before the model is called, so a crash or
 a provider failure can never lose it.
+
+Steps around each tool call, the way llm's ``Conversation.chain(before_call=…,
+after_call=…)`` works: ``Session.before_call`` sees the model's calls with the
+turn as data (agent/screen.py: the screen, on by default for a model that
+asks for it) and may drop, change or hold them; what it did is on
+``TurnResult.screened``. ``Session.after_call`` steps run after each
+successful call (closing the promises a sent message fulfils).
 """
 
 from __future__ import annotations
@@ -14,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from agent import confirm, context
+from agent import confirm, context, screen
 from agent.models.base import Message, Model, ModelError, ToolCall, ToolSpec
 from agent.models.calls import call_model
 from memory import messages as store
@@ -48,7 +55,8 @@ class TurnResult:
     reply_message_id: int | None = None
     error: str | None = None  # set when the turn ended without a model reply
     recalled: list = field(default_factory=list)
-    memory: list = field(default_factory=list)  # context.Item: what of memory reached the prompt, and why
+    memory_items: list = field(default_factory=list)  # context.Item: what of memory reached the prompt, and why
+    screened: list[screen.Note] = field(default_factory=list)  # what the before-call step dropped, changed or held
 
 
 @dataclass
@@ -67,6 +75,10 @@ class Session:
     # the session's own turns live only here, for the next turn's context.
     incognito: bool = False
     unsaved: list[Message] = field(default_factory=list)
+    # Before-call step: (calls, tool specs, the turn as data) -> Screened. None: the screen when the
+    # model asks for it (``wants_screen``), else nothing.
+    before_call: Callable[[list[ToolCall], list[ToolSpec], screen.Request], screen.Screened] | None = None
+    after_call: list[Callable[[Session, ExecutedCall], None]] | None = None  # None: close fulfilled promises
 
     def now(self) -> datetime:
         return (self.clock() if self.clock else datetime.now(self.tz)).astimezone(self.tz)
@@ -103,12 +115,14 @@ def run_turn(
         exclude_message_id=user_id,
         unsaved=session.unsaved if session.incognito else None,
     )
-    result = TurnResult("", user_message_id=user_id, recalled=ctx.recalled, memory=ctx.items)
+    result = TurnResult("", user_message_id=user_id, recalled=ctx.recalled, memory_items=ctx.items)
     calls_db = None if session.incognito else session.db
     specs = [ToolSpec(t.name, t.description, t.parameters) for t in session.tools]
     by_name = {t.name: t for t in session.tools}
     tool_ctx = ToolContext(session.db, now, session.tz, session.chat.name, session.chat.is_team, session.approve)
     convo = list(ctx.messages)
+    before = session.before_call or (screen.screen if getattr(session.model, "wants_screen", False) else None)
+    after = session.after_call if session.after_call is not None else [_close_fulfilled_promises]
 
     for round_no in range(MAX_TOOL_ROUNDS + 1):
         _check(cancel)
@@ -121,11 +135,22 @@ def run_turn(
                 tools=offer, on_text=None if result.calls and session.model.provider == "local" else on_text,
                 on_retry=on_retry,
             )
+            calls, held = list(response.tool_calls), []
+            if calls and offer is not None and before is not None:
+                screened = before(calls, specs, screen.Request(text, now, session.tz, ctx.memory, convo))
+                calls, held = screened.calls, screened.held
+                result.screened += screened.notes
+                if not calls and not held and not response.text.strip():
+                    # Every call was unwanted: ask again for an answer in words.
+                    response = call_model(
+                        _WordsOnly(session.model), convo, db=calls_db, purpose="chat", system=ctx.system,
+                        tools=specs, on_text=on_text, on_retry=on_retry,
+                    )
         except ModelError as exc:
             result.error = _explain(exc)
             return result
         _check(cancel)
-        if not response.tool_calls or offer is None:
+        if not (calls or held) or offer is None:
             reply = response.text
             if result.calls and (session.model.provider == "local" or not reply.strip()):
                 # The embedded model often answers a tool result with its fields; say what was done instead.
@@ -138,14 +163,19 @@ def run_turn(
             if session.incognito:
                 session.unsaved += [Message("user", text), Message("assistant", reply)]
             return result
-        convo.append(Message("assistant", response.text, tool_calls=response.tool_calls))
-        for call in response.tool_calls:
-            executed = _execute(call, by_name, tool_ctx)
+        convo.append(Message("assistant", response.text, tool_calls=calls + [c for c, _ in held]))
+        outcomes = [(c, None) for c in calls] + held
+        for call, hold in outcomes:
+            if hold is None:
+                executed = _execute(call, by_name, tool_ctx)
+            else:
+                executed = ExecutedCall(call.name, call.arguments, screen.held_result(hold), True)
             result.calls.append(executed)
             _keep(session, "tool", call.name, json.dumps(executed.result, ensure_ascii=False, default=str),
                   session.now(), meta={"arguments": call.arguments, "is_error": executed.is_error})
             if not executed.is_error and not session.incognito:
-                _close_fulfilled_promises(session, executed)
+                for step in after:
+                    step(session, executed)
             if on_tool:
                 on_tool(executed)
             convo.append(
@@ -162,13 +192,33 @@ def _keep(session: Session, role: str, author: str, text: str, at: datetime, met
     return store.add_message(session.db, session.chat, role, author, text, at, meta=meta)
 
 
+class _WordsOnly:
+    """The session's model asked for an answer in words (tools stay in the prompt, unused).
+
+    A model may answer that itself (``answer_in_words``: the embedded model
+    keeps its cached prompt and forbids the tool-call token); any other is
+    asked without tools."""
+
+    def __init__(self, model: Model):
+        self.model = model
+        self.provider, self.name = model.provider, model.name
+
+    def complete(self, messages, *, system="", tools=None, on_text=None, max_tokens=1024, require_tool=False):
+        answer = getattr(self.model, "answer_in_words", None)
+        if answer is not None:
+            return answer(messages, system=system, tools=tools, on_text=on_text, max_tokens=max_tokens)
+        response = self.model.complete(messages, system=system, tools=None, on_text=on_text, max_tokens=max_tokens)
+        return type(response)(response.text, [], response.usage, response.model, response.stop_reason)
+
+
 def _close_fulfilled_promises(session: Session, executed: ExecutedCall) -> None:
     """A tool action that does what was promised (a message to Priya carrying
     the doc) closes the promise, linked to the outbox row as evidence."""
     from memory import promises
 
     if isinstance(executed.result, dict):
-        promises.on_tool_action(session.db, executed.name, executed.arguments, executed.result)
+        promises.on_tool_action(session.db, executed.name, executed.arguments, executed.result,
+                                today=session.now().date())
 
 
 def _check(cancel: threading.Event | None) -> None:

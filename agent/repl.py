@@ -101,9 +101,10 @@ class Repl:
         except Cancelled:
             return
         term.end_reply(result)
-        self.items = result.memory
+        term.screened(result.screened)
+        self.items = result.memory_items
         if scope.of(self.session.chat).private_memory:
-            term.note(memory_line(result.memory))
+            term.note(memory_line(result.memory_items))
         from agent.background import after_turn
 
         if self.write_pass is None or not self.write_pass.is_alive():

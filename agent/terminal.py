@@ -112,6 +112,13 @@ class Terminal:
             self.say(result.reply)
         self.partial = False
 
+    def screened(self, notes) -> None:
+        """What the before-call step dropped, changed or held (agent/screen.py says it)."""
+        if notes:
+            from agent.screen import describe
+
+            self.note(describe(notes))
+
     # -- consent --------------------------------------------------------
     def confirm(self, read: Callable[[str], str], prompt: str) -> bool:
         """Ask a yes/no question through ``read``; anything but yes (or no answer) is no."""

@@ -66,6 +66,17 @@ def kept_system() -> System:
     return System("kept", make)
 
 
+def kept_gated_system() -> System:
+    """What kept ships: ``recall()``, the gated matcher (it may return fewer than ``k``, or nothing)."""
+    from memory.recall import recall
+
+    def make(docs):
+        docs = list(docs)
+        return lambda query, k: [i for i, _ in recall(query, docs, k)]
+
+    return System("kept recall() (gated)", make)
+
+
 def plain_system(name: str, tokenize: Callable[[str], list[str]]) -> System:
     def make(docs):
         index = PlainBM25(docs, tokenize)
@@ -77,6 +88,7 @@ def plain_system(name: str, tokenize: Callable[[str], list[str]]) -> System:
 def systems() -> list[System]:
     return [
         kept_system(),
+        kept_gated_system(),
         plain_system("bm25 whitespace", whitespace_tokens),
         plain_system("bm25 lowercase \\w+", lowercase_words),
     ]
