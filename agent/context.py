@@ -66,19 +66,36 @@ def _matched(query: str, text: str) -> str:
     return "matched: " + ", ".join(shown[:6]) if shown else ""
 
 
-def _fact_item(db, r: recall.Recalled, query: str) -> Item:
-    # Recall may say why itself (a `reason`, an `id`); otherwise say which words matched.
-    reason = getattr(r, "reason", "") or _matched(query, r.text) or "ranked relevant by recall"
-    fact_id = getattr(r, "id", None) or getattr(r, "fact_id", None)
-    if "changed" not in reason:
-        if r.status == "superseded":
-            reason += "; earlier value of a changed fact (you asked what changed)"
-        elif fact_id is not None:
-            from memory import facts
+def _as_written(query: str, reason: str) -> str:
+    """Recall's reason with its index tokens ("name: atla") as the person wrote them ("name: Atlas")."""
+    from memory.text import has_cjk, tokens
 
-            fact = facts.get(db, fact_id)
-            if fact is not None and fact.replaces:
-                reason += f"; current value of a changed fact (replaces #{fact.replaces})"
+    words = [w for w in re.findall(r"[\w.:/-]+", query) if not has_cjk(w)]
+    parts = []
+    for part in reason.split(";"):
+        label, colon, listed = part.partition(": ")
+        if colon and listed and all(" " not in t for t in listed.split(", ")):
+            shown = [next((w for w in words if t in tokens(w)), t) for t in listed.split(", ")]
+            part = label + colon + ", ".join(dict.fromkeys(shown))
+        parts.append(part)
+    return ";".join(parts)
+
+
+def _fact_item(db, r: recall.Recalled, query: str) -> Item:
+    fact_id = getattr(r, "id", None) or getattr(r, "fact_id", None)
+    reason = getattr(r, "reason", "")
+    if reason:
+        return Item("fact", r.text, _as_written(query, reason), fact_id, r.score)
+    # A recall that gives no reason: say which words matched, and whether the value changed.
+    reason = _matched(query, r.text) or "ranked relevant by recall"
+    if r.status == "superseded":
+        reason += "; earlier value of a changed fact (you asked what changed)"
+    elif fact_id is not None:
+        from memory import facts
+
+        fact = facts.get(db, fact_id)
+        if fact is not None and fact.replaces:
+            reason += f"; current value of a changed fact (replaces #{fact.replaces})"
     return Item("fact", r.text, reason, fact_id, r.score)
 
 

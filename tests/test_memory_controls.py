@@ -111,7 +111,7 @@ def test_chat_shows_what_reached_the_prompt_and_why(db, capsys):
     assert "memory: 1 fact, SOUL, MEMORY · /why" in out
     why = out[out.index("memory: 1 fact") :]
     assert f"fact #{ids['atlas']}: 2026-10-09: the Atlas launch moved to November 17" in why
-    assert "matched: Atlas, launch" in why
+    assert "name: Atlas; current value of a changed fact" in why
     assert "score " in why
     assert "soul: Call me Mo.  — standing rule" in why
     assert "summary:" in why and "(in every prompt)" in why
@@ -133,7 +133,8 @@ def test_ask_json_and_show_memory_list_the_same_items(db, monkeypatch):
     assert [r["kind"] for r in recalled] == ["soul", "summary", "fact"]
     fact = recalled[2]
     assert fact["id"] == ids["atlas"] and fact["text"] == "2026-10-09: the Atlas launch moved to November 17"
-    assert fact["reason"] == f"matched: Atlas, launch; current value of a changed fact (replaces #{ids['old']})"
+    # Recall's reason, with the words as the person wrote them ("Atlas", not the index token "atla").
+    assert fact["reason"] == "name: Atlas; current value of a changed fact"
     assert fact["score"] > 0
     assert set(fact) == {"kind", "text", "reason", "id", "score"}
 
@@ -151,7 +152,7 @@ def test_a_question_about_what_changed_brings_the_old_value_and_says_why(db, mon
     scripted_registry(monkeypatch, ScriptedModel([text("It was November 10.")]))
     recalled = json.loads(kept("ask", "--json", "What was the Atlas launch date before it changed?").stdout)["recalled"]
     old = [r for r in recalled if r["id"] == ids["old"]]
-    assert old and "changed" in old[0]["reason"]
+    assert old and old[0]["reason"] == f"earlier value, replaced (see #{ids['atlas']})"
 
 
 # --- 2. what was saved, and undo ----------------------------------------------------------------
