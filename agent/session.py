@@ -16,7 +16,7 @@ def open_store(path=None):
 
 
 def open_session(model_spec: str | None = None, chat_name: str = store.DEFAULT_CHAT, team: bool = False,
-                 approve=lambda prompt: True, db=None, model=None, delivery=None) -> Session:
+                 approve=lambda prompt: True, db=None, model=None, delivery=None, incognito: bool = False) -> Session:
     from agent.models import calls, registry
     from tools import all_tools
     from tools.delivery import Deliverer
@@ -25,14 +25,20 @@ def open_session(model_spec: str | None = None, chat_name: str = store.DEFAULT_C
     tz = config.timezone(settings)
     calls.set_deadline(settings.model_deadline_seconds)
     db = db if db is not None else open_store()
-    chat = store.get_chat(db, chat_name, store.TEAM if team else None)
+    kind = store.TEAM if team else None
+    if incognito and not any(c.name == chat_name for c in store.list_chats(db)):
+        # Nothing is written, not even a new chat: an unknown chat stays a name with no history.
+        chat = store.Chat(0, chat_name, kind or store.PRIVATE)
+    else:  # an existing chat is only read (its kind is still checked)
+        chat = store.get_chat(db, chat_name, kind)
     model = model if model is not None else registry.create(model_spec or settings.model)
     session = Session(
         db=db, model=model, tools=all_tools(), tz=tz, chat=chat, approve=approve,
-        recall_k=settings.recall_k, recent_limit=settings.recent_messages,
+        recall_k=settings.recall_k, recent_limit=settings.recent_messages, incognito=incognito,
         delivery=delivery if delivery is not None else Deliverer.from_home(config.home()),
     )
-    session.delivery_retry = retry_pending(session)
+    # An incognito session changes nothing in the store, pending deliveries included.
+    session.delivery_retry = None if incognito else retry_pending(session)
     return session
 
 

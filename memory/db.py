@@ -29,6 +29,8 @@ MEMORY_OWNERS: tuple[str, ...] = (
     "memory.promises",
     "memory.series",
     "memory.search",
+    "memory.undo",
+    "memory.forget",
 )
 
 # A migration is a name and either SQL statements or a function of the connection.

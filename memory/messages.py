@@ -1,7 +1,9 @@
 """Chats and every message in them, verbatim, dated, forever.
 
 The person's own messages hold most answers, so nothing here is ever
-rewritten or deleted; the memory passes only read it.
+rewritten or deleted; the memory passes only read it. The one exception is
+the person's own forget (memory/forget.py): ``blank`` empties a message and
+marks it forgotten, keeping its row so the ids that point at it stay valid.
 """
 
 from __future__ import annotations
@@ -171,6 +173,12 @@ def history(db: sqlite_utils.Database, chat: Chat | None = None, limit: int | No
     sql += " ORDER BY id"
     rows = [_row(r) for r in db.conn.execute(sql, args)]
     return rows[-limit:] if limit else rows
+
+
+def blank(conn, message_id: int, text: str, at: str) -> None:
+    """Replace a message's text with ``text`` and mark it forgotten (inside the caller's transaction)."""
+    conn.execute("UPDATE messages SET text = ?, meta = ? WHERE id = ?",
+                 (text, json.dumps({"forgotten": at}), message_id))
 
 
 def get(db: sqlite_utils.Database, message_id: int) -> StoredMessage | None:

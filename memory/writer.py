@@ -28,7 +28,7 @@ from datetime import datetime, timedelta
 import sqlite_utils
 
 from memory import messages as store
-from memory import promises, reconcile, series, state, summary
+from memory import promises, reconcile, series, state, summary, undo
 from memory.db import transaction
 from memory.secrets import redact
 from memory.stages import Batch
@@ -254,8 +254,10 @@ def run_pass(
                 raise PassAborted("the write pass lost its lease; nothing was written")
             if cursor(db) != start:
                 raise PassAborted("another write pass committed these messages first; nothing was written")
+            before = undo.snapshot(conn)  # what the pass changes is journaled, so /undo can revert it
             for stage, plan in plans:
                 _report(result, stage.NAME, stage.apply(conn, plan))
+            result.extra["journal_id"] = undo.record(conn, before, f"the write pass over messages {batch[0].id}-{batch[-1].id}")
             state.put(db, CURSOR, str(batch[-1].id))
             state.put(db, LAST_PASS, now.isoformat())
             state.put(db, LEASE, "")

@@ -68,9 +68,11 @@ def list_events(
     if not rows:
         typer.echo("No events.")
         return
+    from agent.terminal import event_line
+
     for row, event in zip(rows, found, strict=True):
         where = "imported" if event.origin == "import" else state_text(states.get(event.id), tz)
-        typer.echo(f"{_line(row)}  [{where}]")
+        typer.echo(f"{event_line(row)}  [{where}]")
     local = [e for e in found if e.origin == "kept" and (e.id not in states or states[e.id].state == store.LOCAL)]
     if local:
         server = deliverer()
@@ -79,20 +81,6 @@ def list_events(
             typer.echo(f"{len(local)} event{'s are' if len(local) != 1 else ' is'} in kept's calendar only: {why}. "
                        f"Connect one with `{CONNECT_CALENDAR}`.")
 
-
-def _line(row: dict) -> str:
-    from datetime import datetime
-
-    start, end = datetime.fromisoformat(row["start"]), datetime.fromisoformat(row["end"])
-    span = f"{start:%a %Y-%m-%d %H:%M}-{end:%H:%M}" if start.date() == end.date() else f"{start:%a %Y-%m-%d %H:%M} - {end:%a %Y-%m-%d %H:%M}"
-    text = f"#{row['event_id']:<4} {span}  {row['title']}"
-    if row["attendees"]:
-        text += f"  with {', '.join(row['attendees'])}"
-    if row["location"]:
-        text += f"  @ {row['location']}"
-    if row["status"] != "scheduled":
-        text += f"  [{row['status']}]"
-    return text
 
 
 @app.command("export")

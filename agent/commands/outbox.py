@@ -73,11 +73,10 @@ def list_outbox(
     if not rows:
         typer.echo("No messages sent.")
         return
+    from agent.terminal import outbox_line
+
     for row, m in zip(rows, found, strict=True):
-        subject = f" [{row['subject']}]" if row["subject"] else ""
-        state = state_text(states.get(m.id), tz)
-        typer.echo(f"#{row['message_id']:<4} {row['sent_at'][:16].replace('T', ' ')}  to {row['to']} ({row['channel']})"
-                   f"{subject}: {row['body']}  [{state}]")
+        typer.echo(f"{outbox_line(row)}  [{state_text(states.get(m.id), tz)}]")
     local = [m for m in found if m.id not in states or states[m.id].state == store.LOCAL]
     if local:
         mail = deliverer()
