@@ -33,8 +33,18 @@ import uuid
 from typing import Any
 
 from agent.models.base import (
-    BAD_REQUEST, CANCELLED, MALFORMED, NOT_CONFIGURED, SERVER, Message, ModelError, Response, StreamCallback, ToolCall,
-    ToolSpec, Usage,
+    BAD_REQUEST,
+    CANCELLED,
+    MALFORMED,
+    NOT_CONFIGURED,
+    SERVER,
+    Message,
+    ModelError,
+    Response,
+    StreamCallback,
+    ToolCall,
+    ToolSpec,
+    Usage,
 )
 
 N_CTX = 8192

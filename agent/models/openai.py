@@ -20,9 +20,8 @@ from agent.models.base import (
     ToolCall,
     ToolSpec,
     Usage,
-    sdk_client,
-    sdk_errors,
 )
+from agent.models.sdk import sdk_client, sdk_errors
 
 
 class OpenAIModel:
