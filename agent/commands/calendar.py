@@ -8,7 +8,7 @@ from typing import Optional
 
 import typer
 
-from agent.commands.errors import fail
+from agent.commands.errors import fail, open_store_and_zone
 
 app = typer.Typer(help="The calendar kept keeps: list events (and whether each reached your calendar server), "
                   "import a .ics file, export one.", no_args_is_help=True)
@@ -19,16 +19,8 @@ def _open():
     """The store, the person's zone and now; known failures become one line."""
     from datetime import datetime
 
-    from agent import config
-    from agent.config import ConfigError
-    from agent.session import open_store
-    from memory.db import StoreError
-
-    try:
-        tz = config.timezone(config.load())
-        return open_store(), tz, datetime.now(tz)
-    except (StoreError, ConfigError) as exc:
-        fail(str(exc))
+    db, tz = open_store_and_zone()
+    return db, tz, datetime.now(tz)
 
 
 @app.command("list")

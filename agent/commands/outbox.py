@@ -7,22 +7,14 @@ from typing import Optional
 
 import typer
 
-from agent.commands.errors import fail
+from agent.commands.errors import fail, open_store_and_zone
 
 app = typer.Typer(help="The messages kept sent for you, whether each was delivered, and retrying those that were not.",
                   no_args_is_help=True)
 
 
 def _open():
-    from agent import config
-    from agent.config import ConfigError
-    from agent.session import open_store
-    from memory.db import StoreError
-
-    try:
-        return open_store(), config.timezone(config.load())
-    except (StoreError, ConfigError) as exc:
-        fail(str(exc))
+    return open_store_and_zone()
 
 
 def deliverer():

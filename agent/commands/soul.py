@@ -6,7 +6,7 @@ import json
 
 import typer
 
-from agent.commands.errors import fail
+from agent.commands.errors import fail, open_store_and_zone
 
 NAME = "soul"
 app = typer.Typer(help="SOUL: how you asked kept to treat you (name, tone, format, language).", no_args_is_help=True)
@@ -44,13 +44,7 @@ def _edit(initial: str) -> str | None:
 
 
 def _store():
-    from agent.session import open_store
-    from memory.db import StoreError
-
-    try:
-        return open_store()
-    except StoreError as exc:
-        fail(str(exc))
+    return open_store_and_zone()[0]
 
 
 @app.command()
