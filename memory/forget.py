@@ -32,11 +32,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 import sqlite_utils
+from pydantic import Field
 
 from memory import facts as fact_log
 from memory import messages, search, summary, undo
 from memory.db import transaction
 from memory.recall import fact_body
+from memory.replies import Reply, Text, ask
 from memory.text import tokens
 
 MIGRATIONS = [
@@ -210,6 +212,15 @@ def drop_lines(note: str, needles: list[str]) -> tuple[str, int]:
     ), dropped
 
 
+class Rewritten(Reply):
+    """The MEMORY sections, rewritten without what is forgotten (the summary's own fields, nothing else)."""
+
+    who: Text = Field(description="Who they are.")
+    asked: Text = Field(description="What they asked for (standing work requests).")
+    keep: Text = Field(description="What to keep: durable, current facts.")
+    lately: Text = Field(description="Recent happenings, one dated line each, oldest first.")
+
+
 def rewrite(llm: Callable | None, note: str, needles: list[str]) -> tuple[str, int]:
     """MEMORY without the needles: the memory model's rewrite when ``llm`` is
     given (checked: lines still holding them go too), else the lines removed.
@@ -218,17 +229,12 @@ def rewrite(llm: Callable | None, note: str, needles: list[str]) -> tuple[str, i
         return note, 0
     if llm is None:
         return drop_lines(note, needles)
-    schema = {k: v for k, v in summary.SCHEMA.items() if k != "properties"}
-    schema["properties"] = {k: summary.SCHEMA["properties"][k] for k, _ in summary.SECTIONS}
-    reply = llm(
-        purpose="memory.forget",
-        system=REWRITE_SYSTEM.format(tool=summary.TOOL),
+    reply = ask(
+        llm, Rewritten, purpose="memory.forget", system=REWRITE_SYSTEM.format(tool=summary.TOOL),
         prompt="Forget:\n" + "\n".join(f"- {n}" for n in needles) + f"\n\nMEMORY:\n{note}",
-        schema=schema,
-        schema_name=summary.TOOL,
-        max_tokens=4096,
+        name=summary.TOOL, max_tokens=4096,
     )
-    rewritten = summary.render({k: str(reply.get(k) or "") for k, _ in summary.SECTIONS})
+    rewritten = summary.render({k: getattr(reply, k) for k, _ in summary.SECTIONS})
     checked, _ = drop_lines(rewritten, needles)
     before = sum(1 for ln in note.splitlines() if ln.strip() and not ln.startswith("## "))
     after = sum(1 for ln in checked.splitlines() if ln.strip() and not ln.startswith("## "))
