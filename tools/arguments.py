@@ -14,6 +14,7 @@ import re
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+from pydantic_core import ErrorDetails
 
 from memory.replies import plain
 from tools.base import ToolError
@@ -44,7 +45,7 @@ class Arguments(BaseModel):
         return data
 
     @classmethod
-    def model_json_schema(cls, *args: Any, **kwargs: Any) -> dict[str, Any]:  # type: ignore[override]
+    def model_json_schema(cls, *args: Any, **kwargs: Any) -> dict[str, Any]:
         """The schema the model sees, without noise a small model trips on: no per-field
         titles, no string-length bounds, and optional fields as their plain type rather
         than anyOf [type, null]. Validation still applies every bound."""
@@ -55,7 +56,7 @@ class Arguments(BaseModel):
         return shown
 
     @classmethod
-    def model_validate(cls, obj: Any, *args: Any, **kwargs: Any):  # type: ignore[override]
+    def model_validate(cls, obj: Any, *args: Any, **kwargs: Any):
         try:
             return super().model_validate(obj, *args, **kwargs)
         except ValidationError as exc:
@@ -94,7 +95,7 @@ def explain(model: type[BaseModel], exc: ValidationError) -> str:
     return "; ".join(problems)
 
 
-def _message(err: dict) -> str:
+def _message(err: ErrorDetails) -> str:
     kind, msg = err["type"], err["msg"]
     if kind == "string_too_short":
         return "must not be empty"

@@ -187,6 +187,7 @@ def list_events(ctx: ToolContext, args: ListEventsArgs) -> dict:
     if args.to_date:
         _, end = when.span(args.to_date, ctx.now, ctx.tz, what="to_date")
     elif args.from_date:
+        assert from_end is not None  # set by the from_date branch above
         end = from_end
     else:
         end = ctx.now + timedelta(days=DEFAULT_WINDOW_DAYS)
@@ -217,6 +218,7 @@ def cancel_event(ctx: ToolContext, args: CancelEventArgs) -> dict:
         ) from None
     except ValueError:
         old = store.get_event(ctx.db, args.event_id, ctx.scope)
+        assert old is not None  # cancel_event raised ValueError, so it found the event in this scope
         raise ToolError(
             f"event_id: event {args.event_id} ('{old.title}', {when.iso(old.start, ctx.tz)}) is already cancelled"
         ) from None

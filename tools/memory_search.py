@@ -8,6 +8,8 @@ chat the tool is refused: the person's memory is not the team's.
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import Field
 
 from memory import search
@@ -32,7 +34,7 @@ def search_memory(ctx: ToolContext, args: SearchMemoryArgs) -> dict:
         raise ToolError(TEAM_REFUSAL)
     facts = search.search_facts(ctx.db, args.query, args.limit)
     found = search.search_messages(ctx.db, args.query, args.limit)
-    result = {
+    result: dict[str, Any] = {
         "facts": [h.as_dict() for h in facts],
         "messages": [h.as_dict() for h in found],
     }

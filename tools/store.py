@@ -17,7 +17,7 @@ from zoneinfo import ZoneInfo
 
 import sqlite_utils
 
-from memory.db import transaction
+from memory.db import inserted_id, transaction
 from memory.scope import EVERYTHING, Scope
 
 SCHEDULED, CANCELLED = "scheduled", "cancelled"
@@ -200,9 +200,11 @@ def add_event(
                 json.dumps(attendees or [], ensure_ascii=False), location, notes, SCHEDULED, chat, utc(now), origin,
             ),
         )
-        event_id = cursor.lastrowid
+        event_id = inserted_id(cursor)
         set_delivery(conn, EVENT, event_id, delivery, now)
-    return get_event(db, event_id)
+    event = get_event(db, event_id)
+    assert event is not None  # just inserted; events are never deleted
+    return event
 
 
 def event_by_uid(db: sqlite_utils.Database, uid: str) -> Event | None:
@@ -291,7 +293,9 @@ def cancel_event(db: sqlite_utils.Database, event_id: int, now: datetime, scope:
             "UPDATE calendar_events SET status = ?, cancelled_at = ? WHERE id = ?", (CANCELLED, utc(now), event_id)
         )
         _requeue(conn, EVENT, event_id, now)
-    return get_event(db, event_id)
+    event = get_event(db, event_id)
+    assert event is not None  # found above; events are never deleted
+    return event
 
 
 # --- outbox -----------------------------------------------------------------
@@ -347,9 +351,11 @@ def add_outbox(
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (recipient, recipient_key(recipient), channel, subject, body, chat, utc(now), message_uid),
         )
-        message_id = cursor.lastrowid
+        message_id = inserted_id(cursor)
         set_delivery(conn, MESSAGE, message_id, delivery, now)
-    return get_outbox(db, message_id)
+    message = get_outbox(db, message_id)
+    assert message is not None  # just inserted; outbox rows are never deleted
+    return message
 
 
 def get_outbox(db: sqlite_utils.Database, message_id: int) -> OutboxMessage | None:
@@ -456,9 +462,11 @@ def add_task(
             (assignee, recipient_key(assignee), title, due, utc(due_moment) if due_moment else None, OPEN, notes, chat,
              utc(now), f"{uuid.uuid4()}@kept"),
         )
-        task_id = cursor.lastrowid
+        task_id = inserted_id(cursor)
         set_delivery(conn, TASK, task_id, delivery, now)
-    return get_task(db, task_id)
+    task = get_task(db, task_id)
+    assert task is not None  # just inserted; tasks are never deleted
+    return task
 
 
 def get_task(db: sqlite_utils.Database, task_id: int, scope: Scope = EVERYTHING) -> Task | None:
@@ -495,7 +503,9 @@ def complete_task(db: sqlite_utils.Database, task_id: int, now: datetime, scope:
             raise ValueError(task_id)
         conn.execute("UPDATE tasks SET status = ?, done_at = ? WHERE id = ?", (DONE, utc(now), task_id))
         _requeue(conn, TASK, task_id, now)
-    return get_task(db, task_id)
+    task = get_task(db, task_id)
+    assert task is not None  # found above; tasks are never deleted
+    return task
 
 
 # --- delivery ---------------------------------------------------------------
@@ -566,7 +576,9 @@ def queue_again(db: sqlite_utils.Database, kind: str, item_id: int, now: datetim
                 "UPDATE deliveries SET state = ?, next_retry = ?, updated_at = ? WHERE kind = ? AND item_id = ?",
                 (PENDING, utc(now), utc(now), kind, item_id),
             )
-    return delivery_of(db, kind, item_id)
+    found_row = delivery_of(db, kind, item_id)
+    assert found_row is not None  # made or updated above; delivery rows are never deleted
+    return found_row
 
 
 def delivery_of(db: sqlite_utils.Database, kind: str, item_id: int) -> Delivery | None:
@@ -625,4 +637,6 @@ def finish_delivery(db: sqlite_utils.Database, kind: str, item_id: int, now: dat
             (state, reply, error, utc(next_retry) if next_retry else None, utc(now), state, utc(now), kind, item_id,
              owner),
         )
-    return delivery_of(db, kind, item_id)
+    recorded = delivery_of(db, kind, item_id)
+    assert recorded is not None  # the claim that preceded this found the row; delivery rows are never deleted
+    return recorded

@@ -75,6 +75,7 @@ def assign_task(ctx: ToolContext, args: AssignTaskArgs) -> dict:
     if args.due:
         parsed = when.parse(args.due, ctx.now, ctx.tz, what="due")
         if parsed.exact is None and parsed.clock is None:  # a day: due by its end
+            assert parsed.day is not None  # dates.read names a day or a time of day, or raises
             if parsed.day < ctx.now.astimezone(ctx.tz).date():
                 raise ToolError(f"due: {args.due!r} is {parsed.day.isoformat()}, in the past; give a future day")
             due = parsed.day.isoformat()
@@ -112,6 +113,7 @@ def complete_task(ctx: ToolContext, args: CompleteTaskArgs) -> dict:
         raise ToolError(f"task_id: no task has task_id {args.task_id}; call list_tasks to see the ids") from None
     except ValueError:
         old = store.get_task(ctx.db, args.task_id, ctx.scope)
+        assert old is not None  # complete_task raised ValueError, so it found the task in this scope
         raise ToolError(f"task_id: task {args.task_id} ('{old.title}') is already done") from None
     result = _task(task, ctx)
     result["delivery_state"], result["delivery"] = delivery.deliver_change(

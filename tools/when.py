@@ -71,6 +71,7 @@ def span(phrase: str, now: datetime, tz: ZoneInfo, what: str = "date") -> tuple[
     if parsed.exact is not None:
         return parsed.exact, parsed.exact
     if parsed.clock is None:
+        assert parsed.day is not None  # dates.read names a day or a time of day, or raises
         return day_start(parsed.day, tz), day_start(parsed.day + timedelta(days=1), tz)
     moment = resolve(phrase, now, tz, what=what)
     return moment, moment

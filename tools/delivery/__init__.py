@@ -168,9 +168,13 @@ class Deliverer:
         stamp = datetime.now(UTC)
         if kind == store.MESSAGE:
             message = store.get_outbox(db, item_id)
+            assert message is not None  # a delivery row is written with its item, and outbox rows are never deleted
             state, why = self.message_state(message.channel, message.recipient)
             if state != store.PENDING:
+                assert why is not None  # message_state says why whenever it keeps a message local
                 raise DeliveryProblem(why, retry=False)
+            assert self.mail is not None  # message_state queues a message only with an email account
+            assert message.message_uid is not None  # add_outbox makes one for every new row; m002 filled older ones
             from tools.delivery import smtp
 
             email = smtp.build(self.mail, to=message.recipient, subject=message.subject, body=message.body,

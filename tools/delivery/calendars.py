@@ -30,7 +30,7 @@ class CalendarServer:
         self.account = account
         self.timeout = timeout
         self._client = None
-        self._calendars = None
+        self._calendars: list | None = None
         self._chosen = None
 
     @property

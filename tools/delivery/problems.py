@@ -42,7 +42,7 @@ def _status_of(exc: BaseException) -> int | None:
     return None
 
 
-def _chain(exc: BaseException):
+def _chain(exc: BaseException | None):
     seen = set()
     while exc is not None and id(exc) not in seen:
         seen.add(id(exc))

@@ -71,6 +71,7 @@ def send(account: Account, message: EmailMessage, timeout: float, accepted=None)
     the same Message-ID). Raises DeliveryProblem.
     """
     to = message["To"]
+    assert account.sender is not None  # accounts.load refuses an smtp account without a From address
     try:
         client = _connect(account, timeout)
         try:
