@@ -11,13 +11,21 @@ mapped onto the real fields before validation.
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError, model_validator
 from pydantic_core import ErrorDetails
 
 from memory.replies import plain
 from tools.base import ToolError
+
+
+def _row_id(value: Any) -> Any:
+    return value.strip().lstrip("#") if isinstance(value, str) else value
+
+
+# The id of a row a tool made (an event, a task), as models write it: 12, "12" or "#12".
+RowId = Annotated[int, BeforeValidator(_row_id)]
 
 
 class Arguments(BaseModel):

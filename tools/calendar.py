@@ -22,7 +22,7 @@ from typing import Optional
 from pydantic import Field, field_validator
 
 from tools import delivery, store, when
-from tools.arguments import Arguments, minutes, split_names
+from tools.arguments import Arguments, RowId, minutes, split_names
 from tools.base import Tool, ToolContext, ToolError
 
 MAX_MINUTES = 24 * 60
@@ -89,12 +89,7 @@ class ListEventsArgs(Arguments):
 class CancelEventArgs(Arguments):
     ALIASES = {"id": "event_id", "event": "event_id"}
 
-    event_id: int = Field(description="The event_id from schedule_meeting or list_events, e.g. 12.")
-
-    @field_validator("event_id", mode="before")
-    @classmethod
-    def _strip_hash(cls, value):
-        return value.strip().lstrip("#") if isinstance(value, str) else value
+    event_id: RowId = Field(description="The event_id from schedule_meeting or list_events, e.g. 12.")
 
 
 SERVER_ONLY = "your calendar, not booked by kept"

@@ -12,7 +12,7 @@ from typing import Optional
 from pydantic import Field, field_validator
 
 from tools import delivery, store, when
-from tools.arguments import Arguments
+from tools.arguments import Arguments, RowId
 from tools.base import Tool, ToolContext, ToolError
 
 STATUSES = ("open", "done", "all")
@@ -57,12 +57,7 @@ class ListTasksArgs(Arguments):
 class CompleteTaskArgs(Arguments):
     ALIASES = {"id": "task_id", "task": "task_id"}
 
-    task_id: int = Field(description="The task_id from assign_task or list_tasks, e.g. 4.")
-
-    @field_validator("task_id", mode="before")
-    @classmethod
-    def _strip_hash(cls, value):
-        return value.strip().lstrip("#") if isinstance(value, str) else value
+    task_id: RowId = Field(description="The task_id from assign_task or list_tasks, e.g. 4.")
 
 
 def _task(task: store.Task, ctx: ToolContext) -> dict:
