@@ -32,11 +32,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 import sqlite_utils
+from pydantic import Field
 
 from memory import facts as fact_log
 from memory import messages, search, summary, undo
 from memory.db import transaction
 from memory.recall import fact_body
+from memory.replies import Reply, Text, ask
 from memory.text import tokens
 
 MIGRATIONS = [
@@ -194,6 +196,15 @@ forget something. Return the note with everything that states, repeats or implie
 items removed; keep every other line exactly as it is. Answer only by calling the tool {tool}."""
 
 
+class RewriteReply(Reply):
+    """MEMORY's sections: ``summary.SummaryReply`` without moved_out and soul."""
+
+    who: Text = Field(description="Who they are.")
+    asked: Text = Field(description="What they asked for (standing work requests).")
+    keep: Text = Field(description="What to keep: durable, current facts.")
+    lately: Text = Field(description="Recent happenings, one dated line each, oldest first.")
+
+
 def drop_lines(note: str, needles: list[str]) -> tuple[str, int]:
     """The note without the lines that hold any needle, and how many went."""
     kept, dropped = [], 0
@@ -218,17 +229,16 @@ def rewrite(llm: Callable | None, note: str, needles: list[str]) -> tuple[str, i
         return note, 0
     if llm is None:
         return drop_lines(note, needles)
-    schema = {k: v for k, v in summary.SCHEMA.items() if k != "properties"}
-    schema["properties"] = {k: summary.SCHEMA["properties"][k] for k, _ in summary.SECTIONS}
-    reply = llm(
+    reply = ask(
+        llm,
+        RewriteReply,
         purpose="memory.forget",
         system=REWRITE_SYSTEM.format(tool=summary.TOOL),
         prompt="Forget:\n" + "\n".join(f"- {n}" for n in needles) + f"\n\nMEMORY:\n{note}",
-        schema=schema,
-        schema_name=summary.TOOL,
+        name=summary.TOOL,
         max_tokens=4096,
     )
-    rewritten = summary.render({k: str(reply.get(k) or "") for k, _ in summary.SECTIONS})
+    rewritten = summary.render({k: getattr(reply, k) for k, _ in summary.SECTIONS})
     checked, _ = drop_lines(rewritten, needles)
     before = sum(1 for ln in note.splitlines() if ln.strip() and not ln.startswith("## "))
     after = sum(1 for ln in checked.splitlines() if ln.strip() and not ln.startswith("## "))
