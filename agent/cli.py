@@ -188,7 +188,7 @@ def models(as_json: bool = JSON_OPT, check: bool = typer.Option(True, "--check/-
     settings = config.load()
     rows = []
     for role, spec, memory in (("chat", settings.model, False), ("memory", settings.memory_model, True)):
-        row = {"role": role}
+        row: dict[str, object] = {"role": role}
         try:
             provider, name = registry.parse(spec, memory=memory)
             row.update(provider=provider, model=name)

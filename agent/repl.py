@@ -50,7 +50,7 @@ class Repl:
         self.term = Terminal(write=write, color=color)
         self.write = self.term.write
         self.commands = {c.name: c for c in COMMANDS}
-        self.write_pass = None  # the background memory pass, joined on exit
+        self.write_pass: threading.Thread | None = None  # the background memory pass, joined on exit
         self.items: list = []  # what of memory reached the last reply (context.Item), for /why
         self.listing: list[tuple[str, int | None]] = []  # (kind, id) by number in the last /why or /facts
         self.saved: list[int] = []  # journal ids of passes that committed and were not shown yet
@@ -446,7 +446,7 @@ def _plain_reader():
 def _prompt_reader(repl: Repl, input=None, output=None):
     from prompt_toolkit import PromptSession
     from prompt_toolkit.completion import Completer, Completion
-    from prompt_toolkit.history import FileHistory, InMemoryHistory
+    from prompt_toolkit.history import FileHistory, History, InMemoryHistory
     from prompt_toolkit.key_binding import KeyBindings
 
     from agent import config
@@ -465,6 +465,7 @@ def _prompt_reader(repl: Repl, input=None, output=None):
     def _(event):
         event.current_buffer.insert_text("\n")
 
+    history: History
     if input is None and not repl.session.incognito:
         path = config.history_path()
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -474,13 +475,16 @@ def _prompt_reader(repl: Repl, input=None, output=None):
         history = FileHistory(str(path))
     else:
         history = InMemoryHistory()
-    prompt_session = PromptSession(
+    prompt_session: PromptSession[str] = PromptSession(
         history=history, completer=SlashCompleter(), key_bindings=bindings,
         multiline=False, input=input, output=output, complete_while_typing=True,
     )
 
-    def read(prompt: str) -> str:
-        return prompt_session.prompt(prompt)
+    class Read:
+        def __init__(self) -> None:
+            self.prompt_session = prompt_session  # for tests and completion checks
 
-    read.prompt_session = prompt_session  # for tests and completion checks
-    return read
+        def __call__(self, prompt: str) -> str:
+            return prompt_session.prompt(prompt)
+
+    return Read()

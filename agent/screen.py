@@ -248,8 +248,8 @@ def read_request(request: str, now: datetime, tz: ZoneInfo) -> Reading:
                 parsed = dates.read(phrase, now, tz)
             except dates.Ambiguous as exc:
                 # Two readings side by side are two times when words join them ("from tomorrow at 10 to Thursday").
-                joined = exc.conflict and _JOINED.search(phrase)
-                if not joined and (refused is None or meaning > refused[0]):
+                linked = exc.conflict and _JOINED.search(phrase)
+                if not linked and (refused is None or meaning > refused[0]):
                     refused = (meaning, str(exc))
                 continue
             except dates.DateError:

@@ -192,7 +192,7 @@ class _Text:
 
     def hits(self, pattern: str) -> list[str]:
         rx = re.compile(pattern, re.I | re.M)
-        found = []
+        found: list[str] = []
         for m in rx.finditer(self.text):
             mid = self.ids[self._bisect(self.starts, m.start()) - 1]
             if not found or found[-1] != mid:
@@ -238,9 +238,9 @@ def verify(persona: Persona, items: list[Item], thorough: bool = True) -> list[s
         if missing:
             problems.append(f"{item.id}: unknown source message(s) {', '.join(missing)}")
             continue
-        for p in item.planted:
-            if p not in planted_ids:
-                problems.append(f"{item.id}: unknown planted id {p}")
+        for pid in item.planted:
+            if pid not in planted_ids:
+                problems.append(f"{item.id}: unknown planted id {pid}")
         sources = _Text(_lines(persona, set(item.sources)))
         for group in item.needs:
             if not any(sources.hits(g) for g in group):

@@ -178,6 +178,7 @@ def run(settings: Settings, run_dir: Path | None = None, *, resume: bool = False
             base_db = Path(tmp) / f"{len(list(Path(tmp).glob('*.db')))}-{Path(name).name}.db"
             mem_llm = memory_llm
             if settings.facts == "write" and mem_llm is None:
+                assert settings.memory_model  # checked before the run starts
                 mem_llm = _memory_llm(settings.memory_model, base_db)
             loaded_store = _load(persona, base_db, settings.facts, mem_llm)
             if settings.facts == "write":

@@ -211,9 +211,11 @@ def _reconcile_chunk(llm, chunk: list[Candidate], active: list, docs: list[str],
             # An ADD without text falls back to its candidate.
             plan.adds.append(Candidate(text or c.text, c.said_on, c.source_ids))
         elif action == "UPDATE":
+            assert target is not None  # an UPDATE without a target was skipped above
             changed.add(target)
             plan.updates.append((target, Candidate(text or c.text, c.said_on, c.source_ids)))
         elif action == "DELETE":
+            assert target is not None  # a DELETE without a target was skipped above
             changed.add(target)
             plan.deletes.append((target, f"contradicted by: {c.line}"))
     plan.undecided += len(chunk) - len(decided)

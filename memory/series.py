@@ -22,11 +22,13 @@ import re
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
+from types import ModuleType
 from typing import Any
 
 from pydantic import Field
 
 from memory import facts as fact_log
+from memory.db import inserted_id
 from memory.promises.evidence import about
 from memory.promises.write import said_on as _said_on
 from memory.replies import Reply, Text, ask
@@ -262,6 +264,7 @@ class SeriesPlan:
 def event_date(date_text: str, said_on: date) -> date:
     """When an event that was reported on ``said_on`` happened: never after the report."""
     if date_text.strip():
+        dates: ModuleType | None
         try:
             from memory.text import dates
         except ImportError:
@@ -417,7 +420,7 @@ def apply_pass(conn: sqlite3.Connection, plan: SeriesPlan) -> dict[str, int]:
         row = conn.execute("SELECT id FROM series WHERE key = ?", (key,)).fetchone()
         if row is None:
             cur = conn.execute("INSERT INTO series (name, key, created_at) VALUES (?, ?, ?)", (name, key, now))
-            ids[key] = int(cur.lastrowid)
+            ids[key] = inserted_id(cur)
             created += 1
         else:
             ids[key] = row[0]

@@ -178,7 +178,8 @@ def _holds(conn, owner: str, now: datetime) -> bool:
 
 
 def _batch(messages: list[store.StoredMessage]) -> list[store.StoredMessage]:
-    out, size = [], 0
+    out: list[store.StoredMessage] = []
+    size = 0
     for m in messages:
         size += min(len(m.text), MAX_MESSAGE_CHARS)
         if out and (len(out) >= MAX_MESSAGES or size > MAX_CHARS):

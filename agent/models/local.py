@@ -432,6 +432,7 @@ class LocalModel:
                 _chat_waiting.clear()
             llm = load(self._path)
             if structured:
+                assert tools is not None  # structured only with exactly one tool
                 return self._structured(llm, messages, system, tools[0], max_tokens)
             text, calls, usage, stop = self._generate(llm, messages, system, tools, on_text, max_tokens)
             if not calls and not text.strip():

@@ -75,6 +75,7 @@ def seed(home: Path, trial: int) -> dict[str, list[str]]:
     for i in range(EMAILS):
         m = store.add_outbox(db, recipient=f"person{i}@example.com", body=f"trial {trial} message {i}", now=now,
                              channel="email", subject=f"t{trial}-{i}", delivery=store.PENDING, domain="example.org")
+        assert m.message_uid is not None  # add_outbox writes one
         ids["emails"].append(m.message_uid)
     for i in range(EVENTS):
         start = now + timedelta(days=1, hours=i)
@@ -87,6 +88,7 @@ def seed(home: Path, trial: int) -> dict[str, list[str]]:
             ids["events"].append(e.uid)
     for i in range(TASKS):
         t = store.add_task(db, assignee="Sam", title=f"trial {trial} task {i}", now=now, delivery=store.PENDING)
+        assert t.uid is not None  # add_task writes one
         ids["tasks"].append(t.uid)
     db.conn.close()
     return ids

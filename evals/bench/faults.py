@@ -25,13 +25,26 @@ import time
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import TypedDict
 
 from evals.bench import harness
 from evals.bench.fakemodel import RespondingOpenAI
 
+
+# TypedDicts, so mypy checks the keys unpacked into run_kept/spawn_kept's **extra.
+class _PassEveryTurn(TypedDict):
+    KEPT_WRITE_EVERY_TURNS: str
+    KEPT_WRITE_MIN_USER_TURNS: str
+    KEPT_WRITE_MIN_HOURS: str
+
+
+class _NoPasses(TypedDict):
+    KEPT_WRITE_EVERY_TURNS: str
+
+
 # Every turn is followed by a write pass, so kills land in passes too.
-PASS_EVERY_TURN = {"KEPT_WRITE_EVERY_TURNS": "1", "KEPT_WRITE_MIN_USER_TURNS": "1", "KEPT_WRITE_MIN_HOURS": "0"}
-NO_PASSES = {"KEPT_WRITE_EVERY_TURNS": "1000000"}
+PASS_EVERY_TURN: _PassEveryTurn = {"KEPT_WRITE_EVERY_TURNS": "1", "KEPT_WRITE_MIN_USER_TURNS": "1", "KEPT_WRITE_MIN_HOURS": "0"}
+NO_PASSES: _NoPasses = {"KEPT_WRITE_EVERY_TURNS": "1000000"}
 CURSOR_KEY = "writer.cursor"
 
 
@@ -206,6 +219,7 @@ def _crash_group(n: int, home: Path, server: RespondingOpenAI, rng: random.Rando
         before = len(server.model_requests)
         server.arrived.clear()
         proc = harness.spawn_kept("ask", text, home=home, base_url=server.base_url, **PASS_EVERY_TURN)
+        assert proc.stdout is not None and proc.stderr is not None  # spawn_kept pipes both
         if rng.random() < 1 / 3:
             time.sleep(rng.uniform(0, startup * 1.2))
         else:  # from the model request on: the call, storing the reply, the write pass after it
@@ -238,8 +252,8 @@ def _crash_group(n: int, home: Path, server: RespondingOpenAI, rng: random.Rando
                   f"{len(chat_calls)} chat and {len(pass_calls)} memory calls seen; problems so far {len(tally.problems)}")
     # The restart that finishes: its pass must read everything an interrupted pass left.
     settle = f"settle {label}: nothing more today"
-    proc = harness.run_kept("ask", settle, home=home, base_url=server.base_url, **PASS_EVERY_TURN)
-    check_output(proc, tally, f"settle {label}")
+    settled = harness.run_kept("ask", settle, home=home, base_url=server.base_url, **PASS_EVERY_TURN)
+    check_output(settled, tally, f"settle {label}")
     sent[settle] = True
     tally.messages_sent += 1
     check_messages(home, sent, tally, f"settle {label}")
@@ -249,7 +263,7 @@ def _crash_group(n: int, home: Path, server: RespondingOpenAI, rng: random.Rando
     if c < last - 1 or unread:  # the settle's own reply may come after its pass read the messages
         tally.passes_not_rerun += 1
         tally.problem(f"settle {label}: cursor {c} of {last}; {len(unread)} sent messages never reached the "
-                      f"fact log; last output: {proc.stderr.strip()[-200:]!r}")
+                      f"fact log; last output: {settled.stderr.strip()[-200:]!r}")
 
 
 def _progress(line: str) -> None:

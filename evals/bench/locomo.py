@@ -68,7 +68,7 @@ def run(path: str | Path, limit: int | None = None, show_progress: bool = True) 
     report: dict = {"benchmark": "LoCoMo", "n": {}, "granularities": {}}
     for granularity in ("session", "turn"):
         runners = systems()
-        scores = {r.name: {m: [] for m in METRICS} for r in runners}
+        scores: dict[str, dict[str, list[float]]] = {r.name: {m: [] for m in METRICS} for r in runners}
         jobs = []
         for conv in data:
             sessions, numbers, turns, turn_ids = documents(conv)

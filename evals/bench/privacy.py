@@ -120,7 +120,7 @@ def run_pass(db, team: bool = True) -> PrivacyTally:
     if missing:  # a new tool must join the pass before the pass can say anything
         raise AssertionError(f"the privacy pass does not drive these tools: {sorted(missing)}")
     # One turn per tool call (the call, then a reply), so each request shows its own tool result.
-    steps = [step for name, args in calls for step in (scripted.tool_call(name, **args), scripted.text("Done."))]
+    steps: list[scripted.Step] = [step for name, args in calls for step in (scripted.tool_call(name, **args), scripted.text("Done."))]
     steps.append(scripted.text("You're welcome."))
     model = ScriptedModel(steps)
     chat = TEAM_CHAT if team else "me"

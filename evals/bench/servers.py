@@ -276,6 +276,7 @@ class CaldavServer:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self._proc.poll() is not None:
+                assert self._proc.stderr is not None  # stderr=PIPE
                 raise RuntimeError(f"radicale exited: {self._proc.stderr.read().decode()[-800:]}")
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):

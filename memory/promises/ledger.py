@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass
 from datetime import date, datetime
 from typing import Any
 
-from memory.db import transaction
+from memory.db import inserted_id, transaction
 
 OPEN, DONE, DROPPED = "open", "done", "dropped"
 
@@ -135,7 +135,7 @@ def add(conn: sqlite3.Connection, who: str, what: str, opened_on: str, *, to_who
         " VALUES (?, ?, ?, ?, 'open', ?, ?, ?)",
         (who, to_whom or None, what, due_on, opened_message_id, opened_on, _now_text()),
     )
-    pid = int(cur.lastrowid)
+    pid = inserted_id(cur)
     conn.execute("INSERT INTO promise_events (promise_id, event, message_id, at) VALUES (?, 'OPEN', ?, ?)",
                  (pid, opened_message_id, _now_text()))
     return pid

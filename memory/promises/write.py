@@ -196,6 +196,7 @@ def plan_pass(db, batch: Batch | list, llm, today: date) -> PromisePlan:
         if reason:
             plan.rejected.append(f"closure {item!r}: {reason}")
             continue
+        assert msg is not None  # _closure_refused refuses a missing message
         evidence = item.evidence or msg.text[:200]
         closure = Closure(status, msg.id, said_on(msg, today).isoformat(), f"message #{msg.id}: {evidence[:300]}")
         if ref.startswith("P"):

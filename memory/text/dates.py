@@ -697,8 +697,12 @@ def _read_periods_with_days(r: _Reader) -> None:
     both = {r"\btonight\b": (0, "evening"), r"\bthis morning\b": (0, "morning"), r"\bthis afternoon\b": (0, "afternoon"),
             r"\bthis evening\b": (0, "evening"), r"\btomorrow (?:morning)\b": (1, "morning"),
             r"今晚": (0, "evening"), r"今早": (0, "morning"), r"明早": (1, "morning"), r"明晚": (1, "evening")}
+    def day_and_period(offset: int, period: str) -> None:
+        r.set_day(r.today + timedelta(days=offset))
+        r.set_period(period)
+
     for pattern, (offset, period) in both.items():
-        r.take(pattern, lambda m, o=offset, p=period: (r.set_day(r.today + timedelta(days=o)), r.set_period(p)))
+        r.take(pattern, lambda m, o=offset, p=period: day_and_period(o, p))
 
 
 _UNITS = {
@@ -920,6 +924,7 @@ def moment(phrase: str, now: datetime, tz: ZoneInfo, *, on_day: date | None = No
         return parsed.exact.astimezone(tz)
     clock = parsed.clock if parsed.clock is not None else default_time
     if clock is None:
+        assert parsed.day is not None  # read() gives a moment, a day or a time of day
         raise DateError(
             f"{phrase.strip()!r} names a day but no time of day; add one, e.g. "
             f"'{WEEKDAYS[parsed.day.weekday()]} 10:00' or '{parsed.day.isoformat()} 14:30'"

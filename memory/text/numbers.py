@@ -179,7 +179,7 @@ def amount(text: str | None) -> float | None:
         scale = m.group("scale")
         return value * SCALE[scale.lower() if scale.isascii() else scale] if scale else value
     cn = re.sub("[元块]$", "", text)
-    value = cn_int(cn)
-    if value is None:
-        value = en_int(cn)
-    return float(value) if value is not None else None
+    whole = cn_int(cn)
+    if whole is None:
+        whole = en_int(cn)
+    return float(whole) if whole is not None else None
