@@ -61,8 +61,15 @@ def run_due_pass(db, model, *, force: bool = False, progress=None):
     settings = config.load()
     calls.set_deadline(settings.model_deadline_seconds)
     schedule = writer.Schedule(settings.write_every_turns, settings.write_min_user_turns, settings.write_min_hours)
-    return writer.run_pass(db, ModelMemoryLLM(model, db), cap=settings.summary_cap,
-                           max_active=settings.max_active_facts, schedule=schedule, force=force, progress=progress)
+    return writer.run_pass(
+        db,
+        ModelMemoryLLM(model, db),
+        cap=settings.summary_cap,
+        max_active=settings.max_active_facts,
+        schedule=schedule,
+        force=force,
+        progress=progress,
+    )
 
 
 def _pass_in_own_connection(path: str, model) -> None:

@@ -121,8 +121,9 @@ def run_turn(
     calls_db = None if session.incognito else session.db
     specs = [ToolSpec(t.name, t.description, t.parameters) for t in session.tools]
     by_name = {t.name: t for t in session.tools}
-    tool_ctx = ToolContext(session.db, now, session.tz, session.chat.name, session.chat.is_team, session.approve,
-                           delivery=session.delivery)
+    tool_ctx = ToolContext(
+        session.db, now, session.tz, session.chat.name, session.chat.is_team, session.approve, delivery=session.delivery
+    )
     convo = list(ctx.messages)
     before = session.before_call or (screen.screen if getattr(session.model, "wants_screen", False) else None)
     after = session.after_call if session.after_call is not None else [_close_fulfilled_promises]
@@ -133,9 +134,14 @@ def run_turn(
         offer = specs if round_no < MAX_TOOL_ROUNDS else None
         try:
             response = call_model(
-                session.model, convo, db=calls_db, purpose="chat", system=ctx.system,
+                session.model,
+                convo,
+                db=calls_db,
+                purpose="chat",
+                system=ctx.system,
                 # The embedded model's text after a tool result may be replaced (confirm.settle): not streamed.
-                tools=offer, on_text=None if result.calls and session.model.provider == "local" else on_text,
+                tools=offer,
+                on_text=None if result.calls and session.model.provider == "local" else on_text,
                 on_retry=on_retry,
             )
             calls, held = list(response.tool_calls), []
@@ -146,8 +152,14 @@ def run_turn(
                 if not calls and not held and not response.text.strip():
                     # Every call was unwanted: ask again for an answer in words.
                     response = call_model(
-                        _WordsOnly(session.model), convo, db=calls_db, purpose="chat", system=ctx.system,
-                        tools=specs, on_text=on_text, on_retry=on_retry,
+                        _WordsOnly(session.model),
+                        convo,
+                        db=calls_db,
+                        purpose="chat",
+                        system=ctx.system,
+                        tools=specs,
+                        on_text=on_text,
+                        on_retry=on_retry,
                     )
         except ModelError as exc:
             result.error = _explain(exc)
@@ -174,16 +186,27 @@ def run_turn(
             else:
                 executed = ExecutedCall(call.name, call.arguments, screen.held_result(hold), True)
             result.calls.append(executed)
-            _keep(session, "tool", call.name, json.dumps(executed.result, ensure_ascii=False, default=str),
-                  session.now(), meta={"arguments": call.arguments, "is_error": executed.is_error})
+            _keep(
+                session,
+                "tool",
+                call.name,
+                json.dumps(executed.result, ensure_ascii=False, default=str),
+                session.now(),
+                meta={"arguments": call.arguments, "is_error": executed.is_error},
+            )
             if not executed.is_error and not session.incognito:
                 for step in after:
                     step(session, executed)
             if on_tool:
                 on_tool(executed)
             convo.append(
-                Message("tool", json.dumps(executed.result, ensure_ascii=False, default=str),
-                        tool_call_id=call.id, name=call.name, is_error=executed.is_error)
+                Message(
+                    "tool",
+                    json.dumps(executed.result, ensure_ascii=False, default=str),
+                    tool_call_id=call.id,
+                    name=call.name,
+                    is_error=executed.is_error,
+                )
             )
     raise AssertionError("unreachable: the last round offers no tools")
 
@@ -220,8 +243,9 @@ def _close_fulfilled_promises(session: Session, executed: ExecutedCall) -> None:
     from memory import promises
 
     if isinstance(executed.result, dict):
-        promises.on_tool_action(session.db, executed.name, executed.arguments, executed.result,
-                                today=session.now().date())
+        promises.on_tool_action(
+            session.db, executed.name, executed.arguments, executed.result, today=session.now().date()
+        )
 
 
 def _check(cancel: threading.Event | None) -> None:
@@ -239,7 +263,9 @@ def _execute(call: ToolCall, tools: dict[str, Tool], ctx: ToolContext) -> Execut
     except ToolError as exc:
         return ExecutedCall(call.name, call.arguments, {"error": str(exc)}, True)
     except Exception as exc:  # a bug in a tool must not end the turn: the model sees it
-        return ExecutedCall(call.name, call.arguments, {"error": f"{call.name} failed: {type(exc).__name__}: {exc}"}, True)
+        return ExecutedCall(
+            call.name, call.arguments, {"error": f"{call.name} failed: {type(exc).__name__}: {exc}"}, True
+        )
 
 
 def _explain(exc: ModelError) -> str:

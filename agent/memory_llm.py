@@ -41,15 +41,36 @@ class ModelMemoryLLM:
         """A hosted model reads well enough to take more in one call (the extraction also reads commitments)."""
         return self.model.provider in ("anthropic", "openai")
 
-    def __call__(self, *, purpose: str, system: str, prompt: str, schema: type[Reply] | None = None,
-                 schema_name: str = "record", max_tokens: int = 2048) -> Any:
-        tools = [ToolSpec(schema_name, f"Record the result ({purpose}).", schema.model_json_schema())] \
-            if schema is not None else None
+    def __call__(
+        self,
+        *,
+        purpose: str,
+        system: str,
+        prompt: str,
+        schema: type[Reply] | None = None,
+        schema_name: str = "record",
+        max_tokens: int = 2048,
+    ) -> Any:
+        tools = (
+            [ToolSpec(schema_name, f"Record the result ({purpose}).", schema.model_json_schema())]
+            if schema is not None
+            else None
+        )
         kwargs = {"sleep": self.sleep} if self.sleep is not None else {}
-        response = call_model(self.model, [Message("user", prompt)], db=self.db, purpose=purpose, system=system,
-                              tools=tools, max_tokens=max_tokens, require_tool=tools is not None, **kwargs)
-        self.stats.append(CallStat(purpose, len(system), len(prompt), response.usage.input_tokens,
-                                   response.usage.output_tokens))
+        response = call_model(
+            self.model,
+            [Message("user", prompt)],
+            db=self.db,
+            purpose=purpose,
+            system=system,
+            tools=tools,
+            max_tokens=max_tokens,
+            require_tool=tools is not None,
+            **kwargs,
+        )
+        self.stats.append(
+            CallStat(purpose, len(system), len(prompt), response.usage.input_tokens, response.usage.output_tokens)
+        )
         if schema is None:
             if response.tool_calls or not response.text.strip():
                 raise UnusableReply(f"{purpose}: expected text, got a tool call")

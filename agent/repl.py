@@ -34,7 +34,7 @@ from memory import scope
 class Command:
     name: str
     help: str
-    run: Callable[["Repl", str], None]
+    run: Callable[[Repl, str], None]
     # Shown in a team chat too. A command that reads the person's private memory
     # leaves this False, so a new command is refused in team chats until it says otherwise.
     in_team: bool = False
@@ -78,8 +78,11 @@ class Repl:
                 self.say(f"unknown command /{word}; /help lists them", "yellow")
                 return
             if not command.in_team and not scope.of(self.session.chat).private_memory:
-                self.say(f"/{command.name} shows private memory; it is not available in the team chat "
-                         f"{self.session.chat.name!r}", "yellow")
+                self.say(
+                    f"/{command.name} shows private memory; it is not available in the team chat "
+                    f"{self.session.chat.name!r}",
+                    "yellow",
+                )
                 return
             command.run(self, rest.strip())
             return
@@ -94,7 +97,9 @@ class Repl:
                 term.stream(delta)
 
         try:
-            result = run_turn(self.session, text, on_text=on_text, on_tool=term.tool, on_retry=term.retry, cancel=cancel)
+            result = run_turn(
+                self.session, text, on_text=on_text, on_tool=term.tool, on_retry=term.retry, cancel=cancel
+            )
         except InputError as exc:
             self.say(str(exc), "yellow")
             return
@@ -141,8 +146,11 @@ class Repl:
 
         settings = config.load()
         for journal_id in pending:
-            for line in saved_lines(undo.changes(db or self.session.db, journal_id), cap=settings.summary_cap,
-                                    max_active=settings.max_active_facts):
+            for line in saved_lines(
+                undo.changes(db or self.session.db, journal_id),
+                cap=settings.summary_cap,
+                max_active=settings.max_active_facts,
+            ):
                 self.say(line, "yellow" if line.startswith(("MEMORY is full", "Active facts")) else "dim")
 
     def wait_for_pass(self, timeout: float = 120.0) -> None:
@@ -161,6 +169,7 @@ class Repl:
 
 
 # -- /commands ------------------------------------------------------------
+
 
 def _help(repl: Repl, arg: str) -> None:
     for c in COMMANDS:
@@ -282,8 +291,11 @@ def _forget(repl: Repl, arg: str) -> None:
             return
         kind, listed = repl.listing[n - 1]
         if kind != "fact" or listed is None:
-            repl.say(f"item {n} is the {kind}, not a fact; /forget forgets facts "
-                     "(`kept memory forget --matching TEXT` forgets any text)", "yellow")
+            repl.say(
+                f"item {n} is the {kind}, not a fact; /forget forgets facts "
+                "(`kept memory forget --matching TEXT` forgets any text)",
+                "yellow",
+            )
             return
         fact_id = listed
     else:
@@ -345,27 +357,44 @@ COMMANDS = [
 
 # -- the loop ---------------------------------------------------------------
 
-INCOGNITO_NOTICE = ("incognito: kept reads your memory but stores nothing from this chat "
-                    "(no messages, no memory pass, no model-call log, no input history)")
+INCOGNITO_NOTICE = (
+    "incognito: kept reads your memory but stores nothing from this chat "
+    "(no messages, no memory pass, no model-call log, no input history)"
+)
+
 
 def _plain_terminal() -> bool:
     return not sys.stdin.isatty() or os.environ.get("TERM") in ("dumb", "unknown", "")
 
 
-def run_repl(model_spec: str | None = None, chat_name: str = "me", team: bool = False, *, incognito: bool = False,
-             session=None, input=None, output=None) -> None:
+def run_repl(
+    model_spec: str | None = None,
+    chat_name: str = "me",
+    team: bool = False,
+    *,
+    incognito: bool = False,
+    session=None,
+    input=None,
+    output=None,
+) -> None:
     """Run the chat until /quit or end of input. ``input``/``output`` are for tests."""
     from agent.session import open_session
 
     plain = input is None and _plain_terminal()
     color = "NO_COLOR" not in os.environ and not plain and output is None
     consent: list[Callable[[str], bool]] = []
-    session = session or open_session(model_spec, chat_name, team, approve=lambda prompt: consent[0](prompt),
-                                      incognito=incognito)
+    session = session or open_session(
+        model_spec, chat_name, team, approve=lambda prompt: consent[0](prompt), incognito=incognito
+    )
     repl = Repl(session, color=color)
     if session.model.provider == "local":
-        repl.say("Using the embedded model (no API key set). Set ANTHROPIC_API_KEY or OPENAI_API_KEY for a stronger one.", "dim")
-    repl.say(f"kept · {session.model.provider}:{session.model.name} · chat {session.chat.name!r} · /help for commands", "dim")
+        repl.say(
+            "Using the embedded model (no API key set). Set ANTHROPIC_API_KEY or OPENAI_API_KEY for a stronger one.",
+            "dim",
+        )
+    repl.say(
+        f"kept · {session.model.provider}:{session.model.name} · chat {session.chat.name!r} · /help for commands", "dim"
+    )
     if session.incognito:
         repl.say(INCOGNITO_NOTICE, "yellow")
 
@@ -476,8 +505,13 @@ def _prompt_reader(repl: Repl, input=None, output=None):
     else:
         history = InMemoryHistory()
     prompt_session: PromptSession[str] = PromptSession(
-        history=history, completer=SlashCompleter(), key_bindings=bindings,
-        multiline=False, input=input, output=output, complete_while_typing=True,
+        history=history,
+        completer=SlashCompleter(),
+        key_bindings=bindings,
+        multiline=False,
+        input=input,
+        output=output,
+        complete_while_typing=True,
     )
 
     class Read:

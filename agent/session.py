@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC
+
 from agent import config
 from agent.loop import Session
 from memory import messages as store
@@ -15,8 +17,16 @@ def open_store(path=None):
     return open_db(path or config.db_path(), OWNERS)
 
 
-def open_session(model_spec: str | None = None, chat_name: str = store.DEFAULT_CHAT, team: bool = False,
-                 approve=lambda prompt: True, db=None, model=None, delivery=None, incognito: bool = False) -> Session:
+def open_session(
+    model_spec: str | None = None,
+    chat_name: str = store.DEFAULT_CHAT,
+    team: bool = False,
+    approve=lambda prompt: True,
+    db=None,
+    model=None,
+    delivery=None,
+    incognito: bool = False,
+) -> Session:
     from agent.models import calls, registry
     from tools import all_tools
     from tools.delivery import Deliverer
@@ -33,8 +43,15 @@ def open_session(model_spec: str | None = None, chat_name: str = store.DEFAULT_C
         chat = store.get_chat(db, chat_name, kind)
     model = model if model is not None else registry.create(model_spec or settings.model)
     session = Session(
-        db=db, model=model, tools=all_tools(), tz=tz, chat=chat, approve=approve,
-        recall_k=settings.recall_k, recent_limit=settings.recent_messages, incognito=incognito,
+        db=db,
+        model=model,
+        tools=all_tools(),
+        tz=tz,
+        chat=chat,
+        approve=approve,
+        recall_k=settings.recall_k,
+        recent_limit=settings.recent_messages,
+        incognito=incognito,
         delivery=delivery if delivery is not None else Deliverer.from_home(config.home()),
     )
     # An incognito session changes nothing in the store, pending deliveries included.
@@ -47,7 +64,7 @@ def retry_pending(session, path=None):
     start, in a thread with its own connection, so the first turn does not wait on a server.
     Returns the thread, or None when nothing is due."""
     import threading
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from tools import store as tools_store
     from tools.delivery import Deliverer
@@ -55,7 +72,7 @@ def retry_pending(session, path=None):
     delivery = session.delivery
     if delivery is None or not delivery.accounts:
         return None
-    if not tools_store.due_deliveries(session.db, datetime.now(timezone.utc)):
+    if not tools_store.due_deliveries(session.db, datetime.now(UTC)):
         return None
     row = session.db.conn.execute("PRAGMA database_list").fetchone()
     path = path or (row[2] if row and row[2] else None)

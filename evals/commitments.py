@@ -56,8 +56,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     for split in SPLITS:
         s = score(load(split))
-        print(f"{split:5} n={s['n']:3} positives={s['positives']:3} "
-              f"recall={s['recall']:.3f} precision={s['precision']:.3f} wrong={len(s['wrong'])}")
+        print(
+            f"{split:5} n={s['n']:3} positives={s['positives']:3} "
+            f"recall={s['recall']:.3f} precision={s['precision']:.3f} wrong={len(s['wrong'])}"
+        )
         if args.misses == split:
             for r, p in s["wrong"]:
                 print(f"    {r['label']:5} -> {p:5} [{r['kind']}] {r['text']}")

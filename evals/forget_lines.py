@@ -36,15 +36,22 @@ def score(path: Path) -> dict:
             misses.append(item["line"])
         else:
             tn += 1
-    return {"pairs": tp + fp + fn + tn, "precision": tp / (tp + fp) if tp + fp else 1.0,
-            "recall": tp / (tp + fn) if tp + fn else 1.0, "missed": misses, "taken_by_mistake": wrong}
+    return {
+        "pairs": tp + fp + fn + tn,
+        "precision": tp / (tp + fp) if tp + fp else 1.0,
+        "recall": tp / (tp + fn) if tp + fn else 1.0,
+        "missed": misses,
+        "taken_by_mistake": wrong,
+    }
 
 
 def main() -> None:
     for split in ("dev", "test"):
         r = score(DATA / f"forget_lines_{split}.jsonl")
-        print(f"{split:4} {r['pairs']:3} pairs  precision {r['precision']:.2f}  recall {r['recall']:.2f}  "
-              f"(missed {len(r['missed'])}, taken by mistake {len(r['taken_by_mistake'])})")
+        print(
+            f"{split:4} {r['pairs']:3} pairs  precision {r['precision']:.2f}  recall {r['recall']:.2f}  "
+            f"(missed {len(r['missed'])}, taken by mistake {len(r['taken_by_mistake'])})"
+        )
         if split == "dev":  # the test split's misses are not shown: it is not tuned on
             for m in r["missed"]:
                 print(f"       missed: {m}")

@@ -24,16 +24,16 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstra
 from evals import checks as checks_mod
 
 KINDS = (
-    "old_fact",       # a fact said once and never changed
-    "changed_fact",   # a fact that changed once or twice: only the latest counts
-    "when",           # when something happened
-    "counting",       # how many times something happened, across sessions
-    "promise",        # whether a promise was kept
-    "treatment",      # how to treat the person (nickname, format)
-    "preference",     # a work preference that should shape an action
-    "never_said",     # something never said: the honest answer is "I don't know"
-    "task",           # ends in a tool call whose values come from memory
-    "ordinary",       # needs no memory at all
+    "old_fact",  # a fact said once and never changed
+    "changed_fact",  # a fact that changed once or twice: only the latest counts
+    "when",  # when something happened
+    "counting",  # how many times something happened, across sessions
+    "promise",  # whether a promise was kept
+    "treatment",  # how to treat the person (nickname, format)
+    "preference",  # a work preference that should shape an action
+    "never_said",  # something never said: the honest answer is "I don't know"
+    "task",  # ends in a tool call whose values come from memory
+    "ordinary",  # needs no memory at all
     "indirect_rule",  # a stored rule that shares few words with the request
 )
 # Kinds graded on a tool call's stored effect rather than on the reply's text.
@@ -138,7 +138,9 @@ def explain(exc: ValidationError) -> str:
     where = _path(parent)
     prefix = f"{where}: " if where else ""
     if first["type"] in ("extra_forbidden", "missing"):
-        names = sorted(str(e["loc"][-1]) for e in errors if e["type"] == first["type"] and tuple(e["loc"][:-1]) == parent)
+        names = sorted(
+            str(e["loc"][-1]) for e in errors if e["type"] == first["type"] and tuple(e["loc"][:-1]) == parent
+        )
         word = "unknown" if first["type"] == "extra_forbidden" else "missing"
         return f"{prefix}{word} key(s) {', '.join(names)}"
     key = _path(tuple(first["loc"]))
@@ -174,10 +176,20 @@ def parse_item(data: Any, where: str = "item") -> Item:
         raise ItemError(f"{where}: an item needs a reply rule or at least one check")
     reply = ReplyRule(list(raw.reply.current), list(raw.reply.stale), raw.reply.dont_know) if raw.reply else None
     return Item(
-        id=data["id"], persona=data["persona"], kind=raw.kind, query=data["query"], sources=list(raw.sources),
-        needs=[list(g) for g in raw.needs], current=raw.current, stale=list(raw.stale),
-        stale_patterns=list(raw.stale_patterns), absent=list(raw.absent), reply=reply, checks=parsed_checks,
-        planted=list(raw.planted), note=raw.note,
+        id=data["id"],
+        persona=data["persona"],
+        kind=raw.kind,
+        query=data["query"],
+        sources=list(raw.sources),
+        needs=[list(g) for g in raw.needs],
+        current=raw.current,
+        stale=list(raw.stale),
+        stale_patterns=list(raw.stale_patterns),
+        absent=list(raw.absent),
+        reply=reply,
+        checks=parsed_checks,
+        planted=list(raw.planted),
+        note=raw.note,
     )
 
 

@@ -84,8 +84,12 @@ class Persona:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "format": FORMAT, "name": self.name, "description": self.description, "tz": self.tz,
-            "now": self.now, "seed": self.seed,
+            "format": FORMAT,
+            "name": self.name,
+            "description": self.description,
+            "tz": self.tz,
+            "now": self.now,
+            "seed": self.seed,
             "messages": [m.__dict__ for m in self.messages],
             "planted": [{k: v for k, v in p.__dict__.items() if v is not None} for p in self.planted],
             "never_said": self.never_said,
@@ -99,7 +103,10 @@ class Persona:
         for key in ("messages", "planted"):
             rows = data[key]
             out.append(f' "{key}": [')
-            out.extend("  " + json.dumps(r, ensure_ascii=False) + ("," if i < len(rows) - 1 else "") for i, r in enumerate(rows))
+            out.extend(
+                "  " + json.dumps(r, ensure_ascii=False) + ("," if i < len(rows) - 1 else "")
+                for i, r in enumerate(rows)
+            )
             out.append(" ],")
         out.append(f' "never_said": {json.dumps(data["never_said"], ensure_ascii=False)}')
         out.append("}")
@@ -155,8 +162,16 @@ def parse_persona(data: Any, where: str = "persona") -> Persona:
         raw = _PersonaIn.model_validate(data)
     except ValidationError as exc:
         raise PersonaError(f"{where}: {explain(exc)}") from None
-    return Persona(raw.name, raw.description, raw.tz, raw.now, [PMessage(**m.model_dump()) for m in raw.messages],
-                   [Planted(**p.model_dump()) for p in raw.planted], list(raw.never_said), raw.seed)
+    return Persona(
+        raw.name,
+        raw.description,
+        raw.tz,
+        raw.now,
+        [PMessage(**m.model_dump()) for m in raw.messages],
+        [Planted(**p.model_dump()) for p in raw.planted],
+        list(raw.never_said),
+        raw.seed,
+    )
 
 
 def load_persona(path: str | Path) -> Persona:

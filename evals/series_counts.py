@@ -45,9 +45,16 @@ class Oracle:
         shown = re.findall(r"^\[(\d+)\] \S+: (.*)$", prompt, re.M)
         if purpose == "series backfill":
             named = {self.key_of_name.get(name): ref for ref, name in re.findall(r"^(N\d+)\. (.*)$", prompt, re.M)}
-            return {"occurrences": [{"message": int(n), "series": named[self.label[t]], "date_text": ""}
-                                    for n, t in shown if self.label.get(t) in named]}
-        listed = {self.key_of_name.get(name): ref for ref, name in re.findall(r"^(S\d+)\. (.*?) \(\d+ so far", prompt, re.M)}
+            return {
+                "occurrences": [
+                    {"message": int(n), "series": named[self.label[t]], "date_text": ""}
+                    for n, t in shown
+                    if self.label.get(t) in named
+                ]
+            }
+        listed = {
+            self.key_of_name.get(name): ref for ref, name in re.findall(r"^(S\d+)\. (.*?) \(\d+ so far", prompt, re.M)
+        }
         born: list[str] = []
         out = []
         for n, text in shown:
@@ -61,8 +68,15 @@ class Oracle:
             else:
                 born.append(key)
                 ref, name = "new", self.names[key]
-            out.append({"message": int(n), "series": ref, "name": name, "words": self.words.get(key, "") if name else "",
-                        "date_text": ""})
+            out.append(
+                {
+                    "message": int(n),
+                    "series": ref,
+                    "name": name,
+                    "words": self.words.get(key, "") if name else "",
+                    "date_text": "",
+                }
+            )
         return {"occurrences": out}
 
 
@@ -79,7 +93,9 @@ def score(data: dict) -> dict:
             msgs = []
             for m in data["messages"]:
                 if m["pass"] == n:
-                    mid = store.add_message(db, chat, "user", "me", m["text"], datetime(2026, 10, m["day"], 10, tzinfo=TZ))
+                    mid = store.add_message(
+                        db, chat, "user", "me", m["text"], datetime(2026, 10, m["day"], 10, tzinfo=TZ)
+                    )
                     msgs.append(store.get(db, mid))
             plan = series.plan(db, msgs, llm, date(2026, 10, 20))
             with transaction(db) as conn:
@@ -114,8 +130,10 @@ def main(argv: list[str] | None = None) -> int:
         s = score(load(split))
         exact = sum(w == g for w, g in s["counts"].values())
         chain_exact = sum(w == g for _, w, g in s["chains"])
-        print(f"{split:5} series counted exactly {exact}/{len(s['counts'])}, extra series {len(s['extra'])}; "
-              f"changes counted exactly {chain_exact}/{len(s['chains'])} questions")
+        print(
+            f"{split:5} series counted exactly {exact}/{len(s['counts'])}, extra series {len(s['extra'])}; "
+            f"changes counted exactly {chain_exact}/{len(s['chains'])} questions"
+        )
         if args.show == split:
             for key, (w, g) in s["counts"].items():
                 print(f"    {key:12} want {w} got {g}")

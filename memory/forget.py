@@ -230,9 +230,13 @@ def rewrite(llm: Callable | None, note: str, needles: list[str]) -> tuple[str, i
     if llm is None:
         return drop_lines(note, needles)
     reply = ask(
-        llm, Rewritten, purpose="memory.forget", system=REWRITE_SYSTEM.format(tool=summary.TOOL),
+        llm,
+        Rewritten,
+        purpose="memory.forget",
+        system=REWRITE_SYSTEM.format(tool=summary.TOOL),
         prompt="Forget:\n" + "\n".join(f"- {n}" for n in needles) + f"\n\nMEMORY:\n{note}",
-        name=summary.TOOL, max_tokens=4096,
+        name=summary.TOOL,
+        max_tokens=4096,
     )
     rewritten = summary.render({k: getattr(reply, k) for k, _ in summary.SECTIONS})
     checked, _ = drop_lines(rewritten, needles)

@@ -46,7 +46,9 @@ def _create_and_backfill(conn: sqlite3.Connection) -> None:
         "SELECT m.id, m.text FROM messages m JOIN chats c ON c.id = m.chat_id"
         " WHERE c.kind = 'private' AND m.role IN ('user', 'assistant') ORDER BY m.id"
     ).fetchall()
-    conn.executemany(f"INSERT INTO {TABLE} (rowid, tokens) VALUES (?, ?)", ((r[0], _indexed_tokens(r[1])) for r in rows))
+    conn.executemany(
+        f"INSERT INTO {TABLE} (rowid, tokens) VALUES (?, ?)", ((r[0], _indexed_tokens(r[1])) for r in rows)
+    )
 
 
 MIGRATIONS = [("m001_message_index", _create_and_backfill)]
@@ -74,8 +76,9 @@ def unindex(conn: sqlite3.Connection, message_id: int, text: str, role: str, cha
     """
     if chat_kind != messages.PRIVATE or role == "tool":
         return
-    conn.execute(f"INSERT INTO {TABLE} ({TABLE}, rowid, tokens) VALUES ('delete', ?, ?)",
-                 (message_id, _indexed_tokens(text)))
+    conn.execute(
+        f"INSERT INTO {TABLE} ({TABLE}, rowid, tokens) VALUES ('delete', ?, ?)", (message_id, _indexed_tokens(text))
+    )
 
 
 def compact(conn: sqlite3.Connection) -> None:
@@ -127,7 +130,15 @@ def search_messages(db, query: str, limit: int = 10) -> list[Hit]:
         (_match_expression(terms), int(limit)),
     ).fetchall()
     return [
-        Hit("message", snippet(redact(r[1]), terms), r[2][:10], r[3], message_ids=[r[0]], chat=r[4], score=round(r[5], 4))
+        Hit(
+            "message",
+            snippet(redact(r[1]), terms),
+            r[2][:10],
+            r[3],
+            message_ids=[r[0]],
+            chat=r[4],
+            score=round(r[5], 4),
+        )
         for r in rows
     ]
 
@@ -142,8 +153,15 @@ def search_facts(db, query: str, limit: int = 10) -> list[Hit]:
         return []
     ranked = rank(query, [fact_body(f.text) for f in facts], limit)
     return [
-        Hit("fact", redact(facts[i].text), facts[i].said_on[:10], facts[i].status, fact_id=facts[i].id,
-            message_ids=list(facts[i].source_ids), score=round(score, 4))
+        Hit(
+            "fact",
+            redact(facts[i].text),
+            facts[i].said_on[:10],
+            facts[i].status,
+            fact_id=facts[i].id,
+            message_ids=list(facts[i].source_ids),
+            score=round(score, 4),
+        )
         for i, score in ranked
     ]
 

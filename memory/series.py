@@ -138,8 +138,15 @@ def all_series(db) -> list[Series]:
 def summary_rows(db) -> list[dict[str, Any]]:
     """One row per series: id, name, count, first, last, dates, message_ids (for `kept memory series`)."""
     return [
-        {"id": s.id, "name": s.name, "count": s.count, "first": s.dates[0] if s.dates else None,
-         "last": s.dates[-1] if s.dates else None, "dates": s.dates, "message_ids": s.message_ids}
+        {
+            "id": s.id,
+            "name": s.name,
+            "count": s.count,
+            "first": s.dates[0] if s.dates else None,
+            "last": s.dates[-1] if s.dates else None,
+            "dates": s.dates,
+            "message_ids": s.message_ids,
+        }
         for s in all_series(db)
     ]
 
@@ -199,24 +206,38 @@ def changes_for(db, query: str) -> list[str]:
         chain = chains[m.index]
         n = len(chain) - 1
         shown = chain if len(chain) <= 8 else chain[:1] + chain[-7:]
-        lines.append(f"changed {'once' if n == 1 else f'{n} times'} (each version replaced the one before): "
-                     + " -> ".join(v.text for v in shown))
+        lines.append(
+            f"changed {'once' if n == 1 else f'{n} times'} (each version replaced the one before): "
+            + " -> ".join(v.text for v in shown)
+        )
     return lines
 
 
 # --- the write pass ----------------------------------------------------------
 
+
 class OccurrenceItem(Reply):
     message: int = Field(description="The [n] of the message.")
-    series: Text = Field(description="'S<k>' for a listed series, 'N<i>' for the i-th new series of this reply, or 'new'.")
-    name: Text = Field(description="For a new series: a short name for the kind of event, e.g. 'interviewed a data engineering candidate'. Else ''.")
-    words: Text = Field("", description="For a new series: words its occurrences use, in English and Chinese, "
-                                        "e.g. 'interview candidate 面试 候选人'. Else ''.")
-    date_text: Text = Field(description="The words saying when it happened ('yesterday', '周一'); '' when it happened the day of the message.")
+    series: Text = Field(
+        description="'S<k>' for a listed series, 'N<i>' for the i-th new series of this reply, or 'new'."
+    )
+    name: Text = Field(
+        description="For a new series: a short name for the kind of event, e.g. 'interviewed a data engineering candidate'. Else ''."
+    )
+    words: Text = Field(
+        "",
+        description="For a new series: words its occurrences use, in English and Chinese, "
+        "e.g. 'interview candidate 面试 候选人'. Else ''.",
+    )
+    date_text: Text = Field(
+        description="The words saying when it happened ('yesterday', '周一'); '' when it happened the day of the message."
+    )
 
 
 class SeriesReply(Reply):
-    occurrences: list[OccurrenceItem] = Field(description="One item per message that reports an occurrence of a repeated kind of event.")
+    occurrences: list[OccurrenceItem] = Field(
+        description="One item per message that reports an occurrence of a repeated kind of event."
+    )
 
 
 class BackfillItem(Reply):
@@ -304,20 +325,28 @@ def plan_pass(db, batch: Batch | list, llm, today: date) -> SeriesPlan:
         return plan
     ids = [m.id for m in user]
     counted = {
-        r[0] for r in db.conn.execute(
-            f"SELECT DISTINCT message_id FROM series_events WHERE message_id IN ({', '.join('?' for _ in ids)})", ids)
+        r[0]
+        for r in db.conn.execute(
+            f"SELECT DISTINCT message_id FROM series_events WHERE message_id IN ({', '.join('?' for _ in ids)})", ids
+        )
     }
     existing = all_series(db)
     # A series' occurrences carry its words in every language it was reported in.
     names = {s.id: _content(_doc(s)) for s in existing}
     fresh = [m for m in user if m.id not in counted]
-    cued = [m for m in fresh if reports_event(m.text)
-            and (repetition_cue(m.text) or any(_close(_content(m.text), n) for n in names.values()))]
+    cued = [
+        m
+        for m in fresh
+        if reports_event(m.text)
+        and (repetition_cue(m.text) or any(_close(_content(m.text), n) for n in names.values()))
+    ]
     if not cued:
         return plan
     # Earlier messages of this pass that share words with a cued one may be its first occurrence.
     cue_words = [_content(m.text) for m in cued]
-    shown = [m for m in fresh if m in cued or (reports_event(m.text) and any(_close(_content(m.text), w) for w in cue_words))]
+    shown = [
+        m for m in fresh if m in cued or (reports_event(m.text) and any(_close(_content(m.text), w) for w in cue_words))
+    ]
     number = {m.id: n for n, m in enumerate(shown, 1)}
     by_number = {n: m for m, n in ((m, number[m.id]) for m in shown)}
     listed = {f"S{k}": s for k, s in enumerate(existing, 1)}
@@ -363,8 +392,10 @@ def plan_pass(db, batch: Batch | list, llm, today: date) -> SeriesPlan:
                 occ.new_key = key
             if (occ.series_id, occ.new_key) not in born:
                 born.append((occ.series_id, occ.new_key))
-        if any(o.message_id == occ.message_id and o.series_id == occ.series_id and o.new_key == occ.new_key
-               for o in plan.occurrences):
+        if any(
+            o.message_id == occ.message_id and o.series_id == occ.series_id and o.new_key == occ.new_key
+            for o in plan.occurrences
+        ):
             continue
         plan.occurrences.append(occ)
 
@@ -387,8 +418,11 @@ def _backfill(db, plan: SeriesPlan, before_id: int, unshown: list, llm, today: d
     born = list(plan.new.items())
     wanted = [_content(f"{name} {plan.words.get(key, '')}") for key, name in born]
     earlier = [
-        m for m in store.since(db, 0, private_only=True) + unshown
-        if (m.id < before_id or m in unshown) and m.role == "user" and reports_event(m.text)
+        m
+        for m in store.since(db, 0, private_only=True) + unshown
+        if (m.id < before_id or m in unshown)
+        and m.role == "user"
+        and reports_event(m.text)
         and any(_close(_content(m.text), w) for w in wanted)
     ][-BACKFILL_LIMIT:]
     if not earlier:
@@ -397,8 +431,14 @@ def _backfill(db, plan: SeriesPlan, before_id: int, unshown: list, llm, today: d
     lines = ["Series:"] + [f"N{k}. {name}" for k, (_, name) in enumerate(born, 1)] + ["\nEarlier messages:"]
     number = {n: m for n, m in enumerate(earlier, 1)}
     lines += [f"[{n}] {_said_on(m, today).isoformat()}: {m.text[:1000]}" for n, m in number.items()]
-    reply = ask(llm, BackfillReply, purpose="series backfill", system=BACKFILL_SYSTEM, prompt="\n".join(lines),
-                name="series_backfill")
+    reply = ask(
+        llm,
+        BackfillReply,
+        purpose="series backfill",
+        system=BACKFILL_SYSTEM,
+        prompt="\n".join(lines),
+        name="series_backfill",
+    )
     plan.model_calls += 1
     for item in reply.occurrences:
         msg = number.get(item.message)

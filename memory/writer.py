@@ -114,11 +114,15 @@ def due(db: sqlite_utils.Database, schedule: Schedule, now: datetime | None = No
         # passes until that day comes. It counts as now: passes wait min_hours from here.
         logging.getLogger("kept.memory").warning(
             "the last memory pass is dated %s, in the future (was the clock ahead?); counting it as now",
-            last.isoformat(timespec="minutes"))
+            last.isoformat(timespec="minutes"),
+        )
         state.put(db, LAST_PASS, now.isoformat())
         last = now
     if last is not None and now - last < timedelta(hours=schedule.min_hours):
-        return False, f"the last pass was {(now - last).total_seconds() / 3600:.1f} h ago, passes wait {schedule.min_hours:g} h"
+        return (
+            False,
+            f"the last pass was {(now - last).total_seconds() / 3600:.1f} h ago, passes wait {schedule.min_hours:g} h",
+        )
     return True, f"{len(new)} new turns, {users} from the person"
 
 
@@ -155,11 +159,25 @@ def claim(db: sqlite_utils.Database, owner: str, now: datetime | None = None, se
     now = now or _now()
     with transaction(db) as conn:
         lease = _read_lease(conn)
-        if lease and lease.get("owner") != owner and datetime.fromisoformat(lease["expires"]) > now \
-                and not _holder_gone(lease):
+        if (
+            lease
+            and lease.get("owner") != owner
+            and datetime.fromisoformat(lease["expires"]) > now
+            and not _holder_gone(lease)
+        ):
             return False
-        state.put(db, LEASE, json.dumps({"owner": owner, "expires": (now + timedelta(seconds=seconds)).isoformat(),
-                                         "pid": os.getpid(), "host": socket.gethostname()}))
+        state.put(
+            db,
+            LEASE,
+            json.dumps(
+                {
+                    "owner": owner,
+                    "expires": (now + timedelta(seconds=seconds)).isoformat(),
+                    "pid": os.getpid(),
+                    "host": socket.gethostname(),
+                }
+            ),
+        )
         return True
 
 
@@ -234,9 +252,17 @@ def run_pass(
         if not unread:
             return PassResult(False, "no new messages")
         batch = _batch(unread)
-        result = PassResult(True, "forced" if force else "due", messages=len(batch), cursor_from=start,
-                            cursor_to=batch[-1].id, remaining=len(unread) - len(batch))
-        work = Batch(batch, transcript(batch), cap=cap, max_active=max_active, hosted=bool(getattr(llm, "hosted", False)))
+        result = PassResult(
+            True,
+            "forced" if force else "due",
+            messages=len(batch),
+            cursor_from=start,
+            cursor_to=batch[-1].id,
+            remaining=len(unread) - len(batch),
+        )
+        work = Batch(
+            batch, transcript(batch), cap=cap, max_active=max_active, hosted=bool(getattr(llm, "hosted", False))
+        )
         today = now.date()
         if work.hosted:
             # A hosted model reads the commitments in the extraction call itself.
@@ -258,7 +284,9 @@ def run_pass(
             before = undo.snapshot(conn)  # what the pass changes is journaled, so /undo can revert it
             for stage, plan in plans:
                 _report(result, stage.NAME, stage.apply(conn, plan))
-            result.extra["journal_id"] = undo.record(conn, before, f"the write pass over messages {batch[0].id}-{batch[-1].id}")
+            result.extra["journal_id"] = undo.record(
+                conn, before, f"the write pass over messages {batch[0].id}-{batch[-1].id}"
+            )
             state.put(db, CURSOR, str(batch[-1].id))
             state.put(db, LAST_PASS, now.isoformat())
             state.put(db, LEASE, "")
@@ -285,8 +313,15 @@ def _renew(db: sqlite_utils.Database, owner: str) -> None:
         raise PassAborted("another write pass took over the lease; nothing was written")
 
 
-def run_until_caught_up(db: sqlite_utils.Database, llm, *, cap: int, max_active: int,
-                        progress: Callable[[str], None] | None = None, max_passes: int = 100) -> list[PassResult]:
+def run_until_caught_up(
+    db: sqlite_utils.Database,
+    llm,
+    *,
+    cap: int,
+    max_active: int,
+    progress: Callable[[str], None] | None = None,
+    max_passes: int = 100,
+) -> list[PassResult]:
     """Forced passes until every private message has been read (``kept memory rewrite``)."""
     results = []
     for _ in range(max_passes):

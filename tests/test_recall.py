@@ -232,7 +232,9 @@ def test_a_question_naming_the_old_value_gets_the_current_fact(db):
     assert [r.id for r in recall.recall_facts(db, "is the offsite still in porto?")] == [new]
 
 
-@pytest.mark.parametrize("query", ["Where was the offsite before it moved?", "How many times has the offsite moved?", "offsite 之前在哪里？"])
+@pytest.mark.parametrize(
+    "query", ["Where was the offsite before it moved?", "How many times has the offsite moved?", "offsite 之前在哪里？"]
+)
 def test_a_question_about_the_past_gets_the_chain_marked(db, query):
     _add_fact(db, "2026-09-03: Ines Duarte is the office manager in Braga.")
     first = _add_fact(db, "2026-08-02: The offsite is in Porto on June 3.", status="superseded")

@@ -34,28 +34,59 @@ def test_the_embedded_models_grammar_builds_from_every_reply_schema(model):
 
 def test_required_keys_stay_what_the_passes_demanded():
     assert PromisesReply.model_json_schema()["properties"]["promises"]["items"]["required"] == [
-        "message", "who", "to_whom", "what", "due_text", "due_date"]
+        "message",
+        "who",
+        "to_whom",
+        "what",
+        "due_text",
+        "due_date",
+    ]
     assert SummaryReply.model_json_schema()["required"] == ["who", "asked", "keep", "lately"]
     assert ReconcileReply.model_json_schema()["properties"]["decisions"]["items"]["required"] == ["candidate", "action"]
 
 
 def test_a_reply_of_the_wrong_shape_is_unusable_and_says_where():
     with pytest.raises(UnusableReply, match="promises.0.message"):
-        validate(PromisesReply, {"promises": [{"message": "first", "who": "me", "to_whom": "", "what": "x",
-                                               "due_text": "", "due_date": ""}], "closures": []}, "promises")
+        validate(
+            PromisesReply,
+            {
+                "promises": [
+                    {"message": "first", "who": "me", "to_whom": "", "what": "x", "due_text": "", "due_date": ""}
+                ],
+                "closures": [],
+            },
+            "promises",
+        )
     with pytest.raises(UnusableReply, match="closures"):
         validate(PromisesReply, {"promises": []}, "promises")
 
 
 def test_nulls_read_as_empty_and_a_bad_date_as_none():
-    reply = validate(PromisesReply, {"promises": [{"message": "2", "who": "me", "to_whom": None, "what": " send it ",
-                                                   "due_text": None, "due_date": "Friday"}], "closures": []}, "p")
+    reply = validate(
+        PromisesReply,
+        {
+            "promises": [
+                {
+                    "message": "2",
+                    "who": "me",
+                    "to_whom": None,
+                    "what": " send it ",
+                    "due_text": None,
+                    "due_date": "Friday",
+                }
+            ],
+            "closures": [],
+        },
+        "p",
+    )
     [p] = reply.promises
     assert (p.message, p.to_whom, p.what, p.due_text, p.due_date) == (2, "", "send it", "", None)
 
 
 def test_one_bad_reconcile_decision_is_counted_not_a_failed_reply():
-    reply = validate(ReconcileReply, {"decisions": [{"candidate": "x", "action": "ADD"}, {"candidate": 1, "action": "NONE"}]}, "r")
+    reply = validate(
+        ReconcileReply, {"decisions": [{"candidate": "x", "action": "ADD"}, {"candidate": 1, "action": "NONE"}]}, "r"
+    )
     assert [d.candidate for d in reply.decisions] == [None, 1]
 
 

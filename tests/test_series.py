@@ -21,8 +21,9 @@ DENTIST = "moved the dentist appointment"
 
 
 def _say(db, chat, words, day, role="user"):
-    mid = store.add_message(db, chat, role, "me" if role == "user" else "kept", words,
-                            datetime(2026, 10, day, 10, 0, tzinfo=BERLIN))
+    mid = store.add_message(
+        db, chat, role, "me" if role == "user" else "kept", words, datetime(2026, 10, day, 10, 0, tzinfo=BERLIN)
+    )
     return store.get(db, mid)
 
 
@@ -71,19 +72,40 @@ def test_counts_stay_right_on_a_history_with_decoys(db, history):
     assert plan.model_calls == 0 and not model.requests
     real_interview, hedge, real_move, plan_msg, assistant, chinese, designer = second
     plan, model = _run(
-        db, second,
-        ("series", {"occurrences": [
-            {"message": 1, "series": "new", "name": INTERVIEW, "date_text": ""},
-            {"message": 1, "series": "new", "name": INTERVIEW, "date_text": ""},  # repeated: counted once
-            {"message": 2, "series": "new", "name": DENTIST, "date_text": ""},
-            {"message": 3, "series": "new", "name": "Interviewed a data engineering candidate", "date_text": ""},
-            {"message": 4, "series": "new", "name": "interviewed a designer candidate", "date_text": "yesterday"},
-            {"message": 99, "series": "new", "name": INTERVIEW, "date_text": ""},  # no such message
-        ]}),
-        ("series_backfill", {"occurrences": [
-            {"message": 1, "series": "N1", "date_text": ""},
-            {"message": 2, "series": "N2", "date_text": ""},
-        ]}),
+        db,
+        second,
+        (
+            "series",
+            {
+                "occurrences": [
+                    {"message": 1, "series": "new", "name": INTERVIEW, "date_text": ""},
+                    {"message": 1, "series": "new", "name": INTERVIEW, "date_text": ""},  # repeated: counted once
+                    {"message": 2, "series": "new", "name": DENTIST, "date_text": ""},
+                    {
+                        "message": 3,
+                        "series": "new",
+                        "name": "Interviewed a data engineering candidate",
+                        "date_text": "",
+                    },
+                    {
+                        "message": 4,
+                        "series": "new",
+                        "name": "interviewed a designer candidate",
+                        "date_text": "yesterday",
+                    },
+                    {"message": 99, "series": "new", "name": INTERVIEW, "date_text": ""},  # no such message
+                ]
+            },
+        ),
+        (
+            "series_backfill",
+            {
+                "occurrences": [
+                    {"message": 1, "series": "N1", "date_text": ""},
+                    {"message": 2, "series": "N2", "date_text": ""},
+                ]
+            },
+        ),
     )
     shown = model.requests[0].messages[0].content
     # The question, the hedge, the plan and the assistant's remark never reach the model.
@@ -108,14 +130,27 @@ def test_counts_for_answers_how_many_and_when_last_and_nothing_else(db, history)
     chat, first, second = history
     _run(db, first)
     _run(
-        db, second,
-        ("series", {"occurrences": [
-            {"message": 1, "series": "new", "name": INTERVIEW, "date_text": ""},
-            {"message": 2, "series": "new", "name": DENTIST, "date_text": ""},
-            {"message": 3, "series": "new", "name": INTERVIEW, "date_text": ""},
-        ]}),
-        ("series_backfill", {"occurrences": [{"message": 1, "series": "N1", "date_text": ""},
-                                             {"message": 2, "series": "N2", "date_text": ""}]}),
+        db,
+        second,
+        (
+            "series",
+            {
+                "occurrences": [
+                    {"message": 1, "series": "new", "name": INTERVIEW, "date_text": ""},
+                    {"message": 2, "series": "new", "name": DENTIST, "date_text": ""},
+                    {"message": 3, "series": "new", "name": INTERVIEW, "date_text": ""},
+                ]
+            },
+        ),
+        (
+            "series_backfill",
+            {
+                "occurrences": [
+                    {"message": 1, "series": "N1", "date_text": ""},
+                    {"message": 2, "series": "N2", "date_text": ""},
+                ]
+            },
+        ),
     )
     [line] = series.counts_for(db, "How many data engineering candidates did we interview?")
     assert line.startswith(INTERVIEW) and "3 times" in line and "2026-10-01, 2026-10-06, 2026-10-12" in line
@@ -129,8 +164,15 @@ def test_counts_for_answers_how_many_and_when_last_and_nothing_else(db, history)
 def test_rereading_the_same_messages_counts_nothing_twice(db):
     chat = store.get_chat(db)
     msgs = [_say(db, chat, "Moved the dentist again.", 3), _say(db, chat, "Moved the dentist again, sigh.", 9)]
-    reply = ("series", {"occurrences": [{"message": 1, "series": "new", "name": DENTIST, "date_text": ""},
-                                        {"message": 2, "series": "new", "name": DENTIST, "date_text": ""}]})
+    reply = (
+        "series",
+        {
+            "occurrences": [
+                {"message": 1, "series": "new", "name": DENTIST, "date_text": ""},
+                {"message": 2, "series": "new", "name": DENTIST, "date_text": ""},
+            ]
+        },
+    )
     llm, model = _llm(reply, reply)
     plan = series.plan_pass(db, msgs, llm, date(2026, 10, 9))
     with pytest.raises(RuntimeError), transaction(db) as conn:  # a crash after planning writes nothing
@@ -153,7 +195,9 @@ def test_a_known_series_is_extended_without_the_word_again(db):
     a = _say(db, chat, "Moved the dentist again.", 3)
     _run(db, [a], ("series", {"occurrences": [{"message": 1, "series": "new", "name": DENTIST, "date_text": ""}]}))
     b = _say(db, chat, "Moved the dentist appointment to Friday on Monday.", 12)
-    plan, model = _run(db, [b], ("series", {"occurrences": [{"message": 1, "series": "S1", "name": "", "date_text": "Monday"}]}))
+    plan, model = _run(
+        db, [b], ("series", {"occurrences": [{"message": 1, "series": "S1", "name": "", "date_text": "Monday"}]})
+    )
     assert "S1. moved the dentist appointment (1 so far" in model.requests[0].messages[0].content
     [row] = series.summary_rows(db)
     assert row["dates"] == ["2026-10-03", "2026-10-12"]  # "Monday" in a report on Monday the 12th is that day
@@ -168,16 +212,19 @@ def test_an_unusable_reply_fails_the_pass(db):
     assert series.summary_rows(db) == []
 
 
-@pytest.mark.parametrize("words, happened", [
-    ("Moved the dentist again, not sure if it sticks.", True),
-    ("又面试了一个候选人。", True),
-    ("I might move the dentist again.", False),
-    ("If they cancel again I'll scream.", False),
-    ("Should I interview another candidate?", False),
-    ("I'll interview another candidate on Monday.", False),
-    ("我可能又要改牙医预约了。", False),
-    ("下次再面试一个候选人。", False),
-])
+@pytest.mark.parametrize(
+    "words, happened",
+    [
+        ("Moved the dentist again, not sure if it sticks.", True),
+        ("又面试了一个候选人。", True),
+        ("I might move the dentist again.", False),
+        ("If they cancel again I'll scream.", False),
+        ("Should I interview another candidate?", False),
+        ("I'll interview another candidate on Monday.", False),
+        ("我可能又要改牙医预约了。", False),
+        ("下次再面试一个候选人。", False),
+    ],
+)
 def test_what_counts_as_a_report_that_something_happened(words, happened):
     assert series.reports_event(words) is happened
 
@@ -187,23 +234,52 @@ def test_what_counts_as_a_report_that_something_happened(words, happened):
 
 def test_an_occurrence_said_in_chinese_joins_the_series_named_in_english_in_the_same_reply(db):
     chat = store.get_chat(db)
-    msgs = [_say(db, chat, "Interviewed another data engineering candidate, will send feedback tonight.", 6),
-            _say(db, chat, "又面试了一个数据工程候选人，SQL 很弱。", 7)]
-    _run(db, msgs, ("series", {"occurrences": [
-        {"message": 1, "series": "new", "name": INTERVIEW, "date_text": ""},
-        {"message": 2, "series": "N1", "name": "", "date_text": ""}]}))
+    msgs = [
+        _say(db, chat, "Interviewed another data engineering candidate, will send feedback tonight.", 6),
+        _say(db, chat, "又面试了一个数据工程候选人，SQL 很弱。", 7),
+    ]
+    _run(
+        db,
+        msgs,
+        (
+            "series",
+            {
+                "occurrences": [
+                    {"message": 1, "series": "new", "name": INTERVIEW, "date_text": ""},
+                    {"message": 2, "series": "N1", "name": "", "date_text": ""},
+                ]
+            },
+        ),
+    )
     [s] = series.all_series(db)
-    assert s.name == INTERVIEW and s.count == 2  # the commitment in the first message's second clause does not hide the event
+    assert (
+        s.name == INTERVIEW and s.count == 2
+    )  # the commitment in the first message's second clause does not hide the event
 
 
 def test_a_first_occurrence_in_the_other_language_is_found_by_the_words_the_model_gave(db):
     chat = store.get_chat(db)
     first = _say(db, chat, "Interviewed a data engineering candidate today, strong on Spark.", 1)
     second = _say(db, chat, "再次面试了一位数据工程候选人，经验不够。", 3)
-    _, model = _run(db, [first, second],
-                    ("series", {"occurrences": [{"message": 1, "series": "new", "name": "面试数据工程候选人",
-                                                 "words": "interview candidate data engineering 面试 候选人", "date_text": ""}]}),
-                    ("series_backfill", {"occurrences": [{"message": 1, "series": "N1", "date_text": ""}]}))
+    _, model = _run(
+        db,
+        [first, second],
+        (
+            "series",
+            {
+                "occurrences": [
+                    {
+                        "message": 1,
+                        "series": "new",
+                        "name": "面试数据工程候选人",
+                        "words": "interview candidate data engineering 面试 候选人",
+                        "date_text": "",
+                    }
+                ]
+            },
+        ),
+        ("series_backfill", {"occurrences": [{"message": 1, "series": "N1", "date_text": ""}]}),
+    )
     assert "strong on Spark" in model.requests[1].messages[0].content  # shown once more, found by the given words
     [s] = series.all_series(db)
     assert s.count == 2 and s.dates == ["2026-10-01", "2026-10-03"]

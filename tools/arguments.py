@@ -44,8 +44,11 @@ class Arguments(BaseModel):
             if other in data and real not in data:
                 data[real] = data.pop(other)
         # Small models send null or "" for optional arguments they mean to leave out.
-        return {k: v for k, v in data.items() if not (_blank(v) and k in cls.model_fields
-                                                      and not cls.model_fields[k].is_required())}
+        return {
+            k: v
+            for k, v in data.items()
+            if not (_blank(v) and k in cls.model_fields and not cls.model_fields[k].is_required())
+        }
 
     @classmethod
     def prepare(cls, data: dict) -> dict:
@@ -132,7 +135,7 @@ def split_names(value: Any) -> Any:
 
 def minutes(value: Any) -> Any:
     """45, '45', '45 min', '1 hour', '1.5 hours', '1h30', '90m' -> whole minutes."""
-    if value is None or isinstance(value, bool) or isinstance(value, int):
+    if value is None or isinstance(value, (bool, int)):
         return value
     if isinstance(value, float):
         return round(value) if value == value else value

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import uuid
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
 import sqlite_utils
@@ -114,11 +114,11 @@ def utc(moment: datetime) -> str:
     """Fixed-width UTC text for an aware datetime."""
     if moment.tzinfo is None:
         raise ValueError("a stored moment must be timezone-aware")
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def from_utc(text: str) -> datetime:
-    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
+    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
 
 
 def _local(text: str | None, tz: ZoneInfo) -> str | None:
@@ -169,9 +169,19 @@ class Event:
 
 def _event(row) -> Event:
     return Event(
-        row["id"], row["uid"], row["title"], from_utc(row["start_utc"]), from_utc(row["end_utc"]),
-        json.loads(row["attendees"] or "[]"), row["location"], row["notes"], row["status"], row["chat"],
-        row["created_at"], row["cancelled_at"], row["origin"],
+        row["id"],
+        row["uid"],
+        row["title"],
+        from_utc(row["start_utc"]),
+        from_utc(row["end_utc"]),
+        json.loads(row["attendees"] or "[]"),
+        row["location"],
+        row["notes"],
+        row["status"],
+        row["chat"],
+        row["created_at"],
+        row["cancelled_at"],
+        row["origin"],
     )
 
 
@@ -196,8 +206,17 @@ def add_event(
             "INSERT INTO calendar_events (uid, title, start_utc, end_utc, attendees, location, notes,"
             " status, chat, created_at, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
-                uid or f"{uuid.uuid4()}@kept", title, utc(start), utc(end),
-                json.dumps(attendees or [], ensure_ascii=False), location, notes, SCHEDULED, chat, utc(now), origin,
+                uid or f"{uuid.uuid4()}@kept",
+                title,
+                utc(start),
+                utc(end),
+                json.dumps(attendees or [], ensure_ascii=False),
+                location,
+                notes,
+                SCHEDULED,
+                chat,
+                utc(now),
+                origin,
             ),
         )
         event_id = inserted_id(cursor)
@@ -221,15 +240,39 @@ def import_event(db: sqlite_utils.Database, event: Event, now: datetime) -> str:
         if row is None:
             if event.status == CANCELLED:
                 return "skipped"
-            add_event(db, title=event.title, start=event.start, end=event.end, now=now, attendees=event.attendees,
-                      location=event.location, notes=event.notes, uid=event.uid, origin="import")
+            add_event(
+                db,
+                title=event.title,
+                start=event.start,
+                end=event.end,
+                now=now,
+                attendees=event.attendees,
+                location=event.location,
+                notes=event.notes,
+                uid=event.uid,
+                origin="import",
+            )
             return "added"
         if row["origin"] != "import":
             return "skipped"
-        fields = (event.title, utc(event.start), utc(event.end), json.dumps(event.attendees, ensure_ascii=False),
-                  event.location, event.notes, event.status)
-        current = (row["title"], row["start_utc"], row["end_utc"], row["attendees"], row["location"], row["notes"],
-                   row["status"])
+        fields = (
+            event.title,
+            utc(event.start),
+            utc(event.end),
+            json.dumps(event.attendees, ensure_ascii=False),
+            event.location,
+            event.notes,
+            event.status,
+        )
+        current = (
+            row["title"],
+            row["start_utc"],
+            row["end_utc"],
+            row["attendees"],
+            row["location"],
+            row["notes"],
+            row["status"],
+        )
         if fields == current:
             return "unchanged"
         conn.execute(
@@ -270,7 +313,9 @@ def events(
     return [_event(r) for r in db.conn.execute(sql + " ORDER BY start_utc, id", args)]
 
 
-def overlapping(db: sqlite_utils.Database, start: datetime, end: datetime, exclude_id: int | None = None) -> list[Event]:
+def overlapping(
+    db: sqlite_utils.Database, start: datetime, end: datetime, exclude_id: int | None = None
+) -> list[Event]:
     """Scheduled events sharing any time with [start, end); touching ends do not overlap."""
     return [e for e in events(db, start, end) if e.id != exclude_id]
 
@@ -326,7 +371,13 @@ class OutboxMessage:
 
 def _outbox(row) -> OutboxMessage:
     return OutboxMessage(
-        row["id"], row["recipient"], row["channel"], row["subject"], row["body"], from_utc(row["sent_at"]), row["chat"],
+        row["id"],
+        row["recipient"],
+        row["channel"],
+        row["subject"],
+        row["body"],
+        from_utc(row["sent_at"]),
+        row["chat"],
         row["message_uid"],
     )
 
@@ -432,13 +483,26 @@ class Task:
 def _due_weekday(due: str | None) -> str | None:
     if not due:
         return None
-    return datetime.fromisoformat(due).strftime("%A") if "T" in due else datetime.fromisoformat(due + "T00:00").strftime("%A")
+    return (
+        datetime.fromisoformat(due).strftime("%A")
+        if "T" in due
+        else datetime.fromisoformat(due + "T00:00").strftime("%A")
+    )
 
 
 def _task(row) -> Task:
     return Task(
-        row["id"], row["assignee"], row["title"], row["due"], from_utc(row["due_utc"]) if row["due_utc"] else None,
-        row["status"], row["notes"], row["chat"], row["created_at"], row["done_at"], row["uid"],
+        row["id"],
+        row["assignee"],
+        row["title"],
+        row["due"],
+        from_utc(row["due_utc"]) if row["due_utc"] else None,
+        row["status"],
+        row["notes"],
+        row["chat"],
+        row["created_at"],
+        row["done_at"],
+        row["uid"],
     )
 
 
@@ -459,8 +523,18 @@ def add_task(
         cursor = conn.execute(
             "INSERT INTO tasks (assignee, assignee_key, title, due, due_utc, status, notes, chat, created_at, uid)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (assignee, recipient_key(assignee), title, due, utc(due_moment) if due_moment else None, OPEN, notes, chat,
-             utc(now), f"{uuid.uuid4()}@kept"),
+            (
+                assignee,
+                recipient_key(assignee),
+                title,
+                due,
+                utc(due_moment) if due_moment else None,
+                OPEN,
+                notes,
+                chat,
+                utc(now),
+                f"{uuid.uuid4()}@kept",
+            ),
         )
         task_id = inserted_id(cursor)
         set_delivery(conn, TASK, task_id, delivery, now)
@@ -476,8 +550,9 @@ def get_task(db: sqlite_utils.Database, task_id: int, scope: Scope = EVERYTHING)
     return _task(row) if row else None
 
 
-def tasks(db: sqlite_utils.Database, *, assignee: str | None = None, status: str | None = None,
-          scope: Scope = EVERYTHING) -> list[Task]:
+def tasks(
+    db: sqlite_utils.Database, *, assignee: str | None = None, status: str | None = None, scope: Scope = EVERYTHING
+) -> list[Task]:
     """Tasks that ``scope`` sees, soonest due first (undated last), then oldest first."""
     cond, args = scope.where()
     sql = "SELECT * FROM tasks WHERE 1 = 1" + cond
@@ -533,7 +608,9 @@ class Delivery:
             "state": self.state,
             "attempts": self.attempts,
             "last_error": self.last_error,
-            "next_retry": self.next_retry.astimezone(tz).isoformat() if self.next_retry and self.state == PENDING else None,
+            "next_retry": self.next_retry.astimezone(tz).isoformat()
+            if self.next_retry and self.state == PENDING
+            else None,
             "server_reply": self.reply,
             "delivered_at": _local(self.delivered_at, tz),
         }
@@ -541,8 +618,15 @@ class Delivery:
 
 def _delivery(row) -> Delivery:
     return Delivery(
-        row["kind"], row["item_id"], row["state"], row["attempts"], row["last_error"],
-        from_utc(row["next_retry"]) if row["next_retry"] else None, row["reply"], row["updated_at"], row["delivered_at"],
+        row["kind"],
+        row["item_id"],
+        row["state"],
+        row["attempts"],
+        row["last_error"],
+        from_utc(row["next_retry"]) if row["next_retry"] else None,
+        row["reply"],
+        row["updated_at"],
+        row["delivered_at"],
     )
 
 
@@ -602,8 +686,9 @@ def due_deliveries(db: sqlite_utils.Database, now: datetime | None, *, include_f
     return [_delivery(r) for r in db.conn.execute(sql + " ORDER BY updated_at, kind, item_id", args)]
 
 
-def claim_delivery(db: sqlite_utils.Database, kind: str, item_id: int, now: datetime, *, lease_seconds: float,
-                   owner: int, alive) -> bool:
+def claim_delivery(
+    db: sqlite_utils.Database, kind: str, item_id: int, now: datetime, *, lease_seconds: float, owner: int, alive
+) -> bool:
     """Take an item for one attempt. False when it is not waiting, or another live process holds it."""
     from datetime import timedelta
 
@@ -624,8 +709,18 @@ def claim_delivery(db: sqlite_utils.Database, kind: str, item_id: int, now: date
     return True
 
 
-def finish_delivery(db: sqlite_utils.Database, kind: str, item_id: int, now: datetime, *, owner: int, state: str,
-                    reply: str | None = None, error: str | None = None, next_retry: datetime | None = None) -> Delivery:
+def finish_delivery(
+    db: sqlite_utils.Database,
+    kind: str,
+    item_id: int,
+    now: datetime,
+    *,
+    owner: int,
+    state: str,
+    reply: str | None = None,
+    error: str | None = None,
+    next_retry: datetime | None = None,
+) -> Delivery:
     """Record one attempt's outcome and release the claim; a no-op when the claim is no longer
     ``owner``'s (the item changed meanwhile, or another process took over an expired lease)."""
     with transaction(db) as conn:
@@ -634,8 +729,18 @@ def finish_delivery(db: sqlite_utils.Database, kind: str, item_id: int, now: dat
             " claimed_by = NULL, claimed_until = NULL, updated_at = ?,"
             " delivered_at = CASE WHEN ? = 'delivered' THEN ? ELSE delivered_at END"
             " WHERE kind = ? AND item_id = ? AND claimed_by = ?",
-            (state, reply, error, utc(next_retry) if next_retry else None, utc(now), state, utc(now), kind, item_id,
-             owner),
+            (
+                state,
+                reply,
+                error,
+                utc(next_retry) if next_retry else None,
+                utc(now),
+                state,
+                utc(now),
+                kind,
+                item_id,
+                owner,
+            ),
         )
     recorded = delivery_of(db, kind, item_id)
     assert recorded is not None  # the claim that preceded this found the row; delivery rows are never deleted

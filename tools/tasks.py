@@ -7,7 +7,6 @@ A due phrase with a time ("Friday 17:00") is a moment; a day alone
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Optional
 
 from pydantic import Field, field_validator
 
@@ -19,24 +18,36 @@ STATUSES = ("open", "done", "all")
 
 
 class AssignTaskArgs(Arguments):
-    ALIASES = {"to": "assignee", "owner": "assignee", "who": "assignee", "person": "assignee",
-               "task": "title", "description": "title", "name": "title", "due_date": "due", "deadline": "due",
-               "by": "due", "when": "due"}
+    ALIASES = {
+        "to": "assignee",
+        "owner": "assignee",
+        "who": "assignee",
+        "person": "assignee",
+        "task": "title",
+        "description": "title",
+        "name": "title",
+        "due_date": "due",
+        "deadline": "due",
+        "by": "due",
+        "when": "due",
+    }
 
-    assignee: str = Field(min_length=1, max_length=200, description="Who does it: a name, e.g. 'Sam', or 'me' for the person.")
+    assignee: str = Field(
+        min_length=1, max_length=200, description="Who does it: a name, e.g. 'Sam', or 'me' for the person."
+    )
     title: str = Field(min_length=1, max_length=500, description="What is to be done, e.g. 'Send the Q3 budget'.")
-    due: Optional[str] = Field(
+    due: str | None = Field(
         default=None,
         description="Optional deadline as the person said it: 'Friday', 'tomorrow 17:00', 'Dec 3', '下周二', "
         "or '2026-12-03'. A day alone means by the end of that day.",
     )
-    notes: Optional[str] = Field(default=None, max_length=4000, description="Optional details.")
+    notes: str | None = Field(default=None, max_length=4000, description="Optional details.")
 
 
 class ListTasksArgs(Arguments):
     ALIASES = {"who": "assignee", "to": "assignee", "owner": "assignee", "state": "status"}
 
-    assignee: Optional[str] = Field(default=None, description="Optional: only tasks for this person, e.g. 'Sam' or 'me'.")
+    assignee: str | None = Field(default=None, description="Optional: only tasks for this person, e.g. 'Sam' or 'me'.")
     status: str = Field(default="open", description="'open' (default), 'done', or 'all'.")
 
     @field_validator("status", mode="before")
@@ -47,8 +58,15 @@ class ListTasksArgs(Arguments):
         if not isinstance(value, str):
             raise ValueError("must be 'open', 'done' or 'all'")
         text = value.strip().lower()
-        text = {"completed": "done", "complete": "done", "closed": "done", "finished": "done",
-                "pending": "open", "todo": "open", "any": "all"}.get(text, text)
+        text = {
+            "completed": "done",
+            "complete": "done",
+            "closed": "done",
+            "finished": "done",
+            "pending": "open",
+            "todo": "open",
+            "any": "all",
+        }.get(text, text)
         if text not in STATUSES:
             raise ValueError(f"{value!r} is not a status; use 'open', 'done' or 'all'")
         return text
@@ -84,15 +102,20 @@ def assign_task(ctx: ToolContext, args: AssignTaskArgs) -> dict:
             due = when.iso(moment, ctx.tz)
     state, why_local = ctx.deliverer().calendar_state()
     task = store.add_task(
-        ctx.db, assignee=" ".join(args.assignee.split()), title=args.title, now=ctx.now, due=due, due_moment=moment,
-        notes=args.notes, chat=ctx.chat_name, delivery=state,
+        ctx.db,
+        assignee=" ".join(args.assignee.split()),
+        title=args.title,
+        now=ctx.now,
+        due=due,
+        due_moment=moment,
+        notes=args.notes,
+        chat=ctx.chat_name,
+        delivery=state,
     )
     result = _task(task, ctx)
     # With a calendar server connected the task is a VTODO there too.
     result["delivery_state"], result["delivery"] = delivery.deliver_now(ctx, store.TASK, task.id, state, why_local)
     return result
-
-
 
 
 def list_tasks(ctx: ToolContext, args: ListTasksArgs) -> dict:
@@ -112,7 +135,8 @@ def complete_task(ctx: ToolContext, args: CompleteTaskArgs) -> dict:
         raise ToolError(f"task_id: task {args.task_id} ('{old.title}') is already done") from None
     result = _task(task, ctx)
     result["delivery_state"], result["delivery"] = delivery.deliver_change(
-        ctx, store.TASK, task.id, "it was only ever in kept's task list")
+        ctx, store.TASK, task.id, "it was only ever in kept's task list"
+    )
     return result
 
 

@@ -105,7 +105,7 @@ def _today() -> str:
 
 @app.command()
 @_guard
-def add(text: str = typer.Argument(..., help="The fact, in your words, e.g. \"Priya leads the Atlas launch\".")) -> None:
+def add(text: str = typer.Argument(..., help='The fact, in your words, e.g. "Priya leads the Atlas launch".')) -> None:
     """Remember a fact by hand: dated today, from you (an ADD event in `kept memory log`)."""
     from agent.terminal import fact_line
     from memory import corrections
@@ -161,8 +161,14 @@ def _forget_llm(db, use_model: bool, spec: str | None):
 def forget(
     fact_id: int = typer.Argument(None, help="The fact's id, as `kept memory facts` shows it."),
     matching: str = typer.Option(None, "--matching", help="Forget every fact and message that holds this text."),
-    use_model: bool = typer.Option(True, "--model/--no-model", help="Rewrite MEMORY through the memory model (default), or only remove the lines that hold it."),
-    model: str = typer.Option(None, "--memory-model", help="provider:name of the memory model (default: the configured one)."),
+    use_model: bool = typer.Option(
+        True,
+        "--model/--no-model",
+        help="Rewrite MEMORY through the memory model (default), or only remove the lines that hold it.",
+    ),
+    model: str = typer.Option(
+        None, "--memory-model", help="provider:name of the memory model (default: the configured one)."
+    ),
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask first at a terminal (a forget cannot be undone)."),
 ) -> None:
     """Forget a fact (and the messages it came from), or every fact and message holding some text.
@@ -181,8 +187,10 @@ def forget(
     except forgetting.NotFound as exc:
         fail(str(exc))
     if not yes and _interactive():  # a person at the terminal is asked; scripts are not
-        what = (f"This forgets {len(target.fact_ids)} fact{'s' if len(target.fact_ids) != 1 else ''} and "
-                f"{len(target.message_ids)} message{'s' if len(target.message_ids) != 1 else ''} for good")
+        what = (
+            f"This forgets {len(target.fact_ids)} fact{'s' if len(target.fact_ids) != 1 else ''} and "
+            f"{len(target.message_ids)} message{'s' if len(target.message_ids) != 1 else ''} for good"
+        )
         if not typer.confirm(what + ". Go on?", default=False):
             fail("nothing was forgotten")
     try:
@@ -219,11 +227,32 @@ def log(
 
     db = _store()
     rows = [e.__dict__ for e in fact_log.events(db, limit)]
-    rows += [{"id": None, "fact_id": u.ref_id, "event": "UNDO", "old_text": u.text, "new_text": None, "at": u.at,
-              "reason": f"{u.kind.lower()}, undoing {u.label}"} for u in journal.undo_events(db, limit)]
+    rows += [
+        {
+            "id": None,
+            "fact_id": u.ref_id,
+            "event": "UNDO",
+            "old_text": u.text,
+            "new_text": None,
+            "at": u.at,
+            "reason": f"{u.kind.lower()}, undoing {u.label}",
+        }
+        for u in journal.undo_events(db, limit)
+    ]
     # A forget that reached facts has their DELETE events; one of messages only is said here.
-    rows += [{"id": None, "fact_id": None, "event": "FORGET", "old_text": None, "new_text": None, "at": f["at"],
-              "reason": f"{f['messages']} messages forgotten on request"} for f in forgetting.log(db) if not f["facts"]]
+    rows += [
+        {
+            "id": None,
+            "fact_id": None,
+            "event": "FORGET",
+            "old_text": None,
+            "new_text": None,
+            "at": f["at"],
+            "reason": f"{f['messages']} messages forgotten on request",
+        }
+        for f in forgetting.log(db)
+        if not f["facts"]
+    ]
     rows = sorted(rows, key=lambda e: e["at"], reverse=True)[:limit]
     if as_json:
         _echo_json(rows)
@@ -246,7 +275,9 @@ def log(
 
 @app.command("export")
 @_guard
-def export_cmd(file: Path = typer.Argument(..., help="Where to write the JSON export ('-' for standard output).")) -> None:
+def export_cmd(
+    file: Path = typer.Argument(..., help="Where to write the JSON export ('-' for standard output)."),
+) -> None:
     """Write notes, facts, events, promises and series to a JSON file."""
     from memory.files import write_private
     from memory.transfer import export_data
@@ -260,8 +291,10 @@ def export_cmd(file: Path = typer.Argument(..., help="Where to write the JSON ex
         write_private(file, (text + "\n").encode("utf-8"))
     except OSError as exc:
         fail(f"cannot write {file}: {exc.strerror or exc}")
-    typer.echo(f"Exported {len(data['notes'])} note versions, {len(data['facts'])} facts, "
-               f"{len(data['events'])} events to {file}.")
+    typer.echo(
+        f"Exported {len(data['notes'])} note versions, {len(data['facts'])} facts, "
+        f"{len(data['events'])} events to {file}."
+    )
 
 
 @app.command("import")
@@ -277,14 +310,15 @@ def import_cmd(file: Path = typer.Argument(..., help="A JSON file written by `ke
 @app.command()
 @_guard
 def rewrite(
-    model: str = typer.Option(None, "--model", "-m", help="provider:name of the memory model (default: the configured memory model)."),
+    model: str = typer.Option(
+        None, "--model", "-m", help="provider:name of the memory model (default: the configured memory model)."
+    ),
     as_json: bool = JSON_OPT,
 ) -> None:
     """Run write passes now, whatever the schedule, until every message has been read."""
     from agent import config
     from agent.background import run_due_pass
     from agent.models import registry
-
     from memory import writer
 
     db = _store()

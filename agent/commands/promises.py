@@ -16,7 +16,6 @@ app = typer.Typer(
 )
 
 
-
 def _open():
     """The store and today's date in the person's zone, or one clear line."""
     from datetime import datetime

@@ -16,7 +16,6 @@ TEMPLATE = """# What kept should call you, and how it should answer (tone, forma
 """
 
 
-
 def _edit(initial: str) -> str | None:
     """The text after the person edits ``initial`` in $VISUAL or $EDITOR; None when they did not save."""
     import os
@@ -72,7 +71,9 @@ def show(
 
 @app.command()
 def edit(
-    set_text: str | None = typer.Option(None, "--set", help="Replace SOUL with this text instead of opening $EDITOR ('' clears it)."),
+    set_text: str | None = typer.Option(
+        None, "--set", help="Replace SOUL with this text instead of opening $EDITOR ('' clears it)."
+    ),
 ) -> None:
     """Edit SOUL in $EDITOR (or set it with --set). Every version is kept."""
     from memory import soul

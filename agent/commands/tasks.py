@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from typing import Optional
 
 import typer
 
@@ -12,11 +11,10 @@ from agent.commands.errors import open_store_and_zone
 app = typer.Typer(help="The tasks kept tracks for you and others.", no_args_is_help=True)
 
 
-
 @app.command("list")
 def list_tasks(
     show_all: bool = typer.Option(False, "--all", help="Include done tasks (default: open ones only)."),
-    assignee: Optional[str] = typer.Option(None, "--assignee", help="Only tasks for this person, e.g. Sam or me."),
+    assignee: str | None = typer.Option(None, "--assignee", help="Only tasks for this person, e.g. Sam or me."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
 ) -> None:
     """List tasks, soonest due first, each with whether it reached your calendar server."""

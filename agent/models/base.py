@@ -147,8 +147,12 @@ def classify_sdk_error(exc: Exception, who: str) -> ModelError | None:
     error_type = error.get("type") or error.get("code") if isinstance(error, dict) else None
     if isinstance(status, int):
         response = getattr(exc, "response", None)
-        return error_for_status(status, f"{who} {status}: {getattr(exc, 'message', exc)}",
-                                getattr(response, "headers", None), getattr(exc, "code", None) or error_type)
+        return error_for_status(
+            status,
+            f"{who} {status}: {getattr(exc, 'message', exc)}",
+            getattr(response, "headers", None),
+            getattr(exc, "code", None) or error_type,
+        )
     if names & {"APITimeoutError", "TimeoutException"}:
         return ModelError(TIMEOUT, f"{who} did not answer in time")
     if names & {"APIConnectionError", "TransportError"}:

@@ -83,13 +83,20 @@ def call_model(
             started = time.perf_counter()
             try:
                 response = check_reply(
-                    model.complete(messages, system=system, tools=tools, on_text=on_text, max_tokens=max_tokens,
-                                   require_tool=require_tool)
+                    model.complete(
+                        messages,
+                        system=system,
+                        tools=tools,
+                        on_text=on_text,
+                        max_tokens=max_tokens,
+                        require_tool=require_tool,
+                    )
                 )
             except ModelError as exc:
                 if exc.kind == TIMEOUT and (time_left() or 0) <= 0:
-                    exc = ModelError(TIMEOUT, f"no complete reply within the {seconds:g} s deadline "
-                                              "(model_deadline_seconds)")
+                    exc = ModelError(
+                        TIMEOUT, f"no complete reply within the {seconds:g} s deadline (model_deadline_seconds)"
+                    )
                 _log(db, model, purpose, started, attempt, error=exc)
                 if not exc.retryable or attempt >= max_attempts:
                     raise exc from None
@@ -106,7 +113,16 @@ def call_model(
         _deadline.reset(token)
 
 
-def _log(db, model: Model, purpose: str, started: float, attempt: int, *, response: Response | None = None, error: ModelError | None = None) -> None:
+def _log(
+    db,
+    model: Model,
+    purpose: str,
+    started: float,
+    attempt: int,
+    *,
+    response: Response | None = None,
+    error: ModelError | None = None,
+) -> None:
     if db is None:
         return
     usage = response.usage if response else None
@@ -117,8 +133,9 @@ def _log(db, model: Model, purpose: str, started: float, attempt: int, *, respon
         latency_ms=(time.perf_counter() - started) * 1000,
         input_tokens=usage.input_tokens if usage else None,
         output_tokens=usage.output_tokens if usage else None,
-        cost_usd=cost(model.provider, model.name, usage.input_tokens, usage.output_tokens,
-                      usage.cached_input_tokens) if usage else None,
+        cost_usd=cost(model.provider, model.name, usage.input_tokens, usage.output_tokens, usage.cached_input_tokens)
+        if usage
+        else None,
         attempt=attempt,
         error_class=error.kind if error else None,
         error=redact(str(error)) if error else None,

@@ -80,11 +80,13 @@ def threads() -> int:
 
 def _import_llama():
     try:
-        import llama_cpp  # noqa: F401  (takes about a second; only on first use)
+        import llama_cpp
     except ImportError:
         from agent.models.model_file import HOW_TO_INSTALL
 
-        raise ModelError(NOT_CONFIGURED, f"the embedded model needs llama-cpp-python, which is not installed: {HOW_TO_INSTALL}") from None
+        raise ModelError(
+            NOT_CONFIGURED, f"the embedded model needs llama-cpp-python, which is not installed: {HOW_TO_INSTALL}"
+        ) from None
     return llama_cpp
 
 
@@ -95,8 +97,12 @@ def _progress_bar():
     from agent.models.model_file import SIZE
 
     progress = Progress(
-        TextColumn("assembling the embedded model"), BarColumn(), DownloadColumn(), TimeRemainingColumn(),
-        transient=True, console=_stderr_console(),
+        TextColumn("assembling the embedded model"),
+        BarColumn(),
+        DownloadColumn(),
+        TimeRemainingColumn(),
+        transient=True,
+        console=_stderr_console(),
     )
     task = progress.add_task("model", total=SIZE)
     return progress, (lambda n: progress.advance(task, n))
@@ -135,8 +141,12 @@ def load(path: str | None = None):
         try:
             n = threads()
             llm = llama_cpp.Llama(
-                model_path=path, n_ctx=N_CTX, n_threads=n, n_threads_batch=n,
-                n_batch=512, verbose=False,
+                model_path=path,
+                n_ctx=N_CTX,
+                n_threads=n,
+                n_threads_batch=n,
+                n_batch=512,
+                verbose=False,
             )
         except (ValueError, RuntimeError) as exc:
             raise ModelError(NOT_CONFIGURED, f"could not load the model file {path}: {exc}") from None
@@ -154,7 +164,9 @@ def _formatter(llm):
 
     template = llm.metadata.get("tokenizer.chat_template")
     if not template:
-        raise ModelError(NOT_CONFIGURED, "the model file has no chat template (tokenizer.chat_template); use an instruct GGUF")
+        raise ModelError(
+            NOT_CONFIGURED, "the model file has no chat template (tokenizer.chat_template); use an instruct GGUF"
+        )
     eos_id, bos_id = llm.token_eos(), llm.token_bos()
     formatter = Jinja2ChatFormatter(
         template=template,
@@ -196,7 +208,9 @@ def plain_memory(system: str) -> str:
     """Memory blocks as headed lists. Shown the XML-like blocks, the 0.5B model
     answered with more of them ('<memory kind="events" ...') instead of a reply
     or a tool call; the heading keeps the note that this is data."""
-    return _QUOTED.sub(lambda m: f"Stored {m.group(1)} ({m.group(2)}):\n{m.group(3)}\nEnd of stored {m.group(1)}.", system)
+    return _QUOTED.sub(
+        lambda m: f"Stored {m.group(1)} ({m.group(2)}):\n{m.group(3)}\nEnd of stored {m.group(1)}.", system
+    )
 
 
 def wire_messages(messages: list[Message], system: str, *, split: bool = True) -> list[dict]:
@@ -211,14 +225,16 @@ def wire_messages(messages: list[Message], system: str, *, split: bool = True) -
         if m.role == "tool":
             out.append({"role": "tool", "content": m.content, "tool_call_id": m.tool_call_id, "name": m.name})
         elif m.role == "assistant" and m.tool_calls:
-            out.append({
-                "role": "assistant",
-                "content": m.content or "",
-                "tool_calls": [
-                    {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
-                    for c in m.tool_calls
-                ],
-            })
+            out.append(
+                {
+                    "role": "assistant",
+                    "content": m.content or "",
+                    "tool_calls": [
+                        {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
+                        for c in m.tool_calls
+                    ],
+                }
+            )
         else:
             out.append({"role": m.role, "content": m.content})
     return out
@@ -295,9 +311,8 @@ def _loads_closing(text: str, decoder: json.JSONDecoder) -> Any:
             in_string = True
         elif ch in "{[":
             open_.append("}" if ch == "{" else "]")
-        elif ch in "}]":
-            if not open_ or open_.pop() != ch:
-                return None
+        elif ch in "}]" and (not open_ or open_.pop() != ch):
+            return None
     if in_string or not open_:
         return None
     try:
@@ -323,7 +338,7 @@ def parse_reply(text: str, tool_names: set[str] | None = None, *, bare: bool = T
             kept_text.append(text[pos:start])
             body_start = start + len(OPEN)
             end = text.find(CLOSE, body_start)
-            body = text[body_start: end if end != -1 else len(text)].strip()
+            body = text[body_start : end if end != -1 else len(text)].strip()
             obj = _loads_closing(body, decoder)
             if obj is None:
                 raise Malformed(f"a tool call that is not JSON: {body[:80]!r}")
@@ -376,7 +391,7 @@ class _Stream:
                     cut -= k
                     break
         if cut > self.sent:
-            self.on_text(self.buf[self.sent:cut])
+            self.on_text(self.buf[self.sent : cut])
             self.sent = cut
 
     def finish(self, final_text: str) -> None:
@@ -385,7 +400,7 @@ class _Stream:
             return
         done = self.buf[: self.sent]
         if final_text.startswith(done) and len(final_text) > len(done):
-            self.on_text(final_text[len(done):])
+            self.on_text(final_text[len(done) :])
 
 
 # ---------------------------------------------------------------- the screen
@@ -404,8 +419,14 @@ def guard_enabled() -> bool:
 class LocalModel:
     provider = "local"
 
-    def __init__(self, name: str = "qwen2.5-coder-0.5b-instruct", *, path: str | None = None,
-                 guard: bool | None = None, temperature: float = 0.0):
+    def __init__(
+        self,
+        name: str = "qwen2.5-coder-0.5b-instruct",
+        *,
+        path: str | None = None,
+        guard: bool | None = None,
+        temperature: float = 0.0,
+    ):
         self.name = name
         self._path = path
         self.guard = guard_enabled() if guard is None else guard
@@ -444,8 +465,15 @@ class LocalModel:
         """The turn screens this model's calls (agent/screen.py) unless the guard is off."""
         return self.guard
 
-    def answer_in_words(self, messages: list[Message], *, system: str = "", tools: list[ToolSpec] | None = None,
-                        on_text: StreamCallback | None = None, max_tokens: int = 1024) -> Response:
+    def answer_in_words(
+        self,
+        messages: list[Message],
+        *,
+        system: str = "",
+        tools: list[ToolSpec] | None = None,
+        on_text: StreamCallback | None = None,
+        max_tokens: int = 1024,
+    ) -> Response:
         """An answer in words after the screen dropped every call. The tools stay in
         the prompt (so its cached prefix still serves the next turn) but the token
         that opens a tool call is forbidden."""
@@ -477,7 +505,9 @@ class LocalModel:
             raise ModelError(MALFORMED, f"{tool.name}: the arguments were cut off by {reason}") from None
         if not isinstance(arguments, dict):
             raise ModelError(MALFORMED, f"{tool.name}: the arguments are not an object")
-        return Response("", [ToolCall(f"call_{uuid.uuid4().hex[:12]}", tool.name, arguments)], usage, self.name, "tool_use")
+        return Response(
+            "", [ToolCall(f"call_{uuid.uuid4().hex[:12]}", tool.name, arguments)], usage, self.name, "tool_use"
+        )
 
     def _generate(self, llm, messages, system, tools, on_text, max_tokens, *, words_only: bool = False, grammar=None):
         names = {t.name for t in tools} if tools else set()
@@ -491,7 +521,10 @@ class LocalModel:
             # Too long for the context: drop the oldest turn, keep the system prompt and the request.
             first = next((i for i, m in enumerate(wire) if m["role"] != "system"), None)
             if first is None or first >= len(wire) - 1:
-                raise ModelError(BAD_REQUEST, f"the prompt ({len(tokens)} tokens) does not fit the embedded model's {N_CTX}-token context")
+                raise ModelError(
+                    BAD_REQUEST,
+                    f"the prompt ({len(tokens)} tokens) does not fit the embedded model's {N_CTX}-token context",
+                )
             del wire[first]
             while first < len(wire) - 1 and wire[first]["role"] != "user":
                 del wire[first]
@@ -514,10 +547,18 @@ class LocalModel:
         finish = None
         try:
             for chunk in llm.create_completion(
-                prompt=tokens, max_tokens=max_tokens, temperature=temperature, top_k=40, top_p=0.95,
-                repeat_penalty=1.0, stop=formatted.stop, stopping_criteria=formatted.stopping_criteria,
-                stream=True, seed=None if temperature else 0,
-                logit_bias=_no_tool_call_bias(llm) if words_only else None, grammar=grammar,
+                prompt=tokens,
+                max_tokens=max_tokens,
+                temperature=temperature,
+                top_k=40,
+                top_p=0.95,
+                repeat_penalty=1.0,
+                stop=formatted.stop,
+                stopping_criteria=formatted.stopping_criteria,
+                stream=True,
+                seed=None if temperature else 0,
+                logit_bias=_no_tool_call_bias(llm) if words_only else None,
+                grammar=grammar,
             ):
                 if first_at is None:
                     first_at = time.perf_counter()
@@ -527,7 +568,9 @@ class LocalModel:
                 if after_tool and _first_json_done(stream.buf):
                     break
                 if grammar is not None and _chat_waiting.is_set():
-                    raise ModelError(CANCELLED, "memory writing stopped so the chat could answer; the pass reruns later")
+                    raise ModelError(
+                        CANCELLED, "memory writing stopped so the chat could answer; the pass reruns later"
+                    )
         except ValueError as exc:  # llama-cpp-python reports a context overflow this way
             raise ModelError(BAD_REQUEST, f"the embedded model refused the prompt: {exc}") from None
         except RuntimeError as exc:  # a failed decode inside llama.cpp
@@ -538,8 +581,11 @@ class LocalModel:
         usage = Usage(len(tokens), out_tokens, reused)
         first_at = first_at or ended
         self.last_timing = {
-            "prompt_tokens": len(tokens), "reused_tokens": reused, "prompt_seconds": first_at - started,
-            "output_tokens": out_tokens, "output_seconds": ended - first_at,
+            "prompt_tokens": len(tokens),
+            "reused_tokens": reused,
+            "prompt_seconds": first_at - started,
+            "output_tokens": out_tokens,
+            "output_seconds": ended - first_at,
         }
         _timing(
             f"{n_threads} thread{'s' if n_threads > 1 else ''}: prompt {len(tokens)} tokens ({reused} reused) in {first_at - started:.2f}s "
@@ -547,7 +593,9 @@ class LocalModel:
             f"generated {out_tokens} tokens in {ended - first_at:.2f}s = {out_tokens / max(ended - first_at, 1e-6):.1f} tok/s"
         )
         try:
-            text, calls = parse_reply(raw, names, bare=not after_tool) if tools and not (words_only or grammar) else (raw, [])
+            text, calls = (
+                parse_reply(raw, names, bare=not after_tool) if tools and not (words_only or grammar) else (raw, [])
+            )
         except Malformed as exc:
             self._failed_prompt = tokens
             raise ModelError(MALFORMED, str(exc)) from None
@@ -589,7 +637,7 @@ def results_in_words(messages: list[Message]) -> str:
     """This turn's tool results as plain lines, for when the model wrote no reply."""
     last_user = max((i for i, m in enumerate(messages) if m.role == "user"), default=-1)
     lines = []
-    for m in messages[last_user + 1:]:
+    for m in messages[last_user + 1 :]:
         if m.role != "tool":
             continue
         try:
@@ -597,8 +645,11 @@ def results_in_words(messages: list[Message]) -> str:
         except (TypeError, ValueError):
             data = None
         if isinstance(data, dict):
-            shown = [f"{k.replace('_', ' ')}: {v}" for k, v in data.items()
-                     if isinstance(v, (str, int, float)) and not isinstance(v, bool) and v != ""]
+            shown = [
+                f"{k.replace('_', ' ')}: {v}"
+                for k, v in data.items()
+                if isinstance(v, (str, int, float)) and not isinstance(v, bool) and v != ""
+            ]
             listed = [f"{k.replace('_', ' ')}: {len(v)}" for k, v in data.items() if isinstance(v, list)]
             body = "; ".join(shown + listed)
         else:
@@ -610,8 +661,11 @@ def results_in_words(messages: list[Message]) -> str:
 
 def _added(a: Usage, b: Usage) -> Usage:
     """Two generations' usage as one (llama.cpp always counts, so none is missing)."""
-    return Usage((a.input_tokens or 0) + (b.input_tokens or 0), (a.output_tokens or 0) + (b.output_tokens or 0),
-                 (a.cached_input_tokens or 0) + (b.cached_input_tokens or 0))
+    return Usage(
+        (a.input_tokens or 0) + (b.input_tokens or 0),
+        (a.output_tokens or 0) + (b.output_tokens or 0),
+        (a.cached_input_tokens or 0) + (b.cached_input_tokens or 0),
+    )
 
 
 def _looks_like_a_call(text: str, tools: list[ToolSpec]) -> bool:
@@ -632,7 +686,7 @@ def _common_prefix(llm, tokens: list[int]) -> int:
     if not llm.n_tokens:
         return 0
     n = 0
-    for a, b in zip(llm.input_ids[: llm.n_tokens], tokens):
+    for a, b in zip(llm.input_ids[: llm.n_tokens], tokens, strict=False):
         if a != b:
             break
         n += 1

@@ -34,8 +34,9 @@ def sdk_client(
 
     sdk = importlib.import_module(sdk_class.__module__.split(".")[0])
     # The client's HTTP transport enforces each model call's overall deadline (agent/models/calls.py sets it).
-    return base_url, sdk_class(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0,
-                               http_client=deadline_client(sdk))
+    return base_url, sdk_class(
+        api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0, http_client=deadline_client(sdk)
+    )
 
 
 @contextmanager

@@ -22,7 +22,9 @@ _DONE_EN = re.compile(
     r"|sorted|taken care)\b",
     re.I,
 )
-_DONE_ZH = re.compile(r"已经|已|完成|做完|搞定|办好|弄好|处理好|办完|发了|交了|寄了|给了|打了|续了|订了|付了|回了|发过|改好|写完")
+_DONE_ZH = re.compile(
+    r"已经|已|完成|做完|搞定|办好|弄好|处理好|办完|发了|交了|寄了|给了|打了|续了|订了|付了|回了|发过|改好|写完"
+)
 _DROP = re.compile(
     r"\b(?:never ?mind|forget (?:about )?(?:it|that|the|about)|no longer (?:need|have to)|don'?t (?:need|have) to"
     r"|do not (?:need|have) to|drop (?:it|that|the)|cancel (?:it|that|the)|scratch that|not needed anymore"
@@ -30,7 +32,10 @@ _DROP = re.compile(
     r"|不用了|算了|不需要了?|不必了?|取消|别管|不发了|不做了|不用发|不用做",
     re.I,
 )
-_NOT_YET = re.compile(r"\b(?:not yet|haven'?t|hasn'?t|didn'?t|did not|have not|not done|not sent|still need|yet to|never)\b|还没|没有|没发|未", re.I)
+_NOT_YET = re.compile(
+    r"\b(?:not yet|haven'?t|hasn'?t|didn'?t|did not|have not|not done|not sent|still need|yet to|never)\b|还没|没有|没发|未",
+    re.I,
+)
 
 
 def completion_cue(text: str) -> bool:
@@ -80,7 +85,11 @@ def _carries(promise: Promise, body: str, recipient: str) -> bool:
     if not wanted:
         return True  # "reply to Dana": any message to Dana is the reply
     have = content_words(body)
-    hits = {w for w in wanted if w in have or any(h.startswith(w) or w.startswith(h) for h in have if len(h) >= 3 and len(w) >= 3)}
+    hits = {
+        w
+        for w in wanted
+        if w in have or any(h.startswith(w) or w.startswith(h) for h in have if len(h) >= 3 and len(w) >= 3)
+    }
     return len(hits) * 2 >= len(wanted)
 
 
@@ -93,13 +102,19 @@ def on_tool_action(db, tool_name: str, arguments: dict, result: dict, today: dat
     """
     if not re.search(r"send|message|mail|reply", tool_name, re.I) or not isinstance(arguments, dict):
         return []
-    if isinstance(result, dict) and (result.get("error") or result.get("status") not in (None, "sent", "queued", "recorded", "ok")):
+    if isinstance(result, dict) and (
+        result.get("error") or result.get("status") not in (None, "sent", "queued", "recorded", "ok")
+    ):
         return []
-    recipient = arguments.get("to") or arguments.get("recipient") or arguments.get("person") or arguments.get("name") or ""
+    recipient = (
+        arguments.get("to") or arguments.get("recipient") or arguments.get("person") or arguments.get("name") or ""
+    )
     if isinstance(recipient, list):
         recipient = " ".join(str(r) for r in recipient)
     recipient = str(recipient)
-    body = " ".join(str(arguments.get(k) or "") for k in ("subject", "title", "body", "text", "message", "content", "attachments"))
+    body = " ".join(
+        str(arguments.get(k) or "") for k in ("subject", "title", "body", "text", "message", "content", "attachments")
+    )
     if not recipient.strip() or not body.strip():
         return []
     outbox_id = None
@@ -111,11 +126,17 @@ def on_tool_action(db, tool_name: str, arguments: dict, result: dict, today: dat
     with transaction(db) as conn:
         for p in list_promises(db, (OPEN,)):
             owed_to = p.to_whom or ""
-            if not (_same_person(owed_to, recipient) or (not owed_to and recipient.split()[0].lower() in p.what.lower())):
+            if not (
+                _same_person(owed_to, recipient) or (not owed_to and recipient.split()[0].lower() in p.what.lower())
+            ):
                 continue
             if not _carries(p, body, recipient):
                 continue
-            evidence = f"kept's {tool_name} to {recipient}" + (f" (outbox #{outbox_id})" if outbox_id else "") + f": {body.strip()[:160]}"
+            evidence = (
+                f"kept's {tool_name} to {recipient}"
+                + (f" (outbox #{outbox_id})" if outbox_id else "")
+                + f": {body.strip()[:160]}"
+            )
             if close(conn, p.id, DONE, when, evidence, by="tool", outbox_id=outbox_id):
                 closed.append(p.id)
     return closed

@@ -84,8 +84,18 @@ class Promise:
 
 def _promise(row) -> Promise:
     return Promise(
-        row["id"], row["who"], row["to_whom"], row["what"], row["due_on"], row["status"], row["opened_message_id"],
-        row["opened_on"], row["evidence_message_id"], row["evidence_outbox_id"], row["closed_on"], row["evidence"],
+        row["id"],
+        row["who"],
+        row["to_whom"],
+        row["what"],
+        row["due_on"],
+        row["status"],
+        row["opened_message_id"],
+        row["opened_on"],
+        row["evidence_message_id"],
+        row["evidence_outbox_id"],
+        row["closed_on"],
+        row["evidence"],
     )
 
 
@@ -105,8 +115,9 @@ def get(db, promise_id: int) -> Promise | None:
 
 
 def events(db, promise_id: int) -> list[dict[str, Any]]:
-    return [dict(r) for r in db.conn.execute(
-        "SELECT * FROM promise_events WHERE promise_id = ? ORDER BY id", (promise_id,))]
+    return [
+        dict(r) for r in db.conn.execute("SELECT * FROM promise_events WHERE promise_id = ? ORDER BY id", (promise_id,))
+    ]
 
 
 def today_here(tz=None) -> date:
@@ -127,8 +138,16 @@ def _now_text() -> str:
     return datetime.now().astimezone().isoformat(timespec="seconds")
 
 
-def add(conn: sqlite3.Connection, who: str, what: str, opened_on: str, *, to_whom: str | None = None,
-        due_on: str | None = None, opened_message_id: int | None = None) -> int:
+def add(
+    conn: sqlite3.Connection,
+    who: str,
+    what: str,
+    opened_on: str,
+    *,
+    to_whom: str | None = None,
+    due_on: str | None = None,
+    opened_message_id: int | None = None,
+) -> int:
     """Open a promise (inside the caller's transaction) and record the event."""
     cur = conn.execute(
         "INSERT INTO promises (who, to_whom, what, due_on, status, opened_message_id, opened_on, created_at)"
@@ -136,13 +155,24 @@ def add(conn: sqlite3.Connection, who: str, what: str, opened_on: str, *, to_who
         (who, to_whom or None, what, due_on, opened_message_id, opened_on, _now_text()),
     )
     pid = inserted_id(cur)
-    conn.execute("INSERT INTO promise_events (promise_id, event, message_id, at) VALUES (?, 'OPEN', ?, ?)",
-                 (pid, opened_message_id, _now_text()))
+    conn.execute(
+        "INSERT INTO promise_events (promise_id, event, message_id, at) VALUES (?, 'OPEN', ?, ?)",
+        (pid, opened_message_id, _now_text()),
+    )
     return pid
 
 
-def close(conn: sqlite3.Connection, promise_id: int, status: str, closed_on: str, evidence: str, *,
-          by: str, message_id: int | None = None, outbox_id: int | None = None) -> bool:
+def close(
+    conn: sqlite3.Connection,
+    promise_id: int,
+    status: str,
+    closed_on: str,
+    evidence: str,
+    *,
+    by: str,
+    message_id: int | None = None,
+    outbox_id: int | None = None,
+) -> bool:
     """Mark an open promise done or dropped with its evidence; False when it was not open.
 
     ``by`` names the evidence: "message" (the person's words, ``message_id``
@@ -174,8 +204,14 @@ def close_by_person(db, promise_id: int, status: str, today: date, note: str = "
     """The person closes a promise themselves (`kept promises done|drop ID`)."""
     verb = "marked it done" if status == DONE else "dropped it"
     with transaction(db) as conn:
-        return close(conn, promise_id, status, today.isoformat(), f"the person {verb} with `kept promises`" + (f": {note}" if note else ""), by="person")
-
+        return close(
+            conn,
+            promise_id,
+            status,
+            today.isoformat(),
+            f"the person {verb} with `kept promises`" + (f": {note}" if note else ""),
+            by="person",
+        )
 
 
 def describe(p: Promise, today: date) -> str:

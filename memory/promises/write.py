@@ -37,7 +37,9 @@ class PromiseItem(Reply):
 
 
 class ClosureItem(Reply):
-    promise: Text = Field(description="'P<k>' for a listed open promise, 'N<i>' for the i-th promise you returned above.")
+    promise: Text = Field(
+        description="'P<k>' for a listed open promise, 'N<i>' for the i-th promise you returned above."
+    )
     message: int = Field(description="The [n] of the message that says so.")
     status: Literal["done", "dropped"]
     evidence: Text = Field(description="The words of that message that say so.")
@@ -45,7 +47,9 @@ class ClosureItem(Reply):
 
 class PromisesReply(Reply):
     promises: list[PromiseItem] = Field(description="Commitments confirmed in the numbered messages, in message order.")
-    closures: list[ClosureItem] = Field(description="Promises the person explicitly said are done, or explicitly called off.")
+    closures: list[ClosureItem] = Field(
+        description="Promises the person explicitly said are done, or explicitly called off."
+    )
 
 
 class ExtractWithCommitments(ExtractReply):
@@ -55,12 +59,15 @@ class ExtractWithCommitments(ExtractReply):
 
 
 # The extraction call widened for a hosted model (memory.reconcile.plan reads ``batch.read["extract_with"]``).
-READ_WITH_FACTS = (ExtractWithCommitments, """Also list in commitments every commitment to do something later made \
+READ_WITH_FACTS = (
+    ExtractWithCommitments,
+    """Also list in commitments every commitment to do something later made \
 by the person (who: "me") or by the assistant (who: "kept"), however it is phrased: "I'll send Priya the doc by \
 Friday", "yep, will get the invoice over to Lena tonight", "the vendor follow-up is mine", "remind me to renew the \
 permit", "I still owe Dev a reply", "明早把纪要发群里". Not commitments: hedges, wishes, reports of what was done, \
 questions, requests to the assistant, orders of food, and what other people will do. message is the number of the \
-message that makes it; due_text the words naming the deadline.""")
+message that makes it; due_text the words naming the deadline.""",
+)
 
 SYSTEM = """You keep a ledger of promises for one person. From the numbered messages, list:
 1. promises: commitments to do something later, made by the person ("me") or by the assistant ("kept"):
@@ -129,8 +136,11 @@ def plan_pass(db, batch: Batch | list, llm, today: date) -> PromisePlan:
         return plan
     ids = [m.id for m in msgs]
     already = {
-        r[0] for r in db.conn.execute(
-            f"SELECT DISTINCT opened_message_id FROM promises WHERE opened_message_id IN ({', '.join('?' for _ in ids)})", ids)
+        r[0]
+        for r in db.conn.execute(
+            f"SELECT DISTINCT opened_message_id FROM promises WHERE opened_message_id IN ({', '.join('?' for _ in ids)})",
+            ids,
+        )
     }
     flagged: dict[int, list[PromiseItem]] = {}  # message id -> the commitments the extraction read in it
     for item in read_with_facts or []:
@@ -162,8 +172,10 @@ def plan_pass(db, batch: Batch | list, llm, today: date) -> PromisePlan:
 
     lines = ["Open promises:" if open_shown else "Open promises: none"]
     for ref, p in open_shown.items():
-        lines.append(f"{ref}. {p.who} -> {p.to_whom or '-'}: {p.what} (opened {p.opened_on}"
-                     + (f", due {p.due_on})" if p.due_on else ")"))
+        lines.append(
+            f"{ref}. {p.who} -> {p.to_whom or '-'}: {p.what} (opened {p.opened_on}"
+            + (f", due {p.due_on})" if p.due_on else ")")
+        )
     lines.append("\nMessages:")
     for m in shown:
         author = "person" if m.role == "user" else "assistant"
@@ -260,29 +272,54 @@ def apply_pass(conn: sqlite3.Connection, plan: PromisePlan) -> dict[str, int]:
     pass that reruns over the same messages writes no duplicates.
     """
     sources = {n.opened_message_id for n in plan.new if n is not None}
-    already = {
-        r[0] for r in conn.execute(
-            f"SELECT DISTINCT opened_message_id FROM promises WHERE opened_message_id IN ({', '.join('?' for _ in sources)})",
-            list(sources))
-    } if sources else set()
+    already = (
+        {
+            r[0]
+            for r in conn.execute(
+                f"SELECT DISTINCT opened_message_id FROM promises WHERE opened_message_id IN ({', '.join('?' for _ in sources)})",
+                list(sources),
+            )
+        }
+        if sources
+        else set()
+    )
     new_ids: list[int | None] = []
     for n in plan.new:
         if n is None:
             new_ids.append(None)
         elif n.opened_message_id in already:
-            row = conn.execute("SELECT id FROM promises WHERE opened_message_id = ? AND what = ? ORDER BY id LIMIT 1",
-                               (n.opened_message_id, n.what)).fetchone()
+            row = conn.execute(
+                "SELECT id FROM promises WHERE opened_message_id = ? AND what = ? ORDER BY id LIMIT 1",
+                (n.opened_message_id, n.what),
+            ).fetchone()
             new_ids.append(row[0] if row else None)
         else:
-            new_ids.append(add(conn, n.who, n.what, n.opened_on, to_whom=n.to_whom, due_on=n.due_on,
-                               opened_message_id=n.opened_message_id))
+            new_ids.append(
+                add(
+                    conn,
+                    n.who,
+                    n.what,
+                    n.opened_on,
+                    to_whom=n.to_whom,
+                    due_on=n.due_on,
+                    opened_message_id=n.opened_message_id,
+                )
+            )
     closed = dropped = 0
     for c in plan.closures:
-        target = c.promise_id if c.promise_id is not None else (
-            new_ids[c.new_index] if c.new_index is not None and c.new_index < len(new_ids) else None)
-        if target is not None and close(conn, target, c.status, c.closed_on, c.evidence, by="message", message_id=c.message_id):
+        target = (
+            c.promise_id
+            if c.promise_id is not None
+            else (new_ids[c.new_index] if c.new_index is not None and c.new_index < len(new_ids) else None)
+        )
+        if target is not None and close(
+            conn, target, c.status, c.closed_on, c.evidence, by="message", message_id=c.message_id
+        ):
             closed += c.status == DONE
             dropped += c.status == DROPPED
-    opened = sum(1 for n, i in zip(plan.new, new_ids, strict=True) if n is not None and i is not None and n.opened_message_id not in already)
+    opened = sum(
+        1
+        for n, i in zip(plan.new, new_ids, strict=True)
+        if n is not None and i is not None and n.opened_message_id not in already
+    )
     return {"opened": opened, "done": closed, "dropped": dropped, "rejected": len(plan.rejected)}
-

@@ -74,7 +74,9 @@ _SOON = re.compile(
     r"|(?:before|after|by|until) (?:the |my |our |your |lunch|noon|the weekend|\w+ing\b)|once\b|tonight|tomorrow)",
     re.I,
 )
-_ZH_SOON = re.compile(r"回头|马上|立刻|立即|待会儿?|等会儿?|一会儿|稍后|晚点|尽快|上午|下午|晚上|早上|中午|\S{1,3}(?:之前|以前|前)(?=[把给发交，,]|$)|之后|以后")
+_ZH_SOON = re.compile(
+    r"回头|马上|立刻|立即|待会儿?|等会儿?|一会儿|稍后|晚点|尽快|上午|下午|晚上|早上|中午|\S{1,3}(?:之前|以前|前)(?=[把给发交，,]|$)|之后|以后"
+)
 
 
 def _ref() -> date:
@@ -105,9 +107,18 @@ def _times(clause: str) -> tuple[bool, bool]:
 # --- English -------------------------------------------------------------------
 
 _CONTRACTIONS = [
-    (r"\bwon't\b", "will not"), (r"\bcan't\b", "can not"), (r"\bshan't\b", "shall not"),
-    (r"n't\b", " not"), (r"'ll\b", " will"), (r"'d\b", " would"), (r"'ve\b", " have"), (r"'re\b", " are"),
-    (r"\bi'm\b", "i am"), (r"\bgonna\b", "going to"), (r"\bgotta\b", "got to"), (r"\bwanna\b", "want to"),
+    (r"\bwon't\b", "will not"),
+    (r"\bcan't\b", "can not"),
+    (r"\bshan't\b", "shall not"),
+    (r"n't\b", " not"),
+    (r"'ll\b", " will"),
+    (r"'d\b", " would"),
+    (r"'ve\b", " have"),
+    (r"'re\b", " are"),
+    (r"\bi'm\b", "i am"),
+    (r"\bgonna\b", "going to"),
+    (r"\bgotta\b", "got to"),
+    (r"\bwanna\b", "want to"),
     # "Mei's going to", "that one's on me": the verb 's, not the possessive
     (r"'s (?=going|on me|on it|mine|with me|covered|handled|all)", " is "),
 ]
@@ -121,7 +132,10 @@ _DISCOURSE = re.compile(
     re.I,
 )
 # An acknowledgement that by itself takes the task on.
-_ACK_TASK = re.compile(r"^\s*(?:[\w ]{0,12}[,.!]\s*)?(?:i am |i )?(?:on it|will do|consider it done|leave it with me|count on me|i got this|got this)\b", re.I)
+_ACK_TASK = re.compile(
+    r"^\s*(?:[\w ]{0,12}[,.!]\s*)?(?:i am |i )?(?:on it|will do|consider it done|leave it with me|count on me|i got this|got this)\b",
+    re.I,
+)
 _VAGUE = re.compile(r"\b(?:some ?day|one day|eventually|at some point|sometime|some time)\b", re.I)
 _HEDGE = re.compile(
     r"\b(?:maybe|perhaps|might|may|probably|possibly|if|unless|whether|not sure|unsure|thinking (?:of|about)"
@@ -142,9 +156,13 @@ _NOT_ACTION = re.compile(
     r"|hope|need a|be(?! sure\b| done\b| in your\b| with you\b| on your\b| ready\b| over\b| sent\b| there\b))\b",
     re.I,
 )
-_ADVERB = re.compile(r"^(?:really|definitely|just|also|still|then|first|totally|absolutely|surely|certainly|def)\s+", re.I)
+_ADVERB = re.compile(
+    r"^(?:really|definitely|just|also|still|then|first|totally|absolutely|surely|certainly|def)\s+", re.I
+)
 # An order to a server: a consumption verb and a bare object, nothing owed to anyone, no time.
-_ORDER_VERB = re.compile(r"^(?:have|take|get|go with|go for|order|grab)\s+(?:a|an|the|one|two|three|\d+|some|my)?\b", re.I)
+_ORDER_VERB = re.compile(
+    r"^(?:have|take|get|go with|go for|order|grab)\s+(?:a|an|the|one|two|three|\d+|some|my)?\b", re.I
+)
 _NOT_AN_ORDER = re.compile(
     r"\b(?:to|for|from|off|by|back|over|up|out|about|care|before|after|until|done|ready|covered|sorted|copied|fixed"
     r"|sent|signed|[a-z]+ed|you|your|him|her|them)\b",
@@ -157,7 +175,8 @@ _OWNERSHIP = re.compile(
     re.I,
 )
 _AGREED = re.compile(
-    r"\b(?:(?:agreed|committed|volunteered|signed up|offered|said yes)\s+(?:to|that|for)|(?:promised|promise)(?!\s+(?:me|us)\b))\b", re.I
+    r"\b(?:(?:agreed|committed|volunteered|signed up|offered|said yes)\s+(?:to|that|for)|(?:promised|promise)(?!\s+(?:me|us)\b))\b",
+    re.I,
 )
 _OWE = re.compile(r"\b(?:owe|owes)\b|\bstill (?:have not|not|need to|got to|have to)\b|\byet to\b", re.I)
 _REMINDER = re.compile(
@@ -169,8 +188,13 @@ _HEADER = re.compile(r"^\s*(?P<head>[^:]{2,40}):\s*(?P<rest>[a-z]+\b.*)$", re.I)
 _TODO_HEAD = re.compile(r"\b(?:note to self|to-?do|my list|on my list|reminder|plan)\b", re.I)
 _PROGRESSIVE = re.compile(r"^(?:(?P<subj>i|we) (?:am|are) )?(?P<v>[a-z]+ing)\b", re.I)
 # A result offered: "you'll have the draft from me", "expect the summary from me".
-_YOU_RESULT = re.compile(r"^(?:you will (?:have|get|receive|see)\b.*\b(?:from me|my)\b|(?:expect|look out for|watch for)\b.*\bfrom me\b)", re.I)
-_LET_ME = re.compile(r"\blet me (?!know\b|think\b|see\b|guess\b|be\b|say\b|ask you\b|explain\b|get this straight\b)", re.I)
+_YOU_RESULT = re.compile(
+    r"^(?:you will (?:have|get|receive|see)\b.*\b(?:from me|my)\b|(?:expect|look out for|watch for)\b.*\bfrom me\b)",
+    re.I,
+)
+_LET_ME = re.compile(
+    r"\blet me (?!know\b|think\b|see\b|guess\b|be\b|say\b|ask you\b|explain\b|get this straight\b)", re.I
+)
 
 
 def _normal(text: str) -> str:
@@ -188,7 +212,9 @@ def clauses(sentence: str) -> list[str]:
 def _party(subject: str) -> tuple[str, str] | None:
     """(party, who) from the words before a modal; None when the subject is "you"."""
     words = _DISCOURSE.sub("", subject.strip()).strip(" ,.!")
-    words = re.sub(r"\b(?:really|definitely|just|also|still|then|probably|totally|first)\b", "", words, flags=re.I).strip()
+    words = re.sub(
+        r"\b(?:really|definitely|just|also|still|then|probably|totally|first)\b", "", words, flags=re.I
+    ).strip()
     if not words:
         return OWN, "I"
     last = words.split()[-1].lower()
@@ -206,7 +232,7 @@ def _en(sentence: str) -> tuple[str, str, str, str] | None:
     s = _normal(sentence)
     m = _REMINDER.search(s)
     if m and not re.search(r"\bremind me (?:what|who|when|where|how|which|why|whether)\b", s, re.I):
-        rest = re.sub(r"^\s*:?\s*(?:to|about|that|of)?\s*", "", s[m.end():])
+        rest = re.sub(r"^\s*:?\s*(?:to|about|that|of)?\s*", "", s[m.end() :])
         return "reminder", OWN, "I", rest or s
     if _ACK_TASK.search(s):
         return "ack", OWN, "I", s
@@ -240,18 +266,18 @@ def _en_clause(clause: str, ack: bool) -> tuple[str, str, str, str] | None:
     m = _AGREED.search(core)
     if m and not _HEDGE.search(core[: m.start()]):
         agreed = _party(core[: m.start()]) or (OWN, "I")
-        return "promised", agreed[0], agreed[1], core[m.end():].strip()
+        return "promised", agreed[0], agreed[1], core[m.end() :].strip()
     debt = _OWE.search(core)
     owed = _party(core[: debt.start()]) if debt else None
     if owed:  # "I still owe Dev a reply", "still haven't sent Olga the NDA"; "Sam still owes me the quote"
         return "owe", owed[0], owed[1], core
     let = _LET_ME.search(core)
     if let and not _HEDGE.search(core):
-        return "let_me", OWN, "I", core[let.end():]
+        return "let_me", OWN, "I", core[let.end() :]
     if _YOU_RESULT.match(core):
         return "future", OWN, "I", core
     for m in _MODAL.finditer(core):
-        before, after = core[: m.start()], _ADVERB.sub("", core[m.end():].strip())
+        before, after = core[: m.start()], _ADVERB.sub("", core[m.end() :].strip())
         if _HEDGE.search(before) or not after or re.match(r"(?:you|i|we|he|she|they)\b", after, re.I):
             continue  # a hedge, or the subject after its modal ("will you send it?"): asked, not committed
         modal = m.group("m").lower()
@@ -266,7 +292,7 @@ def _en_clause(clause: str, ack: bool) -> tuple[str, str, str, str] | None:
         elif _NOT_ACTION.match(after):
             continue
         order = _ORDER_VERB.match(after)
-        if order and not _NOT_AN_ORDER.search(after[order.end():]) and not ahead:
+        if order and not _NOT_AN_ORDER.search(after[order.end() :]) and not ahead:
             continue  # "I'll have the salmon with a side salad": an order to a server
         if party[0] == THIRD and len(party[1].split()) > 4:
             continue
@@ -278,7 +304,7 @@ def _en_clause(clause: str, ack: bool) -> tuple[str, str, str, str] | None:
     # "tomorrow morning I'm calling the bank": a time first, then the action.
     m = re.search(r"\b(?:i|we) (?:am|are) ([a-z]+ing)\b", core, re.I)
     if m and ahead and not past and not _HEDGE.search(core[: m.start()]):
-        return "plan", OWN, "I", core[m.start():]
+        return "plan", OWN, "I", core[m.start() :]
     if ack and ahead and not past and re.search(r"\b(?:goes|go|gets|going|will)\b", core, re.I):
         return "ack", OWN, "I", core  # "yep, the report goes to finance by Friday": the acknowledgement takes it on
     return None
@@ -287,10 +313,16 @@ def _en_clause(clause: str, ack: bool) -> tuple[str, str, str, str] | None:
 # --- Chinese -------------------------------------------------------------------
 
 _ZH_REMINDER = re.compile(r"提醒我|别让我忘了?|帮我记着|记得提醒")
-_ZH_HEDGE = re.compile(r"我想|得说|要说|得承认|也许|可能|或许|大概|要是|如果|假如|的话|考虑|想想|希望|说不定|不确定|看天气|看情况|改天|有空的时候|哪天")
-_ZH_PAST = re.compile(r"已经|刚才|刚刚|昨天|昨晚|前天|上周|上个月|上星期|去年|过了|完了[。！!]*$|好了[。！!]*$|了[。！!]*$")
+_ZH_HEDGE = re.compile(
+    r"我想|得说|要说|得承认|也许|可能|或许|大概|要是|如果|假如|的话|考虑|想想|希望|说不定|不确定|看天气|看情况|改天|有空的时候|哪天"
+)
+_ZH_PAST = re.compile(
+    r"已经|刚才|刚刚|昨天|昨晚|前天|上周|上个月|上星期|去年|过了|完了[。！!]*$|好了[。！!]*$|了[。！!]*$"
+)
 _ZH_PROMISE = re.compile(r"答应|承诺|保证")
-_ZH_OWN = re.compile(r"我(?:们)?.{0,4}就(?=[^是在有])|我(?:们)?(?:来|去|负责|会|要|得|必须|需要|将|一定|马上|尽快|这就|还欠|欠)|交给我|包在我身上|我还没|还没")
+_ZH_OWN = re.compile(
+    r"我(?:们)?.{0,4}就(?=[^是在有])|我(?:们)?(?:来|去|负责|会|要|得|必须|需要|将|一定|马上|尽快|这就|还欠|欠)|交给我|包在我身上|我还没|还没"
+)
 _ZH_BARE = re.compile(r"^(?:得|必须|要|会|负责|还欠|欠)")
 _ZH_ACTION = re.compile(r"把|给|发|交|打|做|写|改|修|办|去|回|弄|搞|整理|准备|确认|处理|沟通|跟进|安排|带|帮|出|提交")
 
@@ -299,6 +331,8 @@ def _zh_action(clause: str) -> bool:
     """An action in a Chinese clause; an English verb counts in a mixed one ("我明天send你") when 我 is its subject."""
     own = _ZH_OBJECT_ME.sub("", clause)  # "给我", "叫我": the speaker as object is no subject
     return bool(_ZH_ACTION.search(own) or re.search(r"[A-Za-z]{2,}", own) and "我" in own)
+
+
 _ZH_ORDER = re.compile(r"(?:^|我)?(?:来|要|点)(?:一|两|二|三|四|五|几|\d+)(?:份|杯|碗|瓶|盘|碟|串|听|罐|打|客)")
 _ZH_OBJECT_ME = re.compile(r"[给让跟和帮对向被叫请告诉]我")
 _ZH_REPORTED = re.compile(r"(?P<subj>[^，,。我]{1,6}?)(?:说|答应|承诺|保证|表示)")
@@ -308,26 +342,30 @@ def _zh(sentence: str) -> tuple[str, str, str, str] | None:
     s = sentence.strip()
     reminder = _ZH_REMINDER.search(s)
     if reminder:
-        return "reminder", OWN, "I", s[reminder.end():] or s
+        return "reminder", OWN, "I", s[reminder.end() :] or s
     if _ZH_HEDGE.search(s) or _ZH_ORDER.search(s):
         return None
     ahead, past = _times(s)
     reported = _ZH_REPORTED.search(s)
-    if reported and not reported.group("subj").endswith(("我", "我们")) and not _times(reported.group("subj"))[0] \
-            and not _CJK.search(s[: reported.start()]):  # the reporter opens the sentence
+    if (
+        reported
+        and not reported.group("subj").endswith(("我", "我们"))
+        and not _times(reported.group("subj"))[0]
+        and not _CJK.search(s[: reported.start()])
+    ):  # the reporter opens the sentence
         who = reported.group("subj")
-        return "promised", THIRD, who, s[reported.end():]
+        return "promised", THIRD, who, s[reported.end() :]
     m = re.search(r"(?P<subj>他们|她们|他|她)(?:会|要|将|明天|下周|把)", s)
     if m:
-        return "future", THIRD, m.group("subj"), s[m.end():]
+        return "future", THIRD, m.group("subj"), s[m.end() :]
     if past and not ahead or re.search(r"了[。！!]*$", s) and not re.search(r"就|马上|快", s):
         return None
     m = re.match(r"^(?P<subj>[^，,。]{1,8}?)(?:会|将)", s)
     if "我" not in s and m and _strip_times(m.group("subj")).strip():
-        return "future", THIRD, m.group("subj"), s[m.end():]
+        return "future", THIRD, m.group("subj"), s[m.end() :]
     promised = _ZH_PROMISE.search(s)
     if promised:
-        return "promised", OWN, "we" if "我们" in s[: promised.start()] else "I", s[promised.end():]
+        return "promised", OWN, "we" if "我们" in s[: promised.start()] else "I", s[promised.end() :]
     if re.search(r"还没|还欠", s):
         return "owe", OWN, "I", s
     if past and not ahead:
@@ -399,8 +437,31 @@ def tidy(what: str) -> str:
 
 
 _NAME = r"(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)"
-_STOP_NAMES = {"I", "The", "A", "An", "OK", "Friday", "Monday", "Tuesday", "Wednesday", "Thursday", "Saturday",
-               "Sunday", "Q1", "Q2", "Q3", "Q4", "PR", "API", "March", "June", "May", "April", "Berlin"}
+_STOP_NAMES = {
+    "I",
+    "The",
+    "A",
+    "An",
+    "OK",
+    "Friday",
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Saturday",
+    "Sunday",
+    "Q1",
+    "Q2",
+    "Q3",
+    "Q4",
+    "PR",
+    "API",
+    "March",
+    "June",
+    "May",
+    "April",
+    "Berlin",
+}
 
 
 def guess_to_whom(what: str) -> str:
@@ -412,7 +473,9 @@ def guess_to_whom(what: str) -> str:
             name = m.group("name")
             if name.split()[0] not in _STOP_NAMES:
                 return name
-    zh = re.search(r"(?:给|跟|和|向|帮|答应了?|答应过)(?P<name>[A-Za-z]+|[\u4e00-\u9fff]{1,2}(?:经理|老师|总|哥|姐))", what)
+    zh = re.search(
+        r"(?:给|跟|和|向|帮|答应了?|答应过)(?P<name>[A-Za-z]+|[\u4e00-\u9fff]{1,2}(?:经理|老师|总|哥|姐))", what
+    )
     return zh.group("name") if zh else ""
 
 
