@@ -127,7 +127,7 @@ def run(message_counts: list[int], n_facts: int = 500, n_queries: int = 200, see
                         day + timedelta(minutes=have),
                     )
                     have += 1
-            found = []
+            found: list[int] = []
             search_times = _time(
                 lambda i, found=found: found.append(len(search.search_messages(db, queries[i], 10))), n_queries
             )
