@@ -62,30 +62,12 @@ from datetime import date
 from typing import Any
 
 from evals.persona import Persona
-from memory.text import STOP_WORDS
+from memory.text import MONTHS, STOP_WORDS
 from memory.text.dates import undated
 
 SOUL_KINDS = ("nickname", "treatment")
 
-_MONTHS = {
-    m: i + 1
-    for i, m in enumerate(
-        [
-            "january",
-            "february",
-            "march",
-            "april",
-            "may",
-            "june",
-            "july",
-            "august",
-            "september",
-            "october",
-            "november",
-            "december",
-        ]
-    )
-}
+_MONTHS = {m: i + 1 for i, m in enumerate(MONTHS)}
 _MONTH_ABBR = {m[:3]: n for m, n in _MONTHS.items()} | {"sept": 9}
 _MONTH_RE = (
     r"(?:january|february|march|april|may|june|july|august|september|october|november|december|"

@@ -58,7 +58,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from memory.text.numbers import CN_NUMERAL, EN_NUMBER, cn_int, to_int
+from memory.text.numbers import CN_NUMERAL, EN_NUMBER, EN_ONES, cn_int, to_int
 
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
@@ -1034,20 +1034,7 @@ def _read_weekdays(r: _Reader) -> None:
     r.take(rf"\b(?P<d>{_WDS})\b\.?", lambda m: r.name_weekday(_EN_WEEKDAY[m.group("d")]))
 
 
-_WORD_HOURS = {
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-}
+_WORD_HOURS = {word: n for word, n in EN_ONES.items() if 1 <= n <= 12}  # "at five", "seven o'clock"
 
 
 def _hour(word: str) -> int:

@@ -54,7 +54,7 @@ CN_BIG = {"万": 10_000, "萬": 10_000, "亿": 100_000_000, "億": 100_000_000}
 # A run of Chinese numeral characters (digits may be mixed in: "3万").
 CN_NUMERAL = "[" + "".join(CN_DIGITS) + "".join(CN_UNITS) + "".join(CN_BIG) + "]+"
 
-_EN_ONES = {
+EN_ONES = {
     "zero": 0,
     "one": 1,
     "two": 2,
@@ -99,7 +99,7 @@ _EN_ARTICLE = {
 }
 _EN_VAGUE = {"a few": 3, "few": 3, "several": 3}
 
-_EN_WORD = "|".join(sorted([*_EN_ONES, *_EN_TENS, *_EN_SCALES], key=len, reverse=True))
+_EN_WORD = "|".join(sorted([*EN_ONES, *_EN_TENS, *_EN_SCALES], key=len, reverse=True))
 # English number words, hyphenated or spaced ("twenty-five", "one hundred and five"), or an article count.
 EN_NUMBER = (
     r"(?:a couple of|couple of|a couple|a pair of|a dozen|an?(?= )|(?:"
@@ -211,8 +211,8 @@ def en_int(text: str | None, *, approx: bool = False) -> int | None:
     for word in re.split(r"[- ]+", words):
         if word == "and" and seen:
             continue
-        if word in _EN_ONES:
-            current += _EN_ONES[word]
+        if word in EN_ONES:
+            current += EN_ONES[word]
         elif word in _EN_TENS:
             current += _EN_TENS[word]
         elif word == "hundred":
