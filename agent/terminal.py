@@ -176,7 +176,12 @@ def fact_line(f) -> str:
 
 # -- memory: what reached the prompt, what a pass saved ---------------------------
 
-_KIND_NAMES = {"fact": ("fact", "facts"), "promise": ("promise", "promises"), "series": ("count", "counts")}
+_KIND_NAMES = {
+    "fact": ("fact", "facts"),
+    "said": ("earlier message", "earlier messages"),
+    "promise": ("promise", "promises"),
+    "series": ("count", "counts"),
+}
 
 
 def memory_line(items) -> str:

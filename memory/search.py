@@ -143,6 +143,26 @@ def search_messages(db, query: str, limit: int = 10) -> list[Hit]:
     ]
 
 
+def own_messages(db, query: str, limit: int = 50) -> list[messages.StoredMessage]:
+    """The person's own messages (role user, private chats, not forgotten) matching ``query``, best BM25 first.
+
+    Unlike ``search_messages`` the text is whole and not redacted: the caller
+    (memory.said) cuts and redacts what it quotes."""
+    terms = query_terms(query)
+    if not terms:
+        return []
+    rows = db.conn.execute(
+        f"SELECT m.id, m.chat_id, m.author, m.text, m.at FROM"
+        f" (SELECT rowid, bm25({TABLE}) AS score FROM {TABLE} WHERE {TABLE} MATCH ? ORDER BY score LIMIT ?) s"
+        " JOIN messages m ON m.id = s.rowid JOIN chats c ON c.id = m.chat_id"
+        " WHERE c.kind = 'private' AND m.role = 'user'"
+        " AND (m.meta IS NULL OR json_extract(m.meta, '$.forgotten') IS NULL)"
+        " ORDER BY s.score",
+        (_match_expression(terms), int(limit)),
+    ).fetchall()
+    return [messages.StoredMessage(r[0], r[1], "user", r[2], r[3], r[4]) for r in rows]
+
+
 def search_facts(db, query: str, limit: int = 10) -> list[Hit]:
     """Facts of any status but deleted, ranked by BM25, each marked with its status."""
     from memory.facts import ACTIVE, ARCHIVED, SUPERSEDED, by_status
