@@ -151,13 +151,13 @@ def own_messages(db, query: str, limit: int = 50) -> list[messages.StoredMessage
     terms = query_terms(query)
     if not terms:
         return []
+    # The role and chat are checked before the limit: the assistant's longer replies would take the places.
     rows = db.conn.execute(
-        f"SELECT m.id, m.chat_id, m.author, m.text, m.at FROM"
-        f" (SELECT rowid, bm25({TABLE}) AS score FROM {TABLE} WHERE {TABLE} MATCH ? ORDER BY score LIMIT ?) s"
-        " JOIN messages m ON m.id = s.rowid JOIN chats c ON c.id = m.chat_id"
-        " WHERE c.kind = 'private' AND m.role = 'user'"
+        f"SELECT m.id, m.chat_id, m.author, m.text, m.at FROM {TABLE}"
+        f" JOIN messages m ON m.id = {TABLE}.rowid JOIN chats c ON c.id = m.chat_id"
+        f" WHERE {TABLE} MATCH ? AND c.kind = 'private' AND m.role = 'user'"
         " AND (m.meta IS NULL OR json_extract(m.meta, '$.forgotten') IS NULL)"
-        " ORDER BY s.score",
+        f" ORDER BY bm25({TABLE}) LIMIT ?",
         (_match_expression(terms), int(limit)),
     ).fetchall()
     return [messages.StoredMessage(r[0], r[1], "user", r[2], r[3], r[4]) for r in rows]
