@@ -62,6 +62,9 @@ class Settings:
     recall_k: int = 12
     recent_messages: int = 14
     model_deadline_seconds: float = 180.0  # one model call, retries included
+    recall_judge: bool = (
+        False  # a hosted memory model sifts recalled candidates (memory/judge.py); never the embedded one
+    )
     extra: dict = field(default_factory=dict)
 
 
@@ -79,6 +82,7 @@ _RULES: dict[str, tuple[type, float | None, float | None]] = {
     "recall_k": (int, 1, 200),
     "recent_messages": (int, 0, 1000),
     "model_deadline_seconds": (float, 1, 24 * 3600),
+    "recall_judge": (bool, None, None),
 }
 
 _ENV = {
@@ -91,6 +95,7 @@ _ENV = {
     "KEPT_WRITE_MIN_USER_TURNS": "write_min_user_turns",
     "KEPT_WRITE_MIN_HOURS": "write_min_hours",
     "KEPT_MODEL_DEADLINE": "model_deadline_seconds",
+    "KEPT_RECALL_JUDGE": "recall_judge",
 }
 
 
@@ -99,7 +104,7 @@ class ConfigError(Exception):
 
 
 def _expected(kind: type, low, high) -> str:
-    what = {str: "a string", int: "a whole number", float: "a number"}[kind]
+    what = {str: "a string", int: "a whole number", float: "a number", bool: "true or false"}[kind]
     if low is not None and high is not None:
         return f"{what} from {low:g} to {high:g}"
     if low is not None:
@@ -110,6 +115,10 @@ def _expected(kind: type, low, high) -> str:
 def check(key: str, value, where: str):
     """``value`` for setting ``key`` as its type, or ConfigError naming key, value and expected type."""
     kind, low, high = _RULES[key]
+    if kind is bool:
+        if not isinstance(value, bool):
+            raise ConfigError(f"{where}: {key} = {value!r} is not true or false")
+        return value
     ok = not isinstance(value, bool)
     if kind is str:
         ok = ok and isinstance(value, str) and bool(value.strip())
@@ -128,6 +137,17 @@ def check(key: str, value, where: str):
 def _env_value(raw: str, kind: type):
     if kind is str:
         return raw
+    if kind is bool:  # KEPT_RECALL_JUDGE=1 / true / yes, =0 / false / no; anything else is refused by check()
+        return {
+            "1": True,
+            "true": True,
+            "yes": True,
+            "on": True,
+            "0": False,
+            "false": False,
+            "no": False,
+            "off": False,
+        }.get(raw.strip().lower(), raw)
     try:
         return int(raw) if kind is int else float(raw)
     except ValueError:

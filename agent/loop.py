@@ -81,6 +81,7 @@ class Session:
     # model asks for it (``wants_screen``), else nothing.
     before_call: Callable[[list[ToolCall], list[ToolSpec], screen.Request], screen.Screened] | None = None
     after_call: list[Callable[[Session, ExecutedCall], None]] | None = None  # None: close fulfilled promises
+    judge: Any = None  # memory.judge.Judge: a hosted memory model sifts what recall brought (agent/judging.py)
 
     def now(self) -> datetime:
         return (self.clock() if self.clock else datetime.now(self.tz)).astimezone(self.tz)
@@ -116,6 +117,7 @@ def run_turn(
         recent_limit=session.recent_limit,
         exclude_message_id=user_id,
         unsaved=session.unsaved if session.incognito else None,
+        judge=session.judge,
     )
     result = TurnResult("", user_message_id=user_id, recalled=ctx.recalled, memory_items=ctx.items)
     calls_db = None if session.incognito else session.db
