@@ -72,6 +72,7 @@ class Judge:
         if not texts:
             return everything
         self.asked += 1
+        caught: tuple[type[BaseException], ...] = (UnusableReply, *self.errors)
         try:
             verdict = ask(
                 self.llm,
@@ -85,7 +86,7 @@ class Judge:
             wrong = [n for n in verdict.keep if not 1 <= n <= len(texts)]
             if wrong:
                 raise UnusableReply(f"{PURPOSE}: numbers {wrong} are not among the {len(texts)} notes")
-        except (UnusableReply, *self.errors) as exc:
+        except caught as exc:
             self.failed += 1
             reason = redact(f"{type(exc).__name__}: {exc}")[:300]
             self.failures = (self.failures + [reason])[-5:]
