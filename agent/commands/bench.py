@@ -114,6 +114,41 @@ def gate(
 
 
 @app.command()
+def said(
+    data: Path | None = typer.Option(
+        None,
+        "--data",
+        help=DATA_HELP
+        + " LongMemEval-S, e.g. longmemeval_s_cleaned_498of500.json.xz; without it, only the recall sets.",
+    ),
+    split: list[Path] = typer.Option(
+        [],
+        "--split",
+        help="A recall split (JSONL) instead of the shipped dev sets; repeat for several (a held-out set).",
+    ),
+    limit: int | None = LIMIT_OPT,
+    as_json: bool = JSON_OPT,
+    no_progress: bool = QUIET_OPT,
+) -> None:
+    """What the person's own earlier messages add to recall and what they cost in tokens: LongMemEval-S (no facts) and the recall sets (with facts and with messages only), per turn class."""
+    from evals.bench import said as bench
+
+    for path in split:
+        if not path.is_file():
+            fail(f"no recall split at {path}; --split takes a JSONL file like tests/data/recall_dev2.jsonl")
+    lme = None
+    if data is not None:
+        _check_data(data)
+        try:
+            lme = bench.longmemeval(data, limit=limit, show_progress=not no_progress)
+        except (OSError, ValueError, KeyError) as exc:
+            fail(f"cannot read {data} as LongMemEval: {exc}")
+    sets = bench.recall_sets({p.stem: p for p in split} if split else None)
+    report = {"longmemeval": lme, "recall sets": sets}
+    typer.echo(json.dumps(report, indent=2, ensure_ascii=False) if as_json else bench.render(lme, sets))
+
+
+@app.command()
 def dates(
     engine: str = typer.Option("kept", "--engine", help="kept (memory/text/dates.py) or dateparser (for comparison)."),
     show: list[str] = typer.Option([], "--show", help="Also print the misses of this split (dev or test)."),
