@@ -92,7 +92,7 @@ def for_turn(
     recent: int = 14,
     exclude_id: int | None = None,
     k: int = MAX_SAID,
-    width: int = MAX_CHARS,
+    width: int | None = None,
     fewer_facts_than: int = FEWER_FACTS_THAN,
     pool: int | None = None,
 ) -> list[Said]:
@@ -122,7 +122,7 @@ def for_turn(
         Said(
             candidates[hit.index].id,
             candidates[hit.index].at[:10],
-            search.snippet(redact(candidates[hit.index].text), terms, width),
+            search.snippet(redact(candidates[hit.index].text), terms, width or MAX_CHARS),
             round(hit.score, 4),
             hit.reason,
         )
