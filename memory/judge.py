@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from pydantic import Field
 
-from memory.llm import UnusableReply
+from memory.llm import MemoryLLM, UnusableReply
 from memory.replies import Reply, ask
 from memory.secrets import redact
 
@@ -58,7 +58,7 @@ def prompt(query: str, texts: Sequence[str]) -> str:
 class Judge:
     """Judges candidates with ``llm`` (a ``memory.llm.MemoryLLM``); counts what it did."""
 
-    llm: object
+    llm: MemoryLLM
     errors: tuple[type[BaseException], ...] = ()  # the provider's error types: the list is kept, and counted
     asked: int = 0
     kept: int = 0

@@ -127,7 +127,11 @@ def test_the_embedded_model_never_gets_a_judge_and_a_hosted_one_only_when_switch
     assert judging.for_session(session("anthropic", "local"), True) is None
     assert judging.for_session(session("anthropic", "anthropic"), False) is None
     judge = judging.for_session(session("anthropic", "anthropic"), True)
-    assert isinstance(judge, Judge) and judge.errors == (ModelError,)
+    assert isinstance(judge, Judge) and judge.errors == (ModelError,) and judge.llm.db is db
+    quiet = session("openai", "openai")
+    quiet.incognito = True
+    judge = judging.for_session(quiet, True)
+    assert judge is not None and judge.llm.db is None  # an incognito chat logs no model call
 
 
 def test_a_turn_through_the_loop_uses_the_sessions_judge_and_logs_its_call(db):
