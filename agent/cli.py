@@ -80,7 +80,7 @@ def ask(
     ),
 ) -> None:
     """One turn without the chat screen: print the reply (and, with --json, the tool calls)."""
-    from agent import screen
+    from agent import judging, screen
     from agent.loop import run_turn
     from agent.session import open_session
 
@@ -96,6 +96,7 @@ def ask(
         return yes
 
     session = open_session(model, chat_name, team, approve=approve, incognito=incognito)
+    judging.attach(session)
     _announce_local(session)
     if incognito and not as_json:
         term.note("incognito: memory is read, nothing from this turn is stored")

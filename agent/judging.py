@@ -9,6 +9,16 @@ from __future__ import annotations
 HOSTED = ("anthropic", "openai")
 
 
+def attach(session) -> None:
+    """Give a session opened for the person (``kept chat``, ``kept ask``) its judge, per the settings.
+
+    Called where sessions are opened rather than in agent.session: the memory
+    model is resolved by agent.background, which opens stores through agent.session."""
+    from agent import config
+
+    session.judge = for_session(session, config.load().recall_judge)
+
+
 def for_session(session, enabled: bool):
     """A ``memory.judge.Judge`` for the session's memory model, or None."""
     if not enabled:

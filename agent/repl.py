@@ -378,14 +378,17 @@ def run_repl(
     output=None,
 ) -> None:
     """Run the chat until /quit or end of input. ``input``/``output`` are for tests."""
+    from agent import judging
     from agent.session import open_session
 
     plain = input is None and _plain_terminal()
     color = "NO_COLOR" not in os.environ and not plain and output is None
     consent: list[Callable[[str], bool]] = []
-    session = session or open_session(
-        model_spec, chat_name, team, approve=lambda prompt: consent[0](prompt), incognito=incognito
-    )
+    if session is None:
+        session = open_session(
+            model_spec, chat_name, team, approve=lambda prompt: consent[0](prompt), incognito=incognito
+        )
+        judging.attach(session)
     repl = Repl(session, color=color)
     if session.model.provider == "local":
         repl.say(

@@ -54,9 +54,6 @@ def open_session(
         incognito=incognito,
         delivery=delivery if delivery is not None else Deliverer.from_home(config.home()),
     )
-    from agent import judging
-
-    session.judge = judging.for_session(session, settings.recall_judge)
     # An incognito session changes nothing in the store, pending deliveries included.
     session.delivery_retry = None if incognito else retry_pending(session)
     return session

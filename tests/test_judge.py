@@ -165,3 +165,15 @@ def test_the_setting_is_read_from_the_file_and_the_environment_and_a_wrong_value
     (kept_home / "config.toml").write_text('recall_judge = "yes"\n')
     with pytest.raises(config.ConfigError, match="is not true or false"):
         config.load()
+
+
+def test_attach_follows_the_setting(db, kept_home):
+    me = store.get_chat(db, "me")
+    s = Session(db=db, model=ScriptedModel([], provider="anthropic"), tools=[], tz=TZ, chat=me)
+    s.memory_model = ScriptedModel([], provider="anthropic")  # background.memory_model reads it
+    judging.attach(s)
+    assert s.judge is None  # off by default
+    kept_home.mkdir(parents=True, exist_ok=True)
+    (kept_home / "config.toml").write_text("recall_judge = true\n")
+    judging.attach(s)
+    assert isinstance(s.judge, Judge)
