@@ -135,12 +135,16 @@ def dates(
 
 @app.command()
 def acts(
-    show: list[str] = typer.Option([], "--show", help="Also print the misses of this split (dev or test)."),
+    split: list[str] = typer.Option([], "--split", help="Only this split (dev, dev2, test, test2); default: all."),
+    show: list[str] = typer.Option([], "--show", help="Also print the misses of this split (a dev split)."),
 ) -> None:
-    """Requests vs real questions (English and Chinese): right / wrong per split."""
+    """Requests vs real questions vs statements (English and Chinese): right / wrong per split."""
     from evals.bench import acts as bench
 
-    bench.main([arg for s in show for arg in ("--show", s)])
+    missing = [s for s in split if s not in bench.available()]
+    if missing:
+        fail(f"unknown split {missing[0]!r}; choose one of {', '.join(bench.available())}")
+    bench.main([arg for s in split for arg in ("--split", s)] + [arg for s in show for arg in ("--show", s)])
 
 
 @app.command()
