@@ -14,9 +14,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from agent import context
+from agent import context, reply_check
 from agent.models.base import Message, Model, ModelError, ToolCall, ToolSpec
-from agent.models.calls import call_model
 from memory import messages as store
 from tools.base import Tool, ToolContext, ToolError
 
@@ -108,9 +107,9 @@ def run_turn(
         # After the last tool round the model must answer in text.
         offer = specs if round_no < MAX_TOOL_ROUNDS else None
         try:
-            response = call_model(
-                session.model, convo, db=session.db, purpose="chat", system=ctx.system,
-                tools=offer, on_text=on_text, on_retry=on_retry,
+            response, failed = reply_check.checked_call(
+                session.model, convo, request=text, done=result.calls, db=session.db, purpose="chat",
+                system=ctx.system, tools=offer, on_text=on_text, on_retry=on_retry,
             )
         except ModelError as exc:
             result.error = _explain(exc)
@@ -121,8 +120,10 @@ def run_turn(
                 result.error = "the model stopped without a reply; nothing was done beyond the tool calls shown"
                 return result
             result.reply = response.text
+            # A failed generation's honest line is shown but never shown to the model again.
             result.reply_message_id = store.add_message(
-                session.db, session.chat, "assistant", "kept", response.text, session.now()
+                session.db, session.chat, "assistant", "kept", response.text, session.now(),
+                meta={"failed": failed} if failed else None,
             )
             return result
         convo.append(Message("assistant", response.text, tool_calls=response.tool_calls))

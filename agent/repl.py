@@ -187,6 +187,13 @@ def _outbox(repl: Repl, arg: str) -> None:
         repl.say("(nothing sent)")
 
 
+def _clear(repl: Repl, arg: str) -> None:
+    from agent import context
+
+    context.clear(repl.session.db, repl.session.chat)
+    repl.say("(fresh context: earlier messages of this chat are no longer shown to the model; memory is kept)", "dim")
+
+
 def _model(repl: Repl, arg: str) -> None:
     from agent.models import registry
     from agent.models.base import ModelError
@@ -208,6 +215,7 @@ COMMANDS = [
     Command("promises", "show open promises", _promises),
     Command("calendar", "show upcoming events", _calendar),
     Command("outbox", "show sent messages", _outbox),
+    Command("clear", "start a fresh context in this chat (memory is kept)", _clear),
     Command("model", "show the model, or /model provider:name to switch", _model),
     Command("quit", "leave (Ctrl-D works too)", _quit),
 ]

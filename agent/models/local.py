@@ -36,6 +36,7 @@ from agent.models.base import (
     BAD_REQUEST, CANCELLED, MALFORMED, NOT_CONFIGURED, SERVER, Message, ModelError, Response, StreamCallback, ToolCall,
     ToolSpec, Usage,
 )
+from agent.models.choices import EMBEDDED
 
 N_CTX = 8192
 TIMING_ENV = "KEPT_LOCAL_TIMING"
@@ -578,6 +579,7 @@ def guard_enabled() -> bool:
 
 class LocalModel:
     provider = "local"
+    choices = EMBEDDED  # agent/models/choices.py: what kept does in code for this model
 
     def __init__(self, name: str = "qwen2.5-coder-0.5b-instruct", *, path: str | None = None,
                  guard: bool | None = None, temperature: float = 0.0):
@@ -590,6 +592,14 @@ class LocalModel:
         self._failed_prompt: list[int] | None = None  # the prompt whose reply was unusable
         self._last_prompt: list[int] | None = None
         self.last_timing: dict[str, float] = {}  # the latest generation: tokens and seconds, for benchmarks
+        self._resample = False  # the next chat generation samples with changed settings (reply_check)
+        self.prefix_source = ""  # where the latest prompt's fixed prefix came from: kept / disk / evaluated
+
+    def resample(self) -> None:
+        """The last reply failed a check (it parroted, or claimed an action):
+        the next chat generation samples hotter and penalises repeats harder,
+        so it does not write the same reply again."""
+        self._resample = True
 
     def complete(
         self,
@@ -611,7 +621,9 @@ class LocalModel:
             self.dropped, self.repaired = [], []
             if structured:
                 return self._structured(llm, messages, system, tools[0], max_tokens)
-            text, calls, usage, stop = self._generate(llm, messages, system, tools, on_text, max_tokens)
+            messages, tools = self._cut(messages, tools)
+            with working(self.choices.show_working):
+                text, calls, usage, stop = self._generate(llm, messages, system, tools, on_text, max_tokens)
             if calls and self.guard and tools:
                 calls, self.dropped, self.repaired = screen(calls, tools, messages, system)
                 if not calls and not text.strip():
@@ -628,6 +640,11 @@ class LocalModel:
             if not calls and not text.strip():
                 self._failed_prompt = self._last_prompt  # call_model will retry: sample then
             return Response(text, calls, usage, self.name, "tool_use" if calls else stop)
+
+    def _cut(self, messages: list[Message], tools: list[ToolSpec] | None) -> tuple[list[Message], list[ToolSpec] | None]:
+        """The prompt made for this model (its choices): fewer recent messages,
+        short tool descriptions, only the tools the turn can need."""
+        return cut_prompt(messages, tools, self.choices)
 
     def _structured(self, llm, messages, system, tool: ToolSpec, max_tokens: int) -> Response:
         """A call of ``tool`` whose arguments are held to its schema by a grammar.
@@ -666,8 +683,16 @@ class LocalModel:
         # A retry of a prompt whose reply was unusable would repeat a greedy reply: sample instead.
         retry = tokens == self._failed_prompt and not words_only
         temperature = max(self.temperature, 0.7) if retry else self.temperature
+        sampling = CHAT_SAMPLING if grammar is None else STRUCTURED_SAMPLING
+        if self._resample and grammar is None:
+            sampling, temperature = RESAMPLING, max(temperature, RESAMPLING["temperature"])
+            self._resample = False
         self._last_prompt = tokens
         self._failed_prompt = None
+        n_threads = threads()
+        llm._ctx.set_n_threads(n_threads, n_threads)
+        if grammar is None and wire and wire[0]["role"] == "system":
+            self.prefix_source = self._ensure_prefix(llm, wire[0], wired_tools, tokens)
         reused = _common_prefix(llm, tokens)
         # After a tool result the 0.5B model may echo results and calls as bare
         # JSON, line after line, to the token limit: that is neither a call nor
@@ -675,15 +700,14 @@ class LocalModel:
         # person gets the results in words instead (results_in_words).
         after_tool = bool(messages) and messages[-1].role == "tool"
         stream = _Stream(on_text)
-        n_threads = threads()
-        llm._ctx.set_n_threads(n_threads, n_threads)
         started = time.perf_counter()
         first_at = None
         finish = None
         try:
             for chunk in llm.create_completion(
                 prompt=tokens, max_tokens=max_tokens, temperature=temperature, top_k=40, top_p=0.95,
-                repeat_penalty=1.0, stop=formatted.stop, stopping_criteria=formatted.stopping_criteria,
+                repeat_penalty=sampling["repeat_penalty"], stop=_stops(formatted.stop) if grammar is None else formatted.stop,
+                stopping_criteria=formatted.stopping_criteria,
                 stream=True, seed=None if temperature else 0,
                 logit_bias=_no_tool_call_bias(llm) if words_only else None, grammar=grammar,
             ):
@@ -724,6 +748,118 @@ class LocalModel:
         stream.finish(text)
         stop = {"stop": "end_turn", "length": "max_tokens"}.get(finish or "", finish)
         return text, calls, usage, stop
+
+
+    def _ensure_prefix(self, llm, head: dict, wired_tools, tokens: list[int]) -> str:
+        """Have the context start with the prompt's fixed prefix (persona and
+        tools): kept from the last call, restored from disk, or evaluated and
+        saved for the next process (agent/models/prefix_cache.py)."""
+        from agent.models import prefix_cache
+
+        formatted = render(llm, [head], wired_tools)
+        alone = llm.tokenize(formatted.prompt.encode("utf-8"), add_bos=not formatted.added_special, special=True)
+        n = 0
+        for a, b in zip(alone, tokens):
+            if a != b:
+                break
+            n += 1
+        if n < 32 or n >= len(tokens):
+            return ""
+        path, verified = self._path or model_path()[0], self._path is None
+        key = getattr(llm, "_kept_model_key", None) or prefix_cache.model_key(path, verified)
+        llm._kept_model_key = key
+        started = time.perf_counter()
+        source = prefix_cache.ensure(llm, tokens[:n], key)
+        if source != "kept":
+            _timing(f"prefix of {n} tokens {'restored from disk' if source == 'disk' else 'evaluated'} "
+                    f"in {time.perf_counter() - started:.2f}s")
+        return source
+
+
+# Chat: a mild repetition penalty (the 0.5B model loops on its own phrases)
+# and stops where it starts writing the next turn itself. Structured calls
+# keep 1.0: the schema grammar repeats keys by design.
+CHAT_SAMPLING = {"repeat_penalty": 1.1}
+STRUCTURED_SAMPLING = {"repeat_penalty": 1.0}
+RESAMPLING = {"repeat_penalty": 1.3, "temperature": 0.8}
+_CHAT_STOPS = ["<|im_start|>", "\nuser:", "\nUser:", "\nyou>", "\nperson:"]
+
+
+def _stops(template_stops) -> list[str]:
+    base = [template_stops] if isinstance(template_stops, str) else list(template_stops or [])
+    return base + [s for s in _CHAT_STOPS if s not in base]
+
+
+def cut_prompt(messages: list[Message], tools: list[ToolSpec] | None, choices
+               ) -> tuple[list[Message], list[ToolSpec] | None]:
+    """Fewer recent messages (from a person's message on), short tool descriptions,
+    and on a turn that asks nothing to be done only the tools that look things up."""
+    if choices.recent_limit and len(messages) > choices.recent_limit:
+        last_user = max((i for i, m in enumerate(messages) if m.role == "user"), default=0)
+        start = max(0, min(last_user, len(messages) - choices.recent_limit))
+        while start < last_user and messages[start].role != "user":
+            start += 1
+        messages = messages[start:]
+    if not tools:
+        return messages, tools
+    if choices.pick_tools:
+        request = next((m.content for m in reversed(messages) if m.role == "user"), "")
+        from agent.reply_check import READING, is_request
+
+        if not is_request(request):
+            tools = [t for t in tools if t.name.startswith(READING)] or tools
+    if choices.short_tools:
+        tools = [ToolSpec(t.name, first_sentence(t.description), _short_parameters(t.parameters)) for t in tools]
+    return messages, tools
+
+
+def first_sentence(text: str) -> str:
+    m = re.match(r"(.+?[.!?])(\s|$)", text.strip(), re.S)
+    return m.group(1) if m else text.strip()
+
+
+def _short_parameters(schema: dict[str, Any]) -> dict[str, Any]:
+    props = {}
+    for name, prop in schema.get("properties", {}).items():
+        prop = dict(prop)
+        if "description" in prop:
+            prop["description"] = first_sentence(prop["description"])
+        prop.pop("title", None)
+        props[name] = prop
+    out = {k: v for k, v in schema.items() if k not in ("properties", "title")}
+    out["properties"] = props
+    return out
+
+
+class working:
+    """While the model reads and writes, a line on the terminal says so and
+    for how long ("kept is thinking… 4s"), cleared when the reply comes.
+    Only on a terminal: piped output stays clean."""
+
+    def __init__(self, enabled: bool = True, stream=None):
+        self.stream = stream or sys.stderr
+        self.enabled = enabled and getattr(self.stream, "isatty", lambda: False)()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def _run(self) -> None:
+        started = time.monotonic()
+        while not self._stop.wait(0.5):
+            self.stream.write(f"\r\x1b[2mkept is thinking… {time.monotonic() - started:.0f}s\x1b[0m")
+            self.stream.flush()
+
+    def __enter__(self):
+        if self.enabled:
+            self._thread = threading.Thread(target=self._run, daemon=True)
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._thread is not None:
+            self._stop.set()
+            self._thread.join()
+            self.stream.write("\r\x1b[2K")
+            self.stream.flush()
 
 
 _grammars: dict[str, Any] = {}
