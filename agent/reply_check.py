@@ -32,13 +32,22 @@ READING = ("list_", "search_", "get_", "find_")
 # What kept may claim to have done, by the tool that does it. These are
 # kept's own action words (its tools' vocabulary), not a reading of the person.
 _CLAIMS: dict[str, tuple[str, ...]] = {
-    "schedule_meeting": ("booked", "scheduled", "set up", "put it in", "added it to your calendar", "已预订", "已预约",
-                         "已安排", "订好", "约好", "安排好"),
-    "send_message": ("sent", "messaged", "emailed", "已发送", "已发", "发好", "发过去"),
-    "assign_task": ("assigned", "created a task", "added a task", "已分配", "已创建", "已添加"),
-    "cancel_event": ("cancelled", "canceled", "已取消"),
-    "complete_task": ("completed", "marked it done", "marked it as done", "marked as done", "已完成"),
+    "schedule_meeting": ("booked", "scheduled", "set up", "put it in", "added it to your calendar"),
+    "send_message": ("sent", "messaged", "emailed"),
+    "assign_task": ("assigned", "created a task", "added a task"),
+    "cancel_event": ("cancelled", "canceled"),
+    "complete_task": ("completed", "marked it done", "marked it as done", "marked as done"),
 }
+_CJK_CLAIMS: dict[str, str] = {
+    "schedule_meeting": "预订|预约|安排|订|约",
+    "send_message": "发送|发出|发给|发",
+    "assign_task": "分配|创建|添加",
+    "cancel_event": "取消",
+    "complete_task": "完成|标记",
+}
+# "已为你预订", "已经发送", "订好了"
+_CJK_CLAIM = {name: re.compile(rf"已(?:经)?(?:为您|为你|帮您|帮你|给您|给你)?(?:{stems})|(?:{stems})好了")
+              for name, stems in _CJK_CLAIMS.items()}
 # "I booked", "I've sent", "has been scheduled", "is now cancelled", "Done:", and the
 # shape of kept's result lines ("event id: 2"), which the model copied.
 _LATIN_CLAIM = re.compile(
@@ -48,7 +57,7 @@ _LATIN_CLAIM = re.compile(
     r"|^\s*(?:done|all set|success)\b[!.:,]"
     r"|\b(?:event|task|message)[ _]id\s*[:=#]?\s*\d"
     r"|\b(?P<tool>{tools})\s+(?:done|ok|succeeded|failed)\b".format(
-        verbs="|".join(re.escape(v) for vs in _CLAIMS.values() for v in vs if v.isascii()),
+        verbs="|".join(re.escape(v) for vs in _CLAIMS.values() for v in vs),
         tools="|".join(_CLAIMS),
     ),
     re.I | re.M,
@@ -61,9 +70,9 @@ HONEST_NO_ACTION = ("I have not booked, sent or changed anything: no tool ran fo
 HONEST_NO_ANSWER = "I could not work that out. Could you say it another way?"
 
 # A reply whose word trigrams are this much inside the person's message or an
-# earlier reply copies it (the echoed introduction measured 0.85-1.0; a
-# normal answer that names the same people stays under 0.3).
-PARROT_CONTAINMENT = 0.6
+# earlier reply copies it (the echoed introduction, name swapped, measured
+# 0.5; an answer that names the same project and day, 0.33).
+PARROT_CONTAINMENT = 0.5
 PARROT_MIN_GRAMS = 3
 
 
@@ -115,19 +124,22 @@ def claimed_actions(reply: str) -> set[str]:
                 found |= {name for name, vs in _CLAIMS.items() if verb in vs}
             else:
                 found |= set(_CLAIMS)
-        for name, vs in _CLAIMS.items():
-            if any(v in sentence for v in vs if not v.isascii()):
-                found.add(name)
+        found |= {name for name, pattern in _CJK_CLAIM.items() if pattern.search(sentence)}
     return found
 
 
-def check(reply: str, *, request: str, earlier: list[str], done: list[Any]) -> Verdict:
-    """Whether ``reply`` may be shown. ``done``: this turn's executed calls (name, is_error)."""
-    succeeded = {c.name for c in done if not c.is_error}
+def check(reply: str, *, request: str, earlier: list[str], done: list[Any], parrot: bool = True) -> Verdict:
+    """Whether ``reply`` may be shown. ``done``: this turn's executed calls
+    (with ``name`` and ``is_error``); ``parrot``: also check for repetition."""
+    succeeded = {c.name for c in done if not c.is_error and acts(c.name)}
     claimed = claimed_actions(reply)
-    invented = claimed - succeeded
-    if invented and not (succeeded and claimed & succeeded):
-        return Verdict(False, f"invented action: claims {', '.join(sorted(invented))} with no such call this turn")
+    # A claim is covered by a successful call of its tool; a tool kept has no
+    # claim words for (and a bare "Done.") is covered by any successful action.
+    covered = claimed <= succeeded or bool(succeeded - set(_CLAIMS)) or (claimed == set(_CLAIMS) and succeeded)
+    if claimed and not covered:
+        return Verdict(False, f"invented action: claims {', '.join(sorted(claimed - succeeded))} with no such call this turn")
+    if not parrot or done:
+        return Verdict(True)
     for source, label in [(request, "the person's message")] + [(e, "an earlier reply") for e in earlier]:
         share = containment(reply, source)
         if share >= PARROT_CONTAINMENT:
@@ -248,7 +260,8 @@ def checked_call(
     """
     from agent.models.choices import for_model
 
-    if for_model(model).confirm_in_code and convo and convo[-1].role == "tool":
+    choices = for_model(model)
+    if choices.confirm_in_code and convo and convo[-1].role == "tool":
         last_round = done[-_trailing_tools(convo):]
         if all(acts(c.name) for c in last_round):
             text = confirmations(last_round)
@@ -256,31 +269,36 @@ def checked_call(
                 on_text(text)
             return Response(text, [], Usage(), getattr(model, "name", ""), "end_turn"), ""
     request_to_act = is_request(request)
+    hold = choices.hold_reply
+    shown = None if hold else on_text
     failed = ""
     response = None
     for attempt in (1, 2):
-        response = call_model(model, convo, tools=tools, on_text=None, **kwargs)
+        response = call_model(model, convo, tools=tools, on_text=shown, **kwargs)
         if response.tool_calls:
             kept_calls = [c for c in response.tool_calls if request_to_act or not acts(c.name)]
             if kept_calls:
                 response.tool_calls = kept_calls
-                if response.text.strip() and on_text:
+                if hold and response.text.strip() and on_text:
                     on_text(response.text)
                 return response, ""
             # Only acting calls, on a statement or a question: answer in words instead.
-            response = call_model(model, convo, tools=None, on_text=None, **kwargs)
-        verdict = check(response.text, request=request, earlier=_earlier_replies(convo), done=done)
+            response = call_model(model, convo, tools=None, on_text=shown, **kwargs)
+        verdict = check(response.text, request=request, earlier=_earlier_replies(convo), done=done,
+                        parrot=choices.check_parrot)
         if verdict.ok:
-            if response.text and on_text:
+            if hold and response.text and on_text:
                 on_text(response.text)
             return response, ""
         failed = verdict.reason
+        if not hold:
+            break  # already on the screen: say so below it rather than show a second reply
         resample = getattr(model, "resample", None)
         if resample is not None:
             resample()
     honest = HONEST_NO_ACTION if failed.startswith("invented") else HONEST_NO_ANSWER
     if on_text:
-        on_text(honest)
+        on_text(honest if hold else f"\n({honest})")
     return Response(honest, [], response.usage, response.model, "end_turn"), failed
 
 

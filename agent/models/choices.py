@@ -21,11 +21,13 @@ class Choices:
     pick_tools: bool = False  # only the tools the turn can need
     memory_in_code: bool = False  # facts, SOUL and MEMORY written by memory/embedded_writer.py
     show_working: bool = False  # a "reading…" line with the seconds while the model reads
+    check_parrot: bool = False  # a reply that repeats the message or an earlier reply is a failed generation
+    hold_reply: bool = False  # the reply is shown only once it passed its check (no streaming)
 
 
 HOSTED = Choices()
 EMBEDDED = Choices(confirm_in_code=True, recent_limit=6, short_tools=True, pick_tools=True, memory_in_code=True,
-                   show_working=True)
+                   show_working=True, check_parrot=True, hold_reply=True)
 
 
 def for_model(model) -> Choices:

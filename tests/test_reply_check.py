@@ -1,0 +1,161 @@
+"""The reply check (agent/reply_check.py): no invented actions, no parroting,
+acting calls only from requests, confirmations built from tool results,
+failed replies kept out of the model's history, /clear."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from agent import context, reply_check
+from agent.loop import Session, run_turn
+from agent.models.choices import EMBEDDED
+from agent.models.scripted import ScriptedModel, text, tool_call
+from memory import messages as store
+from tools import all_tools
+
+TZ = ZoneInfo("Europe/Berlin")
+NOW = datetime(2026, 11, 30, 9, 0, tzinfo=TZ)
+INTRO = ("Hi! I'm Alexandra Novak, product manager at Northwind. Please call me Sasha, "
+         "and please never use bullet points with me.")
+
+
+class EmbeddedLike(ScriptedModel):
+    """A scripted model with the embedded model's choices, counting resamples."""
+
+    choices = EMBEDDED
+
+    def __init__(self, steps):
+        super().__init__(steps)
+        self.resamples = 0
+
+    def resample(self) -> None:
+        self.resamples += 1
+
+
+def session(db, model, tools=None):
+    chat = store.get_chat(db, "me", store.PRIVATE)
+    tools = tools if tools is not None else all_tools()
+    return Session(db=db, model=model, tools=tools, tz=TZ, chat=chat, clock=lambda: NOW)
+
+
+# ---- what counts as a claim, a parrot, a request
+
+
+@pytest.mark.parametrize("reply, tools", [
+    ("schedule_meeting done: event id: 2; title: Atlas Launch Plan", {"schedule_meeting"}),
+    ("I have booked the meeting with Marco for 2pm.", {"schedule_meeting"}),
+    ("The invite has been sent to Priya.", {"send_message"}),
+    ("I've assigned the slides to Sam.", {"assign_task"}),
+    ("已为你预订了明天下午两点的会议。", {"schedule_meeting"}),
+])
+def test_a_reply_that_says_kept_acted_is_a_claim(reply, tools):
+    assert tools <= reply_check.claimed_actions(reply)
+
+
+@pytest.mark.parametrize("reply", [
+    "Shall I book it for 2pm?",
+    "I have not sent anything to Priya.",
+    "Priya said she sent the report on Monday.",
+    "You have a meeting booked on Tuesday.",
+    "我没有发送任何消息。",
+])
+def test_questions_negations_and_reports_about_others_are_not_claims(reply):
+    assert reply_check.claimed_actions(reply) == set()
+
+
+def test_an_echo_with_a_name_swapped_is_a_parrot_and_an_answer_is_not():
+    echo = "Hello, Marco Rossi! I'm Alexandra Novak, product manager at Northwind. Please call me Marco Rossi."
+    assert reply_check.containment(echo, INTRO) >= reply_check.PARROT_CONTAINMENT
+    answer = "Nice to meet you, Sasha. I will write in plain sentences."
+    assert reply_check.containment(answer, INTRO) < reply_check.PARROT_CONTAINMENT
+
+
+def test_a_claim_is_covered_by_a_successful_call_of_its_tool_only():
+    class Done:
+        def __init__(self, name, is_error=False):
+            self.name, self.is_error = name, is_error
+
+    reply = "I booked it."
+    assert not reply_check.check(reply, request="x", earlier=[], done=[]).ok
+    assert not reply_check.check(reply, request="x", earlier=[], done=[Done("schedule_meeting", True)]).ok
+    assert not reply_check.check(reply, request="x", earlier=[], done=[Done("send_message")]).ok
+    assert reply_check.check(reply, request="x", earlier=[], done=[Done("schedule_meeting")]).ok
+
+
+# ---- through the turn
+
+
+def test_an_invented_confirmation_is_rerun_once_then_replaced_by_an_honest_line(db):
+    fake = "schedule_meeting done: event id: 2; title: Atlas Launch Plan; start: 2026-12-01T14:00"
+    model = EmbeddedLike([text(fake), text("I have booked it for 2pm.")])
+    result = run_turn(session(db, model), "Book a meeting with Marco Rossi tomorrow at 2pm about the launch plan")
+    model.assert_complete()
+    assert model.resamples == 2 and result.calls == []
+    assert result.reply == reply_check.HONEST_NO_ACTION
+    stored = store.get(db, result.reply_message_id)
+    assert stored.meta["failed"].startswith("invented action")
+
+
+def test_a_rerun_that_passes_is_shown(db):
+    model = EmbeddedLike([text("I've booked it."), text("Which day should the meeting be?")])
+    result = run_turn(session(db, model), "Book a meeting with Marco")
+    assert result.reply == "Which day should the meeting be?"
+    assert not store.get(db, result.reply_message_id).meta
+
+
+def test_a_parroted_reply_never_reaches_the_screen_or_the_models_history(db):
+    echo = "Hello, Sasha! I'm Alexandra Novak, product manager at Northwind. Please call me Sasha."
+    model = EmbeddedLike([text(echo), text(echo), text("Noted.")])
+    shown: list[str] = []
+    s = session(db, model)
+    first = run_turn(s, INTRO, on_text=shown.append)
+    assert first.reply == reply_check.HONEST_NO_ANSWER and shown == [reply_check.HONEST_NO_ANSWER]
+    run_turn(s, "The launch is on Thursday.")
+    history = model.requests[-1].messages
+    assert all(m.content != reply_check.HONEST_NO_ANSWER and m.content != echo for m in history)
+    assert [m.role for m in history] == ["user"]  # the person's two messages, nothing of the failed reply
+    assert history[0].content.endswith("The launch is on Thursday.")
+
+
+def test_a_statement_never_books(db):
+    model = EmbeddedLike([
+        tool_call("schedule_meeting", title="Project Atlas", start="today 09:00"),
+        text("Thanks for the context on Project Atlas."),
+    ])
+    result = run_turn(session(db, model), "Some context: I'm running Project Atlas and the launch is next Thursday.")
+    model.assert_complete()
+    assert result.calls == [] and result.reply == "Thanks for the context on Project Atlas."
+    assert model.requests[1].tools is None
+
+
+def test_after_an_action_the_confirmation_is_built_from_the_result(db):
+    model = EmbeddedLike([tool_call("schedule_meeting", title="Atlas launch plan", attendees=["Marco Rossi"],
+                                    start="tomorrow 14:00")])
+    result = run_turn(session(db, model), "Book a meeting with Marco Rossi tomorrow at 2pm: Atlas launch plan")
+    model.assert_complete()  # no second generation: kept writes the confirmation
+    (call,) = result.calls
+    assert not call.is_error
+    assert result.reply == (f'Booked "Atlas launch plan" on Tue 01 Dec 2026 14:00-14:30 with Marco Rossi '
+                            f'(event {call.result["event_id"]}).')
+
+
+def test_a_hosted_model_streams_and_writes_its_own_confirmation(db):
+    model = ScriptedModel([tool_call("schedule_meeting", title="Sync", start="tomorrow 10:00"),
+                           text("Booked your sync for tomorrow at 10:00.")])
+    shown: list[str] = []
+    result = run_turn(session(db, model), "Book a sync tomorrow at 10:00", on_text=shown.append)
+    model.assert_complete()
+    assert result.reply == "Booked your sync for tomorrow at 10:00."
+
+
+def test_clear_starts_a_fresh_context_and_keeps_the_chat(db):
+    model = EmbeddedLike([text("Noted, the launch is Thursday."), text("I don't know.")])
+    s = session(db, model)
+    run_turn(s, "The launch is on Thursday.")
+    context.clear(db, s.chat)
+    run_turn(s, "When is the launch?")
+    assert [m.content for m in model.requests[-1].messages] == ["When is the launch?"]
+    assert len(store.history(db)) == 4  # nothing deleted
