@@ -217,12 +217,36 @@ def summarise(outcomes: list[Outcome]) -> list[str]:
     return lines
 
 
+def _cuts(**on):
+    from dataclasses import replace
+
+    from agent.models.choices import EMBEDDED
+
+    def make():
+        return replace(EMBEDDED, short_tools=False, recent_limit=None, pick_tools=False, show_working=False) if not on \
+            else replace(EMBEDDED, show_working=False, **{k: v for k, v in on.items()})
+    return make
+
+
+# Each cut of the embedded model's prompt alone, and all of them (the default).
+CUTS = {
+    "none": _cuts(),
+    "short": _cuts(recent_limit=None, pick_tools=False),
+    "recent": _cuts(short_tools=False, pick_tools=False),
+    "pick": _cuts(short_tools=False, recent_limit=None),
+    "all": _cuts(short_tools=True),
+}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m evals.local_accuracy", description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", nargs="*", help="Run only these item ids (plain questions are 'plain-N').")
     parser.add_argument("--no-baseline", action="store_true", help="Skip the run without memory in the context.")
     parser.add_argument("--no-plain", action="store_true", help="Skip the plain questions.")
     parser.add_argument("--json", type=Path, help="Write one JSON line per request here.")
+    parser.add_argument("--cuts", default="all", choices=sorted(CUTS),
+                        help="Which of the embedded prompt's cuts to apply (agent/models/choices.py).")
+    parser.add_argument("--every", type=int, default=1, help="Only every Nth item (a quicker sample).")
     parser.add_argument("-v", "--verbose", action="store_true", help="Print each request's outcome.")
     args = parser.parse_args(argv)
 
@@ -236,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
     tool_list = all_tools()
     tools = {t.name: t for t in tool_list}
     specs = [ToolSpec(t.name, t.description, t.parameters) for t in tool_list]
-    model = LocalModel(guard=False)
+    model = LocalModel(guard=False, choices=CUTS[args.cuts]())
 
     items = data["tool_requests"]
     plain = [{"id": f"plain-{i}", "request": q, "tool": None} for i, q in enumerate(data["plain_questions"], 1)]
@@ -245,6 +269,7 @@ def main(argv: list[str] | None = None) -> int:
         plain = [p for p in plain if p["id"] in args.only]
     if args.no_plain:
         plain = []
+    items, plain = items[::args.every], plain[::args.every]
     plan = [(i, "memory") for i in items]
     if not args.no_baseline:
         plan += [(i, "no-memory") for i in items]
@@ -272,7 +297,7 @@ def main(argv: list[str] | None = None) -> int:
         sink.close()
     for line in summarise(outcomes):
         print(line)
-    print(f"total {time.perf_counter() - started:.0f}s for {len(plan)} requests")
+    print(f"total {time.perf_counter() - started:.0f}s for {len(plan)} requests (cuts: {args.cuts})")
     return 0
 
 

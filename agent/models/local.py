@@ -582,8 +582,10 @@ class LocalModel:
     choices = EMBEDDED  # agent/models/choices.py: what kept does in code for this model
 
     def __init__(self, name: str = "qwen2.5-coder-0.5b-instruct", *, path: str | None = None,
-                 guard: bool | None = None, temperature: float = 0.0):
+                 guard: bool | None = None, temperature: float = 0.0, choices=None):
         self.name = name
+        if choices is not None:
+            self.choices = choices
         self._path = path
         self.guard = guard_enabled() if guard is None else guard
         self.temperature = temperature
@@ -813,20 +815,35 @@ def cut_prompt(messages: list[Message], tools: list[ToolSpec] | None, choices
     return messages, tools
 
 
-def first_sentence(text: str) -> str:
-    m = re.match(r"(.+?[.!?])(\s|$)", text.strip(), re.S)
-    return m.group(1) if m else text.strip()
+def first_sentence(text: str, limit: int = 100) -> str:
+    """The first sentence ("e.g." does not end one), cut at a word within ``limit``."""
+    m = re.match(r"(.+?(?<!e\.g)(?<!i\.e)[.!?])(\s+[A-Z(]|$)", text.strip(), re.S)
+    head = (m.group(1) if m else text.strip()).rstrip(":;, ")
+    if len(head) > limit:
+        head = head[:limit].rsplit(" ", 1)[0].rstrip(",;:(") + "…"
+    return head
+
+
+_SCHEMA_NOISE = ("title", "default", "minimum", "maximum", "additionalProperties")
 
 
 def _short_parameters(schema: dict[str, Any]) -> dict[str, Any]:
+    """Required parameters keep a short description; optional ones only their name and type."""
+    required = set(schema.get("required", []))
     props = {}
     for name, prop in schema.get("properties", {}).items():
-        prop = dict(prop)
+        prop = {k: v for k, v in prop.items() if k not in _SCHEMA_NOISE}
         if "description" in prop:
-            prop["description"] = first_sentence(prop["description"])
-        prop.pop("title", None)
+            if name in required:
+                prop["description"] = first_sentence(prop["description"], 80)
+            else:
+                del prop["description"]
+        if isinstance(prop.get("anyOf"), list):  # Optional[X]: X
+            kinds = [k for k in prop["anyOf"] if k.get("type") != "null"]
+            if len(kinds) == 1:
+                prop = {**{k: v for k, v in prop.items() if k != "anyOf"}, **kinds[0]}
         props[name] = prop
-    out = {k: v for k, v in schema.items() if k not in ("properties", "title")}
+    out = {k: v for k, v in schema.items() if k not in ("properties",) + _SCHEMA_NOISE}
     out["properties"] = props
     return out
 
