@@ -57,8 +57,11 @@ def run_due_pass(db, model, *, force: bool = False, progress=None):
 
     settings = config.load()
     schedule = writer.Schedule(settings.write_every_turns, settings.write_min_user_turns, settings.write_min_hours)
+    from agent.models.choices import for_model
+
     return writer.run_pass(db, ModelMemoryLLM(model, db), cap=settings.summary_cap,
-                           max_active=settings.max_active_facts, schedule=schedule, force=force, progress=progress)
+                           max_active=settings.max_active_facts, schedule=schedule, force=force, progress=progress,
+                           in_code=for_model(model).memory_in_code)
 
 
 def _pass_in_own_connection(path: str, model) -> None:

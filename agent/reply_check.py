@@ -151,30 +151,10 @@ def check(reply: str, *, request: str, earlier: list[str], done: list[Any], parr
 
 
 def is_request(text: str) -> bool:
-    """Whether the person asks kept to do something (memory.text.acts owns the reading)."""
-    try:
-        from memory.text.acts import is_request as reading
-    except ImportError:  # before memory.text.acts existed
-        return _is_request_fallback(text)
+    """Whether the person asks kept to do something (one reading, in memory)."""
+    from memory.embedded_writer import is_request as reading
+
     return reading(text)
-
-
-def _is_request_fallback(text: str) -> bool:
-    from agent.models.local import asks_only
-
-    stripped = text.strip()
-    if asks_only(stripped):
-        return False
-    lowered = stripped.lower()
-    if re.search(r"\b(please|can you|could you|would you|will you|go ahead|let's)\b|请|帮我|麻烦|给.*发", lowered):
-        return True
-    # An instruction opens with its verb; a statement opens with its subject.
-    first = re.split(r"[\s,:]+", lowered, maxsplit=1)[0]
-    return not re.fullmatch(r"(i|i'm|im|i've|we|we're|my|our|some|the|this|that|it|it's|fyi|note|context|"
-                            r"hi|hello|hey|thanks|thank|ok|okay|so|also|just)", first) and not _CJK_STATEMENT.match(stripped)
-
-
-_CJK_STATEMENT = re.compile(r"^(我|我们|我的|这|那|今天|明天|上周|下周)")
 
 
 def acts(name: str) -> bool:

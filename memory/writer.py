@@ -197,11 +197,14 @@ def run_pass(
     now: datetime | None = None,
     progress: Callable[[str], None] | None = None,
     before_commit: Callable[[], None] | None = None,
+    in_code: bool = False,
 ) -> PassResult:
     """Run one write pass if one is due (always when ``force``); see the module docstring.
 
     ``before_commit`` runs after every model call and before the commit; tests
-    use it to fail a pass at the last moment.
+    use it to fail a pass at the last moment. ``in_code``: facts, SOUL and
+    MEMORY are written by memory/embedded_writer.py (the model only judges
+    SOUL requests).
     """
     say = progress or (lambda _msg: None)
     now = now or _now()
@@ -224,16 +227,24 @@ def run_pass(
         said_dates = [m.at[:10] for m in batch]
         text = transcript(batch)
 
-        say(f"rewriting MEMORY from {len(batch)} messages")
-        old_note, old_soul = summary.current(db), soul.current(db)
-        splan = summary.plan(llm, old_note=old_note, old_soul=old_soul, transcript=text, cap=cap,
-                             default_date=said_dates[-1])
-        _renew(db, owner)
+        if in_code:  # a model that writes memory badly: facts, SOUL and MEMORY in code
+            from memory import embedded_writer
 
-        say("extracting facts")
-        candidates = reconcile.extract(llm, text, batch, said_dates)
-        say(f"reconciling {len(candidates)} candidate facts")
-        fplan = reconcile.reconcile(db, llm, candidates)
+            say(f"reading {len(batch)} messages in code")
+            written = embedded_writer.plan(db, llm, batch, cap=cap, today=now.date())
+            splan, fplan = written.summary, written.facts
+            result.extra["decisions"] = [d.line() for d in written.decisions]
+        else:
+            say(f"rewriting MEMORY from {len(batch)} messages")
+            old_note, old_soul = summary.current(db), soul.current(db)
+            splan = summary.plan(llm, old_note=old_note, old_soul=old_soul, transcript=text, cap=cap,
+                                 default_date=said_dates[-1])
+            _renew(db, owner)
+
+            say("extracting facts")
+            candidates = reconcile.extract(llm, text, batch, said_dates)
+            say(f"reconciling {len(candidates)} candidate facts")
+            fplan = reconcile.reconcile(db, llm, candidates)
         _renew(db, owner)
 
         extra_plans = []
