@@ -88,6 +88,13 @@ def last_pass_at(db: sqlite_utils.Database) -> datetime | None:
     return datetime.fromisoformat(raw) if raw else None
 
 
+def reread_from(db: sqlite_utils.Database, message_id: int) -> None:
+    """Move the cursor back so the next pass reads messages from ``message_id`` on again."""
+    with transaction(db):
+        if cursor(db) >= message_id:
+            state.put(db, CURSOR, str(message_id - 1))
+
+
 def pending(db: sqlite_utils.Database) -> list[store.StoredMessage]:
     """Private messages no committed pass has read yet (team chats are never written to memory)."""
     return store.since(db, cursor(db), private_only=True)
@@ -291,6 +298,8 @@ def _renew(db: sqlite_utils.Database, owner: str) -> None:
 
 def _apply_facts(conn, plan: reconcile.FactsPlan, result: PassResult) -> None:
     result.candidates, result.already_kept, result.unused_decisions = plan.candidates, plan.already_kept, plan.unused_decisions
+    if plan.undecided:  # said, so that no candidate is dropped without a word
+        result.extra["undecided"] = plan.undecided
     for c in plan.adds:
         before = conn.execute("SELECT count(*) FROM facts").fetchone()[0]
         fact_log.add_fact(conn, c.text, c.said_on, c.source_ids, reason="write pass")

@@ -174,9 +174,11 @@ def import_cmd(file: Path = typer.Argument(..., help="A JSON file written by `ke
 @_guard
 def rewrite(
     model: str = typer.Option(None, "--model", "-m", help="provider:name of the memory model (default: the configured memory model)."),
+    again: int = typer.Option(None, "--again", min=1, metavar="FROM_ID",
+                              help="Reread messages from this message id on, though a pass read them already."),
     as_json: bool = JSON_OPT,
 ) -> None:
-    """Run write passes now, whatever the schedule, until every message has been read."""
+    """Run write passes now, whatever the schedule, until every message has been read; say what was stored and dropped."""
     from agent import config
     from agent.background import run_due_pass
     from agent.models import registry
@@ -184,6 +186,8 @@ def rewrite(
     from memory import writer
 
     db = _store()
+    if again is not None:
+        writer.reread_from(db, again)  # facts are deduplicated by text and date: a reread adds nothing twice
     if not writer.pending(db):
         if as_json:
             _echo_json([])
@@ -214,6 +218,11 @@ def rewrite(
             f"facts +{r.added} added, {r.updated} updated, {r.deleted} deleted, {r.archived} archived, "
             f"{r.overflow} moved out of MEMORY."
         )
+        undecided = getattr(r, "extra", {}).get("undecided") or 0
+        if r.already_kept or undecided:
+            typer.echo(f"  dropped: {r.already_kept} already stored" + (f", {undecided} the model decided nothing for" if undecided else ""))
+        for line in r.extra.get("decisions", []):
+            typer.echo(f"  {line}")
 
 
 @app.command()
