@@ -1,4 +1,4 @@
-"""The `kept` command. Slow imports (SDKs, llama.cpp, jieba) happen inside
+"""The `kept` command. Slow imports (SDKs, llama.cpp, matplotlib) happen inside
 commands, so `kept --help` answers at once."""
 
 from __future__ import annotations

@@ -25,6 +25,7 @@ from typing import Any
 from agent.models.base import Message, Model, Response, ToolSpec, Usage
 from agent.models.calls import call_model
 from memory.text import words
+from memory.text.acts import is_request
 
 # Tools named like these only look things up; every other tool acts.
 READING = ("list_", "search_", "get_", "find_")
@@ -150,13 +151,6 @@ def check(reply: str, *, request: str, earlier: list[str], done: list[Any], parr
 # ---------------------------------------------------------------- requests
 
 
-def is_request(text: str) -> bool:
-    """Whether the person asks kept to do something (one reading, in memory)."""
-    from memory.embedded_writer import is_request as reading
-
-    return reading(text)
-
-
 def acts(name: str) -> bool:
     return not name.startswith(READING)
 
@@ -248,7 +242,7 @@ def checked_call(
             if on_text:
                 on_text(text)
             return Response(text, [], Usage(), getattr(model, "name", ""), "end_turn"), ""
-    request_to_act = is_request(request)
+    request_to_act = not choices.calls_need_request or is_request(request)
     hold = choices.hold_reply
     shown = None if hold else on_text
     failed = ""

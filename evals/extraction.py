@@ -62,6 +62,7 @@ from datetime import date
 from typing import Any
 
 from evals.persona import Persona
+from memory.text.dates import undated
 
 SOUL_KINDS = ("nickname", "treatment")
 
@@ -76,7 +77,6 @@ _EN_WD = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues|
 _ZH_WD = {"一": "mon", "二": "tue", "三": "wed", "四": "thu", "五": "fri", "六": "sat", "日": "sun", "天": "sun"}
 
 _ANNOTATION = re.compile(r"\s*\(\d{4}-\d{2}(?:-\d{2})?(?: to \d{4}-\d{2}-\d{2})?\)")
-_DATE_PREFIX = re.compile(r"^\s*\d{4}-\d{2}-\d{2}\s*[:：]\s*")
 _EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
 _ISO = re.compile(r"(?<!\d)(\d{4})-(\d{1,2})-(\d{1,2})(?!\d)")
 _ZH_DATE = re.compile(r"(?<!\d)(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]")
@@ -110,7 +110,7 @@ _CJK = re.compile(r"[\u4e00-\u9fff]+")
 
 def strip(text: str) -> str:
     """A stored sentence without its date prefix or the dates code added after relative dates."""
-    return _ANNOTATION.sub("", _DATE_PREFIX.sub("", text))
+    return _ANNOTATION.sub("", undated(text))
 
 
 def values(text: str) -> set[str]:

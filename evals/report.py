@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from evals.items import KINDS
+from evals.records import read_records
 
 DESIGN_ORDER = ("none", "full", "summary", "raw", "kept", "oracle")
 
@@ -116,8 +117,6 @@ def _secs(value) -> str:
 
 
 def build_report(run_dir: Path, charts: bool = True) -> str:
-    from evals.run import read_records
-
     records = read_records(run_dir)
     if not records:
         raise ValueError(f"{run_dir} has no records")
@@ -207,13 +206,11 @@ def build_report(run_dir: Path, charts: bool = True) -> str:
 
 def write_charts(run_dir: Path, records: list[dict[str, Any]]) -> list[Path]:
     """Three PNGs: tasks against questions per design, accuracy by kind, accuracy against cost."""
-    try:
-        import matplotlib
+    import matplotlib  # slow: loaded only when a report is written
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:  # charts are optional: install the dev extra for them
-        return []
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
     designs = _designs(records)
     scored = _scored(records)
 

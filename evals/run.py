@@ -32,6 +32,7 @@ from typing import Any
 
 from evals.items import Item, dump_items, load_items
 from evals.persona import Persona, load_persona, verify
+from evals.records import read_records
 
 RUNS_DIR = Path(__file__).parent / "runs"
 PERSONAS_DIR = Path(__file__).parent / "personas"
@@ -121,20 +122,6 @@ def _select(items: list[Item], settings: Settings) -> list[Item]:
 
 def _key(r: dict[str, Any]) -> tuple:
     return (r["persona"], r["item"], r["design"], r.get("repeat", 0))
-
-
-def read_records(run_dir: Path) -> list[dict[str, Any]]:
-    path = run_dir / "records.jsonl"
-    if not path.exists():
-        return []
-    out = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            try:
-                out.append(json.loads(line))
-            except json.JSONDecodeError:
-                continue  # a line cut short by an interrupted run is redone on resume
-    return out
 
 
 def run(settings: Settings, run_dir: Path | None = None, *, resume: bool = False, base: Path = RUNS_DIR,

@@ -37,6 +37,8 @@ from memory import facts as fact_log
 from memory import reconcile, soul, summary
 from memory.secrets import contains_secret
 from memory.text import dates, words
+from memory.text.acts import is_question, is_request
+from memory.text.acts import split as sentences
 
 SOUL_BATCH = 6  # requests judged per model call: small, so the answer stays short
 SOUL_MAX_TOKENS = 60
@@ -67,52 +69,6 @@ class Written:
 
 
 # ---------------------------------------------------------------- reading
-
-
-def sentences(text: str) -> list[str]:
-    try:
-        from memory.text.acts import sentences as split
-    except ImportError:  # before memory.text.acts had it
-        return [s.strip() for s in re.split(r"(?<=[.!?。！？])\s*|\n+", text) if s and s.strip()]
-    return split(text)
-
-
-def is_question(text: str) -> bool:
-    try:
-        from memory.text.acts import is_question as reading
-    except ImportError:
-        return text.rstrip().endswith(("?", "？"))
-    return reading(text)
-
-
-def is_request(text: str) -> bool:
-    """Whether the person asks for something to be done (memory.text.acts owns this reading)."""
-    try:
-        from memory.text.acts import is_request as reading
-    except ImportError:
-        return _is_request_until_acts(text)
-    return reading(text)
-
-
-_STATEMENT_START = re.compile(
-    r"(i|i'm|im|i've|i'd|we|we're|my|our|some|the|this|that|it|it's|there|fyi|note|context|update|actually|"
-    r"hi|hello|hey|thanks|thank|ok|okay|so|also|just|[A-Z][a-z]+'s)$|(我|我们|我的|这|那|今天|明天|上周|下周)", re.I)
-
-
-def _is_request_until_acts(text: str) -> bool:
-    """Until memory.text.acts lands: "please"/"can you" asks, and an
-    instruction opens with its verb where a statement opens with its subject."""
-    stripped = text.strip()
-    if is_question(stripped) and not re.match(r"(can|could|would|will) you\b", stripped, re.I):
-        return False
-    if re.search(r"\b(please|can you|could you|would you|will you|go ahead|let's)\b|请|帮我|麻烦", stripped, re.I):
-        return True
-    first = re.split(r"[\s,:!]+", stripped, maxsplit=1)[0]
-    if not first or _STATEMENT_START.match(first) or first[:1].isdigit():
-        return False
-    # A name first ("Marco is out Friday") is a statement; a verb first ("Book …") is lowercase in a dictionary.
-    return not (first[:1].isupper() and len(stripped.split()) > 1 and stripped.split()[1].lower() in
-                ("is", "are", "was", "were", "has", "have", "will", "said", "says", "and"))
 
 
 def _content(text: str) -> list[str]:

@@ -18,6 +18,7 @@ from datetime import datetime, timezone
 import sqlite_utils
 
 from memory.secrets import redact
+from memory.text.dates import undated
 
 ACTIVE, SUPERSEDED, DELETED, ARCHIVED = "active", "superseded", "deleted", "archived"
 
@@ -97,8 +98,6 @@ def replaced_by(db: sqlite_utils.Database, fact_id: int) -> Fact | None:
 # holds (``with transaction(db) as conn``), so a whole write pass commits or
 # rolls back as one. Each change records exactly one event.
 
-_DATE_PREFIX = re.compile(r"^\s*\d{4}-\d{2}-\d{2}\s*[:：]\s*")
-
 
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
@@ -106,13 +105,13 @@ def _now() -> str:
 
 def dated(text: str, said_on: str) -> str:
     """``text`` as a fact sentence: one line, secrets redacted, beginning with ``said_on``."""
-    body = " ".join(redact(_DATE_PREFIX.sub("", text)).split())
+    body = " ".join(redact(undated(text)).split())
     return f"{said_on}: {body}"
 
 
 def normalise(text: str) -> str:
     """What two facts must share to count as the same fact (date prefix, case, spacing, end punctuation ignored)."""
-    body = _DATE_PREFIX.sub("", text).casefold()
+    body = undated(text).casefold()
     return re.sub(r"[\s\.。!！?？,，;；:：'\"“”‘’]+", " ", body).strip()
 
 

@@ -100,7 +100,6 @@ def add_message(
     """Store one message and return its id. Commits on its own unless the caller holds a transaction."""
     if at.tzinfo is None:
         raise ValueError("message time must carry a time zone")
-    import memory.search  # noqa: F401  registers the full-text index hook below
     with transaction(db) as conn:
         cur = conn.execute(
             "INSERT INTO messages (chat_id, role, author, text, at, meta) VALUES (?, ?, ?, ?, ?, ?)",
@@ -108,13 +107,14 @@ def add_message(
         )
         message_id = int(cur.lastrowid)
         for hook in _AFTER_INSERT:
-            hook(conn, message_id, text, chat)
+            hook(conn, message_id, role, text, chat)
     return message_id
 
 
 # Modules that index messages (full-text search) register here, so adding a
 # message updates their index in the same transaction without this module
-# knowing about them.
+# knowing about them. They register when imported, and memory.db imports every
+# table owner when it opens a store (MEMORY_OWNERS), so no store misses them.
 _AFTER_INSERT: list = []
 
 

@@ -30,6 +30,8 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from memory.db import transaction
+from memory.text.acts import asks_whether_done, is_question, is_request, sentences
+from memory.text.overlap import content_words
 
 OPEN, DONE, DROPPED = "open", "done", "dropped"
 
@@ -88,8 +90,6 @@ class Candidate:
     due_text: str = ""  # the words naming the due date, if any
 
 
-_SENTENCE = re.compile(r"[^.!?。！？;；\n]+[.!?。！？;；]*")
-
 _EN_FUTURE = (
     r"(?P<subj>i|we)(?:'ll|’ll| will| shall|'m going to|’m going to| am going to|'re going to|’re going to"
     r"| are going to|'m gonna|’m gonna| am gonna| gonna)"
@@ -129,15 +129,7 @@ _EN_HEDGE_BEFORE = re.compile(r"\b(?:maybe|perhaps|might|may|probably|if|unless|
 # Without a question mark, only an unmistakable inversion counts as a question.
 # Vague timing makes an intention, not a commitment ("we need to talk at some point").
 _VAGUE = re.compile(r"\b(?:at some point|some ?day|one day|eventually|sometime|some time)\b|有空的时候|改天|哪天", re.I)
-_EN_QUESTION_START = re.compile(
-    r"^\s*(?:did|do|does|have|has|should|shall|can|could|am|are|is|was|were|would)\s+(?:i|we|you)\b", re.I)
-# "Can you remind me to ...?" is a request, not a question about the past.
-_EN_REMINDER_REQUEST = re.compile(
-    r"^\s*(?:(?:can|could|would|will) you(?: please)?|please|pls)\s+(?:remind me|set (?:a|me a) reminder)\b", re.I)
-
-_ZH_Q_WORDS = re.compile(r"是否|有没有|有無|要不要|会不会|能不能|可不可以|几次|多少|什么|谁|哪|怎么|为什么|吗|呢[。？?]?$")
 _ZH_REMINDER = re.compile(r"提醒我|别让我忘了?|帮我记着")
-_ZH_REMINDER_REQUEST = re.compile(r"^(?:你)?(?:能|可以|能不能|可不可以)?(?:帮我)?提醒我")
 _ZH_PROMISED = re.compile(r"我(?:们)?(?:已经)?(?:答应|承诺|保证)(?:了|过)?")
 _ZH_HANDOVER = re.compile(r"交给我|包在我身上|我来负责|我负责")
 _ZH_TIME = (
@@ -153,19 +145,6 @@ _ZH_HEDGE = re.compile(r"得说|要说|不得不说|得承认|以为|也许|可�
 _ZH_PAST = re.compile(r"已经|刚才|刚刚|昨天|昨晚|前天|上周|上个月|上星期|去年|过了|了[。！!]*$|完了|好了[。！!]*$")
 
 
-def _sentences(text: str) -> list[tuple[int, int]]:
-    return [(m.start(), m.end()) for m in _SENTENCE.finditer(text) if m.group(0).strip()]
-
-
-def _is_question(sentence: str) -> bool:
-    s = sentence.strip()
-    if s.endswith(("?", "？")):
-        return True
-    if _EN_QUESTION_START.match(s) and not re.search(r"[\u4e00-\u9fff]", s):
-        return True
-    return bool(_ZH_Q_WORDS.search(s))
-
-
 def detect(text: str) -> list[Candidate]:
     """Sentences of ``text`` that may commit the speaker to something.
 
@@ -175,7 +154,7 @@ def detect(text: str) -> list[Candidate]:
     questions ("Did I send it?"), and what other people will do.
     """
     found: list[Candidate] = []
-    for start, end in _sentences(text):
+    for start, end in sentences(text):
         sentence = text[start:end]
         cand = _detect_zh(sentence) if re.search(r"[\u4e00-\u9fff]", sentence) else None
         if cand is None:
@@ -185,7 +164,7 @@ def detect(text: str) -> list[Candidate]:
             what = _tidy(what)
             if not what:
                 continue
-            found.append(Candidate(who, what, (start, end), sentence, cue, _guess_to_whom(what), _due_words(sentence)))
+            found.append(Candidate(who, what, (start, end), sentence, cue, _guess_to_whom(what), _duecontent_words(sentence)))
     return found
 
 
@@ -194,11 +173,13 @@ def _tidy(what: str) -> str:
 
 
 def _detect_en(sentence: str) -> tuple[str, str, str] | None:
-    question = _is_question(sentence)
-    if question and not _EN_REMINDER_REQUEST.match(sentence) or _VAGUE.search(sentence):
+    if is_question(sentence) or _VAGUE.search(sentence):
         return None
+    asks_listener = is_request(sentence)  # "Will you send…?" commits the listener, not the speaker
     for cue, pattern in _EN_CUES:
         for m in pattern.finditer(sentence):
+            if asks_listener and cue not in ("reminder", "on_it"):
+                continue
             rest = sentence[m.end():]
             before = sentence[: m.start()]
             if cue == "reminder":
@@ -228,10 +209,9 @@ def _detect_zh(sentence: str) -> tuple[str, str, str] | None:
     reminder = _ZH_REMINDER.search(s)
     if reminder:
         rest = s[reminder.end():]
-        request = _ZH_REMINDER_REQUEST.match(s) or not _is_question(s)
-        if request and len(re.sub(r"[吗呢吧？?。！!\s]", "", rest)) >= 2:
+        if not is_question(s) and len(re.sub(r"[吗呢吧？?。！!\s]", "", rest)) >= 2:
             return "reminder", "I", re.sub(r"[吗呢吧？?]+$", "", rest)
-    if _is_question(s):
+    if is_question(s):
         return None
     if _ZH_PAST.search(s) or _ZH_HEDGE.search(s) or _VAGUE.search(s):
         return None
@@ -284,7 +264,7 @@ _DUE_WORDS = re.compile(
 )
 
 
-def _due_words(sentence: str) -> str:
+def _duecontent_words(sentence: str) -> str:
     m = _DUE_WORDS.search(sentence)
     return m.group(0) if m else ""
 
@@ -489,14 +469,14 @@ def completion_cue(text: str) -> bool:
     if _NOT_YET.search(text):
         return False
     return any(
-        not _is_question(text[a:b]) and (_DONE_EN.search(text[a:b]) or _DONE_ZH.search(text[a:b]))
-        for a, b in _sentences(text)
+        not is_question(text[a:b]) and (_DONE_EN.search(text[a:b]) or _DONE_ZH.search(text[a:b]))
+        for a, b in sentences(text)
     )
 
 
 def drop_cue(text: str) -> bool:
     """A sentence of the message says a promise is no longer wanted."""
-    return any(not _is_question(text[a:b]) and _DROP.search(text[a:b]) for a, b in _sentences(text))
+    return any(not is_question(text[a:b]) and _DROP.search(text[a:b]) for a, b in sentences(text))
 
 
 # --- the write pass ----------------------------------------------------------
@@ -686,8 +666,8 @@ def _worth_showing(open_now: list[Promise], closing) -> list[Promise]:
     """The open promises a closing message could be about (sharing words) first, then the newest."""
     if len(open_now) <= OPEN_SHOWN:
         return open_now
-    said = set().union(*(_words(m.text) for m in closing)) if closing else set()
-    touched = [p for p in open_now if said & _words(f"{p.what} {p.to_whom or ''}")]
+    said = set().union(*(content_words(m.text) for m in closing)) if closing else set()
+    touched = [p for p in open_now if said & content_words(f"{p.what} {p.to_whom or ''}")]
     rest = sorted((p for p in open_now if p not in touched), key=lambda p: -p.id)
     return (touched + rest)[:OPEN_SHOWN]
 
@@ -774,21 +754,6 @@ _GENERIC = frozenset(
 )
 
 
-def _words(text: str) -> set[str]:
-    try:
-        from memory.text import tokens
-    except ImportError:  # the shared tokeniser is not there yet
-        tokens = None
-    if tokens is not None:
-        found = set(tokens(text))
-    else:
-        found = {w.lower().rstrip("s") for w in re.findall(r"[A-Za-z][A-Za-z0-9]+", text)}
-        for run in re.findall(r"[\u4e00-\u9fff]+", text):
-            found.update(run[i:i + 2] for i in range(len(run) - 1))
-    # Single characters (CJK unigrams, digits) match too much to count as shared content.
-    return {w for w in found if len(w) > 1}
-
-
 def _same_person(a: str, b: str) -> bool:
     a, b = a.strip().lower(), b.strip().lower()
     if not a or not b:
@@ -801,11 +766,11 @@ def _same_person(a: str, b: str) -> bool:
 
 def _carries(promise: Promise, body: str, recipient: str) -> bool:
     """Does a message with ``body`` deliver what ``promise`` promised?"""
-    name_words = _words(recipient) | _words(promise.to_whom or "")
-    wanted = _words(promise.what) - name_words - _words(" ".join(_GENERIC))
+    name_words = content_words(recipient) | content_words(promise.to_whom or "")
+    wanted = content_words(promise.what) - name_words - content_words(" ".join(_GENERIC))
     if not wanted:
         return True  # "reply to Dana": any message to Dana is the reply
-    have = _words(body)
+    have = content_words(body)
     hits = {w for w in wanted if w in have or any(h.startswith(w) or w.startswith(h) for h in have if len(h) >= 3 and len(w) >= 3)}
     return len(hits) * 2 >= len(wanted)
 
@@ -848,11 +813,6 @@ def on_tool_action(db, tool_name: str, arguments: dict, result: dict) -> list[in
 
 # --- reading them back --------------------------------------------------------
 
-_STATUS_Q = re.compile(
-    r"\b(?:did (?:i|we|you)|have (?:i|we|you)|has (?:it|that|the)|had (?:i|we)|was (?:it|the)|were (?:they|the)"
-    r"|is (?:it|the) (?:done|sent)|whether|ever)\b|是否|有没有|有無|做了吗|发了吗|了吗|没有",
-    re.I,
-)
 _LEDGER_Q = re.compile(
     r"\b(?:promis\w*|owe|open loops?|commitments?|to-?dos?|what do i (?:have|need) to|what am i supposed to|overdue)\b"
     r"|答应|承诺|待办|欠|要做的事",
@@ -865,8 +825,8 @@ def _matching(db, query: str, promises: list[Promise]) -> list[Promise]:
     if not promises:
         return []
     docs = [f"{p.what} {p.to_whom or ''}" for p in promises]
-    q = _words(query) - _words(" ".join(_GENERIC))
-    overlap = [len(q & _words(d)) for d in docs]
+    q = content_words(query) - content_words(" ".join(_GENERIC))
+    overlap = [len(q & content_words(d)) for d in docs]
     order = list(range(len(docs)))
     try:
         from memory.recall import rank
@@ -918,7 +878,7 @@ def relevant_open(db, query: str, today: date | None = None) -> list[str]:
     else:
         chosen = _matching(db, query, open_now)[:6]
     lines = [describe(p, today) for p in chosen]
-    if _STATUS_Q.search(query):
+    if asks_whether_done(query):
         for line in status_lines(db, query, today):
             if line not in lines:
                 lines.append(line)

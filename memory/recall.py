@@ -42,6 +42,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memory.text import MONTHS, has_cjk, query_terms, tokens
+from memory.text.acts import is_request
+from memory.text.dates import undated
 
 # BM25 parameters: the usual defaults, not tuned on the benchmarks (their figures are in the README).
 K1 = 1.2
@@ -92,7 +94,10 @@ def tasks(query: str) -> set[str]:
     A sentence that opens (after "please", "can you"...) with an action verb
     is a task: "send" when it sends something to someone, else "do"; either
     is also "meet" when it is about a meeting or call ("Book a call with...").
-    "Send me the link" sends nothing out."""
+    "Send me the link" sends nothing out. Whether the turn asks kept to act at
+    all is memory.text.acts' call ("Did I send…?" asks; "How about booking…?" acts)."""
+    if not is_request(query):
+        return set()
     kinds = set()
     for m in _SENTENCE_START.finditer(query):
         verb, nxt = m.group(1).lower(), (m.group(2) or "").lower()
@@ -347,8 +352,6 @@ _CHANGE_CUE = re.compile(
     re.IGNORECASE,
 )
 
-_DATE_PREFIX = re.compile(r"^\s*\d{4}-\d{2}-\d{2}\s*:\s*")
-
 
 def asks_about_change(query: str) -> bool:
     return _CHANGE_CUE.search(query) is not None
@@ -356,7 +359,7 @@ def asks_about_change(query: str) -> bool:
 
 def fact_body(text: str) -> str:
     """The sentence without its leading date: the date says when, not what."""
-    return _DATE_PREFIX.sub("", text, count=1)
+    return undated(text)
 
 
 _FINGERPRINT_SQL = (

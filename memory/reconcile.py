@@ -11,7 +11,6 @@ writer applies inside the pass's one transaction.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -19,6 +18,7 @@ from typing import Any
 import sqlite_utils
 
 from memory.text import dates
+from memory.text.dates import undated
 from memory import facts as fact_log
 from memory.llm import UnusableReply
 from memory.secrets import redact
@@ -102,42 +102,19 @@ def extract(llm, transcript: str, numbered: list, said_dates: list[str]) -> list
             continue  # a fact must link to the messages it came from
         latest = max(cited)
         said_on = said_dates[latest - 1]
-        text = _strip_date(redact(" ".join(item["text"].split())))
+        text = undated(redact(" ".join(item["text"].split())))
         text = dates.annotate(text, date.fromisoformat(said_on))
         out.append(Candidate(text, said_on, sorted({numbered[n - 1].id for n in cited})))
     return out
 
 
-def _strip_date(text: str) -> str:
-    return re.sub(r"^\s*\d{4}-\d{2}-\d{2}\s*[:：]\s*", "", text)
-
-
 # --- closest kept facts -----------------------------------------------------
-
-
-def _words(text: str) -> set[str]:
-    text = text.casefold()
-    latin = set(re.findall(r"[a-z0-9]+", text))
-    cjk = re.findall(r"[\u4e00-\u9fff]", text)
-    return latin | set(cjk) | {a + b for a, b in zip(cjk, cjk[1:])}
-
-
-_STOP = {"the", "a", "an", "to", "of", "and", "in", "on", "is", "was", "for", "at", "by", "with", "it", "be"}
-
-
-def _fallback_rank(query: str, docs: list[str], k: int) -> list[int]:
-    # Used only until memory.recall.rank exists: word overlap, no weighting.
-    q = _words(query) - _STOP
-    scored = [(len(q & (_words(d) - _STOP)), i) for i, d in enumerate(docs)]
-    return [i for s, i in sorted(scored, key=lambda x: (-x[0], x[1])) if s > 0][:k]
 
 
 def closest(query: str, docs: list[str], k: int) -> list[int]:
     """Indexes into ``docs`` of the ``k`` closest to ``query``, best first."""
-    try:
-        from memory.recall import rank
-    except ImportError:
-        return _fallback_rank(query, docs, k)
+    from memory.recall import rank
+
     ranked = rank(query, docs, k)
     out = []
     for item in ranked:
@@ -232,7 +209,7 @@ def _reconcile_chunk(llm, chunk: list[Candidate], active: list, docs: list[str],
         c = chunk[number - 1]
         text = d.get("text") if isinstance(d.get("text"), str) and d["text"].strip() else None
         if text is not None:
-            text = dates.annotate(_strip_date(redact(" ".join(text.split()))), date.fromisoformat(c.said_on))
+            text = dates.annotate(undated(redact(" ".join(text.split()))), date.fromisoformat(c.said_on))
         kept = d.get("kept")
         target = active[shown[kept - 1]].id if isinstance(kept, int) and 1 <= kept <= len(shown) else None
         if action in ("UPDATE", "DELETE") and (target is None or target in changed):

@@ -50,11 +50,8 @@ def _create_and_backfill(conn: sqlite3.Connection) -> None:
 MIGRATIONS = [("m001_message_index", _create_and_backfill)]
 
 
-def _index_message(conn: sqlite3.Connection, message_id: int, text: str, chat) -> None:
-    if getattr(chat, "kind", messages.PRIVATE) != messages.PRIVATE:
-        return
-    row = conn.execute("SELECT role FROM messages WHERE id = ?", (message_id,)).fetchone()
-    if row is None or row[0] == "tool":
+def _index_message(conn: sqlite3.Connection, message_id: int, role: str, text: str, chat) -> None:
+    if chat.kind != messages.PRIVATE or role == "tool":
         return
     try:
         conn.execute(f"INSERT INTO {TABLE} (rowid, tokens) VALUES (?, ?)", (message_id, _indexed_tokens(text)))

@@ -24,7 +24,9 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from memory.promises import _GENERIC, _int, _is_question, _said_on, _sentences, _words, detect
+from memory.promises import _GENERIC, _int, _said_on, detect
+from memory.text.acts import is_question, sentences
+from memory.text.overlap import content_words
 
 MIGRATIONS = [
     (
@@ -70,9 +72,9 @@ def repetition_cue(text: str) -> bool:
 
 def reports_event(text: str) -> bool:
     """Some sentence of ``text`` reports something that happened (not a question, plan or hedge)."""
-    for a, b in _sentences(text):
+    for a, b in sentences(text):
         s = text[a:b]
-        if _is_question(s) or detect(s):
+        if is_question(s) or detect(s):
             continue
         hedge, cue = _NOT_HAPPENED.search(s), _REPEAT.search(s)
         # "I might move it again" wonders; "moved it again, not sure if it sticks" reports.
@@ -84,7 +86,7 @@ def reports_event(text: str) -> bool:
 
 def key_of(name: str) -> str:
     """The identity of a series name: its content words, sorted, so wording order does not split a series."""
-    words = sorted(_words(name) - _words(" ".join(_GENERIC)))
+    words = sorted(content_words(name) - content_words(" ".join(_GENERIC)))
     return " ".join(words) or name.strip().lower()
 
 
@@ -150,9 +152,9 @@ def counts_for(db, query: str) -> list[str]:
     series = [s for s in all_series(db) if s.dates]
     if not series:
         return []
-    q = _words(query) - _words(" ".join(_GENERIC))
+    q = content_words(query) - content_words(" ".join(_GENERIC))
     # The occurrences' own words count too: a Chinese question meets a series named in English.
-    overlap = {s.id: len(q & _words(_doc(s))) for s in series}
+    overlap = {s.id: len(q & content_words(_doc(s))) for s in series}
     best = max(overlap.values())
     # Half the best match or less is a neighbour ("designer candidate" for "data engineering candidates").
     matched = [s for s in series if overlap[s.id] and overlap[s.id] * 2 > best]
@@ -174,8 +176,8 @@ def _rank(query: str, series: list[Series]) -> list[Series]:
         ranked = [i for i, _ in rank(query, [_doc(s) for s in series], len(series))]
         return [series[i] for i in ranked] + [s for i, s in enumerate(series) if i not in ranked]
     except Exception:  # ordering only; the overlap gate already chose
-        q = _words(query)
-        return sorted(series, key=lambda s: -len(q & _words(_doc(s))))
+        q = content_words(query)
+        return sorted(series, key=lambda s: -len(q & content_words(_doc(s))))
 
 
 # --- the write pass ----------------------------------------------------------
@@ -270,7 +272,7 @@ def event_date(date_text: str, said_on: date) -> date:
 
 
 def _content(text: str) -> set[str]:
-    return _words(text) - _words(" ".join(_GENERIC))
+    return content_words(text) - content_words(" ".join(_GENERIC))
 
 
 def _close(a: set[str], b: set[str]) -> bool:

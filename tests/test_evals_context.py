@@ -9,7 +9,8 @@ import json
 import pytest
 
 from evals.designs import DESIGNS
-from evals.run import Settings, read_records, resolve_persona, run
+from evals.records import read_records
+from evals.run import Settings, resolve_persona, run
 
 PERSONAS = ["tiny", "light", "heavy", "mixed", "yearlong"]
 

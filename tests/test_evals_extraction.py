@@ -16,7 +16,8 @@ import pytest
 from agent.memory_llm import ModelMemoryLLM
 from agent.models.scripted import ScriptedModel, tool_call
 from evals import extraction
-from evals.run import Settings, read_records, resolve_persona, run
+from evals.records import read_records
+from evals.run import Settings, resolve_persona, run
 
 
 def _empty(schema):

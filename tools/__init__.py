@@ -8,13 +8,4 @@ TOOL_MODULES = ("tools.calendar", "tools.messages", "tools.tasks", "tools.memory
 
 
 def all_tools() -> list:
-    found = []
-    for name in TOOL_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name == name:  # that tool set is not built yet
-                continue
-            raise
-        found.extend(module.TOOLS)
-    return found
+    return [tool for name in TOOL_MODULES for tool in importlib.import_module(name).TOOLS]

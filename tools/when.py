@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
 from zoneinfo import ZoneInfo
 
+from memory.text.numbers import CN_NUMERAL, to_int
 from tools.base import ToolError
 
 ACCEPTED = (
@@ -73,9 +74,7 @@ _EN_MONTH = {
 _WD = "|".join(sorted(_EN_WEEKDAY, key=len, reverse=True))
 _MON = "|".join(sorted(_EN_MONTH, key=len, reverse=True))
 
-_CN_DIGIT = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5,
-             "六": 6, "七": 7, "八": 8, "九": 9}
-_CN_NUM = "[零〇一二两兩三四五六七八九十]+"
+_CN_NUM = CN_NUMERAL
 _NUM = rf"(?:\d{{1,2}}|{_CN_NUM})"
 _CN_WEEKDAY = {"一": 0, "1": 0, "二": 1, "2": 1, "三": 2, "3": 2, "四": 3, "4": 3, "五": 4, "5": 4,
                "六": 5, "6": 5, "日": 6, "天": 6, "7": 6}
@@ -89,15 +88,9 @@ _FILLER = {"at", "on", "the", "of", "@", "by", "around", "about", "for", "starti
 
 
 def _cn_int(text: str) -> int:
-    """'9' -> 9, '九' -> 9, '十' -> 10, '十五' -> 15, '二十三' -> 23, '三十' -> 30."""
-    if text.isdigit():
-        return int(text)
-    if "十" in text:
-        tens, _, ones = text.partition("十")
-        return (_CN_DIGIT[tens] if tens else 1) * 10 + (_CN_DIGIT[ones] if ones else 0)
-    value = 0
-    for ch in text:
-        value = value * 10 + _CN_DIGIT[ch]
+    value = to_int(text)
+    if value is None:
+        raise WhenError(f"{text!r} is not a number")
     return value
 
 

@@ -13,11 +13,6 @@ GROUPS = ("calendar", "outbox", "tasks", "memory", "soul", "promises", "bench", 
 
 def mount(root) -> None:
     for group in GROUPS:
-        try:
-            module = importlib.import_module(f"agent.commands.{group}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"agent.commands.{group}":
-                continue
-            raise
+        module = importlib.import_module(f"agent.commands.{group}")
         module.app.rich_markup_mode = root.rich_markup_mode  # one help style, and a fast one
         root.add_typer(module.app, name=group)

@@ -70,6 +70,8 @@ def info(as_json: bool = typer.Option(False, "--json", help="Print JSON instead 
         verified=found.verified if found else None,
         source=found.source if found else None,
         would_install_to=str(model_file.target_path()),
+        comes_from=[p.replace("_", "-") + "==0.9.0" for p in model_file.PART_PACKAGES],
+        other_gguf=f"set {model_file.ENV_OVERRIDE}=/path/to/model.gguf (any GGUF; not hash-checked)",
         llama_cpp=importlib.util.find_spec("llama_cpp") is not None,
     )
     try:
@@ -86,6 +88,12 @@ def info(as_json: bool = typer.Option(False, "--json", help="Print JSON instead 
     else:
         typer.echo(f"file:       not installed yet (run `kept model install`; it goes to {row['would_install_to']})")
     typer.echo(f"packages:   {'installed' if row['packages'] else 'missing (pip install -e .[local])'}")
+    typer.echo(
+        f"comes from: {len(row['comes_from'])} PyPI packages whose names do not say what they hold "
+        f"({row['comes_from'][0]} … {row['comes_from'][-1]}), joined in order, sha256 checked before loading"
+    )
+    typer.echo(f"sha256:     {row['expected_sha256']}")
+    typer.echo(f"other GGUF: {row['other_gguf']}")
     typer.echo(f"llama.cpp:  {'installed' if row['llama_cpp'] else 'missing (pip install -e .[local])'}")
     if row.get("error"):
         typer.echo(f"error:      {row['error']}")

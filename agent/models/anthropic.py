@@ -9,12 +9,10 @@ Anthropic-compatible server.
 from __future__ import annotations
 
 import json
-import os
 from typing import Any
 
 from agent.models.base import (
-    MALFORMED, NOT_CONFIGURED, Message, ModelError, Response, StreamCallback, ToolCall, ToolSpec, Usage,
-    PLACEHOLDER_KEY, classify_sdk_error,
+    MALFORMED, Message, ModelError, Response, StreamCallback, ToolCall, ToolSpec, Usage, sdk_client, sdk_errors,
 )
 
 
@@ -25,11 +23,10 @@ class AnthropicModel:
         import anthropic
 
         self.name = name
-        self.base_url = base_url or os.environ.get("ANTHROPIC_BASE_URL") or None
-        api_key = api_key or os.environ.get("ANTHROPIC_API_KEY") or (PLACEHOLDER_KEY if self.base_url else None)
-        if not api_key:
-            raise ModelError(NOT_CONFIGURED, "ANTHROPIC_API_KEY is not set")
-        self._client = anthropic.Anthropic(api_key=api_key, base_url=self.base_url, timeout=timeout, max_retries=0)
+        self.base_url, self._client = sdk_client(
+            anthropic.Anthropic, api_key=api_key, base_url=base_url, key_var="ANTHROPIC_API_KEY",
+            base_var="ANTHROPIC_BASE_URL", timeout=timeout, missing="ANTHROPIC_API_KEY is not set",
+        )
 
     def complete(
         self,
@@ -52,18 +49,11 @@ class AnthropicModel:
             params["tools"] = [{"name": t.name, "description": t.description, "input_schema": t.parameters} for t in tools]
             if require_tool:
                 params["tool_choice"] = {"type": "tool", "name": tools[0].name} if len(tools) == 1 else {"type": "any"}
-        try:
+        with sdk_errors("Anthropic"):
             if on_text is None:
                 return self._read_message(self._client.messages.create(**params))
             with self._client.messages.create(**params, stream=True) as stream:
                 return self._read_stream(stream, on_text)
-        except ModelError:
-            raise
-        except Exception as exc:  # every SDK or transport failure gets a class; anything else is our bug
-            error = classify_sdk_error(exc, "Anthropic")
-            if error is None:
-                raise
-            raise error from exc
 
     def _read_message(self, message) -> Response:
         text, calls = [], []

@@ -8,7 +8,8 @@ those are errors, never answers.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
@@ -156,6 +157,38 @@ def classify_sdk_error(exc: Exception, who: str) -> ModelError | None:
     if "APIError" in names:  # an error event inside a 200 stream
         return error_for_status(500, f"{who} error: {getattr(exc, 'message', exc)}", None, error_type)
     return None
+
+
+def sdk_client(
+    sdk_class, *, api_key: str | None, base_url: str | None, key_var: str, base_var: str, timeout: float, missing: str
+):
+    """(base_url, client) for an Anthropic or OpenAI SDK client class, set up the same way for both.
+
+    The key and base URL come from the arguments, else the provider's variables;
+    a base URL alone gets a placeholder key (local servers need none). The
+    SDK's own retries are off: call_model retries and logs each attempt.
+    """
+    import os
+
+    base_url = base_url or os.environ.get(base_var) or None
+    api_key = api_key or os.environ.get(key_var) or (PLACEHOLDER_KEY if base_url else None)
+    if not api_key:
+        raise ModelError(NOT_CONFIGURED, missing)
+    return base_url, sdk_class(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0)
+
+
+@contextmanager
+def sdk_errors(who: str) -> Iterator[None]:
+    """Turn every SDK or transport failure into a classed ModelError; anything else is our bug and propagates."""
+    try:
+        yield
+    except ModelError:
+        raise
+    except Exception as exc:
+        error = classify_sdk_error(exc, who)
+        if error is None:
+            raise
+        raise error from exc
 
 
 def retry_after_seconds(headers) -> float | None:

@@ -23,11 +23,12 @@ class Choices:
     show_working: bool = False  # a "reading…" line with the seconds while the model reads
     check_parrot: bool = False  # a reply that repeats the message or an earlier reply is a failed generation
     hold_reply: bool = False  # the reply is shown only once it passed its check (no streaming)
+    calls_need_request: bool = False  # acting calls only when memory.text.acts reads the message as a request
 
 
 HOSTED = Choices()
 EMBEDDED = Choices(confirm_in_code=True, recent_limit=6, short_tools=True, pick_tools=True, memory_in_code=True,
-                   show_working=True, check_parrot=True, hold_reply=True)
+                   show_working=True, check_parrot=True, hold_reply=True, calls_need_request=True)
 
 
 def for_model(model) -> Choices:

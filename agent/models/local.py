@@ -37,6 +37,8 @@ from agent.models.base import (
     ToolSpec, Usage,
 )
 from agent.models.choices import EMBEDDED
+from memory.text.acts import asks_only
+from memory.text.overlap import content_words
 
 N_CTX = 8192
 TIMING_ENV = "KEPT_LOCAL_TIMING"
@@ -381,12 +383,6 @@ class _Stream:
 
 # ---------------------------------------------------------------- the guard
 
-_STOP = set(
-    "the a an and or of to in on at for with by from is are was were be been it this that these those "
-    "me my i you your we our us he she they them his her their what which who whom when where why how "
-    "please can could would should will shall do does did about into over under as not no yes any some "
-    "all just also than then there here have has had get got make let new".split()
-)
 _DAYS = r"mon|tue|wed|thu|fri|sat|sun|monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _MONTHS = r"jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|november|december"
 # Some day or time named in words: what a time argument must come from.
@@ -406,7 +402,7 @@ _CJK = re.compile(r"[\u3400-\u9fff]")
 
 
 def _words(text: str) -> list[str]:
-    return [w for w in _WORD.findall(text.lower()) if (len(w) >= 3 or w.isdigit()) and w not in _STOP]
+    return sorted(content_words(text))
 
 
 def _grounded_text(value: str, evidence: str, evidence_words: set[str]) -> bool:
@@ -497,26 +493,6 @@ def evidence_text(messages: list[Message], system: str) -> Evidence:
 
 # Tools named like these only look things up; every other tool acts.
 _READING = ("list_", "search_", "get_", "find_")
-# A question opens with one of these ("Did I send…?"); a polite request
-# ("Can you send…?") or an instruction with a tag ("Book it, ok?") does not.
-_QUESTION_WORDS = ("did", "do", "does", "what", "what's", "whats", "when", "where", "who", "whom", "whose",
-                   "which", "why", "how", "is", "are", "was", "were", "have", "has", "had", "am")
-_CJK_QUESTION = ("什么", "几", "谁", "哪", "多少", "是否", "有没有", "吗", "呢")
-_CJK_ASKING = ("能", "可以", "可不可以", "请", "麻烦", "帮我", "你能", "你可以", "您能", "您可以")
-
-
-def asks_only(request: str) -> bool:
-    """A question that is not a request for an action: "Did I send anything to
-    Priya?" asks; "Can you send Priya the notes?" and "Book it, ok?" do not."""
-    text = request.strip().lower()
-    if not text.endswith(("?", "？", "吗", "呢")):
-        return False
-    first = re.split(r"[\s,]+", text, maxsplit=1)[0]
-    if first in _QUESTION_WORDS:
-        return True
-    return bool(_CJK.search(text)) and any(w in text for w in _CJK_QUESTION) and not text.startswith(_CJK_ASKING)
-
-
 def guard_calls(calls: list[ToolCall], tools: list[ToolSpec], evidence: Evidence) -> tuple[list[ToolCall], list[Dropped]]:
     """Keep the calls a request could have asked for; say why each other one was dropped."""
     specs = {t.name: t for t in tools}
@@ -806,7 +782,8 @@ def cut_prompt(messages: list[Message], tools: list[ToolSpec] | None, choices
         return messages, tools
     if choices.pick_tools:
         request = next((m.content for m in reversed(messages) if m.role == "user"), "")
-        from agent.reply_check import READING, is_request
+        from agent.reply_check import READING
+        from memory.text.acts import is_request
 
         if not is_request(request):
             tools = [t for t in tools if t.name.startswith(READING)] or tools

@@ -9,12 +9,10 @@ created, and its own retries are off: call_model retries and logs each attempt.
 from __future__ import annotations
 
 import json
-import os
 from typing import Any
 
 from agent.models.base import (
-    MALFORMED, NOT_CONFIGURED, Message, ModelError, Response, StreamCallback, ToolCall, ToolSpec, Usage,
-    PLACEHOLDER_KEY, classify_sdk_error,
+    MALFORMED, Message, ModelError, Response, StreamCallback, ToolCall, ToolSpec, Usage, sdk_client, sdk_errors,
 )
 
 
@@ -25,11 +23,10 @@ class OpenAIModel:
         import openai
 
         self.name = name
-        self.base_url = base_url or os.environ.get("OPENAI_BASE_URL") or None
-        api_key = api_key or os.environ.get("OPENAI_API_KEY") or (PLACEHOLDER_KEY if self.base_url else None)
-        if not api_key:
-            raise ModelError(NOT_CONFIGURED, "OPENAI_API_KEY is not set (or point OPENAI_BASE_URL at a local server)")
-        self._client = openai.OpenAI(api_key=api_key, base_url=self.base_url, timeout=timeout, max_retries=0)
+        self.base_url, self._client = sdk_client(
+            openai.OpenAI, api_key=api_key, base_url=base_url, key_var="OPENAI_API_KEY", base_var="OPENAI_BASE_URL",
+            timeout=timeout, missing="OPENAI_API_KEY is not set (or point OPENAI_BASE_URL at a local server)",
+        )
 
     def complete(
         self,
@@ -53,19 +50,12 @@ class OpenAIModel:
             if require_tool:
                 params["tool_choice"] = (
                     {"type": "function", "function": {"name": tools[0].name}} if len(tools) == 1 else "required")
-        try:
+        with sdk_errors("the OpenAI server"):
             if on_text is None:
                 return self._read_completion(self._client.chat.completions.create(**params))
             stream = self._client.chat.completions.create(**params, stream=True, stream_options={"include_usage": True})
             with stream:
                 return self._read_stream(stream, on_text)
-        except ModelError:
-            raise
-        except Exception as exc:  # every SDK or transport failure gets a class; anything else is our bug
-            error = classify_sdk_error(exc, "the OpenAI server")
-            if error is None:
-                raise
-            raise error from exc
 
     def _read_completion(self, completion) -> Response:
         if not completion.choices:

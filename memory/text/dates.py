@@ -25,6 +25,8 @@ import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from memory.text.numbers import cn_int, to_int
+
 
 @dataclass(frozen=True)
 class Span:
@@ -89,28 +91,18 @@ def _in_week(ref: date, week_shift: int, weekday: int) -> date:
 
 # --- numbers ---------------------------------------------------------------
 
-_EN_NUMBERS = {
-    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "couple of": 2, "a couple of": 2,
-    "few": 3, "a few": 3,
-}
-_ZH_DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
-
-
 def _en_number(word: str) -> int:
-    word = word.strip().lower()
-    return int(word) if word.isdigit() else _EN_NUMBERS[word]
+    value = to_int(word, approx=True)  # "in a few days" annotates as three days
+    if value is None:
+        raise ValueError(word)
+    return value
 
 
 def _zh_number(text: str) -> int:
-    if text.isdigit():
-        return int(text)
-    if text == "十":
-        return 10
-    if "十" in text:
-        tens, _, ones = text.partition("十")
-        return (_ZH_DIGITS[tens] if tens else 1) * 10 + (_ZH_DIGITS[ones] if ones else 0)
-    return _ZH_DIGITS[text]
+    value = cn_int(text)
+    if value is None:
+        raise ValueError(text)
+    return value
 
 
 def _shift(ref: date, n: int, unit: str) -> Span:
@@ -267,6 +259,15 @@ def _zh_rules():
 
 _RULES = _en_rules() + _zh_rules()
 _ALREADY = re.compile(r"^\s*[（(]\s*\d{4}")
+
+
+# The day a stored fact begins with: "2026-10-07: the review is next Tuesday".
+DATE_PREFIX = re.compile(r"^\s*\d{4}-\d{2}-\d{2}\s*[:：]\s*")
+
+
+def undated(text: str) -> str:
+    """A fact sentence without the day it begins with: the date says when, not what."""
+    return DATE_PREFIX.sub("", text, count=1)
 
 
 def find(text: str, ref: date) -> list[tuple[int, int, str, Span]]:

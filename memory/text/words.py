@@ -6,8 +6,8 @@ vocabulary. What it promises:
 
 - Latin words are lowercased and lightly normalised (plurals, possessives,
   common verb endings); stop words are dropped.
-- Chinese runs become unigrams and bigrams (no dictionary needed, and no
-  slow import: jieba is only loaded by ``jieba_words`` when asked for).
+- Chinese runs become unigrams and bigrams (no dictionary needed, no slow
+  import, and no segmenter's vocabulary to miss the person's own names).
 - Numbers meet whatever their spelling: "$5,000", "5000", "5,000.00", "5k"
   and "5千" are all ``5000``.
 - Clock times meet: "10:00", "10am", "10 a.m." and "上午十点" are all ``10:00``;
@@ -24,6 +24,9 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
+
+from memory.text.numbers import SCALE as _SCALE
+from memory.text.numbers import cn_int as _cn_int
 
 MONTHS = (
     "january", "february", "march", "april", "may", "june",
@@ -67,11 +70,6 @@ _CN_FUNCTION_WORDS = re.compile(
 )
 
 _CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-_CN_DIGITS = "零〇一二两三四五六七八九十百千万"
-_CN_VALUE = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
-_SCALE = {"k": 1_000, "m": 1_000_000, "mm": 1_000_000, "bn": 1_000_000_000, "b": 1_000_000_000,
-          "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000,
-          "千": 1_000, "万": 10_000, "萬": 10_000, "亿": 100_000_000}
 
 # Where a Chinese time or date starts, a run of Chinese characters stops, so
 # "下午三点开会" reads as 15:00 plus the n-grams of 开会.
@@ -267,24 +265,6 @@ def _fmt(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
-def _cn_int(s: str | None) -> int | None:
-    """'7' -> 7, '十' -> 10, '十二' -> 12, '二十三' -> 23."""
-    if s is None:
-        return None
-    if s.isdigit():
-        return int(s)
-    total, current = 0, 0
-    for ch in s:
-        if ch == "十":
-            total += (current or 1) * 10
-            current = 0
-        elif ch in _CN_VALUE:
-            current = _CN_VALUE[ch]
-        else:
-            return None
-    return total + current
-
-
 _VOWEL = re.compile("[aeiouy]")
 
 
@@ -330,13 +310,3 @@ def _undouble(w: str) -> str:
     if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "lsz":
         return w[:-1]
     return w
-
-
-def jieba_words(text: str) -> list[str]:
-    """Chinese words by jieba (slow first load, ~1 s), for measuring against n-grams."""
-    if not has_cjk(text):
-        return []
-    import jieba  # deferred: builds its dictionary on first use
-
-    jieba.setLogLevel(60)
-    return [w for w in jieba.lcut(text) if len(w) > 1 and has_cjk(w)]

@@ -1,0 +1,323 @@
+"""What a turn does: asks a question, asks kept to act, or states something.
+
+The one place that decides "is this a question?" and "is this a request?".
+People ask kept to act in question form all the time ("Can you send…?",
+"How about booking…?", "Is it possible to move…?", "你能帮我…吗？"), so a
+question mark decides nothing by itself. The reading goes by the shape of the
+sentence, not by lists of phrases:
+
+English
+- A second person (or "we") with a modal, then a verb: "can/could/would/will
+  you (please) VERB", "are you able to VERB", "(is it|would it be) possible
+  (for you) to VERB", "would you mind VERBing", "any chance you could VERB",
+  "do you think you could VERB", "can/could we VERB": a request.
+- A suggestion: "why don't you/we VERB", "how/what about (you) VERB(ing)":
+  a request; "how about the budget, did it…?" names a topic and the rest
+  decides.
+- A wish aimed at the listener: "I need/want/'d like you to VERB": a request.
+- An imperative: the sentence opens (after "please", "ok", "hey"…) with a
+  verb followed by what it acts on ("Send the draft…", "Let Jonas know…",
+  "Remind me…"); a trailing tag ("…, ok?") does not make it a question.
+  The verb is recognised by position: the first word is not a pronoun,
+  determiner, auxiliary, question word or other closed-class word, and what
+  follows it is an object (a pronoun, a determiner, a possessive, a name, a
+  number) rather than a verb of its own ("Dana moved…" is a statement).
+- A question: a question word first, or an auxiliary before its subject
+  ("Did I…", "Is the…", "Can Felix…"), or a final question mark.
+- A request whose content is only a question ("Can you tell me when…?",
+  "Remind me what Grace said") is a question: it asks to be told.
+
+Chinese
+- 请 / 麻烦 / 帮(我) / 替我 / 要不(你), a second person with a modal
+  (你能 / 你可以 / 能不能 / 可不可以 … 吗), or a sentence opening with a
+  coverb or verb of action (把… / 给X发… / 提醒我…) without a subject of its
+  own: a request.
+- A question word (什么 / 谁 / 哪 / 几 / 多少 / 怎么 / 为什么), an A-not-A
+  form (有没有 / 是不是), 是否, or a final 吗 / 呢: a question.
+
+``is_request`` is true when any sentence of the text asks kept to act.
+``is_question`` is true when any sentence is a real question (a polite
+request in question form is not one). A text can be both ("Did I send it?
+If not, send it now."): callers that must not act on a plain question ask
+``asks_only``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+REQUEST, QUESTION, STATEMENT = "request", "question", "statement"
+
+_CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_HAS_CJK = re.compile(f"[{_CJK}]")
+
+# --- sentences ----------------------------------------------------------------
+
+# A full stop ends a sentence unless it belongs to a number ("10.30"), an
+# initial or a common abbreviation ("a.m.", "e.g.", "Dr.").
+_ABBREV = re.compile(r"(?:\b[a-z]|\b(?:a\.m|p\.m|e\.g|i\.e|etc|vs|mr|mrs|ms|dr|st|no|approx|incl))\.$", re.I)
+_HARD_END = "!?。！？；;\n"
+
+
+def sentences(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence of ``text``, its end punctuation included, blanks left out."""
+    spans: list[tuple[int, int]] = []
+    start, i, n = 0, 0, len(text)
+    while i < n:
+        ch = text[i]
+        end = None
+        if ch in _HARD_END:
+            end = i + 1
+        elif ch == "." and (i + 1 == n or text[i + 1].isspace() or text[i + 1] in "\"'”’)") and not _ABBREV.search(text[start:i + 1]):
+            end = i + 1
+        if end is not None:
+            while end < n and (text[end] in _HARD_END + ".\"'”’)" ):
+                end += 1
+            if text[start:end].strip():
+                spans.append((start, end))
+            start = i = end
+            continue
+        i += 1
+    if text[start:].strip():
+        spans.append((start, n))
+    return [(a + len(text[a:b]) - len(text[a:b].lstrip()), b) for a, b in spans]
+
+
+def split(text: str) -> list[str]:
+    """The sentences of ``text``, stripped."""
+    return [text[a:b].strip() for a, b in sentences(text)]
+
+
+# --- English ------------------------------------------------------------------
+
+_WH = {"what", "what's", "whats", "when", "when's", "where", "where's", "who", "who's", "whom", "whose", "which",
+       "why", "how", "how's", "how'd"}
+_AUX = {"do", "does", "did", "is", "are", "was", "were", "am", "have", "has", "had", "can", "could", "will", "would",
+        "shall", "should", "may", "might", "must", "isn't", "aren't", "wasn't", "weren't", "don't", "doesn't",
+        "didn't", "haven't", "hasn't", "hadn't", "can't", "couldn't", "won't", "wouldn't", "shouldn't"}
+_MODAL = {"can", "could", "will", "would", "won't", "can't", "couldn't", "wouldn't"}
+# Words that cannot open an imperative (closed classes and the like).
+_NOT_A_VERB = _WH | _AUX | {
+    "i", "i'm", "i've", "i'll", "i'd", "you", "you're", "we", "we're", "he", "she", "it", "it's", "they", "they're",
+    "there", "there's", "that", "that's", "this", "these", "those", "the", "a", "an", "my", "our", "your", "his",
+    "her", "their", "its", "some", "any", "anything", "nothing", "everything", "something", "all", "no", "yes",
+    "not", "if", "because", "so", "but", "and", "or", "then", "also", "just", "maybe", "perhaps", "great", "good",
+    "nice", "cool", "fine", "sure", "thanks", "thank", "cheers", "sorry", "hello", "hi", "hey", "ok", "okay",
+    "got", "noted", "done", "today", "tomorrow", "yesterday", "tonight", "in", "on", "at", "for", "with", "from",
+    "to", "by", "after", "before", "as", "of", "one", "two", "still", "only", "even", "here", "now", "well",
+    "looks", "seems", "sounds",
+}
+# What may stand as the subject after an auxiliary ("Did I…", "Is the review…").
+_SUBJECTS = {"i", "you", "we", "he", "she", "it", "they", "there", "this", "that", "these", "those", "the", "a", "an",
+             "my", "our", "your", "his", "her", "their", "its", "anyone", "anybody", "someone", "somebody", "everyone",
+             "any", "all", "one"}
+# What may follow an imperative verb: the thing it acts on.
+_OBJECT_START = {
+    "me", "us", "him", "her", "them", "it", "this", "that", "these", "those", "the", "a", "an", "my", "our", "his",
+    "their", "your", "some", "all", "everyone", "everybody", "up", "out", "off", "back", "over", "in", "down",
+    "together", "ahead", "on", "to", "a", "another", "one", "two", "three", "next", "tomorrow", "today", "tonight",
+}
+_LEAD_IN = re.compile(
+    r"^(?:(?:please|pls|plz|ok(?:ay)?|so|now|then|also|and|hey|hi|right|alright|quickly|kept|actually|oh|well)\b[,\s]*)+",
+    re.I,
+)
+_TAG = re.compile(r"[,\s]+(?:ok(?:ay)?|please|pls|thanks|thank you|will you|would you|can you|could you|yeah|yes)\s*[?!.]*$", re.I)
+_QUESTION_TAG = re.compile(r"[,\s]+(?:right|isn't it|aren't they|don't i|didn't i|is it|correct|no)\s*\?\s*$", re.I)
+_WORD = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|[a-z]+(?:['’][a-z]+)?|\d[\w:.]*|[A-Z][\w'’-]*", re.I)
+
+# Asking to be told is asking: "can you tell me when…", "remind me what…", "let me know if…".
+_TELL_ME_WH = re.compile(
+    r"^(?:(?:tell|show|remind|let|give)\s+(?:me|us)\s+(?:know\s+)?(?:again\s+)?|(?:check|find\s+out|see|look\s+up)\s+)"
+    r"(?:what|when|where|who|whom|whose|which|why|how|if|whether)\b",
+    re.I,
+)
+_FRAMES = [
+    # modal + you (+ please) + verb: "could you please book", "would you mind sending", "will you tell"
+    re.compile(r"^(?:can|could|would|will|won't|can't|couldn't)\s+you\s+(?:please\s+|kindly\s+|maybe\s+|just\s+)?(?:mind\s+)?(?P<rest>.+)", re.I),
+    # "do you think you could", "any chance you could", "is there any way you could"
+    re.compile(r"^(?:.{0,30}?\b)?you\s+(?:could|can|would|might)\s+(?:please\s+)?(?P<rest>.+)", re.I),
+    # "are you able to", "would you be able to", "are you free to"
+    re.compile(r"^(?:are|would|will|could)\s+you\s+(?:be\s+)?(?:able|willing|free)\s+to\s+(?P<rest>.+)", re.I),
+    # "is it possible to", "would it be possible (for you) to"
+    re.compile(r"^(?:is|would|will|was)\s+it\s+(?:be\s+)?(?:possible|ok(?:ay)?|alright)\s+(?:for\s+you\s+)?to\s+(?P<rest>.+)", re.I),
+    # "would you mind", "mind sending"
+    re.compile(r"^(?:would\s+you\s+)?mind\s+(?P<rest>.+)", re.I),
+    # "why don't you / we"
+    re.compile(r"^why\s+(?:don't|dont|not)\s+(?:you|we)\s+(?P<rest>.+)", re.I),
+    # "can/could/shall we", "let's"
+    re.compile(r"^(?:can|could|shall)\s+we\s+(?P<rest>.+)", re.I),
+    re.compile(r"^let's\s+(?P<rest>.+)", re.I),
+    # "I need/want/'d like you to", "I would like you to"
+    re.compile(r"^i\s*(?:need|want|'d\s+like|would\s+like|'d\s+love|would\s+love)\s+you\s+to\s+(?P<rest>.+)", re.I),
+]
+# A condition or time before the main clause: "If not, send it now.", "When Dana replies, book the room."
+_LEADING_CLAUSE = re.compile(r"^(?:if|when|once|after|before|otherwise|in that case|then)\b[^,]{0,60},\s*(?P<rest>.+)", re.I)
+# "how about / what about": a suggestion when a verb follows, a topic otherwise.
+_ABOUT = re.compile(r"^(?:how|what)\s+about\s+(?:you\s+|we\s+)?(?P<rest>.+)", re.I)
+
+
+def _clean(sentence: str) -> str:
+    s = unicodedata.normalize("NFKC", sentence).strip().replace("’", "'")
+    return re.sub(r"\s+", " ", s)
+
+
+def _en_act(sentence: str) -> str:
+    s = _LEAD_IN.sub("", _clean(sentence)).strip()
+    if not s:
+        return STATEMENT
+    asked = s.endswith("?")
+    if _QUESTION_TAG.search(s):
+        return QUESTION  # "The review is at 3, right?"
+    if _TAG.search(s):
+        s = _TAG.sub("", s).strip()  # "Book it, ok?": the tag asks for nothing
+        asked = False
+    body = s.rstrip("?!. ")
+    if not body:
+        return QUESTION if asked else STATEMENT
+    about = _ABOUT.match(body)
+    if about:
+        rest = about.group("rest")
+        first = rest.split()[0].lower().strip(",")
+        if first.endswith("ing") or _imperative(rest):
+            return _unless_asking(rest)
+        head, _, tail = rest.partition(",")
+        return _en_act(tail) if tail.strip() else QUESTION
+    for frame in _FRAMES:
+        m = frame.match(body)
+        if m and _verb_phrase(m.group("rest")):
+            return _unless_asking(m.group("rest"))
+    lead = _LEADING_CLAUSE.match(body)
+    if lead and _imperative(lead.group("rest")):
+        return _unless_asking(lead.group("rest"))  # "If not, send it now."
+    words = [w.lower() for w in _WORD.findall(body)]
+    if not words:
+        return QUESTION if asked else STATEMENT
+    first, second = words[0], (words[1] if len(words) > 1 else "")
+    if not asked and (first in ("don't", "dont") or first == "do" and second == "not"):
+        rest = body.split(None, 2 if first == "do" else 1)[-1]
+        return _unless_asking(rest) if _verb_phrase(rest) else STATEMENT  # "Don't let me forget…"
+    if first == "let" and second == "me" and len(words) > 2 and words[2] != "know":
+        return STATEMENT  # "Let me send it tonight": the speaker offers, nobody is asked
+    if first in _WH:
+        # "When I get back, I'll send it": a clause of time, not a question, unless asked.
+        return QUESTION if asked or second not in _SUBJECTS else STATEMENT
+    if first in _AUX:
+        # An auxiliary before its subject asks ("Did I…", "Is the…"); "Will do." does not.
+        named = len(words) > 1 and _WORD.findall(body)[1][:1].isupper()  # "Can Felix join…"
+        return QUESTION if asked or second in _SUBJECTS or named else STATEMENT
+    if _imperative(body):
+        return _unless_asking(body)
+    return QUESTION if asked else STATEMENT
+
+
+def _unless_asking(rest: str) -> str:
+    return QUESTION if _TELL_ME_WH.match(rest.strip()) else REQUEST
+
+
+def _verb_phrase(rest: str) -> bool:
+    """Whether ``rest`` opens with a verb (base form or -ing), not a subject of its own."""
+    words = _WORD.findall(rest)
+    if not words:
+        return False
+    first = words[0].lower()
+    if first in ("please", "kindly", "just", "maybe", "also"):
+        return _verb_phrase(rest.split(None, 1)[1]) if len(rest.split()) > 1 else False
+    return first not in _NOT_A_VERB and not _looks_inflected(first, words[1:2])
+
+
+def _looks_inflected(word: str, nxt: list[str]) -> bool:
+    # "Dana moved", "Priya called": a past or third-person form after a name is a subject and its verb.
+    return word.endswith(("ed",)) and not nxt
+
+
+def _imperative(text: str) -> bool:
+    """A sentence that opens with a verb acting on something: "Send the draft…", "Remind me…"."""
+    words = _WORD.findall(text)
+    if len(words) < 2:
+        return False
+    first, second = words[0].lower(), words[1]
+    if first in _NOT_A_VERB or first.endswith(("ed", "ly")) or first.endswith("ing") and len(first) > 5:
+        return False
+    low = second.lower()
+    if low in _OBJECT_START or low[0].isdigit() or low.startswith("'") or "@" in low:
+        return True
+    if second[:1].isupper():
+        # "Call Priya", "Let Jonas know": a name after the verb; "Marco Rossi joined": a full name, then a verb.
+        third = words[2].lower() if len(words) > 2 else ""
+        return not (third.endswith(("ed", "s")) and third not in _OBJECT_START)
+    return False
+
+
+# --- Chinese ------------------------------------------------------------------
+
+_ZH_WH = re.compile(r"什么|甚么|啥|谁|哪|几[个次点号天时月岁位]|几$|多少|多久|多长|怎么|怎样|为什么|为何|何时|何地|是否|有没有|有没|是不是|对不对|好不好")
+_ZH_FINAL_Q = re.compile(r"(?:吗|么|嘛|呢)\s*[？?。]*$|[？?]\s*$")
+# A second person with a modal: "你能", "您可以", "能不能", "可不可以", "能否".
+_ZH_ASK_YOU = re.compile(r"^(?:你|您)?(?:能不能|能否|可不可以|可否|能|可以|会不会)(?:帮|替|给|把|将|提醒|发|安排|约|订|预约|加|取消|改|告诉|通知|转发|回复|查|看)")
+_ZH_PLEASE = re.compile(r"^(?:你|您)?(?:请|麻烦|劳驾|帮我|帮忙|替我|帮个忙|要不(?:你|您)?(?!我)|不如(?:你|您)?(?!我)|能不能帮|可以帮)")
+# A sentence that opens with a coverb or a verb of action, with no subject of its own.
+_ZH_IMPERATIVE = re.compile(r"^(?:把|将|给.{1,40}?(?:发|打|回|写|转)|跟.{1,40}?说|提醒|安排|预约|预订|订|约|加|添加|新建|创建|取消|删除|删掉|改到|改成|推迟|提前|告诉|通知|回复|转发|发(?:给|个|一|封|条)|记(?:一下|下|得提醒))")
+_ZH_WANT_YOU = re.compile(r"^我(?:需要|想要|想让|要|希望)(?:你|您)")
+_ZH_SUBJECT_I = re.compile(r"^(?:我|我们)")
+_ZH_LEAD = re.compile(r"^(?:好的|好|嗯|那|那么|对了|另外|还有|然后|哦|喂)[，,、\s]*")
+
+
+def _zh_act(sentence: str) -> str:
+    s = _ZH_LEAD.sub("", _clean(sentence)).strip()
+    if not s:
+        return STATEMENT
+    body = s.rstrip("？?。！!，, ")
+    if _ZH_PLEASE.match(body) or _ZH_ASK_YOU.match(body) or _ZH_WANT_YOU.match(body):
+        return REQUEST
+    question = bool(_ZH_WH.search(body) or _ZH_FINAL_Q.search(s))
+    if not question and not _ZH_SUBJECT_I.match(body) and _ZH_IMPERATIVE.match(body):
+        return REQUEST
+    return QUESTION if question else STATEMENT
+
+
+# --- the public reading -------------------------------------------------------
+
+
+def act(sentence: str) -> str:
+    """REQUEST, QUESTION or STATEMENT for one sentence."""
+    if _HAS_CJK.search(sentence):
+        zh = _zh_act(sentence)
+        # Mixed turns ("帮我 book the room"): the Chinese frame decides; an English one may still ask.
+        return zh if zh != STATEMENT else _en_act(re.sub(f"[{_CJK}]+", " ", sentence))
+    return _en_act(sentence)
+
+
+def acts(text: str) -> list[str]:
+    """The act of each sentence of ``text``."""
+    return [act(text[a:b]) for a, b in sentences(text)]
+
+
+def is_request(text: str) -> bool:
+    """Whether ``text`` asks kept to do something (a polite request in question form counts)."""
+    return REQUEST in acts(text)
+
+
+def is_question(text: str) -> bool:
+    """Whether ``text`` asks a real question ("Did I send anything to Priya?"); "Can you send…?" is not one."""
+    return QUESTION in acts(text)
+
+
+# A question whether something happened or was done: "Did I send…?", "Has it gone out?", "有没有发"…
+_WHETHER_DONE = re.compile(
+    r"\b(?:did (?:i|we|you)|have (?:i|we|you)|has (?:it|that|the)|had (?:i|we)|was (?:it|the)|were (?:they|the)"
+    r"|is (?:it|the) (?:done|sent)|whether|ever)\b|是否|有没有|有無|做了吗|发了吗|了吗|没有",
+    re.I,
+)
+
+
+def asks_whether_done(text: str) -> bool:
+    """Whether ``text`` asks if something happened ("Did I ever send Priya the doc?", "合同发了吗？"):
+    such a question is answered from the record of what was done, closed promises included."""
+    return _WHETHER_DONE.search(text) is not None
+
+
+def asks_only(text: str) -> bool:
+    """A question and no request: a turn that must look things up and never act."""
+    found = acts(text)
+    return QUESTION in found and REQUEST not in found

@@ -1,0 +1,67 @@
+"""memory.text.acts: requests, questions and statements, in English and Chinese.
+
+The labelled sets are evals/data/acts_{dev,test}.jsonl (`python -m evals.bench.acts`);
+these tests pin the mechanism (sentence shapes), not those items.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from evals.bench import acts as bench
+from memory.text.acts import QUESTION, REQUEST, STATEMENT, act, asks_only, is_question, is_request, sentences, split
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Could you book a table for two?", "Would you kindly forward the notes to Ann?", "Are you able to call the vendor?",
+     "Would it be possible to shift the demo to noon?", "Why don't we invite Kim as well?", "How about moving it to 5?",
+     "Would you mind texting Bo that I'm late?", "Do you think you could file the expense report?",
+     "I'd like you to add milk to my list.", "Email Ann the agenda, ok?", "Ok, ping the team.",
+     "你能帮我订个会议室吗？", "可不可以帮我发一下周报？", "请把报告发给老板。", "把会议推迟半小时。"],
+)
+def test_requests_are_requests_whatever_their_form(text):
+    assert is_request(text)
+    assert not is_question(text)
+    assert not asks_only(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Did I reply to Ann?", "When does the train leave?", "Is Kim coming on Friday?", "Could Bo have sent it already?",
+     "Can you tell me when the review is?", "Remind me what Ann said about the budget.", "The demo is at 3, right?",
+     "How about the invoice, was it paid?", "我有没有回复Ann？", "报告发了吗？", "明天谁值班？"],
+)
+def test_real_questions_only_ask(text):
+    assert is_question(text)
+    assert not is_request(text)
+    assert asks_only(text)
+
+
+@pytest.mark.parametrize("text", ["Kim moved to Lisbon.", "Ann Lee joined the team.", "Thanks a lot!", "我下午在家。", "好的。"])
+def test_statements_are_neither(text):
+    assert act(text) == STATEMENT
+
+
+def test_a_turn_can_ask_and_request():
+    text = "Did I pay the bill? If not, pay it now."
+    assert is_question(text) and is_request(text)
+    assert not asks_only(text)
+
+
+def test_sentences_keep_numbers_and_abbreviations_whole():
+    text = "Meet at 10.30 a.m. tomorrow. Then call Dr. Lee!  好的。谢谢"
+    assert split(text) == ["Meet at 10.30 a.m. tomorrow.", "Then call Dr. Lee!", "好的。", "谢谢"]
+    assert [text[a:b] for a, b in sentences(text)] == split(text)
+
+
+def test_acts_are_the_three_labels():
+    assert {act("Send it."), act("Did I?"), act("Fine.")} == {REQUEST, QUESTION, STATEMENT}
+
+
+@pytest.mark.parametrize("split_name", bench.SPLITS)
+def test_labelled_sets_are_well_formed(split_name):
+    items = bench.load(split_name)
+    assert len(items) >= 30
+    assert {i["label"] for i in items} == {REQUEST, QUESTION, STATEMENT}
+    assert any("\u4e00" <= ch <= "\u9fff" for i in items for ch in i["text"])
