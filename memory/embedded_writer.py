@@ -222,66 +222,73 @@ def _actions(db) -> list[str]:
 def plan(db, llm, batch: list, *, cap: int, today: date) -> Written:
     """Facts, SOUL and MEMORY for ``batch`` (stored messages), planned; nothing written."""
     decisions: list[Decision] = []
-    fplan = reconcile.FactsPlan()
-    requests: list[tuple[int, str]] = []
-    active = fact_log.by_status(db, fact_log.ACTIVE)
-    known = [(f.id, values(f.text, date.fromisoformat(f.said_on)), f.said_on) for f in active]
-    planned: list[tuple[reconcile.Candidate, Values]] = []
+    said: list[tuple[int, str, str, bool]] = []  # (message id, date, sentence, is a request)
     for m in batch:
         if m.role != "user" or m.author not in ("me", ""):
             continue
-        said_on = m.at[:10]
-        ref = date.fromisoformat(said_on)
         for s in sentences(m.text):
             if contains_secret(s):
                 decisions.append(Decision(m.id, "[a sentence with a credential]", "dropped", "holds a credential"))
-                continue
-            if is_question(s):
+            elif is_question(s):
                 decisions.append(Decision(m.id, s, "dropped", "a question"))
-                continue
-            if is_request(s):
-                requests.append((m.id, s))
-                continue
-            if not informative(s):
-                decisions.append(Decision(m.id, s, "dropped", "too little in it to be a fact"))
-                continue
-            text = dates.annotate(" ".join(s.split()), ref)
-            if fact_log.find_same(db.conn, fact_log.dated(text, said_on), said_on) is not None \
-                    or any(c.text == text and c.said_on == said_on for c, _ in planned):
-                fplan.already_kept += 1
-                decisions.append(Decision(m.id, text, "dropped", "already stored"))
-                continue
-            candidate = reconcile.Candidate(text, said_on, [m.id])
-            mine = values(text, ref)
-            old = next((fid for fid, v, on in reversed(known) if on <= said_on and supersedes(mine, v)), None)
-            earlier = next((i for i, (c, v) in enumerate(planned) if supersedes(mine, v)), None)
-            if earlier is not None:  # a later value within this batch: only the latest is stored
-                replaced, _ = planned.pop(earlier)
-                fplan.adds = [c for c in fplan.adds if c is not replaced]
-                fplan.updates = [(i, c) for i, c in fplan.updates if c is not replaced]
-                decisions.append(Decision(replaced.source_ids[0], replaced.text, "dropped",
-                                          f"a later message (#{m.id}) changed it"))
-            if old is not None:
-                fplan.updates.append((old, candidate))
-                decisions.append(Decision(m.id, text, f"supersedes #{old}", "same subject, a changed value"))
             else:
-                fplan.adds.append(candidate)
-                decisions.append(Decision(m.id, text, "fact", ""))
-            planned.append((candidate, mine))
-    fplan.candidates = len(planned) + fplan.already_kept
+                said.append((m.id, m.at[:10], s, is_request(s)))
+
+    # SOUL: only requests, and only those the model says are about treatment.
     old_soul = soul.current(db)
     new_soul = old_soul
+    requests = [(mid, s) for mid, _, s, asks in said if asks]
+    treatment: set[tuple[int, str]] = set()
     if requests:
-        verdicts = judge_treatment(llm, [s for _, s in requests])
-        for (mid, s), yes in zip(requests, verdicts):
+        for (mid, s), yes in zip(requests, judge_treatment(llm, [s for _, s in requests])):
+            if not yes:
+                continue
+            treatment.add((mid, s))
             line = _soul_line(s)
-            if yes and line not in new_soul:
-                new_soul = (new_soul.rstrip() + "\n" + line).strip()
-                decisions.append(Decision(mid, s, "soul", "a request about how to treat the person"))
-            elif yes:
+            if line in new_soul:
                 decisions.append(Decision(mid, s, "dropped", "already in SOUL"))
             else:
-                decisions.append(Decision(mid, s, "dropped", "a request to act, not about how to treat the person"))
+                new_soul = (new_soul.rstrip() + "\n" + line).strip()
+                decisions.append(Decision(mid, s, "soul", "a request about how to treat the person"))
+
+    # Facts: every other informative sentence, in the order said.
+    fplan = reconcile.FactsPlan()
+    known = [(f.id, values(f.text, date.fromisoformat(f.said_on)), f.said_on)
+             for f in fact_log.by_status(db, fact_log.ACTIVE)]
+    planned: list[tuple[reconcile.Candidate, Values]] = []
+    for mid, said_on, s, _ in said:
+        if (mid, s) in treatment:
+            continue
+        if not informative(s):
+            decisions.append(Decision(mid, s, "dropped", "too little in it to be a fact"))
+            continue
+        ref = date.fromisoformat(said_on)
+        text = dates.annotate(" ".join(s.split()), ref)
+        if fact_log.find_same(db.conn, fact_log.dated(text, said_on), said_on) is not None \
+                or any(c.text == text and c.said_on == said_on for c, _ in planned):
+            fplan.already_kept += 1
+            decisions.append(Decision(mid, text, "dropped", "already stored"))
+            continue
+        candidate = reconcile.Candidate(text, said_on, [mid])
+        mine = values(text, ref)
+        earlier = next((i for i, (_, v) in enumerate(planned) if supersedes(mine, v)), None)
+        if earlier is not None:  # a later value within this batch: only the latest is stored
+            replaced, _ = planned.pop(earlier)
+            fplan.adds = [c for c in fplan.adds if c is not replaced]
+            fplan.updates = [(i, c) for i, c in fplan.updates if c is not replaced]
+            decisions.append(Decision(replaced.source_ids[0], replaced.text, "dropped",
+                                      f"a later message (#{mid}) changed it"))
+        old = next((fid for fid, v, on in reversed(known) if on <= said_on and supersedes(mine, v)), None)
+        if old is not None:
+            fplan.updates.append((old, candidate))
+            known = [k for k in known if k[0] != old]
+            decisions.append(Decision(mid, text, f"supersedes #{old}", "same subject, a changed value"))
+        else:
+            fplan.adds.append(candidate)
+            decisions.append(Decision(mid, text, "fact", ""))
+        planned.append((candidate, mine))
+    fplan.candidates = len(planned) + fplan.already_kept
+
     memory_text = computed_memory(db, new_facts=[c for c, _ in planned], today=today, cap=cap)
     splan = summary.SummaryPlan(memory_text, new_soul if new_soul != old_soul else None, [])
-    return Written(splan, fplan, decisions)
+    return Written(splan, fplan, sorted(decisions, key=lambda d: d.message_id))

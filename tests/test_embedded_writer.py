@@ -82,7 +82,8 @@ def test_soul_changes_only_from_requests_the_model_confirms(db):
     assert soul.current(db) == "- Please call me Sasha, and please never use bullet points with me."
     assert [p for p, _, _ in judge.calls] == ["memory.soul"]  # one small bounded call, and nothing else
     assert judge.calls[0][2] <= ew.SOUL_MAX_TOKENS
-    assert any("Book a meeting" in d and "not about how to treat" in d for d in result.extra["decisions"])
+    assert "Book a meeting" not in soul.current(db)
+    assert any("Book a meeting" in t for t in active(db))  # not about treatment: kept as what was said
     assert "2026-12-01: I prefer short meetings in the afternoon." in active(db)
 
 
