@@ -669,8 +669,10 @@ class LocalModel:
         self._failed_prompt = None
         n_threads = threads()
         llm._ctx.set_n_threads(n_threads, n_threads)
+        prefix_started = time.perf_counter()
         if grammar is None and wire and wire[0]["role"] == "system":
             self.prefix_source = self._ensure_prefix(llm, wire[0], wired_tools, tokens)
+        prefix_seconds = time.perf_counter() - prefix_started
         reused = _common_prefix(llm, tokens)
         # After a tool result the 0.5B model may echo results and calls as bare
         # JSON, line after line, to the token limit: that is neither a call nor
@@ -710,6 +712,7 @@ class LocalModel:
         self.last_timing = {
             "prompt_tokens": len(tokens), "reused_tokens": reused, "prompt_seconds": first_at - started,
             "output_tokens": out_tokens, "output_seconds": ended - first_at,
+            "prefix_seconds": prefix_seconds, "prefix_source": self.prefix_source,
         }
         _timing(
             f"{n_threads} thread{'s' if n_threads > 1 else ''}: prompt {len(tokens)} tokens ({reused} reused) in {first_at - started:.2f}s "

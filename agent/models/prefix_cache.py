@@ -23,6 +23,7 @@ from pathlib import Path
 
 MAGIC = b"KEPTKV1\n"
 ENV_OFF = "KEPT_PREFIX_CACHE"  # "0" turns the disk cache off (benchmarks measure both)
+ENV_DIR = "KEPT_PREFIX_DIR"  # another folder for the saved states (kept bench local uses a fresh one)
 
 
 def enabled() -> bool:
@@ -30,6 +31,8 @@ def enabled() -> bool:
 
 
 def cache_dir() -> Path:
+    if os.environ.get(ENV_DIR):
+        return Path(os.environ[ENV_DIR])
     from agent import config
 
     return config.home() / "cache" / "prefix"
