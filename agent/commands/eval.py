@@ -153,3 +153,26 @@ def report(
                                "fairness": fairness}, indent=2))
         return
     typer.echo(text)
+
+
+@app.command()
+def session(
+    ids: list[str] = typer.Argument(None, help="Session ids from evals/data/first_sessions.json (default: all)."),
+    short: bool = typer.Option(False, "--short", help="Only the short session, without its long steps (what `make test` runs)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the grades as JSON."),
+) -> None:
+    """A newcomer's first sessions with the embedded model, through the real `kept chat` and `kept ask`, graded in code."""
+    import sys
+
+    from evals import first_session
+
+    try:
+        results = first_session.run(ids or None, short=short, say=lambda line: print(line, file=sys.stderr, flush=True))
+    except RuntimeError as exc:
+        fail(str(exc))
+    if not results:
+        fail("no such session; see evals/data/first_sessions.json")
+    if as_json:
+        typer.echo(json.dumps([{"id": r.id, **g} for r, g in results], indent=2, ensure_ascii=False))
+    else:
+        typer.echo(first_session.render(results))
