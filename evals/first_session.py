@@ -39,7 +39,7 @@ from datetime import date, datetime, timedelta
 from pathlib import Path
 
 DATA = Path(__file__).parent / "data" / "first_sessions.json"
-REPLY_TIMEOUT = 300.0
+REPLY_TIMEOUT = 600.0
 _DONT_KNOW = re.compile(
     r"\b(don't|do not|doesn't|does not|didn't|did not|can't|cannot|couldn't|could not)\s+(know|have|find|see|recall|remember)"
     r"|\bnot sure\b|\bno (record|information|idea)\b|\bnot (mentioned|told|stored|in (my|the) memory)\b|\bunknown\b"
@@ -204,6 +204,10 @@ def run_session(session: dict, root: Path, *, short: bool = False, say=lambda _l
                     chats[name].send(step["say"])
             except (TimeoutError, EOFError, subprocess.TimeoutExpired) as exc:
                 out.infra = f"{type(exc).__name__}: {exc}"
+                stuck = chats.pop(step.get("chat", "me"), None)
+                if stuck is not None:  # its late reply must not be read as the next step's
+                    stuck.proc.kill()
+                    stuck.proc.wait()
             out.seconds = time.perf_counter() - started
             _read_turn(out, _rows(db, before))
             say(f"  {out.seconds:5.1f}s {(step.get('say') or step.get('ask'))[:50]!r} -> {out.reply[:70]!r}")

@@ -228,13 +228,14 @@ def _cuts(**on):
     return make
 
 
-# Each cut of the embedded model's prompt alone, and all of them (the default).
+# Each cut of the embedded model's prompt alone, all of them, and the shipped choice (the default).
 CUTS = {
     "none": _cuts(),
     "short": _cuts(recent_limit=None, pick_tools=False),
     "recent": _cuts(short_tools=False, pick_tools=False),
     "pick": _cuts(short_tools=False, recent_limit=None),
     "all": _cuts(short_tools=True),
+    "embedded": _cuts(short_tools=False),  # what the embedded model ships with (agent/models/choices.py)
 }
 
 
@@ -244,7 +245,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-baseline", action="store_true", help="Skip the run without memory in the context.")
     parser.add_argument("--no-plain", action="store_true", help="Skip the plain questions.")
     parser.add_argument("--json", type=Path, help="Write one JSON line per request here.")
-    parser.add_argument("--cuts", default="all", choices=sorted(CUTS),
+    parser.add_argument("--cuts", default="embedded", choices=sorted(CUTS),
                         help="Which of the embedded prompt's cuts to apply (agent/models/choices.py).")
     parser.add_argument("--every", type=int, default=1, help="Only every Nth item (a quicker sample).")
     parser.add_argument("-v", "--verbose", action="store_true", help="Print each request's outcome.")

@@ -598,8 +598,12 @@ class LocalModel:
             llm = load(self._path)
             self.dropped, self.repaired = [], []
             if structured:
-                return self._structured(llm, messages, system, tools[0], max_tokens)
+                return self._structured(llm, messages, system, tools[0],
+                                        min(max_tokens, self.choices.max_memory_tokens or max_tokens))
+            max_tokens = min(max_tokens, self.choices.max_reply_tokens or max_tokens)
             messages, tools = self._cut(messages, tools)
+            if self._resample:
+                tools = None  # the retry of a failed text reply answers in words
             with working(self.choices.show_working):
                 text, calls, usage, stop = self._generate(llm, messages, system, tools, on_text, max_tokens)
             if calls and self.guard and tools:
@@ -790,6 +794,9 @@ def cut_prompt(messages: list[Message], tools: list[ToolSpec] | None, choices
 
         if not is_request(request):
             tools = [t for t in tools if t.name.startswith(READING)] or tools
+        elif not _TIMEY.search(request):
+            # The guard drops a call whose required time the request does not name: do not offer it.
+            tools = [t for t in tools if not set(t.parameters.get("required", [])) & _TIME_ARGS] or tools
     if choices.short_tools:
         tools = [ToolSpec(t.name, first_sentence(t.description), _short_parameters(t.parameters)) for t in tools]
     return messages, tools
