@@ -625,7 +625,7 @@ class LocalModel:
 
     def _cut(self, messages: list[Message], tools: list[ToolSpec] | None) -> tuple[list[Message], list[ToolSpec] | None]:
         """The prompt made for this model (its choices): fewer recent messages,
-        short tool descriptions, only the tools the turn can need."""
+        only the tools the turn can need (short tool descriptions when chosen)."""
         return cut_prompt(messages, tools, self.choices)
 
     def _structured(self, llm, messages, system, tool: ToolSpec, max_tokens: int) -> Response:
@@ -674,6 +674,7 @@ class LocalModel:
         n_threads = threads()
         llm._ctx.set_n_threads(n_threads, n_threads)
         prefix_started = time.perf_counter()
+        self.prefix_source = ""
         if grammar is None and wire and wire[0]["role"] == "system":
             self.prefix_source = self._ensure_prefix(llm, wire[0], wired_tools, tokens)
         prefix_seconds = time.perf_counter() - prefix_started
@@ -734,7 +735,6 @@ class LocalModel:
         stop = {"stop": "end_turn", "length": "max_tokens"}.get(finish or "", finish)
         return text, calls, usage, stop
 
-
     def _ensure_prefix(self, llm, head: dict, wired_tools, tokens: list[int]) -> str:
         """Have the context start with the prompt's fixed prefix (persona and
         tools): kept from the last call, restored from disk, or evaluated and
@@ -750,7 +750,7 @@ class LocalModel:
             n += 1
         if n < 32 or n >= len(tokens):
             return ""
-        path, verified = self._path or model_path()[0], self._path is None
+        path, verified = (self._path, False) if self._path else model_path()
         key = getattr(llm, "_kept_model_key", None) or prefix_cache.model_key(path, verified)
         llm._kept_model_key = key
         started = time.perf_counter()
