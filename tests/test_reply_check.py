@@ -159,3 +159,40 @@ def test_clear_starts_a_fresh_context_and_keeps_the_chat(db):
     run_turn(s, "When is the launch?")
     assert [m.content for m in model.requests[-1].messages] == ["When is the launch?"]
     assert len(store.history(db)) == 4  # nothing deleted
+
+
+# ---- the embedded model's prompt cuts (agent/models/local.py cut_prompt)
+
+
+def _specs():
+    from agent.models.base import ToolSpec
+
+    return [ToolSpec(t.name, t.description, t.parameters) for t in all_tools()]
+
+
+def test_a_statement_is_offered_only_the_tools_that_look_things_up():
+    from agent.models.base import Message
+    from agent.models.local import cut_prompt
+
+    _, tools = cut_prompt([Message("user", "Some context: I'm running Project Atlas.")], _specs(), EMBEDDED)
+    assert tools and all(t.name.startswith(reply_check.READING) for t in tools)
+
+
+def test_a_request_without_a_time_is_not_offered_booking():
+    from agent.models.base import Message
+    from agent.models.local import cut_prompt
+
+    _, tools = cut_prompt([Message("user", "Please call me Sasha and send Priya the notes.")], _specs(), EMBEDDED)
+    names = {t.name for t in tools}
+    assert "schedule_meeting" not in names and "send_message" in names
+    _, tools = cut_prompt([Message("user", "Book a meeting with Marco tomorrow at 2pm.")], _specs(), EMBEDDED)
+    assert "schedule_meeting" in {t.name for t in tools}
+
+
+def test_fewer_recent_messages_start_at_a_message_of_the_person():
+    from agent.models.base import Message
+    from agent.models.local import cut_prompt
+
+    history = [Message("user" if i % 2 == 0 else "assistant", f"m{i}") for i in range(11)]
+    kept, _ = cut_prompt(history, None, EMBEDDED)
+    assert len(kept) <= EMBEDDED.recent_limit and kept[0].role == "user" and kept[-1].content == "m10"
