@@ -192,6 +192,30 @@ def confirmation(name: str, result: Any) -> str:
     return f"Done ({name.replace('_', ' ')}): {shown}." if shown else f"Done ({name.replace('_', ' ')})."
 
 
+def found(name: str, result: Any) -> str:
+    """What a look-up returned, in one short paragraph (never the raw fields, which the model copies)."""
+    r = result if isinstance(result, dict) else {}
+    lists = [(k, v) for k, v in r.items() if isinstance(v, list)]
+    if not lists:
+        return confirmation(name, result)
+    key, items = lists[0]
+    n = r.get("count", len(items))
+    noun = key.replace("_", " ")
+    if not items:
+        return f"No {noun} found."
+    shown = []
+    for item in items[:5]:
+        if not isinstance(item, dict):
+            shown.append(str(item)[:80])
+            continue
+        what = item.get("title") or item.get("body") or item.get("text") or item.get("snippet") or ""
+        when = _when(item.get("start") or item.get("due") or item.get("sent_at") or item.get("said_on"))
+        who = item.get("to") or item.get("assignee") or ", ".join(item.get("attendees") or [])
+        shown.append(" ".join(p for p in (when, f'"{str(what)[:80]}"' if what else "", f"({who})" if who else "") if p))
+    more = f" and {n - len(shown)} more" if n > len(shown) else ""
+    return f"Found {n} {noun}: " + "; ".join(shown) + more + "."
+
+
 def failure(name: str, result: Any) -> str:
     error = result.get("error") if isinstance(result, dict) else result
     return f"Not done ({name.replace('_', ' ')}): {error}"

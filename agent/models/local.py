@@ -894,7 +894,11 @@ def _first_json_done(buf: str) -> bool:
 
 
 def results_in_words(messages: list[Message]) -> str:
-    """This turn's tool results as plain lines, for when the model wrote no reply."""
+    """This turn's tool results in kept's own sentences, for when the model wrote
+    no reply. Not the raw fields: shown as a reply, those were copied by the
+    model as fake confirmations in later turns."""
+    from agent.reply_check import READING, confirmation, failure, found
+
     last_user = max((i for i, m in enumerate(messages) if m.role == "user"), default=-1)
     lines = []
     for m in messages[last_user + 1:]:
@@ -903,16 +907,12 @@ def results_in_words(messages: list[Message]) -> str:
         try:
             data = json.loads(m.content)
         except (TypeError, ValueError):
-            data = None
-        if isinstance(data, dict):
-            shown = [f"{k.replace('_', ' ')}: {v}" for k, v in data.items()
-                     if isinstance(v, (str, int, float)) and not isinstance(v, bool) and v != ""]
-            listed = [f"{k.replace('_', ' ')}: {len(v)}" for k, v in data.items() if isinstance(v, list)]
-            body = "; ".join(shown + listed)
+            data = m.content
+        name = m.name or "tool"
+        if m.is_error or (isinstance(data, dict) and "error" in data):
+            lines.append(failure(name, data))
         else:
-            body = str(m.content)
-        failed = m.is_error or (isinstance(data, dict) and "error" in data)
-        lines.append(f"{m.name or 'tool'} {'failed' if failed else 'done'}: {body[:400]}")
+            lines.append(found(name, data) if name.startswith(READING) else confirmation(name, data))
     return "\n".join(lines)
 
 
