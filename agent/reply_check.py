@@ -271,7 +271,7 @@ def checked_call(
     shown = None if hold else on_text
     failed = ""
     response = None
-    for attempt in (1, 2):
+    for _attempt in (1, 2):
         response = call_model(model, convo, tools=tools, on_text=shown, **kwargs)
         if response.tool_calls:
             kept_calls = [c for c in response.tool_calls if request_to_act or not acts(c.name)]

@@ -240,7 +240,7 @@ def plan(db, llm, batch: list, *, cap: int, today: date) -> Written:
     requests = [(mid, s) for mid, _, s, asks in said if asks]
     treatment: set[tuple[int, str]] = set()
     if requests:
-        for (mid, s), yes in zip(requests, judge_treatment(llm, [s for _, s in requests])):
+        for (mid, s), yes in zip(requests, judge_treatment(llm, [s for _, s in requests]), strict=True):
             if not yes:
                 continue
             treatment.add((mid, s))

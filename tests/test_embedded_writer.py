@@ -78,7 +78,7 @@ def test_soul_changes_only_from_requests_the_model_confirms(db):
     said(db, "Please call me Sasha, and please never use bullet points with me.",
          "Book a meeting with Marco tomorrow at 2pm.", "I prefer short meetings in the afternoon.")
     judge = Judge(yes=("Sasha",))
-    result = run(db, judge)
+    run(db, judge)
     assert soul.current(db) == "- Please call me Sasha, and please never use bullet points with me."
     assert [p for p, _, _ in judge.calls] == ["memory.soul"]  # one small bounded call, and nothing else
     assert judge.calls[0][2] <= ew.SOUL_MAX_TOKENS
@@ -108,7 +108,8 @@ def test_a_reread_adds_nothing_twice(db):
 def test_credentials_are_never_facts(db):
     said(db, "The staging password is hunter2-Xy93!kL0pQ and the API key is sk-abcdefghijklmnopqrstuvwx1234.")
     result = run(db, Judge())
-    assert active(db) == [] or all("sk-abc" not in t for t in active(db))
+    assert not any("hunter2" in t or "sk-abc" in t for t in active(db))
+    assert any("holds a credential" in d for d in result.extra["decisions"])
 
 
 @pytest.mark.parametrize("text, ref, kinds", [

@@ -744,7 +744,7 @@ class LocalModel:
         formatted = render(llm, [head], wired_tools)
         alone = llm.tokenize(formatted.prompt.encode("utf-8"), add_bos=not formatted.added_special, special=True)
         n = 0
-        for a, b in zip(alone, tokens):
+        for a, b in zip(alone, tokens, strict=False):
             if a != b:
                 break
             n += 1
