@@ -222,9 +222,18 @@ def failure(name: str, result: Any) -> str:
 
 
 def confirmations(done: list[Any]) -> str:
-    """This turn's acting calls in kept's own sentences."""
-    return "\n".join(failure(c.name, c.result) if c.is_error else confirmation(c.name, c.result)
-                     for c in done if acts(c.name))
+    """This turn's acting calls in kept's own sentences (agent/confirm.py's, where it exists)."""
+    try:
+        from agent import confirm
+    except ImportError:
+        confirm = None
+    lines = []
+    for c in done:
+        if not acts(c.name):
+            continue
+        said = None if c.is_error or confirm is None else confirm.describe(c.name, c.arguments, c.result)
+        lines.append(said or (failure(c.name, c.result) if c.is_error else confirmation(c.name, c.result)))
+    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------- the checked call
