@@ -171,12 +171,14 @@ def _specs():
     return [ToolSpec(t.name, t.description, t.parameters) for t in all_tools()]
 
 
-def test_a_statement_is_offered_only_the_tools_that_look_things_up():
+def test_a_question_is_offered_only_the_tools_that_look_things_up_and_a_statement_none():
     from agent.models.base import Message
     from agent.models.local import cut_prompt
 
-    _, tools = cut_prompt([Message("user", "Some context: I'm running Project Atlas.")], _specs(), EMBEDDED)
+    _, tools = cut_prompt([Message("user", "What is on my calendar on Friday?")], _specs(), EMBEDDED)
     assert tools and all(t.name.startswith(reply_check.READING) for t in tools)
+    _, tools = cut_prompt([Message("user", "Some context: I'm running Project Atlas.")], _specs(), EMBEDDED)
+    assert tools is None
 
 
 def test_a_request_without_a_time_is_not_offered_booking():

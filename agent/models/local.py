@@ -777,8 +777,9 @@ def _stops(template_stops) -> list[str]:
 
 def cut_prompt(messages: list[Message], tools: list[ToolSpec] | None, choices
                ) -> tuple[list[Message], list[ToolSpec] | None]:
-    """Fewer recent messages (from a person's message on), short tool descriptions,
-    and on a turn that asks nothing to be done only the tools that look things up."""
+    """Fewer recent messages (from a person's message on), short tool descriptions
+    (when chosen), on a question that asks nothing to be done only the tools that
+    look things up, and on a statement none."""
     if choices.recent_limit and len(messages) > choices.recent_limit:
         last_user = max((i for i, m in enumerate(messages) if m.role == "user"), default=0)
         start = max(0, min(last_user, len(messages) - choices.recent_limit))
@@ -787,13 +788,14 @@ def cut_prompt(messages: list[Message], tools: list[ToolSpec] | None, choices
         messages = messages[start:]
     if not tools:
         return messages, tools
-    if choices.pick_tools:
+    if choices.pick_tools and not any(m.role == "tool" for m in messages[-1:]):
         request = next((m.content for m in reversed(messages) if m.role == "user"), "")
         from agent.reply_check import READING
-        from memory.text.acts import is_request
+        from memory.text.acts import is_question, is_request
 
         if not is_request(request):
-            tools = [t for t in tools if t.name.startswith(READING)] or tools
+            # A question may need a look-up; a statement needs no tool at all.
+            tools = [t for t in tools if t.name.startswith(READING)] if is_question(request) else None
         elif not _TIMEY.search(request):
             # The guard drops a call whose required time the request does not name: do not offer it.
             tools = [t for t in tools if not set(t.parameters.get("required", [])) & _TIME_ARGS] or tools
