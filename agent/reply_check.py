@@ -98,6 +98,10 @@ def _grams(text: str, n: int = 3) -> set[tuple[str, ...]]:
     return {tuple(toks[i:i + n]) for i in range(len(toks) - n + 1)}
 
 
+def _plain(text: str) -> tuple[str, ...]:
+    return tuple(words.tokens(text))
+
+
 def containment(reply: str, source: str) -> float:
     """Share of the reply's word trigrams found in ``source`` (0 when the reply is too short to tell)."""
     mine = _grams(reply)
@@ -141,7 +145,10 @@ def check(reply: str, *, request: str, earlier: list[str], done: list[Any], parr
         return Verdict(False, f"invented action: claims {', '.join(sorted(claimed - succeeded))} with no such call this turn")
     if not parrot or done:
         return Verdict(True)
+    mine = _plain(reply)
     for source, label in [(request, "the person's message")] + [(e, "an earlier reply") for e in earlier]:
+        if mine and mine == _plain(source):  # too short for trigrams, and the same words
+            return Verdict(False, f"parrot: the same words as {label}")
         share = containment(reply, source)
         if share >= PARROT_CONTAINMENT:
             return Verdict(False, f"parrot: {share:.0%} of its word trigrams repeat {label}")

@@ -73,6 +73,13 @@ def test_an_echo_with_a_name_swapped_is_a_parrot_and_an_answer_is_not():
     assert reply_check.containment(answer, INTRO) < reply_check.PARROT_CONTAINMENT
 
 
+def test_a_short_reply_that_repeats_an_earlier_one_is_a_parrot():
+    verdict = reply_check.check("No events found.", request="Some context: I run Atlas.",
+                                earlier=["No events found."], done=[])
+    assert not verdict.ok and verdict.reason.startswith("parrot")
+    assert reply_check.check("Noted.", request="The launch is Friday.", earlier=["Got it."], done=[]).ok
+
+
 def test_a_claim_is_covered_by_a_successful_call_of_its_tool_only():
     class Done:
         def __init__(self, name, is_error=False):
