@@ -145,14 +145,20 @@ def check(reply: str, *, request: str, earlier: list[str], done: list[Any], parr
         return Verdict(False, f"invented action: claims {', '.join(sorted(claimed - succeeded))} with no such call this turn")
     if not parrot or done:
         return Verdict(True)
+    why = repeats(reply, request, earlier)
+    return Verdict(False, f"parrot: {why}") if why else Verdict(True)
+
+
+def repeats(reply: str, request: str, earlier: list[str]) -> str:
+    """Why ``reply`` repeats the message or an earlier message of the chat, or ""."""
     mine = _plain(reply)
-    for source, label in [(request, "the person's message")] + [(e, "an earlier reply") for e in earlier]:
+    for source, label in [(request, "the person's message")] + [(e, "an earlier message") for e in earlier]:
         if mine and mine == _plain(source):  # too short for trigrams, and the same words
-            return Verdict(False, f"parrot: the same words as {label}")
+            return f"the same words as {label}"
         share = containment(reply, source)
         if share >= PARROT_CONTAINMENT:
-            return Verdict(False, f"parrot: {share:.0%} of its word trigrams repeat {label}")
-    return Verdict(True)
+            return f"{share:.0%} of its word trigrams repeat {label}"
+    return ""
 
 
 # ---------------------------------------------------------------- requests
@@ -247,8 +253,9 @@ def confirmations(done: list[Any]) -> str:
 
 
 def _earlier_replies(convo: list[Message]) -> list[str]:
+    """The chat's earlier replies and earlier messages of the person (a copied introduction counts)."""
     last_user = max((i for i, m in enumerate(convo) if m.role == "user"), default=0)
-    return [m.content for m in convo[:last_user] if m.role == "assistant" and m.content]
+    return [m.content for m in convo[:last_user] if m.role in ("assistant", "user") and m.content]
 
 
 def checked_call(

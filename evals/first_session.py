@@ -271,7 +271,7 @@ def _check_values(call: dict, expect: dict, today: date) -> list[str]:
 
 
 def grade(result: SessionResult, session: dict, today: date, *, short: bool = False) -> dict:
-    from agent.reply_check import PARROT_CONTAINMENT, acts, claimed_actions, containment
+    from agent.reply_check import acts, claimed_actions, containment, repeats
 
     person: list[str] = []
     earlier: list[str] = []
@@ -296,10 +296,12 @@ def grade(result: SessionResult, session: dict, today: date, *, short: bool = Fa
             g["failed_generations"] += 1
         else:
             s.parrot = max([containment(s.reply, text)] + [containment(s.reply, e) for e in earlier])
-            if s.parrot >= PARROT_CONTAINMENT:
+            why = repeats(s.reply, text, earlier) if not s.calls else ""
+            if why:
                 g["parrots"] += 1
-                s.problems.append(f"parrots ({s.parrot:.0%})")
+                s.problems.append(f"parrots: {why}")
             earlier.append(s.reply)
+        earlier.append(text)
         done = {c["name"] for c in s.calls if not c["is_error"]}
         s.claimed = sorted(claimed_actions(s.reply))
         if s.claimed and not done & set(s.claimed):
