@@ -25,7 +25,7 @@ from typing import Any
 from agent.models.base import Message, Model, Response, ToolSpec, Usage
 from agent.models.calls import call_model
 from memory.text import words
-from memory.text.acts import is_request
+from memory.text.acts import is_question, is_request
 
 # Tools named like these only look things up; every other tool acts.
 READING = ("list_", "search_", "get_", "find_")
@@ -69,6 +69,7 @@ _NEGATED = re.compile(r"\b(not|n't|never|cannot|can't|could not|couldn't|won't|d
 HONEST_NO_ACTION = ("I have not booked, sent or changed anything: no tool ran for that. "
                     "If you want me to act, say it as a request, e.g. \"Book a meeting with Marco tomorrow at 2pm\".")
 HONEST_NO_ANSWER = "I could not work that out. Could you say it another way?"
+HONEST_DONT_KNOW = "I don't know: you have not told me that, and nothing I have stored says it."
 
 # A reply whose word trigrams are this much inside the person's message or an
 # earlier reply copies it (the echoed introduction, name swapped, measured
@@ -133,9 +134,31 @@ def claimed_actions(reply: str) -> set[str]:
     return found
 
 
-def check(reply: str, *, request: str, earlier: list[str], done: list[Any], parrot: bool = True) -> Verdict:
+_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]{2,}\b")
+
+
+def ungrounded(reply: str, shown: str) -> list[str]:
+    """Names and numbers the reply states that appear nowhere in what the model
+    was shown (memory, the chat, the message): "My dog's name is Sam." when no
+    Sam was ever mentioned. A sentence's first word is not taken for a name."""
+    seen = set(words.tokens(shown))
+    out = []
+    for sentence in re.split(r"(?<=[.!?])\s+", reply.strip()):
+        for m in _NAME.finditer(sentence):
+            if m.start() > 0 and not set(words.tokens(m.group(0))) <= seen:
+                out.append(m.group(0))
+        for t in words.tokens(sentence):
+            if t[:1].isdigit() and t not in seen:
+                out.append(t)
+    return out
+
+
+def check(reply: str, *, request: str, earlier: list[str], done: list[Any], parrot: bool = True,
+          shown: str | None = None) -> Verdict:
     """Whether ``reply`` may be shown. ``done``: this turn's executed calls
-    (with ``name`` and ``is_error``); ``parrot``: also check for repetition."""
+    (with ``name`` and ``is_error``); ``parrot``: also check for repetition;
+    ``shown``: everything the model was shown, when an answer to a question
+    must not state names or numbers from outside it."""
     succeeded = {c.name for c in done if not c.is_error and acts(c.name)}
     claimed = claimed_actions(reply)
     # A claim is covered by a successful call of its tool; a tool kept has no
@@ -145,6 +168,10 @@ def check(reply: str, *, request: str, earlier: list[str], done: list[Any], parr
         return Verdict(False, f"invented action: claims {', '.join(sorted(claimed - succeeded))} with no such call this turn")
     if not parrot or done:
         return Verdict(True)
+    if shown is not None and is_question(request):
+        invented = ungrounded(reply, shown)
+        if invented:
+            return Verdict(False, f"ungrounded answer: {', '.join(invented[:3])} appear nowhere in memory or the chat")
     why = repeats(reply, request, earlier)
     return Verdict(False, f"parrot: {why}") if why else Verdict(True)
 
@@ -305,8 +332,10 @@ def checked_call(
                 return response, ""
             # Only acting calls, on a statement or a question: answer in words instead.
             response = call_model(model, convo, tools=None, on_text=shown, **kwargs)
+        evidence = "\n".join([kwargs.get("system", "")] + [m.content for m in convo if m.content]) \
+            if choices.check_parrot else None
         verdict = check(response.text, request=request, earlier=_earlier_replies(convo), done=done,
-                        parrot=choices.check_parrot)
+                        parrot=choices.check_parrot, shown=evidence)
         if verdict.ok:
             if hold and response.text and on_text:
                 on_text(response.text)
@@ -317,7 +346,8 @@ def checked_call(
         resample = getattr(model, "resample", None)
         if resample is not None:
             resample()
-    honest = HONEST_NO_ACTION if failed.startswith("invented") else HONEST_NO_ANSWER
+    honest = HONEST_NO_ACTION if failed.startswith("invented") else \
+        HONEST_DONT_KNOW if failed.startswith("ungrounded") else HONEST_NO_ANSWER
     if on_text:
         on_text(honest if hold else f"\n({honest})")
     return Response(honest, [], response.usage, response.model, "end_turn"), failed

@@ -80,6 +80,19 @@ def test_a_short_reply_that_repeats_an_earlier_one_is_a_parrot():
     assert reply_check.check("Noted.", request="The launch is Friday.", earlier=["Got it."], done=[]).ok
 
 
+def test_an_answer_naming_what_was_never_said_is_not_shown(db):
+    model = EmbeddedLike([text("My dog's name is Sam."), text("Your dog is called Rex.")])
+    result = run_turn(session(db, model), "What's my dog's name?")
+    assert result.reply == reply_check.HONEST_DONT_KNOW
+    assert store.get(db, result.reply_message_id).meta["failed"].startswith("ungrounded")
+
+
+def test_an_answer_from_memory_is_grounded():
+    shown = "Stored facts: 2026-12-01: Actually the Atlas budget is now 55,000 euros."
+    assert reply_check.ungrounded("The Atlas budget is 55,000 euros.", shown) == []
+    assert reply_check.ungrounded("The Atlas budget is $10,000.", shown) == ["10000"]
+
+
 def test_a_claim_is_covered_by_a_successful_call_of_its_tool_only():
     class Done:
         def __init__(self, name, is_error=False):
