@@ -12,6 +12,8 @@ from __future__ import annotations
 import logging
 import threading
 
+from memory.secrets import redact
+
 log = logging.getLogger("kept.memory")
 
 _running = threading.Lock()  # one pass per process; the lease covers other processes
@@ -55,7 +57,10 @@ def run_due_pass(db, model, *, force: bool = False, progress=None):
     from agent.memory_llm import ModelMemoryLLM
     from memory import writer
 
+    from agent.models import calls
+
     settings = config.load()
+    calls.set_deadline(settings.model_deadline_seconds)
     schedule = writer.Schedule(settings.write_every_turns, settings.write_min_user_turns, settings.write_min_hours)
     from agent.models.choices import for_model
 
@@ -75,7 +80,7 @@ def _pass_in_own_connection(path: str, model) -> None:
     except Exception as exc:  # the next pass rereads the same messages; the chat goes on
         # A pass that yielded to the chat (the embedded model) is expected, not a failure to show.
         level = logging.INFO if getattr(exc, "kind", None) == CANCELLED else logging.WARNING
-        log.log(level, "memory write pass failed, will retry later: %s: %s", type(exc).__name__, exc)
+        log.log(level, "memory write pass failed, will retry later: %s: %s", type(exc).__name__, redact(str(exc)))
     finally:
         db.conn.close()
 
@@ -102,13 +107,13 @@ def after_turn(session, background: bool = False) -> threading.Thread | None:
         if model is None:
             return None
     except Exception as exc:
-        log.warning("memory write pass skipped: %s: %s", type(exc).__name__, exc)
+        log.warning("memory write pass skipped: %s: %s", type(exc).__name__, redact(str(exc)))
         return None
     path = db_file(session.db)
     if path == ":memory:" or not path:
-        target = lambda: _run_locked(lambda: run_due_pass(session.db, model))  # noqa: E731
+        target = lambda: _run_locked(lambda: run_due_pass(session.db, model))
     else:
-        target = lambda: _run_locked(lambda: _pass_in_own_connection(path, model))  # noqa: E731
+        target = lambda: _run_locked(lambda: _pass_in_own_connection(path, model))
     if background:
         thread = threading.Thread(target=target, name="kept-write-pass", daemon=True)
         thread.start()
@@ -123,6 +128,6 @@ def _run_locked(fn) -> None:
     try:
         fn()
     except Exception as exc:
-        log.warning("memory write pass failed, will retry later: %s: %s", type(exc).__name__, exc)
+        log.warning("memory write pass failed, will retry later: %s: %s", type(exc).__name__, redact(str(exc)))
     finally:
         _running.release()

@@ -25,7 +25,7 @@ app = typer.Typer(
 
 MODEL_OPT = typer.Option(None, "--model", "-m", help="provider:name, e.g. anthropic:claude-sonnet-4-5, openai:gpt-4.1, local. Default: KEPT_MODEL, else by which API key is set, else the embedded model.")
 CHAT_OPT = typer.Option("me", "--chat", help="Which chat this is. Each chat keeps its own recent messages.")
-TEAM_OPT = typer.Option(False, "--team", help="Mark a new chat as a team chat: no private memory reaches it.")
+TEAM_OPT = typer.Option(False, "--team", help="Open a team chat: no private memory reaches it. A chat's kind is set when it is made: --team on an existing private chat is refused.")
 JSON_OPT = typer.Option(False, "--json", help="Print JSON instead of text.")
 
 
@@ -63,6 +63,7 @@ def ask(
     yes: bool = typer.Option(False, "--yes", "-y", help="Allow actions that need consent, such as a first message to a new recipient."),
 ) -> None:
     """One turn without the chat screen: print the reply (and, with --json, the tool calls)."""
+    from agent import screen
     from agent.loop import run_turn
     from agent.session import open_session
 
@@ -93,9 +94,12 @@ def ask(
             "reply": result.reply,
             "error": result.error,
             "tool_calls": [c.__dict__ for c in result.calls],
+            "screened": screen.as_json(result.screened),
         })
     elif result.reply or partial[0]:
         sys.stdout.write("\n")
+    if result.screened and not as_json:
+        typer.echo(screen.describe(result.screened), err=True)
     from agent.background import after_turn
 
     after_turn(session)

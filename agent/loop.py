@@ -3,6 +3,13 @@
 
 The person's message is committed before the model is called, so a crash or
 a provider failure can never lose it.
+
+Steps around each tool call, the way llm's ``Conversation.chain(before_call=…,
+after_call=…)`` works: ``Session.before_call`` sees the model's calls with the
+turn as data (agent/screen.py: the screen, on by default for a model that
+asks for it) and may drop, change or hold them; what it did is on
+``TurnResult.screened``. ``Session.after_call`` steps run after each
+successful call (closing the promises a sent message fulfils).
 """
 
 from __future__ import annotations
@@ -14,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from agent import context, reply_check
+from agent import context, reply_check, screen
 from agent.models.base import Message, Model, ModelError, ToolCall, ToolSpec
 from memory import messages as store
 from tools.base import Tool, ToolContext, ToolError
@@ -47,6 +54,7 @@ class TurnResult:
     reply_message_id: int | None = None
     error: str | None = None  # set when the turn ended without a model reply
     recalled: list = field(default_factory=list)
+    screened: list[screen.Note] = field(default_factory=list)  # what the before-call step dropped, changed or held
 
 
 @dataclass
@@ -61,6 +69,10 @@ class Session:
     clock: Callable[[], datetime] | None = None
     recall_k: int = 12
     recent_limit: int = 14
+    # Before-call step: (calls, tool specs, the turn as data) -> Screened. None: the screen when the
+    # model asks for it (``wants_screen``), else nothing.
+    before_call: Callable[[list[ToolCall], list[ToolSpec], screen.Request], screen.Screened] | None = None
+    after_call: list[Callable[[Session, ExecutedCall], None]] | None = None  # None: close fulfilled promises
 
     def now(self) -> datetime:
         return (self.clock() if self.clock else datetime.now(self.tz)).astimezone(self.tz)
@@ -101,6 +113,8 @@ def run_turn(
     by_name = {t.name: t for t in session.tools}
     tool_ctx = ToolContext(session.db, now, session.tz, session.chat.name, session.chat.is_team, session.approve)
     convo = list(ctx.messages)
+    before = session.before_call or (screen.screen if getattr(session.model, "wants_screen", False) else None)
+    after = session.after_call if session.after_call is not None else [_close_fulfilled_promises]
 
     for round_no in range(MAX_TOOL_ROUNDS + 1):
         _check(cancel)
@@ -111,11 +125,22 @@ def run_turn(
                 session.model, convo, request=text, done=result.calls, db=session.db, purpose="chat",
                 system=ctx.system, tools=offer, on_text=on_text, on_retry=on_retry,
             )
+            calls, held = list(response.tool_calls), []
+            if calls and offer is not None and before is not None:
+                screened = before(calls, specs, screen.Request(text, now, session.tz, ctx.memory, convo))
+                calls, held = screened.calls, screened.held
+                result.screened += screened.notes
+                if not calls and not held and not response.text.strip():
+                    # Every call was unwanted: ask again for an answer in words.
+                    response, failed = reply_check.checked_call(
+                        _WordsOnly(session.model), convo, request=text, done=result.calls, db=session.db,
+                        purpose="chat", system=ctx.system, tools=specs, on_text=on_text, on_retry=on_retry,
+                    )
         except ModelError as exc:
             result.error = _explain(exc)
             return result
         _check(cancel)
-        if not response.tool_calls or offer is None:
+        if not (calls or held) or offer is None:
             if not response.text.strip():
                 result.error = "the model stopped without a reply; nothing was done beyond the tool calls shown"
                 return result
@@ -126,9 +151,13 @@ def run_turn(
                 meta={"failed": failed} if failed else None,
             )
             return result
-        convo.append(Message("assistant", response.text, tool_calls=response.tool_calls))
-        for call in response.tool_calls:
-            executed = _execute(call, by_name, tool_ctx)
+        convo.append(Message("assistant", response.text, tool_calls=calls + [c for c, _ in held]))
+        outcomes = [(c, None) for c in calls] + held
+        for call, hold in outcomes:
+            if hold is None:
+                executed = _execute(call, by_name, tool_ctx)
+            else:
+                executed = ExecutedCall(call.name, call.arguments, screen.held_result(hold), True)
             result.calls.append(executed)
             store.add_message(
                 session.db, session.chat, "tool", call.name,
@@ -136,7 +165,8 @@ def run_turn(
                 meta={"arguments": call.arguments, "is_error": executed.is_error},
             )
             if not executed.is_error:
-                _close_fulfilled_promises(session, executed)
+                for step in after:
+                    step(session, executed)
             if on_tool:
                 on_tool(executed)
             convo.append(
@@ -146,13 +176,33 @@ def run_turn(
     raise AssertionError("unreachable: the last round offers no tools")
 
 
+class _WordsOnly:
+    """The session's model asked for an answer in words (tools stay in the prompt, unused).
+
+    A model may answer that itself (``answer_in_words``: the embedded model
+    keeps its cached prompt and forbids the tool-call token); any other is
+    asked without tools."""
+
+    def __init__(self, model: Model):
+        self.model = model
+        self.provider, self.name = model.provider, model.name
+
+    def complete(self, messages, *, system="", tools=None, on_text=None, max_tokens=1024, require_tool=False):
+        answer = getattr(self.model, "answer_in_words", None)
+        if answer is not None:
+            return answer(messages, system=system, tools=tools, on_text=on_text, max_tokens=max_tokens)
+        response = self.model.complete(messages, system=system, tools=None, on_text=on_text, max_tokens=max_tokens)
+        return type(response)(response.text, [], response.usage, response.model, response.stop_reason)
+
+
 def _close_fulfilled_promises(session: Session, executed: ExecutedCall) -> None:
     """A tool action that does what was promised (a message to Priya carrying
     the doc) closes the promise, linked to the outbox row as evidence."""
     from memory import promises
 
     if isinstance(executed.result, dict):
-        promises.on_tool_action(session.db, executed.name, executed.arguments, executed.result)
+        promises.on_tool_action(session.db, executed.name, executed.arguments, executed.result,
+                                today=session.now().date())
 
 
 def _check(cancel: threading.Event | None) -> None:

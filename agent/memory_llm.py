@@ -17,7 +17,7 @@ from agent.models.base import Message, Model, ToolSpec
 from agent.models.calls import call_model
 from memory.llm import UnusableReply
 
-_TYPES = {"string": str, "integer": int, "number": (int, float), "boolean": bool, "array": list, "object": dict}
+_TYPES: dict[str, type | tuple[type, ...]] = {"string": str, "integer": int, "number": (int, float), "boolean": bool, "array": list, "object": dict}
 
 
 @dataclass

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from agent.loop import Cancelled, ExecutedCall, InputError, run_turn
+from memory import scope
 
 
 @dataclass
@@ -22,6 +23,9 @@ class Command:
     name: str
     help: str
     run: Callable[["Repl", str], None]
+    # Shown in a team chat too. A command that reads the person's private memory
+    # leaves this False, so a new command is refused in team chats until it says otherwise.
+    in_team: bool = False
 
 
 class Quit(Exception):
@@ -67,6 +71,10 @@ class Repl:
             if command is None:
                 self.say(f"unknown command /{word}; /help lists them", "yellow")
                 return
+            if not command.in_team and not scope.of(self.session.chat).private_memory:
+                self.say(f"/{command.name} shows private memory; it is not available in the team chat "
+                         f"{self.session.chat.name!r}", "yellow")
+                return
             command.run(self, rest.strip())
             return
         self.turn(line, cancel)
@@ -108,6 +116,10 @@ class Repl:
             self.write("\n")
         elif result.reply:
             self.say(result.reply)
+        if result.screened:
+            from agent.screen import describe
+
+            self.say(describe(result.screened), "dim")
         from agent.background import after_turn
 
         if self.write_pass is None or not self.write_pass.is_alive():
@@ -169,7 +181,7 @@ def _promises(repl: Repl, arg: str) -> None:
 def _calendar(repl: Repl, arg: str) -> None:
     from tools import store
 
-    rows = store.events(repl.session.db, start=repl.session.now())
+    rows = store.events(repl.session.db, start=repl.session.now(), scope=scope.of(repl.session.chat))
     for e in rows:
         repl.say(f"#{e.id} {e.start.astimezone(repl.session.tz):%a %Y-%m-%d %H:%M} {e.title}"
                  + (f" with {', '.join(e.attendees)}" if e.attendees else ""))
@@ -180,7 +192,7 @@ def _calendar(repl: Repl, arg: str) -> None:
 def _outbox(repl: Repl, arg: str) -> None:
     from tools import store
 
-    rows = store.outbox(repl.session.db)
+    rows = store.outbox(repl.session.db, scope=scope.of(repl.session.chat))
     for m in rows[-20:]:
         repl.say(f"#{m.id} to {m.recipient}: {_short(m.body, 120)}")
     if not rows:
@@ -208,16 +220,16 @@ def _model(repl: Repl, arg: str) -> None:
 
 
 COMMANDS = [
-    Command("help", "list commands", _help),
+    Command("help", "list commands", _help, in_team=True),
     Command("memory", "show the MEMORY summary", _memory),
     Command("soul", "show how you asked to be treated", _soul),
     Command("facts", "show the latest remembered facts", _facts),
     Command("promises", "show open promises", _promises),
-    Command("calendar", "show upcoming events", _calendar),
-    Command("outbox", "show sent messages", _outbox),
-    Command("clear", "start a fresh context in this chat (memory is kept)", _clear),
-    Command("model", "show the model, or /model provider:name to switch", _model),
-    Command("quit", "leave (Ctrl-D works too)", _quit),
+    Command("calendar", "show upcoming events", _calendar, in_team=True),
+    Command("outbox", "show sent messages", _outbox, in_team=True),
+    Command("clear", "start a fresh context in this chat (memory is kept)", _clear, in_team=True),
+    Command("model", "show the model, or /model provider:name to switch", _model, in_team=True),
+    Command("quit", "leave (Ctrl-D works too)", _quit, in_team=True),
 ]
 
 

@@ -343,7 +343,7 @@ def checked_call(
         failed = verdict.reason
         if not hold:
             break  # already on the screen: say so below it rather than show a second reply
-        resample = getattr(model, "resample", None)
+        resample = getattr(model, "resample", None) or getattr(getattr(model, "model", None), "resample", None)
         if resample is not None:
             resample()
     honest = HONEST_NO_ACTION if failed.startswith("invented") else \

@@ -20,10 +20,13 @@ def open_session(model_spec: str | None = None, chat_name: str = store.DEFAULT_C
     from agent.models import registry
     from tools import all_tools
 
+    from agent.models import calls
+
     settings = config.load()
     tz = config.timezone(settings)
+    calls.set_deadline(settings.model_deadline_seconds)
     db = db if db is not None else open_store()
-    chat = store.get_chat(db, chat_name, store.TEAM if team else store.PRIVATE)
+    chat = store.get_chat(db, chat_name, store.TEAM if team else None)
     model = model if model is not None else registry.create(model_spec or settings.model)
     return Session(
         db=db, model=model, tools=all_tools(), tz=tz, chat=chat, approve=approve,

@@ -33,8 +33,7 @@ class Answer:
 
     @property
     def input_tokens(self) -> int | None:
-        values = [u.get("input_tokens") for u in self.usage]
-        return None if not values or any(v is None for v in values) else sum(values)
+        return _sum_if_all_reported([u.get("input_tokens") for u in self.usage])
 
     @property
     def cached_input_tokens(self) -> int:
@@ -42,8 +41,13 @@ class Answer:
 
     @property
     def output_tokens(self) -> int | None:
-        values = [u.get("output_tokens") for u in self.usage]
-        return None if not values or any(v is None for v in values) else sum(values)
+        return _sum_if_all_reported([u.get("output_tokens") for u in self.usage])
+
+
+def _sum_if_all_reported(values: list[int | None]) -> int | None:
+    """The total, or None when there were no calls or any call did not report its count."""
+    known = [v for v in values if v is not None]
+    return sum(known) if values and len(known) == len(values) else None
 
 
 def effects(db, tz) -> dict[str, list[dict[str, Any]]]:
@@ -115,9 +119,7 @@ def grade_answer(item: Item, reply: str, calls: list[dict[str, Any]], rows: dict
     if item.reply is not None:
         result["reply_grade"] = grade_reply(item, reply)
     parts = [result.get("checks_passed")] if item.checks else []
-    if item.reply is not None and not item.checks:
-        parts.append(result["reply_grade"]["passed"])
-    elif item.reply is not None and item.kind == "ordinary":
+    if item.reply is not None and (not item.checks or item.kind == "ordinary"):
         parts.append(result["reply_grade"]["passed"])
     result["passed"] = all(parts) if parts else None
     return result

@@ -181,8 +181,8 @@ def check_row(check: Check, row: dict[str, Any], tz: ZoneInfo | None = None) -> 
         return at.astimezone(ZoneInfo(a["tz"])).date().isoformat() == a["date"], observed
     if t == "instant_equals":
         at = _instant(observed, tz)
-        want = datetime.fromisoformat(a["at"])
-        return at is not None and at == want, observed
+        want_at = datetime.fromisoformat(a["at"])
+        return at is not None and at == want_at, observed
     raise CheckError(f"not a row check: {t}")
 
 
@@ -243,6 +243,7 @@ def grade(checks: list[Check], rows: dict[str, list[dict[str, Any]]], calls: lis
     assignment = _assign(names, fits, table_of)
     for name in names:
         table_rows = tables.get(table_of(name), [])
+        row: dict[str, Any] | None
         if assignment is not None:
             row = table_rows[assignment[name]]
         else:

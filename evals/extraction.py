@@ -62,6 +62,7 @@ from datetime import date
 from typing import Any
 
 from evals.persona import Persona
+from memory.text import STOP_WORDS
 from memory.text.dates import undated
 
 SOUL_KINDS = ("nickname", "treatment")
@@ -98,11 +99,8 @@ _STOP_NAMES = {
     "fact", "today", "tomorrow", "yesterday", "morning", "afternoon", "evening", "weekly", "sync", "launch",
     "budget", "deck", "contract", "nightly", "build", "email", "project", "promise", "promised", "reminder",
 }
-_STOP_WORDS = {
-    "the", "and", "that", "this", "with", "from", "have", "been", "will", "would", "about", "into", "just", "again",
-    "also", "then", "than", "very", "your", "their", "there", "here", "what", "when", "which", "while", "were",
-    "they", "them", "does", "done", "dont", "don't", "please", "heads", "update", "rule", "from", "now", "today",
-}
+# The shared stop words, and words of the persona's phrasing that say nothing about a fact's content.
+_STOP_WORDS = STOP_WORDS | {"don't", "done", "dont", "heads", "rule", "today", "update"}
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 _CAP_WORD = re.compile(r"(?<![\w@.])([A-Z][A-Za-z]+)(?:['’]s)?(?![\w@])")
 _CJK = re.compile(r"[\u4e00-\u9fff]+")
@@ -319,7 +317,7 @@ def score(persona: Persona, db) -> dict[str, Any]:
     messages = _message_facts(persona)
     all_values = set().union(*(v for v, _, _ in messages)) if messages else set()
     all_words = set().union(*(w for _, w, _ in messages)) if messages else set()
-    classes = {"planted": [], "stale": [], "unplanned": [], "wrong": [], "invented": []}
+    classes: dict[str, list[int]] = {"planted": [], "stale": [], "unplanned": [], "wrong": [], "invented": []}
     detail = []
     current_ids = [p.id for p in current]
     for f in active:

@@ -21,8 +21,7 @@ from datetime import date, datetime, time, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from evals.items import Item, ReplyRule, dump_items
-from evals.checks import Check
+from evals.items import Item, dump_items
 from evals.persona import Persona, Planted, PMessage
 
 PERSONA_DIR = Path(__file__).parent / "personas"
@@ -163,7 +162,14 @@ class Event:
     order: float = 0.0
     detail: dict | None = None
     message_id: str = ""
-    at: datetime | None = None
+    at: datetime | None = None  # set when the timeline places the event
+
+    @property
+    def day_placed(self) -> date:
+        """The calendar day the timeline put this event on (items are built after the timeline)."""
+        if self.at is None:
+            raise ValueError(f"event not placed on the timeline yet: {self.text!r}")
+        return self.at.date()
 
 
 class Builder:
@@ -372,7 +378,7 @@ class Builder:
             word = NUMBER_WORDS[times]
             self.item("counting", self.t(f"How many times has the {name} nightly build failed?",
                                          f"{name} 的 nightly build 一共失败了几次？"), events,
-                      [["@EVENT%d@" % k] for k in range(len(events))],
+                      [[f"@EVENT{k}@"] for k in range(len(events))],
                       current=str(times), reply={"current": [rf"(?<!\d){times}(?!\d)|\b{word}\b|{times}\s*次"]})
             # Each event is its own need: its date and the name, on one line.
             self.items[-1]["count_name"] = name
@@ -534,21 +540,21 @@ class Builder:
             counters[kind] = counters.get(kind, 0) + 1
             events: list[Event] = spec["events"]
             needs = []
-            for k, group in enumerate(spec["needs"]):
+            for group in spec["needs"]:
                 resolved = []
                 for g in group:
                     if g.startswith("@DATE@"):
-                        d = events[0].at.date()
+                        d = events[0].day_placed
                         g = line_rx(date_alternatives(d), g[len("@DATE@"):])
                     elif g.startswith("@EVENT"):
                         e = events[int(g[6:-1])]
-                        g = line_rx(date_alternatives(e.at.date()), name_rx(spec["count_name"]))
+                        g = line_rx(date_alternatives(e.day_placed), name_rx(spec["count_name"]))
                     resolved.append(g)
                 needs.append(resolved)
             reply = spec.get("reply")
             if reply and reply.get("current") == ["@DATEALT@"]:
-                reply = {**reply, "current": [date_alternatives(events[0].at.date())]}
-                spec = {**spec, "current": events[0].at.date().isoformat()}
+                reply = {**reply, "current": [date_alternatives(events[0].day_placed)]}
+                spec = {**spec, "current": events[0].day_placed.isoformat()}
             absent = list(spec.get("absent", []))
             data = {
                 "id": f"{self.spec.name}-{kind}-{counters[kind]:02d}", "persona": self.spec.name, "kind": kind,

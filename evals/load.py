@@ -16,9 +16,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 from evals.persona import Persona
+
+if TYPE_CHECKING:
+    import sqlite_utils
+
+    from memory.messages import Chat
 
 GOLD, NONE = "gold", "none"
 PASS_RETRIES = 1  # a failed write pass is rerun once before the write path stops
@@ -28,8 +34,8 @@ SOUL_KINDS = ("nickname", "treatment")
 @dataclass
 class Loaded:
     persona: Persona
-    db: object
-    chat: object
+    db: sqlite_utils.Database
+    chat: Chat
     tz: ZoneInfo
     ids: dict[str, int] = field(default_factory=dict)  # persona message id -> store message id
     facts: str = GOLD
@@ -108,7 +114,8 @@ def write_path(db, memory_llm, settings=None) -> dict:
         memory_llm.db = db  # log each call in the eval store: memory writing is paid apart from answering
     cap = getattr(settings, "summary_cap", 6000)
     max_active = getattr(settings, "max_active_facts", 500)
-    results, stopped, failures = [], None, 0
+    results: list[writer.PassResult] = []
+    stopped, failures = None, 0
     # Forced passes until every message is read, as `kept memory rewrite` runs them. A pass
     # whose model call fails (after call_model's own retries) or whose reply is unusable is
     # rerun once, as kept reruns a failed pass later; a second failure stops the write path,
@@ -131,8 +138,8 @@ def write_path(db, memory_llm, settings=None) -> dict:
         results.append(result)
         if not result.ran or result.remaining == 0:
             break
-    stats = {"passes": len(results), "stopped": stopped,
-             "unread_messages": len(writer.pending(db))}
+    stats: dict[str, Any] = {"passes": len(results), "stopped": stopped,
+                             "unread_messages": len(writer.pending(db))}
     for key in ("added", "updated", "deleted"):
         stats[key] = sum(getattr(r, key, 0) or 0 for r in results)
     # Memory writing is paid separately from answering: its calls, from the call log.
@@ -145,7 +152,8 @@ def write_path(db, memory_llm, settings=None) -> dict:
     stats["failed_attempts"] = len(logged) - len(calls)  # attempts that ended in an error carry no usage
     for key in ("input_tokens", "output_tokens", "cost_usd"):
         values = [c.get(key) for c in calls]
-        stats[key] = None if not values or any(v is None for v in values) else sum(values)
+        known = [v for v in values if v is not None]
+        stats[key] = sum(known) if values and len(known) == len(values) else None
     return stats
 
 

@@ -8,10 +8,16 @@ import random
 import statistics
 from collections import defaultdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from evals.items import KINDS
 from evals.records import read_records
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsRichComparison
+
+# An item's key in a paired comparison: sortable, so the bootstrap draws the same sample every run.
+Key = TypeVar("Key", bound="SupportsRichComparison")
 
 DESIGN_ORDER = ("none", "full", "summary", "raw", "kept", "oracle")
 
@@ -64,7 +70,7 @@ def context_table(records: list[dict[str, Any]]) -> str:
             vals = [r["context_tokens_est"] for r in records if r["persona"] == p and r["design"] == d]
             toks.append(f"{statistics.mean(vals):,.0f}" if vals else "–")
         out.append(f"| {p} | " + " | ".join(cells) + " | " + " / ".join(toks) + " |")
-    stale = defaultdict(int)
+    stale: defaultdict[str, int] = defaultdict(int)
     for r in records:
         if r.get("outcome") == "stale_only":
             stale[r["design"]] += 1
@@ -95,7 +101,7 @@ def extraction_table(paths: list[Path]) -> list[str]:
     return out + [""]
 
 
-def bootstrap_diff(a: dict[str, bool], b: dict[str, bool], n: int = 2000, seed: int = 7) -> tuple[float, float, float, int]:
+def bootstrap_diff(a: dict[Key, bool], b: dict[Key, bool], n: int = 2000, seed: int = 7) -> tuple[float, float, float, int]:
     """Mean paired difference (a - b) over items both have, with a 95% bootstrap interval."""
     keys = sorted(set(a) & set(b))
     if not keys:
@@ -149,9 +155,9 @@ def build_report(run_dir: Path, charts: bool = True) -> str:
                 "|---|---|---|---|---|---|"]
         for d in designs:
             rs = [r for r in records if r["design"] == d]
-            ins = [r.get("input_tokens") for r in rs if r.get("input_tokens") is not None]
-            outs = [r.get("output_tokens") for r in rs if r.get("output_tokens") is not None]
-            costs = [r.get("cost_usd") for r in rs if r.get("cost_usd") is not None]
+            ins = [r["input_tokens"] for r in rs if r.get("input_tokens") is not None]
+            outs = [r["output_tokens"] for r in rs if r.get("output_tokens") is not None]
+            costs = [r["cost_usd"] for r in rs if r.get("cost_usd") is not None]
             infra = [r for r in rs if r.get("infra")]
             out.append(f"| {d} | {statistics.mean(ins):,.0f} | {statistics.mean(outs):,.0f} | "
                        f"{(statistics.mean(costs) if costs else float('nan')):.5f} | {_secs(_median([r.get('latency_s') for r in rs]))} | "
@@ -179,7 +185,7 @@ def build_report(run_dir: Path, charts: bool = True) -> str:
     if "kept" in designs:
         out += ["## Paired differences (kept minus other), 95% bootstrap intervals over items", "",
                 "| other design | difference | 95% CI | items |", "|---|---|---|---|"]
-        by = defaultdict(dict)
+        by: defaultdict[str, dict[tuple[str, str, int], bool]] = defaultdict(dict)
         for r in scored:
             by[r["design"]][(r["persona"], r["item"], r.get("repeat", 0))] = bool(r["passed"])
         for d in designs:
@@ -252,7 +258,7 @@ def write_charts(run_dir: Path, records: list[dict[str, Any]]) -> list[Path]:
     key = "cost_usd" if use_cost else "context_tokens_est"
     fig, ax = plt.subplots(figsize=(6, 4))
     for d in designs:
-        vals = [r.get(key) for r in records if r["design"] == d and r.get(key) is not None]
+        vals = [r[key] for r in records if r["design"] == d and r.get(key) is not None]
         x = statistics.mean(vals) if vals else 0.0
         y = rate([r for r in scored if r["design"] == d])
         ax.scatter([x], [y])

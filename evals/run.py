@@ -173,7 +173,9 @@ def run(settings: Settings, run_dir: Path | None = None, *, resume: bool = False
     with tempfile.TemporaryDirectory(prefix="kept-eval-") as tmp, open(run_dir / "records.jsonl", "a", encoding="utf-8") as out:
         for name, (persona, items) in loaded.items():
             chosen = _select(items, settings)
-            base_db = Path(tmp) / f"{name}.db"
+            # Inside this run's own folder whatever the persona is called: a path
+            # ("/abs/mine.json") must not put a store beside the file and reuse it.
+            base_db = Path(tmp) / f"{len(list(Path(tmp).glob('*.db')))}-{Path(name).name}.db"
             mem_llm = memory_llm
             if settings.facts == "write" and mem_llm is None:
                 mem_llm = _memory_llm(settings.memory_model, base_db)

@@ -7,11 +7,12 @@ how it ended, so no secret a person pastes can reach this table.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import sqlite_utils
 
 from memory.db import transaction
+from memory.secrets import redact
 
 MIGRATIONS = [
     (
@@ -56,7 +57,7 @@ def log_call(db: sqlite_utils.Database, record: CallRecord) -> None:
             "INSERT INTO model_calls (at, purpose, provider, model, input_tokens, output_tokens, cost_usd,"
             " latency_ms, attempt, error_class, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
-                datetime.now(timezone.utc).isoformat(timespec="milliseconds"),
+                datetime.now(UTC).isoformat(timespec="milliseconds"),
                 record.purpose,
                 record.provider,
                 record.model,
@@ -66,7 +67,7 @@ def log_call(db: sqlite_utils.Database, record: CallRecord) -> None:
                 record.latency_ms,
                 record.attempt,
                 record.error_class,
-                (record.error or "")[:500] or None,
+                redact(record.error or "")[:500] or None,  # every stored error, whoever logs it
             ),
         )
 

@@ -15,6 +15,7 @@ import os
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import TypeGuard
 
 import sqlite_utils
 
@@ -87,10 +88,17 @@ def transaction(db: sqlite_utils.Database) -> Iterator[sqlite3.Connection]:
             raise
 
 
-def _fatal(exc: BaseException) -> bool:
+def _fatal(exc: BaseException) -> TypeGuard[sqlite3.DatabaseError]:
     """A store failure the person must be told about in one line (not a bug, not a constraint)."""
     return (isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.IntegrityError)
             and any(w in str(exc).lower() for w in ("full", "readonly", "disk i/o", "malformed", "not a database")))
+
+
+def inserted_id(cur: sqlite3.Cursor) -> int:
+    """The rowid the INSERT just run on ``cur`` made (sqlite3 leaves it None until a row is inserted)."""
+    if cur.lastrowid is None:
+        raise sqlite3.InterfaceError("the statement inserted no row")
+    return cur.lastrowid
 
 
 def _file_of(conn: sqlite3.Connection) -> Path:
@@ -104,7 +112,12 @@ def open_db(path: str | os.PathLike, owners: Sequence[str] = MEMORY_OWNERS) -> s
     """Open (creating if needed) the database at ``path`` and migrate it."""
     path = Path(path)
     if str(path) != ":memory:":
-        path.parent.mkdir(parents=True, exist_ok=True)
+        from memory.files import make_private_dir
+
+        try:
+            make_private_dir(path.parent)  # the person's folder: owner-only, like the file
+        except OSError as exc:
+            raise StoreError(f"cannot make the folder for {path}: {exc.strerror or exc}") from None
         new = not path.exists()
     else:
         new = False

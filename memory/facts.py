@@ -13,14 +13,17 @@ import json
 import re
 import sqlite3
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import sqlite_utils
 
+from memory.db import inserted_id
 from memory.secrets import redact
 from memory.text.dates import undated
 
 ACTIVE, SUPERSEDED, DELETED, ARCHIVED = "active", "superseded", "deleted", "archived"
+# A fact is one dated sentence; anything longer is not a fact and would ride in every prompt.
+MAX_CHARS = 2000
 
 MIGRATIONS = [
     (
@@ -100,7 +103,7 @@ def replaced_by(db: sqlite_utils.Database, fact_id: int) -> Fact | None:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 def dated(text: str, said_on: str) -> str:
@@ -153,7 +156,7 @@ def add_fact(conn: sqlite3.Connection, text: str, said_on: str, source_ids: list
         " VALUES (?, ?, 'active', NULL, ?, ?, ?)",
         (text, said_on, json.dumps(sorted(set(int(i) for i in source_ids))), at, at),
     )
-    fact_id = int(cur.lastrowid)
+    fact_id = inserted_id(cur)
     _event(conn, fact_id, "ADD", None, text, reason, at)
     return fact_id
 
@@ -171,7 +174,7 @@ def update_fact(conn: sqlite3.Connection, old_id: int, new_text: str, said_on: s
         " VALUES (?, ?, 'active', ?, ?, ?, ?)",
         (text, said_on, old_id, json.dumps(sorted(set(int(i) for i in source_ids))), at, at),
     )
-    fact_id = int(cur.lastrowid)
+    fact_id = inserted_id(cur)
     _event(conn, fact_id, "UPDATE", old["text"], text, reason or f"replaces #{old_id}", at)
     return fact_id
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 import sqlite_utils
 
-from memory.db import transaction
+from memory.db import inserted_id, transaction
 
 PRIVATE, TEAM = "private", "team"
 DEFAULT_CHAT = "me"
@@ -58,7 +58,7 @@ class Chat:
 class StoredMessage:
     id: int
     chat_id: int
-    role: str
+    role: Literal["user", "assistant", "tool"]  # the table's CHECK allows these only
     author: str
     text: str
     at: str
@@ -69,18 +69,33 @@ class StoredMessage:
         return datetime.fromisoformat(self.at)
 
 
-def get_chat(db: sqlite_utils.Database, name: str = DEFAULT_CHAT, kind: str = PRIVATE, now: datetime | None = None) -> Chat:
-    """The chat called ``name``, created with ``kind`` if it does not exist yet."""
-    if kind not in (PRIVATE, TEAM):
+class ChatKindError(ValueError):
+    """A chat was asked for as the other kind than it is; the message says so in one line."""
+
+
+def get_chat(db: sqlite_utils.Database, name: str = DEFAULT_CHAT, kind: str | None = None,
+             now: datetime | None = None) -> Chat:
+    """The chat called ``name``; created with ``kind`` (default private) if it does not exist yet.
+
+    A chat's kind is fixed when it is made and decides its scope (memory/scope.py)
+    for good: asking for an existing chat as the other kind is refused, never
+    ignored, because a private chat's messages would then be read as a team's (or
+    a team chat's turns written into the person's memory).
+    """
+    if kind not in (None, PRIVATE, TEAM):
         raise ValueError(f"chat kind must be 'private' or 'team', not {kind!r}")
     row = db.conn.execute("SELECT id, name, kind FROM chats WHERE name = ?", (name,)).fetchone()
     if row is None:
         created = (now or datetime.now().astimezone()).isoformat(timespec="seconds")
         with transaction(db) as conn:
             conn.execute(
-                "INSERT OR IGNORE INTO chats (name, kind, created_at) VALUES (?, ?, ?)", (name, kind, created)
+                "INSERT OR IGNORE INTO chats (name, kind, created_at) VALUES (?, ?, ?)", (name, kind or PRIVATE, created)
             )
         row = db.conn.execute("SELECT id, name, kind FROM chats WHERE name = ?", (name,)).fetchone()
+    if kind is not None and row["kind"] != kind:
+        hint = ("start a team chat under a new name, e.g. --chat " + f"{name}-team" if kind == TEAM
+                else "leave out the kind to open it as it is")
+        raise ChatKindError(f"chat {name!r} already exists as a {row['kind']} chat and stays one; {hint}")
     return Chat(row["id"], row["name"], row["kind"])
 
 
@@ -105,7 +120,7 @@ def add_message(
             "INSERT INTO messages (chat_id, role, author, text, at, meta) VALUES (?, ?, ?, ?, ?, ?)",
             (chat.id, role, author, text, at.isoformat(timespec="seconds"), json.dumps(meta) if meta else None),
         )
-        message_id = int(cur.lastrowid)
+        message_id = inserted_id(cur)
         for hook in _AFTER_INSERT:
             hook(conn, message_id, role, text, chat)
     return message_id

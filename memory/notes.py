@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import sqlite_utils
+
+from memory.db import inserted_id
 
 SOUL, MEMORY = "soul", "memory"
 
@@ -63,6 +65,6 @@ def save(conn: sqlite3.Connection, kind: str, text: str, reason: str | None = No
         return None
     cur = conn.execute(
         "INSERT INTO notes (kind, text, at, reason) VALUES (?, ?, ?, ?)",
-        (kind, text, datetime.now(timezone.utc).isoformat(timespec="milliseconds"), reason),
+        (kind, text, datetime.now(UTC).isoformat(timespec="milliseconds"), reason),
     )
-    return int(cur.lastrowid)
+    return inserted_id(cur)

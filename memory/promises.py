@@ -26,7 +26,7 @@ import os
 import re
 import sqlite3
 from dataclasses import asdict, dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 from typing import Any
 
 from memory.db import transaction
@@ -275,9 +275,8 @@ def _duecontent_words(sentence: str) -> str:
 def resolve_due(words: str, said_on: date) -> date | None:
     """The calendar day ``words`` ("by Friday", "end of the month", "下周二") name, said on ``said_on``.
 
-    Uses memory.text.dates (the shared resolver) for relative dates; deadlines it
-    does not cover ("end of the month", "the 15th", "月底") are handled here.
-    A range ("next week") is due on its last day.
+    memory.text.dates reads the words ("end of the month", "the 15th", "月底"
+    included); a range ("next week") is due on its last day.
     """
     if not words:
         return None
@@ -288,33 +287,10 @@ def resolve_due(words: str, said_on: date) -> date | None:
             return date(int(iso[1]), int(iso[2]), int(iso[3]))
         except ValueError:
             return None
-    if re.search(r"end of (?:the )?day|\beod\b|tonight|今晚|today|今天", w):
+    if re.search(r"\bin \w+ (?:minutes?|hours?)\b|分钟|小时", w):
         return said_on
-    if re.search(r"end of (?:the )?week|\beow\b", w):
-        return said_on + timedelta(days=(4 - said_on.weekday()) % 7)
-    if re.search(r"end of (?:the )?month|月底", w):
-        nxt = (said_on.replace(day=28) + timedelta(days=4)).replace(day=1)
-        return nxt - timedelta(days=1)
-    if re.search(r"end of (?:the )?year|年底", w):
-        return date(said_on.year, 12, 31)
-    if re.search(r"in \w+ (?:minutes?|hours?)", w):
-        return said_on
-    nth = re.search(r"\bthe (\d{1,2})(?:st|nd|rd|th)\b|(?<!\d)(\d{1,2})[号日]", w)
-    if nth and not re.search(r"月", w):
-        day = int(nth[1] or nth[2])
-        for months_ahead in range(0, 3):
-            y, m0 = divmod(said_on.month - 1 + months_ahead, 12)
-            try:
-                candidate = date(said_on.year + y, m0 + 1, day)
-            except ValueError:
-                continue
-            if candidate >= said_on:
-                return candidate
-        return None
-    try:
-        from memory.text import dates
-    except ImportError:  # the shared resolver is not there: only what is above
-        return None
+    from memory.text import dates
+
     span = dates.resolve(words, said_on)
     if span is None:
         return None
@@ -379,10 +355,13 @@ def events(db, promise_id: int) -> list[dict[str, Any]]:
         "SELECT * FROM promise_events WHERE promise_id = ? ORDER BY id", (promise_id,))]
 
 
-def today_here() -> date:
-    """Today in the person's zone (KEPT_TZ), for overdue marks outside a turn."""
+def today_here(tz=None) -> date:
+    """Today in the person's zone: ``tz`` (the configured zone, which the turn and the
+    commands pass), else KEPT_TZ / TZ, else the machine's."""
     from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+    if tz is not None:
+        return datetime.now(tz).date()
     name = os.environ.get("KEPT_TZ") or os.environ.get("TZ")
     try:
         return datetime.now(ZoneInfo(name)).date() if name else datetime.now().astimezone().date()
@@ -775,7 +754,7 @@ def _carries(promise: Promise, body: str, recipient: str) -> bool:
     return len(hits) * 2 >= len(wanted)
 
 
-def on_tool_action(db, tool_name: str, arguments: dict, result: dict) -> list[int]:
+def on_tool_action(db, tool_name: str, arguments: dict, result: dict, today: date | None = None) -> list[int]:
     """Close the open promises a successful tool call fulfils; return their ids.
 
     Only a message sent to the person the promise is owed to, carrying what
@@ -796,7 +775,7 @@ def on_tool_action(db, tool_name: str, arguments: dict, result: dict) -> list[in
     outbox_id = None
     if isinstance(result, dict):
         outbox_id = _int(result.get("message_id", result.get("id")))
-    when = today_here().isoformat()
+    when = (today or today_here()).isoformat()
     closed: list[int] = []
     with transaction(db) as conn:
         for p in list_promises(db, (OPEN,)):
@@ -821,26 +800,13 @@ _LEDGER_Q = re.compile(
 
 
 def _matching(db, query: str, promises: list[Promise]) -> list[Promise]:
-    """Promises that share content words with ``query``, best match first."""
+    """Promises that bear on ``query``, best match first (memory.recall's one matcher)."""
     if not promises:
         return []
+    from memory.recall import match
+
     docs = [f"{p.what} {p.to_whom or ''}" for p in promises]
-    q = content_words(query) - content_words(" ".join(_GENERIC))
-    overlap = [len(q & content_words(d)) for d in docs]
-    order = list(range(len(docs)))
-    try:
-        from memory.recall import rank
-    except ImportError:
-        rank = None
-    if rank is not None:
-        try:
-            ranked = [i for i, _ in rank(query, docs, len(docs))]
-            order = ranked + [i for i in order if i not in ranked]
-        except Exception:  # ranking is an ordering aid; the overlap gate decides
-            order.sort(key=lambda i: -overlap[i])
-    else:
-        order.sort(key=lambda i: -overlap[i])
-    return [promises[i] for i in order if overlap[i] > 0]
+    return [promises[m.index] for m in match(query, docs, k=len(docs), rules=False)]
 
 
 def describe(p: Promise, today: date) -> str:

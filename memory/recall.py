@@ -1,35 +1,48 @@
-"""Recall for the prompt: BM25 over the fact log, and a gate that says "nothing".
+"""Recall: the one matcher that decides what bears on a turn.
 
-Ranking is BM25 over ``memory.text.tokens``. The index is an inverted list of
-precomputed term weights, so a query touches only the facts that share a
-word with it; the index of the store's facts is cached and rebuilt only when
-the facts change (a cheap fingerprint query decides).
+Facts, open promises and series counts all go through ``match(query, texts)``:
+BM25 over ``memory.text.tokens`` (Snowball stems, numbers, times, dates, CJK
+n-grams), then four general rules, each said here with why it carries over
+to stores and wordings it was not tuned on.
 
-The relevance gate keeps a fact only when it shares at least two distinct
-words with the query (all of them, for a one-word query) and holds at least a
-fifth of the query's idf mass (its rare, telling words). A turn that needs no
-memory ("Bump the retry count to 3.", "I'm heading out for lunch.") shares a
-word with some fact, rarely two; a question the store answers shares its
-subject and its detail. Chosen by measurement on tests/data/recall_dev.jsonl
-(`kept bench gate` prints the trade-off table): a plain score floor works on
-one store size but not another, since idf grows with the number of facts.
+1. **Is the turn about the person's world at all?** (``about_their_world``)
+   General-knowledge questions ("What does a Postgres VACUUM do?", "How do I
+   squash three commits?", "什么是OKR？") get nothing even when they share
+   topic words with stored facts. The decision reads the grammar of reference,
+   not topic words: a question about a kind or a method (an indefinite "a/an"
+   with nobody's possession, "what does X mean", "what is a…", "how do I/you
+   / does X work", 怎么/如何/为什么/应该 without 我) is general; a turn that
+   names something the store holds, speaks of the person (I/my/we/our/我),
+   asks to be reminded ("again", "remind me"), or asks kept to act is about
+   their world. These are properties of English and Chinese (generic versus
+   specific reference), true of any store.
+2. **Names of the person's world** (``store_names``) are found in the store
+   itself: words written capitalised where capitals are not owed to the start
+   of a sentence (or never seen in lower case), minus short acronyms, which are
+   mostly shared vocabulary (VP, QA, OKR). A turn naming one in any casing
+   ("who runs atlas") gets the facts holding it on that one word, best first,
+   at most ``MAX_NAMED``; a name held by more than ``NAME_MAX_SHARE`` of the
+   facts (the person's own name in every chat line) tells nothing.
+3. **Other facts** need two distinct shared words (all, for a one-word turn)
+   holding ``MIN_COVERAGE`` of the turn's idf mass and scoring ``MIN_RELATIVE``
+   of the best: one shared topic word is what ordinary turns have.
+4. **Standing rules** (a fact that says what must, must not, or is preferred:
+   a modal, a negation or a preference verb) reach a request by what they are
+   about: a word the rule shares with the request or with the facts the
+   request's names bring ("Email Keiko…" reaches "when emailing a client…";
+   "Send Magnus…" reaches it through "Magnus … prospective client"), or a
+   clock time or weekday on both sides (a rule about when reaches a request
+   that says when). At most ``MAX_RULES``.
 
-A turn that asks kept to act ("Schedule a call with my manager tomorrow at
-10am", "Tell the Harbor owner the launch date") names what it needs less fully
-than a question: most of its words are the instruction (schedule, call,
-tomorrow, 10am), which no fact holds. In such a task turn the instruction
-words count only for the facts that hold them; a fact holding a word the
-request names (capitalised inside the sentence, or after my/our: "Harbor",
-"manager") is kept on that word alone, when at most a tenth of the facts hold
-it (at most ``MAX_ANCHORED`` such facts); and the person's own standing rules
-about the same kind of action ("I don't take meetings before 10:00" for a
-call, "anything I send outside Northwind also goes to Emil" for a message)
-come along, at most ``MAX_RULES``. Questions are gated as before.
-Measured on the same dev set, which holds task-shaped turns that need no
-memory as well (`kept bench gate`).
+Updates: an active fact is matched with the text of the facts it replaced
+("is Atlas still on the 2nd?" finds the current date); a turn that asks about
+the past ("before", "how many times", 之前) also gets the chain, marked
+superseded. Superseded facts are never recalled as current.
 
-Superseded facts are never recalled as current. A question about what
-changed, or what something was before, also gets them, marked "superseded".
+Every match carries a human ``reason`` (words or names matched, "standing
+rule", "current value of a changed fact") for display.
+Measured by ``kept bench gate`` on a held-out test store and a dev store
+(tests/data/recall_test.jsonl, recall_dev2.jsonl); see docs/recall.md.
 """
 
 from __future__ import annotations
@@ -39,145 +52,48 @@ import re
 import weakref
 from collections import OrderedDict
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
-from memory.text import MONTHS, has_cjk, query_terms, tokens
-from memory.text.acts import is_request
+from memory.text import has_cjk, query_terms, tokens
+from memory.text.acts import is_question as _is_question
+from memory.text.acts import is_request as _is_request
 from memory.text.dates import undated
+from memory.text.words import MONTHS, fold
 
-# BM25 parameters: the usual defaults, not tuned on the benchmarks (their figures are in the README).
+# BM25 parameters: the usual defaults, not tuned on the benchmarks.
 K1 = 1.2
 B = 0.75
 
-# The relevance gate (chosen on tests/data/recall_dev.jsonl; see `kept bench gate`).
-MIN_COVERAGE = 0.2  # a kept fact holds at least this share of the query's idf mass
+MIN_COVERAGE = 0.2  # a fact matched on words holds at least this share of the turn's idf mass
 MIN_RELATIVE = 0.3  # and scores at least this share of the best fact's score
-MIN_TERMS = 2  # and shares at least this many distinct words with the query (all, if it has fewer)
-# Task turns (see tasks()): an anchor is a word held by at most this share of the facts (or by 2)...
-ANCHOR_MAX_SHARE = 0.1
-MAX_ANCHORED = 4  # ...and at most this many facts come in on their anchor alone
-MAX_RULES = 3  # standing rules of the person about the task's kind of action
-
-
-# --- task turns -----------------------------------------------------------------
-
-# Verbs that ask kept to act in the person's world, by the kind of action.
-# "Let X know" is a message too; a sentence may open with "please", "can you"...
-_SEND, _MEET, _DO = "send", "meet", "do"
-TASK_VERBS = {
-    **dict.fromkeys("send tell message email mail text ping notify forward reply cc dm".split(), _SEND),
-    **dict.fromkeys("schedule reschedule book arrange invite call put add create assign remind order buy pay file "
-                    "submit set cancel move share raise".split(), _DO),
-}
-_LEAD = r"(?:(?:please|pls|ok(?:ay)?|so|now|then|also|and|hey|quickly)[,\s]+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
-_SENTENCE_START = re.compile(r"(?:^|[.!?;\n]\s*)" + _LEAD + r"([a-z]+)(?:\s+([a-z]+))?", re.IGNORECASE)
-_LET_KNOW = re.compile(r"\blet\s+.{1,80}?\bknow\b", re.IGNORECASE)
-# Words that say what kind of action a fact or request is about.
-_KIND_WORDS = {
-    _SEND: "send sent sending email emails emailed mail message messages messaged cc copy copies copied reply replies "
-           "forward write writes outside tell",
-    _MEET: "meeting meetings meet meets call calls calendar invite invites sync syncs "
-           "appointment appointments 1:1 one-on-one standup",
-}
-# A standing rule or preference of the person's own (not "Jonas prefers Slack").
-_RULE_CUE = re.compile(
-    r"\b(always|never|don't|do not|doesn't|won't|rule|prefers?|preferred|whenever|every time|anything|anyone|"
-    r"everything|avoid\w*|must)\b|规矩|规定|总是|从不|从来不|永远|凡是|一律|不要|之前不|以后不|偏好",
-    re.IGNORECASE,
-)
-_PERSONAL = re.compile(r"\b(i|me|my|mine|the person|the person's)\b|^rule\b|我|^规矩|^规定", re.IGNORECASE)
-
-
-def tasks(query: str) -> set[str]:
-    """The kinds of action a turn asks for (empty when it asks for none).
-
-    A sentence that opens (after "please", "can you"...) with an action verb
-    is a task: "send" when it sends something to someone, else "do"; either
-    is also "meet" when it is about a meeting or call ("Book a call with...").
-    "Send me the link" sends nothing out. Whether the turn asks kept to act at
-    all is memory.text.acts' call ("Did I send…?" asks; "How about booking…?" acts)."""
-    if not is_request(query):
-        return set()
-    kinds = set()
-    for m in _SENTENCE_START.finditer(query):
-        verb, nxt = m.group(1).lower(), (m.group(2) or "").lower()
-        kind = TASK_VERBS.get(verb)
-        if kind == _SEND and nxt == "me":
-            kind = _DO
-        if kind:
-            kinds.add(kind)
-    if _LET_KNOW.search(query):
-        kinds.add(_SEND)
-    if has_cjk(query):
-        if _CN_SEND.search(query):
-            kinds.add(_SEND)
-        elif _CN_DO.search(query):
-            kinds.add(_DO)
-    if kinds:
-        kinds |= _kinds_of(_SEND_ME.sub(" ", query)) & ({_MEET} if _SEND not in kinds else {_MEET, _SEND})
-    return kinds
-
-
-# Chinese requests: "告诉 X ...", "跟 X 说一下", "给 X 发...", "把 X 加到日历", "加一个 task", "约一个 call".
-_CN_LEAD = r"(?:^|[。！？；\n]\s*)(?:请|帮我|麻烦你?|你)?\s*"
-_CN_SEND = re.compile(_CN_LEAD + r"(?:告诉|通知|回复|转发|抄送|发(?:给|消息|邮件|个))|跟.{1,60}?说|给.{1,60}?发(?:个|一|消息|邮件)")
-_CN_DO = re.compile(_CN_LEAD + r"(?:把|加|添加|安排|预约|订|预订|提醒|创建|新建|分配|取消|买|提交)|约(?:一个|个|一下)|加到|安排")
-_SEND_ME = re.compile(r"\b(send|email|mail|message|text|forward)\s+me\b", re.IGNORECASE)
-# Words a task names: capitalised inside a sentence ("the Harbor owner", "Message
-# Felix") or right after a possessive ("my manager", "our vendor contact").
-_NAMED = re.compile(r"(?<![.!?]\s)(?<!^)(?<![.!?])\b([A-Z][\w'’-]*)|\b(?:my|our|the person's)\s+([\w-]+)")
-
-
-def named_terms(query: str) -> set[str]:
-    """The terms of the words a request names (see ``_NAMED``)."""
-    words = []
-    for m in _NAMED.finditer(query.strip()):
-        words.extend(w for w in m.groups() if w)
-    return set(tokens(" ".join(words)))
-
-
-def _kinds_of(text: str) -> set[str]:
-    words = set(re.findall(r"[a-z0-9:'-]+", text.lower()))
-    kinds = {kind for kind, vocab in _KIND_WORDS_SETS.items() if words & vocab}
-    if has_cjk(text):
-        kinds |= {kind for kind, pattern in _CN_KIND_WORDS.items() if pattern.search(text)}
-    return kinds
-
-
-_KIND_WORDS_SETS = {kind: frozenset(v.split()) for kind, v in _KIND_WORDS.items()}
-# The same in Chinese (matched as substrings).
-_CN_KIND_WORDS = {
-    _SEND: re.compile("发给|发一份|消息|邮件|抄送|告诉|通知|回复|转发"),
-    _MEET: re.compile("开会|会议|日历|(?<!大)约"),
-}
-
-
-def is_personal_rule(text: str) -> bool:
-    return _RULE_CUE.search(text) is not None and _PERSONAL.search(text) is not None
-
-
-_TEMPORAL = (
-    "today tomorrow tonight yesterday week weekend weekly month morning afternoon evening noon midnight "
-    "minute minutes hour hours day days next this last asap later soon now monday tuesday wednesday "
-    "thursday friday saturday sunday task tasks todo reminder calendar "
-    "告诉 通知 回复 转发 抄送 发给 说一下 把 加到 添加 安排 预约 约一个 提醒 创建 分配 取消 日历 日期 "
-    "今天 明天 后天 下周 本周 上午 下午 晚上 分钟 小时"
-)
-# The instruction part of a task: its verbs and when. Not what it is about.
-INSTRUCTION_TERMS = frozenset(tokens(" ".join(TASK_VERBS) + " " + _TEMPORAL + " " + " ".join(MONTHS)))
-
-
-def _is_instruction(term: str) -> bool:
-    """A verb of the request, or when: a weekday, a date, a clock time, a number."""
-    return term in INSTRUCTION_TERMS or term[:1].isdigit()
+MIN_TERMS = 2  # and shares at least this many distinct words with the turn (all, if it has fewer)
+MAX_NAMED = 4  # facts brought by a name of the turn
+NAME_MAX_SHARE = 0.25  # a name held by more of the documents than this is no anchor
+MAX_RULES = 3  # standing rules brought to a request
+LINK_MAX_SHARE = 0.2  # a word linking a rule to a request is held by at most this share of the facts
 
 
 @dataclass
 class Recalled:
+    """A stored fact that bears on a turn, and why (``reason`` is shown to the person)."""
+
+    id: int | None
     text: str  # already dated: "2026-10-07: ..."
-    fact_id: int | None
     status: str  # active, superseded, archived
     score: float
+    reason: str = ""
+
+    @property
+    def fact_id(self) -> int | None:
+        return self.id
+
+
+@dataclass(frozen=True)
+class Match:
+    index: int  # into the candidate texts
+    score: float
+    reason: str
 
 
 class Index:
@@ -201,6 +117,9 @@ class Index:
             t: [(i, tf * (k1 + 1) / (tf + norms[i])) for i, tf in row.items()] for t, row in counts.items()
         }
         self.idf_unseen = math.log(1 + (self.n + 0.5) / 0.5)
+
+    def df(self, term: str) -> int:
+        return len(self.postings.get(term, ()))
 
     def idf(self, term: str) -> float:
         posting = self.postings.get(term)
@@ -227,105 +146,296 @@ class Index:
         best = sorted(scored.items(), key=lambda p: (-p[1], -p[0]))
         return best[:k]
 
-    def coverage(self, terms: Sequence[str], doc: int) -> float:
-        """Share of the query's idf mass that ``doc`` contains (0..1)."""
-        total = matched = 0.0
-        for t in terms:
-            w = self.idf(t)
-            total += w
-            posting = self.postings.get(t)
-            if posting and any(i == doc for i, _ in posting):
-                matched += w
-        return matched / total if total else 0.0
+
+# --- reading the turn -----------------------------------------------------------
+#
+# Closed-class words only (pronouns, articles, question words, modals): the
+# grammar that says whether a turn refers to particular things of the
+# person's or to kinds and methods, never topic words.
+
+_FIRST_PERSON = re.compile(r"\b(i|me|my|mine|myself|we|us|our|ours|ourselves|i'm|i've|i'd|i'll)\b|我|咱", re.I)
+# "What does X mean", "what is a/an X", "什么是 X": asks what a word or a kind is.
+_DEFINITION = re.compile(r"\bmean(?:s|ing)?\b|^\W*what(?:'s|\s+is|\s+are)\s+(?:a|an)\b|什么是|是什么意思|的意思", re.I)
+# "How do I / how does X work / how to", "why would/do": asks for a method or an explanation.
+_METHOD = re.compile(
+    r"^\W*(?:so\s+|and\s+)?(?:how\s+(?:do|does|can|could|should|would|to)|why\s+(?:do|does|would|is|are))\b|\bway\s+to\b", re.I)
+_CN_METHOD = re.compile("怎么|如何|为什么|应该|该怎样")
+_INDEFINITE = re.compile(r"\b(?:a|an)\b", re.I)
+# "my wife's birthday", "our vendor contact": the word right after a possessive is a thing of the person's.
+_OWNED = re.compile(r"\b(?:my|our)\s+([A-Za-z][\w-]*)|我的\s*([A-Za-z][\w-]*)", re.I)
+# A name right inside an indefinite noun phrase is used for a kind: "a Kafka broker", "a Postgres VACUUM".
+_KIND_OF = re.compile(r"\b(?:a|an)\s+(?:[\w'-]+\s+){0,2}$", re.I)
+_PREPOSITION = re.compile(r"\b(?:with|to|for|at|on|in|from|about|of|by|and)\b", re.I)
+_POSSESSIVE = re.compile(r"\b(my|our|mine|ours)\b|我的|我们的", re.I)
+# Asking to be reminded of something the person knows they told kept.
+_RECALL_CUE = re.compile(r"\b(again|remind me|the usual|as usual|decided|agreed|said|told|mentioned|promised)\b|上次|说过|决定|答应", re.I)
+# Quoted text in a turn is material to work on ("translate 'the meeting is postponed'"), not what it is about.
+_QUOTED = re.compile(r"(?<!\w)'[^']{3,}'(?!\w)|\"[^\"]{3,}\"|“[^”]{2,}”|「[^」]{2,}」|(?<!\w)‘[^’]{3,}’(?!\w)")
+def unquoted(text: str) -> str:
+    return _QUOTED.sub(" ", text)
+
+
+def general_question(text: str, person: bool = False) -> bool:
+    """A question about a kind or a method, not about the person's own things (rule 1 above).
+
+    ``person``: the turn names the person themself, as a name most of the
+    documents hold does (a speaker of every chat line): "When did Mira run a
+    race?" is "When did I run a race?"."""
+    if not _is_question(text) or _POSSESSIVE.search(text):
+        return False
+    if _DEFINITION.search(text) or (_METHOD.search(text) and not person):
+        return True
+    if has_cjk(text) and "我" not in text and not person and _CN_METHOD.search(text):
+        return True
+    # "Is penicillin an antibiotic?", "How much does a Skoda service cost?": a kind, nobody's.
+    return bool(_INDEFINITE.search(text)) and not person and not _FIRST_PERSON.search(text)
+
+
+def about_their_world(text: str, names: AbstractSet[str] = frozenset(), person: bool = False) -> str | None:
+    """Why the turn may get memory ("names Atlas", "speaks of the person"...), or None.
+
+    ``names`` are the terms of the store's names that the turn holds;
+    ``person``: it names the person themself (see ``general_question``)."""
+    text = unquoted(text)
+    if general_question(text, person):
+        return None
+    if names:
+        return "names " + ", ".join(sorted(names))
+    if person or _FIRST_PERSON.search(text):
+        return "speaks of the person"
+    if _RECALL_CUE.search(text):
+        return "asks to be reminded"
+    if _is_question(text):
+        return "asks about a particular thing"
+    return None
+
+
+# --- the store's names and rules --------------------------------------------------
+
+_MID_OPENING = re.compile(r"(?:[.!?;:。！？；：(\[“\"]\s*|\d{4}-\d{2}-\d{2}:\s*|\s[-–—]\s+)$")
+_SENTENCE_OPENING = re.compile(r"(?:^\s*|[.!?;:。！？；：(\[“\"]\s*|\d{4}-\d{2}-\d{2}:\s*|\s[-–—]\s+)$")
+_CJK_CHAR = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_ADDRESS = re.compile(r"\S+@\S+|\b(?:https?://|www\.)\S+")
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9'’-]*")
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_WHEN_WORDS = frozenset(tokens(" ".join(_WEEKDAYS + MONTHS)))
+_CLOCK = re.compile(r"^\d{1,2}:\d{2}$")
+# What a rule is made of: a modal, a negation or a preference ("must", "never",
+# "does not", "prefers", "wants", "only", "without", 不要, 必须). Grammar, not topics.
+_RULE = re.compile(
+    r"\b(must|never|always|not|no|don't|doesn't|won't|only|without|unless|should|requires?)\b|不要|不能|别|必须|只|总是|从不|要求",
+    re.I,
+)
+# A preference is a rule only when it is the person's: "user prefers…", not "Meridian wants…".
+_PREFERENCE = re.compile(r"\b(?:user|person|i)\b\W+(?:\w+\W+){0,3}?(?:prefers?|wants?|likes?|avoids?|needs?)\b|用户.{0,6}(?:喜欢|偏好|希望)", re.I)
+
+
+def store_names(docs: Sequence[str], term_sets: Sequence[frozenset[str]] | None = None) -> dict[str, set[int]]:
+    """Terms of the names the documents hold -> the documents holding each.
+
+    A word is a name when it is written capitalised more often than not, and
+    somewhere the capital is not owed to the start of a sentence (or it is
+    never seen in lower case); all-capital words of up to four letters
+    are left out (acronyms are shared vocabulary: VP, QA, OKR, CTO, SEK), and
+    so are stop words, weekdays and months.
+    """
+    lower: dict[str, int] = {}
+    inside: dict[str, int] = {}
+    first: dict[str, int] = {}
+    for doc in docs:
+        doc = _ADDRESS.sub(" ", fold(doc))  # "omar@acme.example" says nothing of how Acme is written
+        for m in _WORD.finditer(doc):
+            word = m.group(0)
+            key = re.sub(r"['’]s$", "", word.lower())
+            if not word[0].isupper():
+                lower[key] = lower.get(key, 0) + 1
+            elif not (word.isupper() and len(word) <= 4):
+                # The few characters before are enough to see a sentence start (and keep this linear).
+                start = max(0, m.start() - 16)
+                pattern = _SENTENCE_OPENING if start == 0 else _MID_OPENING
+                opening = pattern.search(doc[start: m.start()]) is not None
+                counts = first if opening else inside
+                counts[key] = counts.get(key, 0) + 1
+    # Written capitalised more often than not, and somewhere not owed to a sentence's start (or never in lower case).
+    words = {w for w in set(inside) | set(first)
+             if inside.get(w, 0) + first.get(w, 0) > lower.get(w, 0) and (w in inside or w not in lower)}
+    terms = {t for w in words for t in tokens(w)} - _WHEN_WORDS
+    terms = {t for t in terms if not t[:1].isdigit()}
+    holders: dict[str, set[int]] = {t: set() for t in terms}
+    for i, doc in enumerate(docs):
+        for t in (term_sets[i] if term_sets is not None else set(tokens(doc))) & terms:
+            holders[t].add(i)
+    return holders
+
+
+def is_rule(text: str) -> bool:
+    """A standing rule or preference: what must, must not or is preferred to happen."""
+    return _RULE.search(text) is not None or _PREFERENCE.search(text) is not None
+
+
+def _is_when(term: str) -> bool:
+    return term in _WHEN_WORDS or bool(_CLOCK.match(term))
+
+
+def _when_class(term: str) -> str:
+    # A rule about when bears on a request at a clock time, or on the same weekday or month.
+    return "clock" if _CLOCK.match(term) else term
 
 
 class _DocsIndex:
-    """An index with the per-document term sets the gate needs."""
+    """Candidate texts indexed once: BM25, term sets, names, rules."""
 
-    def __init__(self, docs: Sequence[str], k1: float = K1, b: float = B):
+    def __init__(self, docs: Sequence[str], match_texts: Sequence[str] | None = None, k1: float = K1, b: float = B):
         self.docs = list(docs)
-        toks = [tokens(d) for d in self.docs]
+        texts = list(match_texts) if match_texts is not None else self.docs
+        self._texts = texts
+        toks = [tokens(d) for d in texts]
         self.index = Index(toks, k1, b)
         self.term_sets = [frozenset(t) for t in toks]
-        self._rules: list[tuple[int, set[str]]] | None = None
+        self._names: dict[str, set[int]] | None = None
+        self._rules: list[int] | None = None
+
+    @property
+    def names(self) -> dict[str, set[int]]:
+        if self._names is None:
+            self._names = store_names(self.docs, self.term_sets if self.docs is self._texts else None)
+        return self._names
+
+    @property
+    def rules(self) -> list[int]:
+        if self._rules is None:
+            self._rules = [i for i, d in enumerate(self.docs) if is_rule(d)]
+        return self._rules
 
     def rank(self, query: str, k: int) -> list[tuple[int, float]]:
         return self.index.top(query_terms(query), k)
 
-    def rules(self) -> list[tuple[int, set[str]]]:
-        """(document, kinds of action) of each standing rule of the person's about an action."""
-        if self._rules is None:
-            found = ((i, _kinds_of(d)) for i, d in enumerate(self.docs) if is_personal_rule(d))
-            self._rules = [(i, kinds) for i, kinds in found if kinds]
-        return self._rules
-
-    def recall(
-        self, query: str, k: int, min_coverage: float = MIN_COVERAGE, min_relative: float = MIN_RELATIVE,
-        min_terms: int = MIN_TERMS, task_aware: bool = True,
-    ) -> list[tuple[int, float]]:
-        terms = query_terms(query)
-        kinds = tasks(query) if task_aware else set()
-        # In a task, the words of the instruction (send, schedule, tomorrow, 10am)
-        # count for a fact only when it holds them: no fact is asked to.
-        optional = {t for t in terms if _is_instruction(t)} if kinds else set()
-        kept = self._gate(terms, k, min_coverage, min_relative, min_terms, optional)
-        if kinds:
-            kept = self._task(query, [t for t in terms if t not in optional], kinds, kept, k)
-        return kept
-
-    def _gate(self, terms: list[str], k: int, min_coverage: float, min_relative: float, min_terms: int,
-              optional: set[str] = frozenset()):
-        if not terms:
+    def match(self, query: str, k: int, *, rules: bool = True, min_coverage: float = MIN_COVERAGE,
+              min_relative: float = MIN_RELATIVE, min_terms: int = MIN_TERMS) -> list[Match]:
+        text = unquoted(query)
+        terms = query_terms(text)
+        if not terms or not self.docs:
             return []
-        best = self.index.top(terms, max(k * 3, 24))
-        if not best:
+        named, common = self._named(text, terms)
+        if about_their_world(text, named, bool(common)) is None and not (rules and _is_request(text) and self._acts_in_world(terms)):
             return []
-        idf = {t: self.index.idf(t) for t in terms}
+        scores = self.index.scores(terms)
+        if not scores:
+            return []
+        out: dict[int, Match] = {}
+        # Names, and what the person calls theirs ("my manager"): the facts
+        # holding one, best first (the newest on a tie).
+        limit = max(2, NAME_MAX_SHARE * self.index.n)
+        anchors = {t: set(self.names[t]) for t in named}
+        for t in self._owned(text):
+            if t not in anchors and 0 < self.index.df(t) <= limit:
+                anchors[t] = {i for i, _ in self.index.postings[t]}
+        holders = {i for held in anchors.values() for i in held}
+        for i in sorted(holders, key=lambda i: (-scores.get(i, 0.0), -i))[:MAX_NAMED]:
+            held = sorted(t for t, docs in anchors.items() if i in docs)
+            kind = "name" if any(t in named for t in held) else "the person's"
+            out[i] = Match(i, scores.get(i, 0.0), f"{kind}: " + ", ".join(held))
+        # Words: two distinct shared words with enough of the turn's idf mass.
+        best = sorted(scores.items(), key=lambda p: (-p[1], -p[0]))
         floor = best[0][1] * min_relative
-        kept = []
-        for i, score in best:
-            if score < floor:
+        idf = {t: self.index.idf(t) for t in terms}
+        # Words no document holds say nothing about which one is meant (a typo, a
+        # date nobody wrote down): the idf mass is that of the words the store knows.
+        total = sum(w for t, w in idf.items() if t in self.index.postings)
+        n_words = max(1, sum(1 for t in terms if not _CJK_CHAR.fullmatch(t)))
+        for i, score in best[: max(k * 3, 24)]:
+            if score < floor or len(out) >= k:
                 break
-            words = self.term_sets[i]
-            counted = [t for t in terms if t not in optional or t in words]
-            matched = [idf[t] for t in counted if t in words]
-            total = sum(idf[t] for t in counted)
-            if len(matched) >= min(min_terms, len(counted)) and total and sum(matched) / total >= min_coverage:
-                kept.append((i, score))
-                if len(kept) == k:
-                    break
-        return kept
+            if i in out:
+                continue
+            shared = [t for t in terms if t in self.term_sets[i]]
+            # A single Chinese character is a letter of a word, not a word: it scores but is not counted.
+            words = [t for t in shared if not _CJK_CHAR.fullmatch(t)]
+            if len(words) >= min(min_terms, n_words) and total and sum(idf[t] for t in shared) / total >= min_coverage:
+                out[i] = Match(i, score, "words: " + ", ".join(shared))
+        # One hop: a fact found on words names something ("Project Atlas, the
+        # rebuild of the intake pipeline"); facts on that name sharing a word
+        # with the turn come too ("Atlas beta launch moved to 21 October").
+        hop_names = {t for m in list(out.values()) if m.reason.startswith("words")
+                     for t in self.term_sets[m.index] if t in self.names and 0 < len(self.names[t]) <= limit} - set(anchors)
+        hops = 0
+        for i, score in best:
+            if hops >= MAX_NAMED or len(out) >= k:
+                break
+            if i in out or not (self.term_sets[i] & hop_names):
+                continue
+            shared = [t for t in terms if t in self.term_sets[i] and not _is_when(t)]
+            if shared:
+                via = sorted(self.term_sets[i] & hop_names)
+                out[i] = Match(i, score, f"words: {', '.join(shared)}; through: {', '.join(via)}")
+                hops += 1
+        if rules and _is_request(text):
+            for m in self._rules_for(terms, out, scores):
+                out.setdefault(m.index, m)
+        return sorted(out.values(), key=lambda m: (-m.score, -m.index))[:k]
 
-    def _task(self, query: str, terms: list[str], kinds: set[str], kept: list[tuple[int, float]], k: int):
-        """Add to a task's facts those holding its anchor, and the person's rules for its kind of action."""
-        out = list(kept)
-        have = {i for i, _ in out}
-        scores = self.index.scores(terms) if terms else {}
-        named = named_terms(query)
-        limit = max(2, ANCHOR_MAX_SHARE * self.index.n)
-        anchors = [t for t in terms if t in named and 0 < len(self.index.postings.get(t, ())) <= limit]
-        holders = {i for t in anchors for i, _ in self.index.postings[t]} - have
-        for i in sorted(holders, key=lambda i: (-scores.get(i, 0.0), -i))[:MAX_ANCHORED]:
-            out.append((i, scores.get(i, 0.0)))
-            have.add(i)
-        rules = [i for i, rule_kinds in self.rules() if rule_kinds & kinds and i not in have]
-        for i in sorted(rules, key=lambda i: (-scores.get(i, 0.0), -i))[:MAX_RULES]:
-            out.append((i, scores.get(i, 0.0)))
-        return out[:k]
+    def _named(self, text: str, terms: list[str]) -> tuple[set[str], set[str]]:
+        """The store's names the turn holds, not used for a kind ("a Kafka broker"):
+        (telling ones, held by few documents; those most documents hold)."""
+        named = {t for t in terms if t in self.names}
+        if not named:
+            return set(), set()
+        folded = fold(text)
+        for m in _WORD.finditer(folded):
+            kind = _KIND_OF.search(folded[: m.start()])
+            if kind and not _PREPOSITION.search(kind.group(0)[2:]):
+                named -= set(tokens(m.group(0)))
+        limit = max(2, NAME_MAX_SHARE * self.index.n)
+        telling = {t for t in named if len(self.names[t]) <= limit}
+        return telling, named - telling
+
+    @staticmethod
+    def _owned(text: str) -> set[str]:
+        words = [w for m in _OWNED.finditer(fold(text)) for w in m.groups() if w]
+        return set(tokens(" ".join(words)))
+
+    def _acts_in_world(self, terms: list[str]) -> bool:
+        """A request that says when (a clock time, a weekday): acting in the person's calendar."""
+        return any(_is_when(t) for t in terms)
+
+    def _rules_for(self, terms: list[str], chosen: dict[int, Match], scores: dict[int, float]) -> list[Match]:
+        """The person's standing rules about what the request is about (rule 4 above)."""
+        if not self.rules:
+            return []
+        cap = max(2, LINK_MAX_SHARE * self.index.n)
+        telling = {t for t in terms if self.index.df(t) <= cap and not _is_when(t)}
+        around = set(telling)
+        for i in chosen:  # what the request's names and words brought
+            around |= {t for t in self.term_sets[i] if self.index.df(t) <= cap and not _is_when(t)}
+        when = {_when_class(t) for t in terms if _is_when(t)}
+        found = []
+        for r in self.rules:
+            if r in chosen:
+                continue
+            words = self.term_sets[r]
+            direct = sorted(telling & words)
+            linked = sorted((around - telling) & words)
+            timed = bool(when & {_when_class(t) for t in words if _is_when(t)})
+            if direct or linked or timed:
+                why = ("words: " + ", ".join(direct)) if direct else (
+                    ("through: " + ", ".join(linked)) if linked else "a time on both sides")
+                found.append((len(direct) * 2 + len(linked) + 2 * timed, r, why))
+        found.sort(key=lambda f: (-f[0], -f[1]))
+        return [Match(r, scores.get(r, 0.0), f"standing rule ({why})") for _, r, why in found[:MAX_RULES]]
 
 
-_DOCS_CACHE: OrderedDict[tuple[str, ...], _DocsIndex] = OrderedDict()
+_DOCS_CACHE: OrderedDict[tuple, _DocsIndex] = OrderedDict()
 
 
-def _docs_index(docs: Sequence[str]) -> _DocsIndex:
+def _docs_index(docs: Sequence[str], match_texts: Sequence[str] | None = None) -> _DocsIndex:
     # Callers ask many questions of one document list (a benchmark haystack,
-    # the fact log): index it once.
-    key = tuple(docs)
+    # the open promises): index it once.
+    key = (tuple(docs), tuple(match_texts) if match_texts is not None else None)
     found = _DOCS_CACHE.get(key)
     if found is None:
-        found = _DocsIndex(key)
+        found = _DocsIndex(docs, match_texts)
         _DOCS_CACHE[key] = found
-        while len(_DOCS_CACHE) > 4:
+        while len(_DOCS_CACHE) > 8:
             _DOCS_CACHE.popitem(last=False)
     else:
         _DOCS_CACHE.move_to_end(key)
@@ -337,18 +447,28 @@ def rank(query: str, docs: list[str], k: int) -> list[tuple[int, float]]:
     return _docs_index(docs).rank(query, k)
 
 
+def match(query: str, texts: Sequence[str], k: int = 12, *, rules: bool = True,
+          min_relative: float = MIN_RELATIVE) -> list[Match]:
+    """The candidate ``texts`` that bear on ``query``, best first, at most ``k``, each with its reason.
+
+    The one matcher for facts, open promises and series; empty when nothing
+    applies (see the module's docstring for how that is decided). A caller
+    that wants one best kind of thing (a count) raises ``min_relative``."""
+    return _docs_index(list(texts)).match(query, k, rules=rules, min_relative=min_relative)
+
+
 def recall(query: str, docs: list[str], k: int = 12) -> list[tuple[int, float]]:
-    """Like ``rank`` but through the relevance gate: empty when nothing applies."""
-    return _docs_index(docs).recall(query, k)
+    """``match`` as (index, score) pairs: what kept ships, for the benchmarks."""
+    return [(m.index, m.score) for m in _docs_index(docs).match(query, k)]
 
 
 # --- the store's facts --------------------------------------------------------
 
-# Questions about the past state of something: these may see superseded facts.
+# Questions about the past state of something: these also get the facts it replaced.
 _CHANGE_CUE = re.compile(
     r"\b(chang\w*|before|previous\w*|used to|original\w*|earlier|formerly|former|old|prior|"
-    r"no longer|anymore|any more|history|was it|were they|initial\w*|updated?|moved from|switched)\b"
-    r"|之前|以前|原来|原先|改了|变了|变化|更改",
+    r"no longer|anymore|any more|history|how many times|initial\w*|moved|switch\w*|slipp\w*|pushed|postpon\w*|"
+    r"delay\w*|resched\w*|first)\b|之前|以前|原来|原先|改了|变了|变化|更改|几次|本来|推迟|延期",
     re.IGNORECASE,
 )
 
@@ -370,25 +490,28 @@ _FINGERPRINT_SQL = (
 
 
 class _FactIndex:
-    """The store's facts as of ``fingerprint``: an index of the active ones,
-    and (built on first need) one that also holds the superseded ones."""
+    """The store's active facts as of ``fingerprint``, each matched with the
+    text of the facts it replaced, and the chain behind each."""
 
     def __init__(self, fingerprint: tuple, facts: list):
         self.fingerprint = fingerprint
+        by_id = {f.id: f for f in facts}
         self.active = [f for f in facts if f.status == "active"]
-        self.everything = facts
-        self.active_docs = _DocsIndex([fact_body(f.text) for f in self.active])
-        self._all_docs: _DocsIndex | None = None
-
-    @property
-    def all_docs(self) -> _DocsIndex:
-        if self._all_docs is None:
-            self._all_docs = _DocsIndex([fact_body(f.text) for f in self.everything])
-        return self._all_docs
+        self.chains: list[list] = []
+        for f in self.active:
+            chain, seen, prev = [], {f.id}, f.replaces
+            while prev is not None and prev in by_id and prev not in seen:
+                chain.append(by_id[prev])
+                seen.add(prev)
+                prev = by_id[prev].replaces
+            self.chains.append(chain)
+        bodies = [fact_body(f.text) for f in self.active]
+        with_past = [" ".join([b] + [fact_body(p.text) for p in chain]) for b, chain in zip(bodies, self.chains, strict=True)]
+        self.docs = _DocsIndex(bodies, with_past)
 
 
 # One cached index per open store; dropped with the store object.
-_FACT_CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_FACT_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _fact_index(db) -> _FactIndex:
@@ -404,18 +527,23 @@ def _fact_index(db) -> _FactIndex:
 
 
 def recall_facts(db, query: str, k: int = 12) -> list[Recalled]:
-    """Up to ``k`` stored facts that bear on ``query``; none when none apply.
+    """Up to ``k`` stored facts that bear on ``query``, each with its reason; none when none apply.
 
-    Only active facts, unless the query asks what changed or what something
-    was before: then superseded facts may come too, marked as such.
+    Only active facts, each matched with what it replaced; a query about the
+    past also gets the replaced facts of those it recalls, marked superseded.
     """
     idx = _fact_index(db)
-    if asks_about_change(query):
-        facts, docs = idx.everything, idx.all_docs
-        # "changed", "before" say which facts may come, not what they are about.
-        query = _CHANGE_CUE.sub(" ", query)
-    else:
-        facts, docs = idx.active, idx.active_docs
-    if not facts:
+    if not idx.active:
         return []
-    return [Recalled(facts[i].text, facts[i].id, facts[i].status, round(score, 4)) for i, score in docs.recall(query, k)]
+    past = asks_about_change(query)
+    # "changed", "before" say which facts may come, not what they are about.
+    asked = _CHANGE_CUE.sub(" ", query) if past else query
+    out: list[Recalled] = []
+    for m in idx.docs.match(asked, k):
+        f, chain = idx.active[m.index], idx.chains[m.index]
+        reason = m.reason + ("; current value of a changed fact" if chain else "")
+        out.append(Recalled(f.id, f.text, f.status, round(m.score, 4), reason))
+        if past:
+            for old in chain:
+                out.append(Recalled(old.id, old.text, old.status, round(m.score, 4), f"earlier value, replaced (see #{f.id})"))
+    return out

@@ -17,11 +17,11 @@ from typing import Any
 
 import sqlite_utils
 
-from memory.text import dates
-from memory.text.dates import undated
 from memory import facts as fact_log
 from memory.llm import UnusableReply
 from memory.secrets import redact
+from memory.text import dates
+from memory.text.dates import undated
 
 CANDIDATES_PER_CALL = 30
 CLOSEST_PER_CANDIDATE = 5

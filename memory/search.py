@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass
+from typing import Any
 
 from memory import messages
+from memory.secrets import redact
 from memory.text import query_terms, tokens
 
 TABLE = "message_index"
@@ -75,8 +77,8 @@ class Hit:
     chat: str | None = None
     score: float = 0.0
 
-    def as_dict(self) -> dict:
-        out = {"kind": self.kind, "date": self.date, "text": self.text}
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "date": self.date, "text": self.text}
         if self.kind == "fact":
             out["status"] = self.status
             out["fact_id"] = self.fact_id
@@ -106,7 +108,7 @@ def search_messages(db, query: str, limit: int = 10) -> list[Hit]:
         (_match_expression(terms), int(limit)),
     ).fetchall()
     return [
-        Hit("message", snippet(r[1], terms), r[2][:10], r[3], message_ids=[r[0]], chat=r[4], score=round(r[5], 4))
+        Hit("message", snippet(redact(r[1]), terms), r[2][:10], r[3], message_ids=[r[0]], chat=r[4], score=round(r[5], 4))
         for r in rows
     ]
 
@@ -121,7 +123,7 @@ def search_facts(db, query: str, limit: int = 10) -> list[Hit]:
         return []
     ranked = rank(query, [fact_body(f.text) for f in facts], limit)
     return [
-        Hit("fact", facts[i].text, facts[i].said_on[:10], facts[i].status, fact_id=facts[i].id,
+        Hit("fact", redact(facts[i].text), facts[i].said_on[:10], facts[i].status, fact_id=facts[i].id,
             message_ids=list(facts[i].source_ids), score=round(score, 4))
         for i, score in ranked
     ]

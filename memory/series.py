@@ -152,32 +152,17 @@ def counts_for(db, query: str) -> list[str]:
     series = [s for s in all_series(db) if s.dates]
     if not series:
         return []
-    q = content_words(query) - content_words(" ".join(_GENERIC))
+    from memory.recall import match
+
     # The occurrences' own words count too: a Chinese question meets a series named in English.
-    overlap = {s.id: len(q & content_words(_doc(s))) for s in series}
-    best = max(overlap.values())
     # Half the best match or less is a neighbour ("designer candidate" for "data engineering candidates").
-    matched = [s for s in series if overlap[s.id] and overlap[s.id] * 2 > best]
-    order = _rank(query, matched)
-    return [describe(s) for s in order[:5]]
+    found = match(query, [_doc(s) for s in series], k=5, rules=False, min_relative=0.5)
+    return [describe(series[m.index]) for m in found]
 
 
 def _doc(s: Series) -> str:
-    return " ".join([s.name] + s.texts)
-
-
-def _rank(query: str, series: list[Series]) -> list[Series]:
-    """Best match first: BM25 from memory.recall when it is there, else word overlap."""
-    if len(series) < 2:
-        return series
-    try:
-        from memory.recall import rank
-
-        ranked = [i for i, _ in rank(query, [_doc(s) for s in series], len(series))]
-        return [series[i] for i in ranked] + [s for i, s in enumerate(series) if i not in ranked]
-    except Exception:  # ordering only; the overlap gate already chose
-        q = content_words(query)
-        return sorted(series, key=lambda s: -len(q & content_words(_doc(s))))
+    # Joined as sentences, so a capital at a message's start is not read as a name's.
+    return ". ".join([s.name] + s.texts)
 
 
 # --- the write pass ----------------------------------------------------------

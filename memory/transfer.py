@@ -10,7 +10,11 @@ Messages are not part of it; they stay in the database they were said in.
 from __future__ import annotations
 
 import importlib
+import json
+import os
+import sqlite3
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import Any
 
 import sqlite_utils
@@ -27,6 +31,10 @@ OTHERS = {"promises": "memory.promises", "series": "memory.series"}
 
 class ImportRefused(Exception):
     """The file cannot be imported; the message says why in one line."""
+
+
+NOT_EMPTY = ("this store already holds memory (notes, facts, promises or series); "
+             "import only into an empty store, e.g. with KEPT_HOME pointing at a new folder")
 
 
 def _rows(db: sqlite_utils.Database, table: str) -> list[dict[str, Any]]:
@@ -65,53 +73,184 @@ def is_empty(db: sqlite_utils.Database) -> bool:
     return all(db.conn.execute(f'SELECT 1 FROM "{t}" LIMIT 1').fetchone() is None for t in tables)
 
 
-def _insert(conn, table: str, rows: list[dict[str, Any]], columns: set[str]) -> None:
-    for row in rows:
-        unknown = set(row) - columns
-        if unknown:
-            raise ImportRefused(f"{table} rows carry columns this kept does not know: {', '.join(sorted(unknown))}")
+def _insert(conn, table: str, rows: list[dict[str, Any]]) -> None:
+    for i, row in enumerate(rows, 1):
         keys = list(row)
-        conn.execute(
-            f'INSERT INTO "{table}" ({", ".join(keys)}) VALUES ({", ".join("?" for _ in keys)})',
-            [row[k] for k in keys],
-        )
+        try:
+            conn.execute(
+                f'INSERT INTO "{table}" ({", ".join(keys)}) VALUES ({", ".join("?" for _ in keys)})',
+                [row[k] for k in keys],
+            )
+        except sqlite3.IntegrityError as exc:  # a rule only the schema knows (a CHECK): name the row
+            raise ImportRefused(f"{table} row {i}{_id_of(row)}: {exc}") from None
 
 
-def _columns(db: sqlite_utils.Database, table: str) -> set[str]:
-    return {r[1] for r in db.conn.execute(f'PRAGMA table_info("{table}")')}
+def _id_of(row: dict) -> str:
+    return f" (id {row['id']})" if "id" in row else ""
+
+
+# --- validation: everything is checked before the first row is written ------------------
+
+MAX_FILE_BYTES = 200 * 1024 * 1024
+MAX_TEXT_CHARS = 100_000  # any one text field; facts and SOUL have tighter limits of their own
+# Text columns that hold JSON, and what the JSON must be.
+JSON_COLUMNS = {("facts", "source_ids"): "a JSON list of message ids (whole numbers)"}
+
+
+def _text_limit(table: str, column: str, row: dict) -> int:
+    from memory import facts, soul
+
+    if table == "facts" and column == "text":
+        return facts.MAX_CHARS
+    if table == "notes" and column == "text" and row.get("kind") == "soul":
+        return soul.MAX_CHARS
+    return MAX_TEXT_CHARS
+
+
+def _schema(db: sqlite_utils.Database, table: str) -> dict[str, Any]:
+    info = list(db.conn.execute(f'PRAGMA table_info("{table}")'))
+    return {
+        "columns": {r[1]: (r[2].upper(), bool(r[3]) and r[4] is None and not r[5]) for r in info},
+        "references": {r[3]: r[2] for r in db.conn.execute(f'PRAGMA foreign_key_list("{table}")')},
+    }
+
+
+def _check_value(table: str, i: int, row: dict, column: str, kind: str, value: Any) -> None:
+    where = f"{table} row {i}{_id_of(row)}, field {column!r}"
+    if value is None:
+        return
+    if kind == "INTEGER" and (isinstance(value, bool) or not isinstance(value, int)):
+        raise ImportRefused(f"{where}: {_show(value)} is not a whole number")
+    if kind == "INTEGER" and not -(2**63) <= value < 2**63:
+        raise ImportRefused(f"{where}: {value} is out of range")
+    if kind == "REAL" and (isinstance(value, bool) or not isinstance(value, (int, float))):
+        raise ImportRefused(f"{where}: {_show(value)} is not a number")
+    if kind == "TEXT":
+        if not isinstance(value, str):
+            raise ImportRefused(f"{where}: {_show(value)} is not text")
+        limit = _text_limit(table, column, row)
+        if len(value) > limit:
+            raise ImportRefused(f"{where}: {len(value):,} characters, over the limit of {limit:,}")
+        if (table, column) in JSON_COLUMNS:
+            try:
+                parsed = json.loads(value)
+            except ValueError:
+                parsed = None
+            if not isinstance(parsed, list) or any(isinstance(x, bool) or not isinstance(x, int) for x in parsed):
+                raise ImportRefused(f"{where}: {_show(value)} is not {JSON_COLUMNS[(table, column)]}")
+
+
+def _show(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else repr(value)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def validate(db: sqlite_utils.Database, tables: dict[str, Any]) -> None:
+    """Refuse ``tables`` ({table: rows}, in insert order) unless every row can be written:
+    objects of known columns, each value of its column's type and size, JSON fields that
+    parse, required fields present, ids unique, and every reference pointing at a row of
+    the same import. The message names the table, the row (1-based) and the field."""
+    ids: dict[str, set] = {}
+    for table, rows in tables.items():
+        if not isinstance(rows, list):
+            raise ImportRefused(f"{table!r} must be a list of rows, not {type(rows).__name__}")
+        schema = _schema(db, table)
+        seen: dict[Any, int] = {}
+        for i, row in enumerate(rows, 1):
+            if not isinstance(row, dict):
+                raise ImportRefused(f"{table} row {i} is {_show(row)}, not an object of fields")
+            unknown = sorted(set(row) - set(schema["columns"]))
+            if unknown:
+                raise ImportRefused(f"{table} row {i}{_id_of(row)}: unknown field {unknown[0]!r} "
+                                    f"(this kept knows {', '.join(schema['columns'])})")
+            for column, (kind, required) in schema["columns"].items():
+                if required and row.get(column) is None:
+                    raise ImportRefused(f"{table} row {i}{_id_of(row)}, field {column!r}: required, but missing or null")
+                if column in row:
+                    _check_value(table, i, row, column, kind, row[column])
+            if row.get("id") is not None:
+                if row["id"] in seen:
+                    raise ImportRefused(f"{table} row {i}: id {row['id']} is already used by row {seen[row['id']]}")
+                seen[row["id"]] = i
+        ids[table] = set(seen)
+    for table, rows in tables.items():
+        for column, target in _schema(db, table)["references"].items():
+            known = ids.get(target, set())
+            for i, row in enumerate(rows, 1):
+                ref = row.get(column)
+                if ref is not None and ref not in known:
+                    raise ImportRefused(f"{table} row {i}{_id_of(row)}, field {column!r}: "
+                                        f"{target} id {ref} is not in the import")
+
+
+def load_file(path: str | os.PathLike) -> Any:
+    """The parsed JSON of an export file, or ImportRefused saying in one line why not."""
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+        if not path.is_file():
+            raise ImportRefused(f"{path} is not a regular file")
+        if size > MAX_FILE_BYTES:
+            raise ImportRefused(f"{path} is {size:,} bytes; an export is at most {MAX_FILE_BYTES:,}")
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ImportRefused(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ImportRefused(f"{path} is not UTF-8 text: {exc.reason} at byte {exc.start}") from None
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise ImportRefused(f"{path} is not JSON: {exc}") from None
+    except RecursionError:
+        raise ImportRefused(f"{path} is nested too deeply to be a kept export") from None
 
 
 def import_data(db: sqlite_utils.Database, data: Any) -> dict[str, int]:
-    """Load an export into an empty store, in one transaction; counts of rows per kind."""
+    """Load an export into an empty store, in one transaction; counts of rows per kind.
+
+    Every row is validated first (``validate``): a refused import writes nothing
+    and says which row and field, in one line.
+    """
     if not isinstance(data, dict) or data.get("kept_export") != FORMAT:
         raise ImportRefused("not a kept memory export (format 1)")
-    for key in ("notes", "facts", "events"):
-        if not isinstance(data.get(key, []), list):
-            raise ImportRefused(f"'{key}' must be a list")
-    counts: dict[str, int] = {}
+    tables: dict[str, Any] = {}
+    for key, table in (("notes", "notes"), ("facts", "facts"), ("events", "fact_events")):
+        tables[table] = data.get(key) or []
+    counts_of: dict[str, list[str]] = {"notes": ["notes"], "facts": ["facts"], "events": ["fact_events"]}
+    for key in OTHERS:
+        part = data.get(key) or {}
+        if not isinstance(part, dict):
+            raise ImportRefused(f"{key!r} must be an object of tables")
+        known = _tables(db, "promise" if key == "promises" else "series")
+        for table in part:
+            if table not in known:
+                raise ImportRefused(f"unknown {key} table {table!r}")
+        # Insert in the store's creation order, so a table another references is filled first.
+        for table in known:
+            if table in part:
+                tables[table] = part[table]
+        counts_of[key] = [t for t in known if t in part]
+    if not is_empty(db):
+        raise ImportRefused(NOT_EMPTY)
+    validate(db, tables)
+    tables = {t: [_redacted(t, r) for r in rows] for t, rows in tables.items()}
+    hooks = {key: importlib.import_module(owner) for key, owner in OTHERS.items()}
+    hooks = {key: m for key, m in hooks.items() if hasattr(m, "import_rows")}
     with transaction(db) as conn:
         if not is_empty(db):
-            raise ImportRefused("this store already holds memory (notes, facts, promises or series); "
-                                "import only into an empty store, e.g. with KEPT_HOME pointing at a new folder")
-        notes = [{**r, "text": redact(r.get("text") or "")} for r in data.get("notes", [])]
-        facts = [{**r, "text": redact(r.get("text") or "")} for r in data.get("facts", [])]
-        events = [{**r, **{k: redact(r[k]) for k in ("old_text", "new_text") if r.get(k)}} for r in data.get("events", [])]
-        _insert(conn, "notes", notes, _columns(db, "notes"))
-        _insert(conn, "facts", facts, _columns(db, "facts"))
-        _insert(conn, "fact_events", events, _columns(db, "fact_events"))
-        counts.update(notes=len(notes), facts=len(facts), events=len(events))
-        for key, owner in OTHERS.items():
-            part = data.get(key) or {}
-            if not isinstance(part, dict):
-                raise ImportRefused(f"'{key}' must be an object of tables")
-            module = importlib.import_module(owner)
-            if hasattr(module, "import_rows"):
-                module.import_rows(conn, part)
-            else:
-                known = set(_tables(db, "promise" if key == "promises" else "series"))
-                for table, rows in part.items():
-                    if table not in known:
-                        raise ImportRefused(f"unknown {key} table {table!r}")
-                    _insert(conn, table, rows, _columns(db, table))
-            counts[key] = sum(len(rows) for rows in part.values())
-    return counts
+            raise ImportRefused(NOT_EMPTY)
+        for key, module in hooks.items():  # an owner that loads its own tables (validated above)
+            module.import_rows(conn, {t: tables[t] for t in counts_of[key]})
+        for table, rows in tables.items():
+            if not any(table in counts_of[key] for key in hooks):
+                _insert(conn, table, rows)
+    return {key: sum(len(tables[t]) for t in names) for key, names in counts_of.items()}
+
+
+# Text that may hold what a person pasted: redacted on the way in, as a write pass would.
+_REDACTED_FIELDS = {"notes": ("text",), "facts": ("text",), "fact_events": ("old_text", "new_text")}
+
+
+def _redacted(table: str, row: dict) -> dict:
+    fields = [k for k in _REDACTED_FIELDS.get(table, ()) if row.get(k)]
+    return {**row, **{k: redact(row[k]) for k in fields}} if fields else row

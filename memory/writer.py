@@ -17,6 +17,7 @@ again inside the commit.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import socket
 import uuid
@@ -110,6 +111,16 @@ def due(db: sqlite_utils.Database, schedule: Schedule, now: datetime | None = No
     if users < schedule.min_user_turns:
         return False, f"{users} new turns from the person, a pass waits for {schedule.min_user_turns}"
     last = last_pass_at(db)
+    if last is not None and last.tzinfo is None:
+        last = last.astimezone()
+    if last is not None and last > now + timedelta(minutes=1):
+        # A clock that was ahead dated the last pass in the future; waiting for it would stop
+        # passes until that day comes. It counts as now: passes wait min_hours from here.
+        logging.getLogger("kept.memory").warning(
+            "the last memory pass is dated %s, in the future (was the clock ahead?); counting it as now",
+            last.isoformat(timespec="minutes"))
+        state.put(db, LAST_PASS, now.isoformat())
+        last = now
     if last is not None and now - last < timedelta(hours=schedule.min_hours):
         return False, f"the last pass was {(now - last).total_seconds() / 3600:.1f} h ago, passes wait {schedule.min_hours:g} h"
     return True, f"{len(new)} new turns, {users} from the person"

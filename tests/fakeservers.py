@@ -73,6 +73,7 @@ class FakeServer:
     """The scripted queue and the HTTP plumbing; subclasses render the wire shapes."""
 
     model_path = "/v1/chat/completions"
+    server_class: type[ThreadingHTTPServer] = ThreadingHTTPServer
 
     def __init__(self, model: str = "fake-model"):
         self.model = model
@@ -113,6 +114,14 @@ class FakeServer:
     def hang(self, seconds: float) -> FakeServer:
         return self._push(Step("hang", seconds=seconds))
 
+    def keep_alive(self, seconds: float, every: float = 0.2) -> FakeServer:
+        """A 200 stream that sends only SSE keep-alive comments for ``seconds``, then drops."""
+        return self._push(Step("keep_alive", seconds=seconds, retry_after=every))
+
+    def reply_raw(self, body: str, status: int = 200) -> FakeServer:
+        """A reply whose body is ``body`` exactly (any JSON shape, or none), streamed or not."""
+        return self._push(Step("raw", status=status, message=body))
+
     def disconnect_mid_stream(self, text: str = "Booking the meet") -> FakeServer:
         return self._push(Step("disconnect", text=text))
 
@@ -147,16 +156,16 @@ class FakeServer:
             protocol_version = "HTTP/1.1"
             disable_nagle_algorithm = True  # small SSE writes go out at once, not 40 ms apart
 
-            def do_POST(self):  # noqa: N802 (http.server's naming)
+            def do_POST(self):
                 server._serve(self)
 
-            def do_GET(self):  # noqa: N802
+            def do_GET(self):
                 server._serve(self)
 
             def log_message(self, *args):  # keep test output clean
                 pass
 
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._httpd = self.server_class(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, name="fake-llm-server", daemon=True)
         self._thread.start()
@@ -214,6 +223,16 @@ class FakeServer:
                 h.close_connection = True
                 return
             return self._send_json(h, 200, self.message_json(Step("reply", text="too late")))
+        if step.kind == "keep_alive":
+            return self._send_keep_alive(h, step.seconds, step.retry_after or 0.2)
+        if step.kind == "raw":
+            data = step.message.encode()
+            h.send_response(step.status)
+            h.send_header("Content-Type", "text/event-stream" if stream else "application/json")
+            h.send_header("Content-Length", str(len(data)))
+            h.end_headers()
+            h.wfile.write(data)
+            return
         if step.kind == "stream_error" and not stream:
             status = 529 if step.error_type == "overloaded_error" else 500
             step = Step("fail", status=status, message=step.message, error_type=step.error_type)
@@ -264,6 +283,18 @@ class FakeServer:
             h.wfile.write(b"0\r\n\r\n")  # the end of the chunked body: the stream ends cleanly
         h.wfile.flush()
         h.close_connection = True  # dropping without the last chunk is a broken connection
+
+    def _send_keep_alive(self, h, seconds: float, every: float) -> None:
+        h.send_response(200)
+        h.send_header("Content-Type", "text/event-stream")
+        h.send_header("Transfer-Encoding", "chunked")
+        h.end_headers()
+        until = time.monotonic() + seconds
+        while time.monotonic() < until and not self._stopping.wait(every):
+            data = b": keep-alive\n\n"
+            h.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+            h.wfile.flush()
+        h.close_connection = True
 
     # Subclasses: the wire shapes.
     def message_json(self, step: Step) -> dict:
@@ -376,8 +407,8 @@ class FakeAnthropic(FakeServer):
         return f"toolu_{next(self._ids):04d}"
 
     def message_json(self, step: Step) -> dict:
-        body = {"id": "msg_fake", "type": "message", "role": "assistant", "model": self.model,
-                "content": self._blocks(step), "stop_reason": self._stop(step), "stop_sequence": None}
+        body: dict[str, Any] = {"id": "msg_fake", "type": "message", "role": "assistant", "model": self.model,
+                                "content": self._blocks(step), "stop_reason": self._stop(step), "stop_sequence": None}
         i, o = step.usage or (None, None)
         if step.usage is not None:
             body["usage"] = {"input_tokens": i, "output_tokens": o,
@@ -389,8 +420,8 @@ class FakeAnthropic(FakeServer):
             return f"event: {name}\ndata: {json.dumps({'type': name, **payload})}\n\n"
 
         i, o = step.usage or (None, None)
-        start = {"id": "msg_fake", "type": "message", "role": "assistant", "model": self.model, "content": [],
-                 "stop_reason": None, "stop_sequence": None}
+        start: dict[str, Any] = {"id": "msg_fake", "type": "message", "role": "assistant", "model": self.model,
+                                 "content": [], "stop_reason": None, "stop_sequence": None}
         if step.usage is not None:
             start["usage"] = {"input_tokens": i, "output_tokens": 1,
                               "cache_read_input_tokens": 0, "cache_creation_input_tokens": 0}
@@ -410,7 +441,7 @@ class FakeAnthropic(FakeServer):
                        for piece in _pieces(args, 7)]
             events.append(event("content_block_stop", {"index": index}))
             index += 1
-        delta = {"delta": {"stop_reason": self._stop(step), "stop_sequence": None}}
+        delta: dict[str, Any] = {"delta": {"stop_reason": self._stop(step), "stop_sequence": None}}
         if step.usage is not None:
             delta["usage"] = {"output_tokens": o}
         events.append(event("message_delta", delta))

@@ -207,7 +207,7 @@ def test_values_read_the_forms_a_model_writes(text, expected):
 
 
 def test_dates_kept_adds_after_relative_dates_are_not_the_models_values():
-    assert extraction.values(extraction.strip("2026-11-10: send the deck by Friday (2026-11-13).")) == {"w:fri"}
+    assert extraction.values(extraction.strip("2026-11-10: send the deck by Friday (2026-11-13).")) == {"w:fri"}  # noqa: B005 (extraction.strip, not str.strip)
 
 
 def test_an_invented_name_is_one_no_message_holds_not_an_acronym_or_a_clause_opening():

@@ -12,7 +12,7 @@ from evals.items import dump_items
 from evals.persona import verify
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def generated(name):
     """One generation per persona for the tests that only read it."""
     return generate(name)

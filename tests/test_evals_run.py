@@ -171,6 +171,38 @@ def test_a_persona_file_of_ones_own_runs_the_same_way(tmp_path):
         run(Settings(personas=[str(mine / "lonely.json")]), base=tmp_path)
 
 
+def test_a_persona_given_by_absolute_path_gets_a_fresh_store_each_run(tmp_path):
+    """The store lives in the run's temporary folder, never beside the persona file (it was
+    ``/abs/mine.json.db``, reused by the next run, so repeated runs drifted)."""
+    import shutil
+
+    from evals.run import PERSONAS_DIR
+
+    mine = tmp_path / "me"
+    mine.mkdir()
+    shutil.copy(PERSONAS_DIR / "tiny.json", mine / "mine.json")
+    shutil.copy(PERSONAS_DIR / "tiny.items.jsonl", mine / "mine.items.jsonl")
+    path = str((mine / "mine.json").resolve())
+    # A store left beside the persona by an earlier run, with a fact that answers nothing right.
+    from memory import facts as fact_log
+    from memory.db import open_db, transaction
+
+    stale = open_db(path + ".db")
+    with transaction(stale) as conn:
+        fact_log.add_fact(conn, "The Lighthouse launch is on January 1; Robin owns Lighthouse.", "2026-01-01", [])
+    stale.conn.close()
+    left = sorted(p.name for p in mine.iterdir())
+
+    def outcome(run_dir):
+        return sorted((r["item"], r["design"], r["passed"], r.get("context_tokens_est")) for r in read_records(run_dir))
+
+    first = outcome(run(Settings(personas=[path], designs=["kept", "oracle"]), base=tmp_path / "runs1"))
+    assert sorted(p.name for p in mine.iterdir()) == left  # nothing new written beside the persona
+    second = outcome(run(Settings(personas=[path], designs=["kept", "oracle"]), base=tmp_path / "runs2"))
+    tiny = outcome(run(Settings(personas=["tiny"], designs=["kept", "oracle"]), base=tmp_path / "runs3"))
+    assert first == second == tiny  # the stale store beside it was not read
+
+
 class AddsEverything:
     """A memory model that extracts every line the person wrote about Lighthouse or Robin and never supersedes."""
 

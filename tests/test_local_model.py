@@ -1,4 +1,6 @@
-"""The embedded model: reading tool calls, the guard, and (marked local_model) the real thing.
+"""The embedded model: reading tool calls, the server, and (marked local_model) the real thing.
+
+The guard and the argument repair are the turn's screen now: tests/test_screen.py.
 
 The marked tests load the real GGUF with llama-cpp-python; `make test` installs
 both. They use greedy decoding and short replies, and share one loaded model.
@@ -19,9 +21,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from agent.models.base import Message, ToolCall, ToolSpec
-from agent.models.local import (
-    Malformed, _Stream, evidence_text, guard_calls, parse_reply, split_system, wire_messages,
-)
+from agent.models.local import Malformed, _Stream, parse_reply, split_system, wire_messages
 
 SCHEDULE = ToolSpec(
     "schedule_meeting", "Book a meeting.",
@@ -98,66 +98,6 @@ def test_tool_calls_and_results_go_back_in_the_templates_shape():
     assert wired[2] == {"role": "tool", "content": '{"facts": []}', "tool_call_id": "call_1", "name": "search_memory"}
 
 
-# ---------------------------------------------------------------- the guard
-
-
-def _evidence(request: str, memory: str = "") -> str:
-    system = SYSTEM + (f'\n\n<memory kind="facts" note="data">\n{memory}\n</memory>' if memory else "")
-    return evidence_text([Message("user", request)], system)
-
-
-def test_a_plain_question_does_not_book_a_meeting():
-    invented = ToolCall("c", "schedule_meeting", {"title": "Weekly team meeting", "start": "2026-12-01T10:00"})
-    kept, dropped = guard_calls([invented], [SCHEDULE], _evidence("What's a good way to structure a weekly team meeting?"))
-    assert kept == [] and dropped
-    # Not phrased as a question, it still names no time: the start is not grounded.
-    kept, dropped = guard_calls([invented], [SCHEDULE], _evidence("Tell me a good way to structure a weekly team meeting."))
-    assert kept == [] and "start" in dropped[0].reason
-
-
-def test_a_request_that_names_a_time_keeps_its_call():
-    call = ToolCall("c", "schedule_meeting", {"title": "Q3 budget", "start": "2026-12-01T15:00", "attendees": ["Anna"]})
-    kept, dropped = guard_calls([call], [SCHEDULE], _evidence("Schedule a meeting with Anna tomorrow at 3pm about the Q3 budget"))
-    assert kept == [call] and dropped == []
-
-
-def test_values_from_memory_are_grounded_and_the_clock_line_is_not():
-    call = ToolCall("c", "schedule_meeting", {"title": "Sync with Priya", "start": "Wednesday 11:30"})
-    evidence = _evidence("Book the weekly sync with my manager at the usual time", "- 2026-11-16: The sync with Priya is Wednesdays at 11:30.")
-    assert guard_calls([call], [SCHEDULE], evidence)[0] == [call]
-    # The same request without that memory names no time: the clock in the system prompt does not count.
-    assert guard_calls([call], [SCHEDULE], _evidence("Book the weekly sync with my manager"))[0] == []
-
-
-def test_a_time_from_an_earlier_request_does_not_license_a_new_booking():
-    history = [Message("user", "Schedule a meeting with Anna tomorrow at 3pm"), Message("assistant", "Booked for 15:00."),
-               Message("user", "What's a good way to structure a weekly team meeting?")]
-    invented = ToolCall("c", "schedule_meeting", {"title": "Weekly team meeting", "start": "tomorrow 15:00"})
-    assert guard_calls([invented], [SCHEDULE], evidence_text(history, SYSTEM))[0] == []
-    # ... but a reply to the assistant's own proposal may take the time from it.
-    follow_up = [Message("user", "Set up a sync with Anna"), Message("assistant", "Shall I book tomorrow at 3pm?"),
-                 Message("user", "yes, the sync")]
-    call = ToolCall("c", "schedule_meeting", {"title": "Sync with Anna", "start": "tomorrow 15:00"})
-    assert guard_calls([call], [SCHEDULE], evidence_text(follow_up, SYSTEM))[0] == [call]
-
-
-def test_missing_required_arguments_and_unknown_tools_are_dropped():
-    missing = ToolCall("a", "schedule_meeting", {"title": "Lunch"})
-    unknown = ToolCall("b", "book_flight", {"to": "Paris"})
-    aliased = ToolCall("c", "schedule_meeting", {"title": "Lunch with Sam", "time": "Friday noon"})
-    kept, dropped = guard_calls([missing, unknown, aliased], [SCHEDULE], _evidence("Lunch with Sam on Friday at noon"))
-    assert kept == [aliased]  # "time" may be the tool's other name for start: the tool decides
-    assert [d.call.id for d in dropped] == ["a", "b"]
-
-
-def test_a_value_nowhere_in_the_conversation_is_dropped():
-    call = ToolCall("c", "search_memory", {"query": "quarterly revenue forecast"})
-    assert guard_calls([call], [SEARCH], _evidence("hello there"))[0] == []
-    assert guard_calls([call], [SEARCH], _evidence("what did I say about the revenue forecast?"))[0] == [call]
-
-
-# ---------------------------------------------------------------- the real model
-
 needs_llama = pytest.mark.skipif(
     importlib.util.find_spec("llama_cpp") is None,
     reason="llama-cpp-python is not installed (pip install -e '.[local]'; `make test` does it)",
@@ -233,11 +173,11 @@ def test_the_openai_client_works_against_kept_model_serve(gguf, tmp_path):
 
     port = _free_port()
     env = {**os.environ, "KEPT_LOCAL_MODEL": gguf}
-    log = open(tmp_path / "serve.log", "w")
-    server = subprocess.Popen(
-        [sys.executable, "-c", "from agent.cli import main; main()", "model", "serve", "--port", str(port)],
-        env=env, stdout=log, stderr=subprocess.STDOUT,
-    )
+    with open(tmp_path / "serve.log", "w") as log:  # the server holds its own copy of the file
+        server = subprocess.Popen(
+            [sys.executable, "-c", "from agent.cli import main; main()", "model", "serve", "--port", str(port)],
+            env=env, stdout=log, stderr=subprocess.STDOUT,
+        )
     try:
         deadline = time.monotonic() + 120
         while True:
@@ -265,7 +205,6 @@ def test_the_openai_client_works_against_kept_model_serve(gguf, tmp_path):
             server.wait(timeout=20)
         except subprocess.TimeoutExpired:
             server.kill()
-        log.close()
 
 
 # ---------------------------------------------------------------- the server's chat handler
@@ -348,23 +287,6 @@ def test_a_call_missing_only_its_last_brace_is_still_read():
     assert calls == []  # an unfinished string is not a call
     _, calls = parse_reply('{"name": "send_message", "arguments": {"to": "Sam", "body": "say \\"hi}\\""}', {"send_message"})
     assert calls[0].arguments == {"to": "Sam", "body": 'say "hi}"'}
-
-
-def test_a_question_never_acts_but_may_look_things_up():
-    send = ToolCall("c", "send_message", {"to": "Priya", "body": "Send the Q3 budget"})
-    send_spec = ToolSpec("send_message", "Send.", {"type": "object", "properties": {"to": {"type": "string"}, "body": {"type": "string"}},
-                                                  "required": ["to", "body"]})
-    kept, dropped = guard_calls([send], [send_spec], _evidence("Did I send anything to Priya about the Q3 budget?"))
-    assert kept == [] and "only asks a question" in dropped[0].reason
-    kept, _ = guard_calls([send], [send_spec], _evidence("Can you send Priya the Q3 budget?"))
-    assert kept == [send]
-    kept, _ = guard_calls([send], [send_spec], _evidence("Send Priya the Q3 budget, ok?"))
-    assert kept == [send]
-    assert guard_calls([send], [send_spec], _evidence("我给Priya发过Q3预算吗？"))[0] == []
-    assert guard_calls([send], [send_spec], _evidence("能把Q3 budget发给Priya吗？"))[0] == [send]
-    assert guard_calls([send], [send_spec], _evidence("你能把Q3 budget发给Priya吗？"))[0] == [send]
-    look = ToolCall("c", "search_memory", {"query": "Q3 budget"})
-    assert guard_calls([look], [SEARCH], _evidence("What did I say about the Q3 budget?"))[0] == [look]
 
 
 @pytest.mark.local_model

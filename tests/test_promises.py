@@ -258,10 +258,9 @@ def test_rerunning_the_pass_on_the_same_messages_creates_no_duplicates(db):
     }
     llm, model = _llm(reply, reply)
     first = ledger.plan_pass(db, [m], llm, date(2026, 10, 7))
-    with pytest.raises(RuntimeError):  # the pass fails after planning: nothing may stick
-        with transaction(db) as conn:
-            ledger.apply_pass(conn, first)
-            raise RuntimeError("crash before the cursor moved")
+    with pytest.raises(RuntimeError), transaction(db) as conn:  # the pass fails after planning: nothing may stick
+        ledger.apply_pass(conn, first)
+        raise RuntimeError("crash before the cursor moved")
     assert ledger.list_promises(db, ()) == []
     second = ledger.plan_pass(db, [m], llm, date(2026, 10, 7))  # the rerun reads the messages again
     for plan in (second, second, first):

@@ -6,8 +6,7 @@ import pytest
 
 from agent.models import base
 from agent.models.anthropic import AnthropicModel
-from agent.models.base import PLACEHOLDER_KEY
-from agent.models.base import Message, ModelError, ToolCall, ToolSpec
+from agent.models.base import PLACEHOLDER_KEY, Message, ModelError, ToolCall, ToolSpec
 from agent.models.calls import call_model
 from agent.models.prices import cost
 from memory.calls import list_calls

@@ -7,9 +7,8 @@ import json
 import pytest
 
 from agent.models import base
-from agent.models.base import Message, ModelError, ToolCall, ToolSpec
+from agent.models.base import PLACEHOLDER_KEY, Message, ModelError, ToolCall, ToolSpec
 from agent.models.calls import call_model
-from agent.models.base import PLACEHOLDER_KEY
 from agent.models.openai import OpenAIModel
 from agent.models.prices import cost
 from memory.calls import list_calls

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -11,7 +11,7 @@ from memory.db import transaction
 from tools.base import ToolContext, ToolError
 from tools.memory_search import TOOLS
 
-AT = datetime(2026, 10, 7, 9, 30, tzinfo=timezone.utc)
+AT = datetime(2026, 10, 7, 9, 30, tzinfo=UTC)
 
 
 def _say(db, text, chat=None, role="user"):

@@ -133,10 +133,9 @@ def test_rereading_the_same_messages_counts_nothing_twice(db):
                                         {"message": 2, "series": "new", "name": DENTIST, "date_text": ""}]})
     llm, model = _llm(reply, reply)
     plan = series.plan_pass(db, msgs, llm, date(2026, 10, 9))
-    with pytest.raises(RuntimeError):  # a crash after planning writes nothing
-        with transaction(db) as conn:
-            series.apply_pass(conn, plan)
-            raise RuntimeError("killed")
+    with pytest.raises(RuntimeError), transaction(db) as conn:  # a crash after planning writes nothing
+        series.apply_pass(conn, plan)
+        raise RuntimeError("killed")
     assert series.summary_rows(db) == []
     again = series.plan_pass(db, msgs, llm, date(2026, 10, 9))
     for p in (again, again, plan):

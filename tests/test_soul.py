@@ -29,10 +29,11 @@ def test_every_version_is_kept_and_an_unchanged_save_adds_none(db):
 
 
 def test_default_persona_is_not_in_the_note_and_survives_an_empty_soul(db, quiet_recall):
-    from agent.context import PERSONA, build
-    from memory import messages as store
     from datetime import datetime
     from zoneinfo import ZoneInfo
+
+    from agent.context import PERSONA, build
+    from memory import messages as store
 
     soul.set_text(db, "")
     assert PERSONA not in soul.render(db)
@@ -42,10 +43,11 @@ def test_default_persona_is_not_in_the_note_and_survives_an_empty_soul(db, quiet
 
 
 def test_soul_reaches_the_prompt_in_a_private_chat_only(db, quiet_recall):
-    from agent.context import build
-    from memory import messages as store
     from datetime import datetime
     from zoneinfo import ZoneInfo
+
+    from agent.context import build
+    from memory import messages as store
 
     soul.set_text(db, "Call me Mo.")
     now = datetime(2026, 10, 7, 9, tzinfo=ZoneInfo("Europe/Berlin"))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -40,7 +40,7 @@ def test_schedule_resolves_the_phrase_and_stores_the_event(ctx, db):
     assert result["conflicts"] == []
     stored = store.get_event(db, result["event_id"])
     assert stored.title == "One on one with Sam"
-    assert stored.start == datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)
+    assert stored.start == datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
     assert stored.status == store.SCHEDULED
 
 

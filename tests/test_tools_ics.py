@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
 from tools import ics, store
@@ -120,6 +120,6 @@ def test_existing_file_is_replaced_and_made_private(db, tmp_path):
     path = tmp_path / "cal.ics"
     path.write_text("old")
     os.chmod(path, 0o644)
-    ics.write_calendar(path, [], datetime.now(timezone.utc))
+    ics.write_calendar(path, [], datetime.now(UTC))
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
     assert parse(path.read_bytes()) == []

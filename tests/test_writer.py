@@ -221,7 +221,7 @@ def test_failure_between_extraction_and_commit_leaves_the_cursor_and_a_reread_ad
     _, llm = scripted(db, *steps)
     assert run(db, llm).added == 2
     # Reading the same messages once more (at-least-once) stores nothing twice.
-    with transaction(db) as conn:
+    with transaction(db):
         state.put(db, writer.CURSOR, "0")
     model, llm = scripted(db, rewrite(keep="- Atlas Nov 10"), extracted(("Atlas launch is November 10.", [1]), ("the budget is 5000 euros", [2])))
     result = run(db, llm)
@@ -393,7 +393,7 @@ def test_secrets_never_reach_the_model_memory_or_facts(db):
     say(db, [("user", f"the staging key is {FAKE_KEY} and my password: hunter2hunter2")])
     model, llm = scripted(
         db,
-        rewrite(keep=f"- staging key {FAKE_KEY}", soul=f"Call me Mo. password: hunter2hunter2"),
+        rewrite(keep=f"- staging key {FAKE_KEY}", soul="Call me Mo. password: hunter2hunter2"),
         extracted((f"the staging key is {FAKE_KEY}", [1])),
     )
     run(db, llm)

@@ -17,6 +17,8 @@ from zoneinfo import ZoneInfo
 
 import sqlite_utils
 
+from memory.scope import Scope
+
 
 class ToolError(Exception):
     """A failure the model can act on; its text is the tool result."""
@@ -32,6 +34,11 @@ class ToolContext:
     # Asked before an action needs the person's consent (e.g. a first message
     # to a new recipient). Returns True to go ahead.
     approve: Callable[[str], bool] = field(default=lambda prompt: True)
+
+    @property
+    def scope(self) -> Scope:
+        """What this chat may read: every list and lookup of a tool goes through it."""
+        return Scope(self.chat_name, self.chat_is_team)
 
 
 @dataclass

@@ -130,10 +130,16 @@ def schedule_meeting(ctx: ToolContext, args: ScheduleMeetingArgs) -> dict:
         location=args.location, notes=args.notes, chat=ctx.chat_name,
     )
     result = _event(event, ctx)
-    result["conflicts"] = [_brief(e, ctx) for e in conflicts]
+    # A clash with an event this chat may not see is told as busy time only.
+    shown = [e for e in conflicts if ctx.scope.sees(e.chat)]
+    busy = [e for e in conflicts if not ctx.scope.sees(e.chat)]
+    result["conflicts"] = [_brief(e, ctx) for e in shown] + [
+        {"busy": True, "start": when.iso(e.start, ctx.tz), "end": when.iso(e.end, ctx.tz)} for e in busy
+    ]
     if conflicts:
-        names = ", ".join(f"'{e.title}' (event_id {e.id})" for e in conflicts)
-        result["warning"] = f"Booked, but it overlaps {names}. Tell the person about the clash."
+        names = [f"'{e.title}' (event_id {e.id})" for e in shown]
+        names += [f"{len(busy)} private event{'s' if len(busy) > 1 else ''} (busy time)"] if busy else []
+        result["warning"] = f"Booked, but it overlaps {', '.join(names)}. Tell the person about the clash."
     return result
 
 
@@ -154,7 +160,7 @@ def list_events(ctx: ToolContext, args: ListEventsArgs) -> dict:
         raise ToolError(
             f"to_date {when.iso(end, ctx.tz)} is before from_date {when.iso(start, ctx.tz)}; give a later to_date"
         )
-    found = store.events(ctx.db, start, end, include_cancelled=args.include_cancelled)
+    found = store.events(ctx.db, start, end, include_cancelled=args.include_cancelled, scope=ctx.scope)
     return {
         "from": when.iso(start, ctx.tz),
         "to": when.iso(end, ctx.tz),
@@ -165,13 +171,13 @@ def list_events(ctx: ToolContext, args: ListEventsArgs) -> dict:
 
 def cancel_event(ctx: ToolContext, args: CancelEventArgs) -> dict:
     try:
-        event = store.cancel_event(ctx.db, args.event_id, ctx.now)
+        event = store.cancel_event(ctx.db, args.event_id, ctx.now, scope=ctx.scope)
     except LookupError:
         raise ToolError(
             f"event_id: no event has event_id {args.event_id}; call list_events to see the ids"
         ) from None
     except ValueError:
-        old = store.get_event(ctx.db, args.event_id)
+        old = store.get_event(ctx.db, args.event_id, ctx.scope)
         raise ToolError(
             f"event_id: event {args.event_id} ('{old.title}', {when.iso(old.start, ctx.tz)}) is already cancelled"
         ) from None

@@ -28,7 +28,7 @@ class SearchMemoryArgs(Arguments):
 
 
 def search_memory(ctx: ToolContext, args: SearchMemoryArgs) -> dict:
-    if ctx.chat_is_team:
+    if not ctx.scope.private_memory:
         raise ToolError(TEAM_REFUSAL)
     facts = search.search_facts(ctx.db, args.query, args.limit)
     found = search.search_messages(ctx.db, args.query, args.limit)

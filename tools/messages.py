@@ -95,7 +95,7 @@ def send_message(ctx: ToolContext, args: SendMessageArgs) -> dict:
 
 
 def list_messages(ctx: ToolContext, args: ListMessagesArgs) -> dict:
-    found = store.outbox(ctx.db, recipient=args.to, limit=args.limit)
+    found = store.outbox(ctx.db, recipient=args.to, limit=args.limit, scope=ctx.scope)
     return {"count": len(found), "messages": [_message(m, ctx) for m in found]}
 
 

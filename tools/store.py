@@ -18,6 +18,7 @@ from zoneinfo import ZoneInfo
 import sqlite_utils
 
 from memory.db import transaction
+from memory.scope import EVERYTHING, Scope
 
 SCHEDULED, CANCELLED = "scheduled", "cancelled"
 OPEN, DONE = "open", "done"
@@ -163,8 +164,10 @@ def add_event(
     return get_event(db, event_id)
 
 
-def get_event(db: sqlite_utils.Database, event_id: int) -> Event | None:
-    row = db.conn.execute("SELECT * FROM calendar_events WHERE id = ?", (event_id,)).fetchone()
+def get_event(db: sqlite_utils.Database, event_id: int, scope: Scope = EVERYTHING) -> Event | None:
+    """The event, or None when there is none or ``scope`` may not see it."""
+    cond, args = scope.where()
+    row = db.conn.execute("SELECT * FROM calendar_events WHERE id = ?" + cond, (event_id, *args)).fetchone()
     return _event(row) if row else None
 
 
@@ -174,9 +177,11 @@ def events(
     end: datetime | None = None,
     *,
     include_cancelled: bool = False,
+    scope: Scope = EVERYTHING,
 ) -> list[Event]:
-    """Events overlapping [start, end) (either bound optional), earliest first."""
-    sql, args = "SELECT * FROM calendar_events WHERE 1 = 1", []
+    """Events overlapping [start, end) (either bound optional) that ``scope`` sees, earliest first."""
+    cond, args = scope.where()
+    sql = "SELECT * FROM calendar_events WHERE 1 = 1" + cond
     if not include_cancelled:
         sql += " AND status = ?"
         args.append(SCHEDULED)
@@ -194,10 +199,12 @@ def overlapping(db: sqlite_utils.Database, start: datetime, end: datetime, exclu
     return [e for e in events(db, start, end) if e.id != exclude_id]
 
 
-def cancel_event(db: sqlite_utils.Database, event_id: int, now: datetime) -> Event:
-    """Mark an event cancelled. Raises LookupError (unknown id) or ValueError (already cancelled)."""
+def cancel_event(db: sqlite_utils.Database, event_id: int, now: datetime, scope: Scope = EVERYTHING) -> Event:
+    """Mark an event cancelled. Raises LookupError (unknown id, or one ``scope`` may not see)
+    or ValueError (already cancelled)."""
+    cond, args = scope.where()
     with transaction(db) as conn:
-        row = conn.execute("SELECT status FROM calendar_events WHERE id = ?", (event_id,)).fetchone()
+        row = conn.execute("SELECT status FROM calendar_events WHERE id = ?" + cond, (event_id, *args)).fetchone()
         if row is None:
             raise LookupError(event_id)
         if row["status"] == CANCELLED:
@@ -266,9 +273,11 @@ def outbox(
     recipient: str | None = None,
     since: datetime | None = None,
     limit: int | None = None,
+    scope: Scope = EVERYTHING,
 ) -> list[OutboxMessage]:
-    """Sent messages, oldest first; ``limit`` keeps the newest N."""
-    sql, args = "SELECT * FROM outbox WHERE 1 = 1", []
+    """Sent messages that ``scope`` sees, oldest first; ``limit`` keeps the newest N."""
+    cond, args = scope.where()
+    sql = "SELECT * FROM outbox WHERE 1 = 1" + cond
     if recipient is not None:
         sql += " AND recipient_key = ?"
         args.append(recipient_key(recipient))
@@ -355,14 +364,18 @@ def add_task(
     return get_task(db, task_id)
 
 
-def get_task(db: sqlite_utils.Database, task_id: int) -> Task | None:
-    row = db.conn.execute("SELECT * FROM tasks WHERE id = ?", (task_id,)).fetchone()
+def get_task(db: sqlite_utils.Database, task_id: int, scope: Scope = EVERYTHING) -> Task | None:
+    """The task, or None when there is none or ``scope`` may not see it."""
+    cond, args = scope.where()
+    row = db.conn.execute("SELECT * FROM tasks WHERE id = ?" + cond, (task_id, *args)).fetchone()
     return _task(row) if row else None
 
 
-def tasks(db: sqlite_utils.Database, *, assignee: str | None = None, status: str | None = None) -> list[Task]:
-    """Tasks, soonest due first (undated last), then oldest first."""
-    sql, args = "SELECT * FROM tasks WHERE 1 = 1", []
+def tasks(db: sqlite_utils.Database, *, assignee: str | None = None, status: str | None = None,
+          scope: Scope = EVERYTHING) -> list[Task]:
+    """Tasks that ``scope`` sees, soonest due first (undated last), then oldest first."""
+    cond, args = scope.where()
+    sql = "SELECT * FROM tasks WHERE 1 = 1" + cond
     if assignee is not None:
         sql += " AND assignee_key = ?"
         args.append(recipient_key(assignee))
@@ -373,10 +386,12 @@ def tasks(db: sqlite_utils.Database, *, assignee: str | None = None, status: str
     return [_task(r) for r in db.conn.execute(sql, args)]
 
 
-def complete_task(db: sqlite_utils.Database, task_id: int, now: datetime) -> Task:
-    """Mark a task done. Raises LookupError (unknown id) or ValueError (already done)."""
+def complete_task(db: sqlite_utils.Database, task_id: int, now: datetime, scope: Scope = EVERYTHING) -> Task:
+    """Mark a task done. Raises LookupError (unknown id, or one ``scope`` may not see)
+    or ValueError (already done)."""
+    cond, args = scope.where()
     with transaction(db) as conn:
-        row = conn.execute("SELECT status FROM tasks WHERE id = ?", (task_id,)).fetchone()
+        row = conn.execute("SELECT status FROM tasks WHERE id = ?" + cond, (task_id, *args)).fetchone()
         if row is None:
             raise LookupError(task_id)
         if row["status"] == DONE:

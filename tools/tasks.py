@@ -95,17 +95,17 @@ def assign_task(ctx: ToolContext, args: AssignTaskArgs) -> dict:
 
 def list_tasks(ctx: ToolContext, args: ListTasksArgs) -> dict:
     status = None if args.status == "all" else args.status
-    found = store.tasks(ctx.db, assignee=args.assignee, status=status)
+    found = store.tasks(ctx.db, assignee=args.assignee, status=status, scope=ctx.scope)
     return {"count": len(found), "tasks": [_task(t, ctx) for t in found]}
 
 
 def complete_task(ctx: ToolContext, args: CompleteTaskArgs) -> dict:
     try:
-        task = store.complete_task(ctx.db, args.task_id, ctx.now)
+        task = store.complete_task(ctx.db, args.task_id, ctx.now, scope=ctx.scope)
     except LookupError:
         raise ToolError(f"task_id: no task has task_id {args.task_id}; call list_tasks to see the ids") from None
     except ValueError:
-        old = store.get_task(ctx.db, args.task_id)
+        old = store.get_task(ctx.db, args.task_id, ctx.scope)
         raise ToolError(f"task_id: task {args.task_id} ('{old.title}') is already done") from None
     return _task(task, ctx)
 

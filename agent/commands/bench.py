@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -37,7 +36,7 @@ def _emit(report: dict, metrics, as_json: bool) -> None:
         typer.echo(render_report(report, metrics))
 
 
-def _run_dataset(bench, label: str, data: Path, limit: Optional[int], as_json: bool, no_progress: bool) -> None:
+def _run_dataset(bench, label: str, data: Path, limit: int | None, as_json: bool, no_progress: bool) -> None:
     _check_data(data)
     try:
         report = bench.run(data, limit=limit, show_progress=not no_progress)
@@ -49,7 +48,7 @@ def _run_dataset(bench, label: str, data: Path, limit: Optional[int], as_json: b
 @app.command()
 def longmemeval(
     data: Path = typer.Option(..., "--data", help=DATA_HELP + " e.g. longmemeval_s_cleaned_498of500.json.xz"),
-    limit: Optional[int] = LIMIT_OPT,
+    limit: int | None = LIMIT_OPT,
     as_json: bool = JSON_OPT,
     no_progress: bool = QUIET_OPT,
 ) -> None:
@@ -62,7 +61,7 @@ def longmemeval(
 @app.command()
 def locomo(
     data: Path = typer.Option(..., "--data", help=DATA_HELP + " e.g. locomo10.json"),
-    limit: Optional[int] = LIMIT_OPT,
+    limit: int | None = LIMIT_OPT,
     as_json: bool = JSON_OPT,
     no_progress: bool = QUIET_OPT,
 ) -> None:
@@ -92,16 +91,51 @@ def scale(
 
 @app.command()
 def gate(
-    dev: Optional[Path] = typer.Option(None, "--dev", help="Dev set (JSONL); default: the one shipped with kept's tests."),
+    split: Path | None = typer.Option(None, "--split", help="One split file (JSONL) instead of the shipped test and dev sets."),
+    misses: bool = typer.Option(False, "--misses", help="List the turns kept recall gets wrong on the DEV set (for tuning; never on test)."),
     as_json: bool = JSON_OPT,
 ) -> None:
-    """The relevance gate's trade-off on the dev set: facts injected on ordinary turns vs answerable turns keeping their fact."""
+    """What recall brings per kind of turn (answerable, rule, update, ordinary, general, never stored), on the held-out test set and the dev set, kept recall beside plain top-12."""
     from evals.bench import gate as bench
 
-    path = dev or bench.DEFAULT_DEV
-    _check_data(path)
-    report = bench.run(path)
-    typer.echo(json.dumps(report, indent=2) if as_json else bench.render(report))
+    if split is not None:
+        _check_data(split)
+    if misses:
+        rows = bench.misses(split or bench.DEFAULT_DEV)
+        typer.echo(json.dumps(rows, indent=1, ensure_ascii=False))
+        return
+    report = bench.run({split.stem: split} if split else None)
+    typer.echo(json.dumps(report, indent=2, ensure_ascii=False) if as_json else bench.render(report))
+
+
+@app.command()
+def dates(
+    engine: str = typer.Option("kept", "--engine", help="kept (memory/text/dates.py) or dateparser (for comparison)."),
+    show: list[str] = typer.Option([], "--show", help="Also print the misses of this split (dev or test)."),
+) -> None:
+    """Day-and-time phrases (English, Chinese, mixed): right / wrong / refused per split."""
+    from evals.bench import dates as bench
+
+    if engine not in bench.ENGINES:
+        fail(f"unknown engine {engine!r}; choose one of {', '.join(sorted(bench.ENGINES))}")
+    import importlib.util
+
+    if engine == "dateparser" and importlib.util.find_spec("dateparser") is None:
+        fail("the dateparser comparison needs dateparser: pip install dateparser (kept itself does not use it)")
+    bad = [s for s in show if s not in bench.SPLITS]
+    if bad:
+        fail(f"unknown split {bad[0]!r}; choose dev or test")
+    typer.echo(bench.render(bench.run(engine), engine, show))
+
+
+@app.command()
+def acts(
+    show: list[str] = typer.Option([], "--show", help="Also print the misses of this split (dev or test)."),
+) -> None:
+    """Requests vs real questions (English and Chinese): right / wrong per split."""
+    from evals.bench import acts as bench
+
+    bench.main([arg for s in show for arg in ("--show", s)])
 
 
 @app.command()

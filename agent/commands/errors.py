@@ -27,10 +27,11 @@ def _known_failures() -> tuple[type[BaseException], ...]:
     from agent.loop import InputError
     from agent.models.base import ModelError
     from memory.db import StoreError
+    from memory.messages import ChatKindError
     from memory.transfer import ImportRefused
     from memory.writer import PassAborted
 
-    return (StoreError, ConfigError, InputError, ModelError, ImportRefused, PassAborted, Fail)
+    return (StoreError, ChatKindError, ConfigError, InputError, ModelError, ImportRefused, PassAborted, Fail)
 
 
 def guard(fn):

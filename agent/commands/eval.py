@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -26,7 +25,8 @@ def generate(
     check: bool = typer.Option(False, "--check", help="Do not write: verify each persona's plan and that committed files match a fresh generation."),
 ) -> None:
     """Generate the synthetic personas and their items (seeded, deterministic, no model)."""
-    from evals.generate import PERSONA_DIR, SPECS, generate as gen, write
+    from evals.generate import PERSONA_DIR, SPECS, write
+    from evals.generate import generate as gen
     from evals.items import dump_items
     from evals.persona import verify
 
@@ -63,17 +63,17 @@ def run(
     level: str = typer.Option("context", "--level", help="context: does the assembled prompt hold the current value (no model). answer: a model answers and acts."),
     designs: str = typer.Option("none,full,summary,raw,kept,oracle", "--designs", help="Comma-separated designs: none, full, summary, raw, kept, oracle."),
     personas: str = typer.Option("tiny,light,heavy,mixed,yearlong", "--personas", help="Comma-separated persona names."),
-    persona: Optional[Path] = typer.Option(None, "--persona", help="Run on your own history: a persona .json file with its .items.jsonl beside it."),
+    persona: Path | None = typer.Option(None, "--persona", help="Run on your own history: a persona .json file with its .items.jsonl beside it."),
     facts: str = typer.Option("gold", "--facts", help="gold: the planted facts as if extracted perfectly; write: kept's real write path (needs --memory-model), its extraction stage scored and printed."),
-    model: Optional[str] = typer.Option(None, "--model", "-m", help="Answering model for --level answer, e.g. anthropic:claude-haiku-4-5 or local."),
-    memory_model: Optional[str] = typer.Option(None, "--memory-model", help="Model for kept's write path (with --facts write)."),
+    model: str | None = typer.Option(None, "--model", "-m", help="Answering model for --level answer, e.g. anthropic:claude-haiku-4-5 or local."),
+    memory_model: str | None = typer.Option(None, "--memory-model", help="Model for kept's write path (with --facts write)."),
     repeats: int = typer.Option(1, "--repeats", min=1, help="Answer each item this many times."),
     kinds: str = typer.Option("", "--kinds", help="Only these item kinds (comma-separated)."),
-    limit: Optional[int] = typer.Option(None, "--limit", min=1, help="At most this many items per persona."),
+    limit: int | None = typer.Option(None, "--limit", min=1, help="At most this many items per persona."),
     label: str = typer.Option("", "--label", help="A label for the run folder's name."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Folder that holds run folders (default: evals/runs)."),
-    resume: Optional[Path] = typer.Option(None, "--resume", help="Continue an interrupted run in this folder."),
-    replay: Optional[Path] = typer.Option(None, "--replay", help="Regrade this run's saved replies without calling a model."),
+    out: Path | None = typer.Option(None, "--out", help="Folder that holds run folders (default: evals/runs)."),
+    resume: Path | None = typer.Option(None, "--resume", help="Continue an interrupted run in this folder."),
+    replay: Path | None = typer.Option(None, "--replay", help="Regrade this run's saved replies without calling a model."),
     as_json: bool = typer.Option(False, "--json", help="Print the run folder and fairness checks as JSON."),
 ) -> None:
     """Run the suite; writes evals/runs/<timestamp>--<label>/ and prints the context table or a summary."""
@@ -114,15 +114,15 @@ def run(
         from evals.extraction import summary_line
 
         data = json.loads(path.read_text())
-        write, facts = data.get("write", {}), data.get("facts")
+        write, fact_stats = data.get("write", {}), data.get("facts")
         typer.echo(f"write path {path.stem[len('extraction-'):]}: {write.get('passes')} passes, "
                    f"{write.get('model_calls')} model calls ({write.get('failed_attempts', 0)} failed attempts besides), "
                    f"{write.get('input_tokens')} input and "
                    f"{write.get('output_tokens')} output tokens"
                    + (f"; STOPPED with {write.get('unread_messages')} messages unread: {write['stopped']}"
                       if write.get("stopped") else ""))
-        if facts:
-            typer.echo(summary_line(path.stem[len("extraction-"):], facts))
+        if fact_stats:
+            typer.echo(summary_line(path.stem[len("extraction-"):], fact_stats))
     if (run_dir / "context.md").exists():
         typer.echo((run_dir / "context.md").read_text())
     typer.echo(f"fairness: none passes {len(fairness['none_passing'])}/{fairness['none_checked']} memory items; "

@@ -158,15 +158,9 @@ def export_cmd(file: Path = typer.Argument(..., help="Where to write the JSON ex
 @_guard
 def import_cmd(file: Path = typer.Argument(..., help="A JSON file written by `kept memory export`.")) -> None:
     """Load an export into an empty store (refused when this store already holds memory)."""
-    from memory.transfer import import_data
+    from memory.transfer import import_data, load_file
 
-    try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-    except OSError as exc:
-        fail(f"cannot read {file}: {exc.strerror or exc}")
-    except (ValueError, UnicodeDecodeError) as exc:
-        fail(f"{file} is not JSON: {exc}")
-    counts = import_data(_store(), data)
+    counts = import_data(_store(), load_file(file))
     typer.echo("Imported " + ", ".join(f"{n} {k}" for k, n in counts.items()) + ".")
 
 

@@ -75,7 +75,7 @@ def info(as_json: bool = typer.Option(False, "--json", help="Print JSON instead 
         llama_cpp=importlib.util.find_spec("llama_cpp") is not None,
     )
     try:
-        row["packages"] = True if model_file.part_files() else False
+        row["packages"] = bool(model_file.part_files())
     except model_file.ModelFileError:
         row["packages"] = False
     if as_json:

@@ -99,4 +99,7 @@ def _close(promise_id: int, status: str, note: str) -> None:
     if p.status != ledger.OPEN:
         fail(f"promise #{promise_id} is already {p.status} (on {p.closed_on})")
     ledger.close_by_person(db, promise_id, status, today, note)
-    typer.echo(ledger.describe(ledger.get(db, promise_id), today))
+    closed = ledger.get(db, promise_id)
+    if closed is None:  # deleted by another kept process in between
+        fail(f"promise #{promise_id} is gone")
+    typer.echo(ledger.describe(closed, today))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from typing import Optional
 
 import typer
 
@@ -79,7 +78,7 @@ def show(
 
 @app.command()
 def edit(
-    set_text: Optional[str] = typer.Option(None, "--set", help="Replace SOUL with this text instead of opening $EDITOR ('' clears it)."),
+    set_text: str | None = typer.Option(None, "--set", help="Replace SOUL with this text instead of opening $EDITOR ('' clears it)."),
 ) -> None:
     """Edit SOUL in $EDITOR (or set it with --set). Every version is kept."""
     from memory import soul

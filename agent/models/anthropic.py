@@ -12,7 +12,16 @@ import json
 from typing import Any
 
 from agent.models.base import (
-    MALFORMED, Message, ModelError, Response, StreamCallback, ToolCall, ToolSpec, Usage, sdk_client, sdk_errors,
+    MALFORMED,
+    Message,
+    ModelError,
+    Response,
+    StreamCallback,
+    ToolCall,
+    ToolSpec,
+    Usage,
+    sdk_client,
+    sdk_errors,
 )
 
 

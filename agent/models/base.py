@@ -80,7 +80,10 @@ RETRYABLE = {RATE_LIMIT, SERVER, TIMEOUT, CONNECTION, MALFORMED, EMPTY}
 
 class ModelError(Exception):
     def __init__(self, kind: str, message: str, *, retry_after: float | None = None):
-        super().__init__(message)
+        from memory.secrets import redact
+
+        # A provider's error may echo the key it was sent: it never reaches a screen, log or row.
+        super().__init__(redact(message))
         self.kind = kind
         self.retry_after = retry_after
 
@@ -174,7 +177,14 @@ def sdk_client(
     api_key = api_key or os.environ.get(key_var) or (PLACEHOLDER_KEY if base_url else None)
     if not api_key:
         raise ModelError(NOT_CONFIGURED, missing)
-    return base_url, sdk_class(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0)
+    import importlib
+
+    from agent.models.calls import deadline_client
+
+    sdk = importlib.import_module(sdk_class.__module__.split(".")[0])
+    # The client's HTTP transport enforces each model call's overall deadline (agent/models/calls.py).
+    return base_url, sdk_class(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0,
+                               http_client=deadline_client(sdk))
 
 
 @contextmanager
@@ -184,6 +194,10 @@ def sdk_errors(who: str) -> Iterator[None]:
         yield
     except ModelError:
         raise
+    except (AttributeError, TypeError, KeyError, IndexError) as exc:
+        # The SDKs build reply objects without validating them: a 200 whose body is `null`
+        # or has a number where the message should be arrives here as one of these.
+        raise ModelError(MALFORMED, f"{who} sent a reply of an unexpected shape ({type(exc).__name__}: {exc})") from exc
     except Exception as exc:
         error = classify_sdk_error(exc, who)
         if error is None:
@@ -204,10 +218,10 @@ def retry_after_seconds(headers) -> float | None:
         try:
             return max(float(value), 0.0)
         except ValueError:
-            from datetime import datetime, timezone
+            from datetime import UTC, datetime
             from email.utils import parsedate_to_datetime
 
-            return max((parsedate_to_datetime(value) - datetime.now(timezone.utc)).total_seconds(), 0.0)
+            return max((parsedate_to_datetime(value) - datetime.now(UTC)).total_seconds(), 0.0)
     except (TypeError, ValueError):
         return None
 

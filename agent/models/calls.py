@@ -1,17 +1,25 @@
-"""Every model call goes through here: retries with backoff, and the call log.
+"""Every model call goes through here: retries with backoff, an overall
+deadline, and the call log.
 
 SDK-level retries are switched off in the providers so that each failed
 attempt is logged here by class, and the policy is the same for every
 provider.
+
+The deadline bounds one ``call_model`` (all its attempts): the SDKs' timeout
+is per read, so a server that sends only SSE keep-alive comments would never
+time out. The providers' HTTP clients carry a deadline transport, which
+checks the deadline on every piece of the body as it arrives and caps each
+read at the time left, so no stream can outlast it.
 """
 
 from __future__ import annotations
 
+import contextvars
 import random
 import time
 from collections.abc import Callable
 
-from agent.models.base import Message, Model, ModelError, Response, StreamCallback, ToolSpec, check_reply
+from agent.models.base import TIMEOUT, Message, Model, ModelError, Response, StreamCallback, ToolSpec, check_reply
 from agent.models.prices import cost
 from memory.calls import CallRecord, log_call
 from memory.secrets import redact
@@ -19,6 +27,86 @@ from memory.secrets import redact
 MAX_ATTEMPTS = 4
 BASE_DELAY = 0.5
 MAX_DELAY = 20.0
+DEFAULT_DEADLINE = 180.0  # seconds for one call, retries included; config: model_deadline_seconds
+
+_deadline_seconds = DEFAULT_DEADLINE
+# When the call in progress in this thread must end (time.monotonic()), or None.
+_deadline: contextvars.ContextVar[float | None] = contextvars.ContextVar("kept_model_deadline", default=None)
+
+
+def set_deadline(seconds: float) -> None:
+    """The overall deadline of every later model call in this process (from the settings)."""
+    global _deadline_seconds
+    _deadline_seconds = float(seconds)
+
+
+def time_left() -> float | None:
+    """Seconds left before the current call's deadline (None outside a call)."""
+    end = _deadline.get()
+    return None if end is None else end - time.monotonic()
+
+
+def deadline_client(sdk):
+    """An HTTP client for ``sdk`` (the anthropic or openai module) whose requests obey the deadline."""
+    httpx = _httpx_of(sdk)
+    return sdk.DefaultHttpxClient(transport=_deadline_transport(httpx)(httpx.HTTPTransport()))
+
+
+def _httpx_of(sdk):
+    import importlib
+
+    base = next(c for c in sdk.DefaultHttpxClient.__mro__[1:] if c.__name__ == "Client")
+    return importlib.import_module(base.__module__.split(".")[0])  # httpx, or httpx2 for newer SDKs
+
+
+_TRANSPORTS: dict = {}
+
+
+def _deadline_transport(httpx):
+    """A transport class over ``httpx``'s own: each read waits at most the time left, and a body
+    that keeps arriving (keep-alive comments) is cut when the deadline passes."""
+    if httpx in _TRANSPORTS:
+        return _TRANSPORTS[httpx]
+
+    def expired(request):
+        return httpx.ReadTimeout("the model call's deadline passed", request=request)
+
+    class DeadlineStream(httpx.SyncByteStream):
+        def __init__(self, inner, request):
+            self.inner, self.request, self.end = inner, request, _deadline.get()
+
+        def __iter__(self):
+            for piece in self.inner:
+                if self.end is not None and time.monotonic() > self.end:
+                    raise expired(self.request)
+                yield piece
+
+        def close(self) -> None:
+            self.inner.close()
+
+    class DeadlineTransport(httpx.BaseTransport):
+        def __init__(self, inner):
+            self.inner = inner
+
+        def handle_request(self, request):
+            left = time_left()
+            if left is None:
+                return self.inner.handle_request(request)
+            if left <= 0:
+                raise expired(request)
+            timeouts = dict(request.extensions.get("timeout") or {})
+            for phase in ("connect", "read", "write", "pool"):
+                timeouts[phase] = left if timeouts.get(phase) is None else min(timeouts[phase], left)
+            request.extensions["timeout"] = timeouts
+            response = self.inner.handle_request(request)
+            response.stream = DeadlineStream(response.stream, request)
+            return response
+
+        def close(self) -> None:
+            self.inner.close()
+
+    _TRANSPORTS[httpx] = DeadlineTransport
+    return DeadlineTransport
 
 
 def backoff(attempt: int, retry_after: float | None) -> float:
@@ -41,28 +129,39 @@ def call_model(
     require_tool: bool = False,
     max_attempts: int = MAX_ATTEMPTS,
     sleep: Callable[[float], None] = time.sleep,
+    deadline: float | None = None,
 ) -> Response:
-    """Call ``model``, retrying retryable failures; raise the last ModelError."""
+    """Call ``model``, retrying retryable failures until the deadline; raise the last ModelError."""
     attempt = 0
-    while True:
-        attempt += 1
-        started = time.perf_counter()
-        try:
-            response = check_reply(
-                model.complete(messages, system=system, tools=tools, on_text=on_text, max_tokens=max_tokens,
-                               require_tool=require_tool)
-            )
-        except ModelError as exc:
-            _log(db, model, purpose, started, attempt, error=exc)
-            if not exc.retryable or attempt >= max_attempts:
-                raise
-            delay = backoff(attempt, exc.retry_after)
-            if on_retry:
-                on_retry(exc, delay)
-            sleep(delay)
-            continue
-        _log(db, model, purpose, started, attempt, response=response)
-        return response
+    seconds = _deadline_seconds if deadline is None else deadline
+    token = _deadline.set(time.monotonic() + seconds)
+    try:
+        while True:
+            attempt += 1
+            started = time.perf_counter()
+            try:
+                response = check_reply(
+                    model.complete(messages, system=system, tools=tools, on_text=on_text, max_tokens=max_tokens,
+                                   require_tool=require_tool)
+                )
+            except ModelError as exc:
+                if exc.kind == TIMEOUT and (time_left() or 0) <= 0:
+                    exc = ModelError(TIMEOUT, f"no complete reply within the {seconds:g} s deadline "
+                                              "(model_deadline_seconds)")
+                _log(db, model, purpose, started, attempt, error=exc)
+                if not exc.retryable or attempt >= max_attempts:
+                    raise exc from None
+                delay = backoff(attempt, exc.retry_after)
+                if delay >= (time_left() or 0):  # no time for another attempt
+                    raise exc from None
+                if on_retry:
+                    on_retry(exc, delay)
+                sleep(delay)
+                continue
+            _log(db, model, purpose, started, attempt, response=response)
+            return response
+    finally:
+        _deadline.reset(token)
 
 
 def _log(db, model: Model, purpose: str, started: float, attempt: int, *, response: Response | None = None, error: ModelError | None = None) -> None:

@@ -39,5 +39,6 @@ EMBEDDED = Choices(confirm_in_code=True, recent_limit=6, short_tools=False, pick
 
 
 def for_model(model) -> Choices:
-    choices = getattr(model, "choices", None)
+    # A wrapper (the turn's words-only retry) has its model's choices.
+    choices = getattr(model, "choices", None) or getattr(getattr(model, "model", None), "choices", None)
     return choices if isinstance(choices, Choices) else HOSTED

@@ -14,10 +14,11 @@ prefix shared by every turn, and llama.cpp's prefix match reuses their KV cache
 instead of evaluating them again (``Usage.cached_input_tokens`` says how many).
 ``KEPT_LOCAL_TIMING=1`` prints prompt and generation speed per call.
 
-A small model calls tools on plain questions. ``guard_calls`` drops a call
-whose tool is unknown, whose required arguments are missing, or whose
-required values appear nowhere in the conversation or memory; when that
-leaves nothing, the model is asked again without tools for a text answer.
+A small model calls tools on plain questions and writes arguments it cannot
+be trusted with, so it asks the turn to screen its calls (``wants_screen``;
+agent/screen.py). When the screen leaves nothing, the turn asks it again for
+an answer in words (``answer_in_words``), with the tools still in the prompt
+so the cached prefix keeps serving.
 """
 
 from __future__ import annotations
@@ -29,7 +30,6 @@ import sys
 import threading
 import time
 import uuid
-from dataclasses import dataclass
 from typing import Any
 
 from agent.models.base import (
@@ -37,8 +37,6 @@ from agent.models.base import (
     ToolSpec, Usage,
 )
 from agent.models.choices import EMBEDDED
-from memory.text.acts import asks_only
-from memory.text.overlap import content_words
 
 N_CTX = 8192
 TIMING_ENV = "KEPT_LOCAL_TIMING"
@@ -381,169 +379,10 @@ class _Stream:
             self.on_text(final_text[len(done):])
 
 
-# ---------------------------------------------------------------- the guard
+# ---------------------------------------------------------------- the screen
 
-_DAYS = r"mon|tue|wed|thu|fri|sat|sun|monday|tuesday|wednesday|thursday|friday|saturday|sunday"
-_MONTHS = r"jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|november|december"
-# Some day or time named in words: what a time argument must come from.
-_TIMEY = re.compile(
-    r"\b\d{1,2}(:\d{2})?\s*(am|pm|a\.m\.|p\.m\.|h|uhr)\b|\b\d{1,2}[:.]\d{2}\b|\b\d{4}-\d{2}-\d{2}\b"
-    r"|\b\d{1,2}(st|nd|rd|th)\b|\b(in|within)\s+\d+\s*(min|mins|minutes|hours?|days?|weeks?)\b"
-    rf"|\b({_MONTHS})\.?\s+\d{{1,2}}\b|\b\d{{1,2}}\s+({_MONTHS})\b|\b({_DAYS})\b"
-    r"|\b(today|tonight|tomorrow|yesterday|morning|afternoon|evening|noon|midnight|eod|weekend)\b"
-    r"|\b(next|this|last)\s+(week|month)\b|\bat\s+\d{1,2}\b"
-    r"|[今明后昨]天|[下上本这]周|周[一二三四五六日天]|星期|[上下中]午|晚上|早上|\d+\s*[点號号月日]|[一二三四五六七八九十两]+点",
-    re.I,
-)
-_TIME_ARGS = {"start", "end", "when", "date", "time", "due", "due_date", "from_date", "to_date", "deadline", "datetime"}
-# Latin words and CJK runs apart: "发给priya吗" holds the word "priya".
-_WORD = re.compile(r"[\u3400-\u9fff]+|[^\W_\u3400-\u9fff]+", re.U)
-_CJK = re.compile(r"[\u3400-\u9fff]")
-
-
-def _words(text: str) -> list[str]:
-    return sorted(content_words(text))
-
-
-def _grounded_text(value: str, evidence: str, evidence_words: set[str]) -> bool:
-    cjk = _CJK.findall(value)
-    if cjk:
-        return any(ch in evidence for ch in cjk)
-    words = _words(value)
-    if not words:
-        return True
-    # A prefix match lets "meeting" ground "meetings" and "Anna's" ground "Anna".
-    return any(w in evidence_words or any(e.startswith(w[:5]) for e in evidence_words if len(w) >= 5) for w in words)
-
-
-@dataclass
-class Evidence:
-    """Where a tool call's values may come from.
-
-    ``everything``: memory, the recent conversation and this turn's tool results.
-    ``current``: memory, the latest request, the question it answers (if the
-    reply before it asked one) and this turn's tool results. A time must come from ``current``: an earlier request's
-    "tomorrow at 3pm" does not license a new booking on a plain question.
-    """
-
-    everything: str
-    current: str
-    request: str = ""  # the latest request alone, as the person wrote it
-
-    def __post_init__(self) -> None:
-        self.words = set(_words(self.everything))
-        self.current_words = set(_words(self.current))
-
-    def gave(self, value: Any, strict: bool) -> bool:
-        """Whether ``value`` came from the current evidence: one of its words
-        (``strict``: every one of them) is there."""
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return str(value).removesuffix(".0") in self.current
-        text = str(value)
-        if not strict:
-            return _grounded_text(text, self.current, self.current_words)
-        cjk = _CJK.findall(text)
-        if cjk:
-            return all(ch in self.current for ch in cjk)
-        return all(_grounded_text(w, self.current, self.current_words) for w in _words(text))
-
-
-def _grounded(name: str, value: Any, ev: Evidence) -> bool:
-    if isinstance(value, bool) or value is None:
-        return True
-    if isinstance(value, (int, float)):
-        return str(value).removesuffix(".0") in ev.everything
-    if isinstance(value, list):
-        return bool(value) and all(_grounded(name, v, ev) for v in value)
-    if isinstance(value, dict):
-        return all(_grounded(k, v, ev) for k, v in value.items())
-    text = str(value)
-    if name in _TIME_ARGS:
-        # A time the model worked out ("2026-12-03T09:00" from "Thursday 9am") is grounded
-        # when the request (or memory) names some time at all; a plain question names none.
-        return bool(_TIMEY.search(ev.current)) or _grounded_text(text, ev.current, ev.current_words)
-    return _grounded_text(text, ev.everything, ev.words)
-
-
-@dataclass
-class Dropped:
-    call: ToolCall
-    reason: str
-
-
-_MEMORY_BLOCK = re.compile(r"<memory\b[^>]*>(.*?)</memory>", re.S)
-
-
-def evidence_text(messages: list[Message], system: str) -> Evidence:
-    """The evidence for a turn's tool calls (see ``Evidence``).
-
-    From the system prompt only the quoted memory blocks count: the persona
-    names the tools and the clock line names a time, so neither is evidence.
-    """
-    memory = _MEMORY_BLOCK.findall(system)
-    last_user = max((i for i, m in enumerate(messages) if m.role == "user"), default=0)
-    # The reply before the request counts when it asked something ("Shall I book 3pm?" "yes").
-    before = messages[last_user - 1] if last_user > 0 else None
-    start = last_user - 1 if before and before.role == "assistant" and before.content.rstrip().endswith("?") else last_user
-    everything = "\n".join(memory + [m.content for m in messages if m.content]).lower()
-    current = "\n".join(memory + [m.content for m in messages[start:] if m.content]).lower()
-    request = messages[last_user].content if messages and messages[last_user].role == "user" else ""
-    return Evidence(everything, current, request)
-
-
-# Tools named like these only look things up; every other tool acts.
-_READING = ("list_", "search_", "get_", "find_")
-def guard_calls(calls: list[ToolCall], tools: list[ToolSpec], evidence: Evidence) -> tuple[list[ToolCall], list[Dropped]]:
-    """Keep the calls a request could have asked for; say why each other one was dropped."""
-    specs = {t.name: t for t in tools}
-    kept: list[ToolCall] = []
-    dropped: list[Dropped] = []
-    question = asks_only(evidence.request)
-    for call in calls:
-        spec = specs.get(call.name)
-        if spec is None:
-            dropped.append(Dropped(call, f"unknown tool {call.name!r}"))
-            continue
-        if question and not call.name.startswith(_READING):
-            dropped.append(Dropped(call, f"{call.name} acts, and the request only asks a question"))
-            continue
-        props = spec.parameters.get("properties", {})
-        required = spec.parameters.get("required", [])
-        # Unknown keys may be another name for a required one (tools map "date" to "start").
-        unknown = [k for k in call.arguments if k not in props]
-        missing = [r for r in required if call.arguments.get(r) in (None, "", [])]
-        if missing and not unknown:
-            dropped.append(Dropped(call, f"missing {', '.join(missing)}"))
-            continue
-        ungrounded = [r for r in required if r in call.arguments and not _grounded(r, call.arguments[r], evidence)]
-        if ungrounded:
-            dropped.append(Dropped(call, f"{', '.join(ungrounded)} not found in the request or memory"))
-            continue
-        kept.append(call)
-    return kept, dropped
-
-
-def screen(calls: list[ToolCall], tools: list[ToolSpec], messages: list[Message], system: str
-           ) -> tuple[list[ToolCall], list[Dropped], list[str]]:
-    """What runs of the model's calls: the guard drops calls the request did not
-    ask for, then local_repair takes times from the request and drops invented
-    optional values. Returns (calls, dropped, notes on what was repaired)."""
-    from agent.models.local_repair import repair
-
-    evidence = evidence_text(messages, system)
-    kept, dropped = guard_calls(calls, tools, evidence)
-    for d in dropped:
-        _timing(f"guard dropped {d.call.name}({json.dumps(d.call.arguments, ensure_ascii=False)}): {d.reason}")
-    specs = {t.name: t for t in tools}
-    out: list[ToolCall] = []
-    notes: list[str] = []
-    for call in kept:
-        fixed, changes = repair(call, specs[call.name], request=evidence.request, system=system, grounded=evidence.gave)
-        notes += [f"{call.name}: {c}" for c in changes]
-        out.append(fixed)
-    for note in notes:
-        _timing(f"repaired {note}")
-    return out, dropped, notes
+# The screen of this model's calls (guard and argument repair) is a before-call
+# step of the turn: agent/screen.py. The model only says it wants it.
 
 
 def guard_enabled() -> bool:
@@ -565,8 +404,6 @@ class LocalModel:
         self._path = path
         self.guard = guard_enabled() if guard is None else guard
         self.temperature = temperature
-        self.dropped: list[Dropped] = []  # calls the guard removed, most recent call only
-        self.repaired: list[str] = []  # arguments local_repair changed, most recent call only
         self._failed_prompt: list[int] | None = None  # the prompt whose reply was unusable
         self._last_prompt: list[int] | None = None
         self.last_timing: dict[str, float] = {}  # the latest generation: tokens and seconds, for benchmarks
@@ -596,7 +433,6 @@ class LocalModel:
             if not structured:
                 _chat_waiting.clear()
             llm = load(self._path)
-            self.dropped, self.repaired = [], []
             if structured:
                 return self._structured(llm, messages, system, tools[0],
                                         min(max_tokens, self.choices.max_memory_tokens or max_tokens))
@@ -606,19 +442,6 @@ class LocalModel:
                 tools = None  # the retry of a failed text reply answers in words
             with working(self.choices.show_working):
                 text, calls, usage, stop = self._generate(llm, messages, system, tools, on_text, max_tokens)
-            if calls and self.guard and tools:
-                calls, self.dropped, self.repaired = screen(calls, tools, messages, system)
-                if not calls and not text.strip():
-                    # Every call was unwanted: ask again for an answer in words. The tools stay
-                    # in the prompt (so its cached prefix still serves the next turn) but the
-                    # token that opens a tool call is forbidden.
-                    text, _, again, stop = self._generate(llm, messages, system, tools, None, max_tokens, words_only=True)
-                    if _looks_like_a_call(text, tools):  # it wrote a call without the forbidden token
-                        text, _, more, stop = self._generate(llm, messages, system, None, on_text, max_tokens)
-                        again = _added(again, more)
-                    elif on_text and text:
-                        on_text(text)  # held until it was known not to be a call
-                    usage = _added(usage, again)
             if not calls and not text.strip():
                 self._failed_prompt = self._last_prompt  # call_model will retry: sample then
             return Response(text, calls, usage, self.name, "tool_use" if calls else stop)
@@ -627,6 +450,28 @@ class LocalModel:
         """The prompt made for this model (its choices): fewer recent messages,
         only the tools the turn can need (short tool descriptions when chosen)."""
         return cut_prompt(messages, tools, self.choices)
+
+    @property
+    def wants_screen(self) -> bool:
+        """The turn screens this model's calls (agent/screen.py) unless the guard is off."""
+        return self.guard
+
+    def answer_in_words(self, messages: list[Message], *, system: str = "", tools: list[ToolSpec] | None = None,
+                        on_text: StreamCallback | None = None, max_tokens: int = 1024) -> Response:
+        """An answer in words after the screen dropped every call. The tools stay in
+        the prompt (so its cached prefix still serves the next turn) but the token
+        that opens a tool call is forbidden."""
+        _chat_waiting.set()
+        with _lock:
+            _chat_waiting.clear()
+            llm = load(self._path)
+            text, _, usage, stop = self._generate(llm, messages, system, tools, None, max_tokens, words_only=True)
+            if tools and _looks_like_a_call(text, tools):  # it wrote a call without the forbidden token
+                text, _, more, stop = self._generate(llm, messages, system, None, on_text, max_tokens)
+                usage = _added(usage, more)
+            elif on_text and text:
+                on_text(text)  # held until it was known not to be a call
+            return Response(text, [], usage, self.name, stop)
 
     def _structured(self, llm, messages, system, tool: ToolSpec, max_tokens: int) -> Response:
         """A call of ``tool`` whose arguments are held to its schema by a grammar.
@@ -791,14 +636,16 @@ def cut_prompt(messages: list[Message], tools: list[ToolSpec] | None, choices
     if choices.pick_tools and not any(m.role == "tool" for m in messages[-1:]):
         request = next((m.content for m in reversed(messages) if m.role == "user"), "")
         from agent.reply_check import READING
+        from agent.screen import TIME_ARGS
         from memory.text.acts import is_question, is_request
+        from memory.text.dates import mentions_time
 
         if not is_request(request):
             # A question may need a look-up; a statement needs no tool at all.
             tools = [t for t in tools if t.name.startswith(READING)] if is_question(request) else None
-        elif not _TIMEY.search(request):
-            # The guard drops a call whose required time the request does not name: do not offer it.
-            tools = [t for t in tools if not set(t.parameters.get("required", [])) & _TIME_ARGS] or tools
+        elif not mentions_time(request):
+            # The screen drops a call whose required time the request does not name: do not offer it.
+            tools = [t for t in tools if not set(t.parameters.get("required", [])) & TIME_ARGS] or tools
     if choices.short_tools:
         tools = [ToolSpec(t.name, first_sentence(t.description), _short_parameters(t.parameters)) for t in tools]
     return messages, tools

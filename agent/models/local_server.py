@@ -4,19 +4,21 @@ The server's stock chat formats either ignore tools or (``chatml-function-
 calling``) break when the model may choose. So a chat handler named
 ``kept-tools`` is registered: it renders with the GGUF's own template, passes
 the tools, and turns ``<tool_call>`` blocks in the reply into OpenAI
-``tool_calls``, through the same parser and screen (guard and argument
-repair) as ``LocalModel``. An
+``tool_calls``, through the same parser as ``LocalModel`` and the turn's
+screen (agent/screen.py: guard and argument repair). An
 OpenAI client (kept's own provider included) then gets real tool calls.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import time
 import uuid
+from datetime import datetime
 from typing import Any
 
-from agent.models.base import ToolSpec
+from agent.models.base import Message, ToolSpec
 
 HANDLER = "kept-tools"
 ALIAS = "qwen2.5-coder-0.5b-instruct"
@@ -50,7 +52,7 @@ def _plain_messages(messages: list[dict]) -> list[dict]:
 
 def _as_kept(messages: list[dict]):
     """(messages, system) in kept's own shapes, for the screen."""
-    from agent.models.base import Message
+    from agent.models.base import Message, Role
 
     def text(content) -> str:
         if isinstance(content, list):  # content parts
@@ -58,13 +60,28 @@ def _as_kept(messages: list[dict]):
         return content or ""
 
     system = "\n\n".join(text(m.get("content")) for m in messages if m.get("role") == "system")
-    roles = {"user": "user", "assistant": "assistant"}
-    rest = [Message(roles.get(m.get("role"), "tool"), text(m.get("content"))) for m in messages if m.get("role") != "system"]
+    roles: dict[str, Role] = {"user": "user", "assistant": "assistant"}
+    rest = [Message(roles.get(m.get("role", ""), "tool"), text(m.get("content"))) for m in messages if m.get("role") != "system"]
     return rest, system
 
 
+_MEMORY_BLOCK = re.compile(r"<memory\b[^>]*>(.*?)</memory>", re.S)
+
+
+def _request(messages: list[Message], system: str):
+    """The turn as the screen wants it. Over HTTP the server has only the wire request:
+    now is its own clock in the configured zone, and memory is what the client quoted
+    in its memory blocks (the wire format is kept's own)."""
+    from agent import config, screen
+
+    tz = config.timezone(config.load())
+    request = next((m.content for m in reversed(messages) if m.role == "user"), "")
+    return screen.Request(request, datetime.now(tz), tz, _MEMORY_BLOCK.findall(system), messages)
+
+
 def kept_tools_handler(*, llama, messages, tools=None, tool_choice=None, stream=False, **kwargs):
-    from agent.models.local import Malformed, guard_enabled, parse_reply, screen
+    from agent import screen
+    from agent.models.local import Malformed, guard_enabled, parse_reply
 
     base = llama._chat_handlers.get("chat_template.default")
     if base is None:
@@ -84,8 +101,11 @@ def kept_tools_handler(*, llama, messages, tools=None, tool_choice=None, stream=
     if calls and guard_enabled():
         specs = [ToolSpec(t["function"]["name"], t["function"].get("description", ""), t["function"].get("parameters", {}))
                  for t in tools]
-        calls, _, _ = screen(calls, specs, kept_messages, system)
-        if not calls and not text.strip():
+        screened = screen.screen(calls, specs, _request(kept_messages, system))
+        calls = screened.calls
+        if screened.held and not calls:
+            text = "; ".join(reason for _, reason in screened.held) + ". Which do you mean?"
+        elif not calls and not text.strip():
             return base(llama=llama, messages=messages, stream=stream, **kwargs)
     message: dict[str, Any] = {"role": "assistant", "content": text or None}
     if calls:
@@ -139,7 +159,7 @@ def run(host: str = "127.0.0.1", port: int = 8080) -> None:
 
     _import_llama()
     try:
-        import uvicorn  # noqa: F401
+        import uvicorn
         from llama_cpp.server import app as _  # noqa: F401  (needs the [server] extra)
     except ImportError as exc:
         raise ModelError(NOT_CONFIGURED, f"the server needs llama-cpp-python[server] ({exc.name} is missing): pip install -e '.[local]'") from None

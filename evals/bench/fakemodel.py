@@ -19,7 +19,8 @@ import re
 import sys
 import threading
 from collections.abc import Callable
-from typing import Any
+from http.server import ThreadingHTTPServer
+from typing import Any, SupportsIndex
 
 from evals.bench.harness import REPO
 
@@ -57,13 +58,22 @@ class _Queue(list):
     def __bool__(self) -> bool:  # the base server asks "is there a step?" before popping
         return True
 
-    def pop(self, index: int = -1):
+    def pop(self, index: SupportsIndex = -1):
         local = self._server._local
         local.delay = 0.0
         if len(self):
             return super().pop(index)
         step, local.delay = self._server.answer(getattr(local, "body", None))
         return step
+
+
+class _QuietServer(ThreadingHTTPServer):
+    def handle_error(self, request, client_address) -> None:
+        # A client killed between two requests on a kept-alive connection resets it: expected
+        # in the crash trials, not a fault of the server worth a traceback on the console.
+        if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            return
+        super().handle_error(request, client_address)
 
 
 class RespondingOpenAI(FakeOpenAI):
@@ -99,19 +109,7 @@ class RespondingOpenAI(FakeOpenAI):
 
     # -- hold answers back, and ignore clients that were killed meanwhile ----
 
-    def start(self) -> RespondingOpenAI:
-        super().start()
-        report = self._httpd.handle_error
-
-        def handle_error(request, client_address) -> None:
-            # A client killed between two requests on a kept-alive connection resets it: expected
-            # in the crash trials, not a fault of the server worth a traceback on the console.
-            if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
-                return
-            report(request, client_address)
-
-        self._httpd.handle_error = handle_error
-        return self
+    server_class = _QuietServer
 
     def _send_json(self, h, status, payload, headers=None):
         self._hold()
@@ -171,5 +169,7 @@ def minimal(schema: dict) -> Any:
     if kind == "object":
         props = schema.get("properties", {})
         return {k: minimal(props.get(k, {})) for k in schema.get("required", [])}
+    if not isinstance(kind, str):
+        return None
     return {"array": [], "string": "", "integer": 0, "number": 0, "boolean": False}.get(kind)
 

@@ -54,6 +54,7 @@ class Tally:
     failures_unlogged: int = 0  # a provider failure model_calls did not record by its class
     failures_hidden: int = 0  # a turn that failed on every attempt but reported success
     unclean_outputs: int = 0
+    private_leaks: int = 0  # private strings that reached a team chat's model request or screen
     seconds: float = 0.0
     problems: list[str] = field(default_factory=list)
 
@@ -78,7 +79,7 @@ class Tally:
         return not (self.messages_lost or self.messages_duplicated or self.facts_duplicated
                     or self.integrity_failures or self.cursor_errors or self.passes_not_rerun
                     or self.passes_overlapping or self.locked_errors or self.unclean_outputs
-                    or self.failures_unlogged or self.failures_hidden)
+                    or self.failures_unlogged or self.failures_hidden or self.private_leaks)
 
 
 # --- what the store says -------------------------------------------------------
@@ -394,12 +395,46 @@ def _tool(request) -> str | None:
 # --- the command ---------------------------------------------------------------------
 
 
+def privacy_trial(*, workdir: Path | None = None) -> tuple[Tally, dict]:
+    """The privacy pass (evals/bench/privacy.py) in a team chat, and the same pass in a private
+    chat as the control; a private string reaching a model request or the screen is a problem."""
+    import os
+
+    from agent.session import open_store
+    from evals.bench import privacy
+
+    tally = Tally()
+    started = time.perf_counter()
+    saved = os.environ.get("KEPT_HOME")
+    with tempfile.TemporaryDirectory(prefix="kept-privacy-", dir=workdir) as tmp:
+        os.environ["KEPT_HOME"] = tmp  # the pass reads settings: never the person's own
+        try:
+            team = privacy.run_pass(open_store(Path(tmp) / "team.db"), team=True)
+            control = privacy.run_pass(open_store(Path(tmp) / "control.db"), team=False)
+        finally:
+            if saved is None:
+                os.environ.pop("KEPT_HOME", None)
+            else:
+                os.environ["KEPT_HOME"] = saved
+    tally.trials = len(team.tools) + len(team.commands)
+    tally.private_leaks = team.leaked
+    for place in privacy.MARKERS:
+        n = team.in_requests[place] + team.on_screen[place]
+        if n:
+            tally.problem(f"privacy: the private {place} reached a team chat {n} times")
+    tally.seconds = time.perf_counter() - started
+    _progress(privacy.report(team, control))
+    return tally, {"team": asdict(team), "control": asdict(control), "summary": privacy.report(team, control)}
+
+
 def run(trials: int = 50, seed: int = 1, rounds: int = 2, turns: int = 8) -> dict:
     crash = crash_trials(trials, seed=seed)
     provider = provider_trials(rounds)
     concurrent = concurrency_trial(turns)
-    total = Tally().merge(crash).merge(provider).merge(concurrent)
-    return {"crash": crash, "provider": provider, "concurrency": concurrent, "total": total}
+    private, privacy_detail = privacy_trial()
+    total = Tally().merge(crash).merge(provider).merge(concurrent).merge(private)
+    return {"crash": crash, "provider": provider, "concurrency": concurrent, "privacy": private,
+            "privacy_detail": privacy_detail, "total": total}
 
 
 def report(results: dict) -> str:
@@ -419,6 +454,7 @@ def report(results: dict) -> str:
         f"interrupted passes not rerun {total.passes_not_rerun}, passes over the same messages {total.passes_overlapping}",
         f"'database is locked' shown {total.locked_errors}, tracebacks or unclear errors {total.unclean_outputs}, "
         f"failures not logged by class {total.failures_unlogged}, failed turns reported as success {total.failures_hidden}",
+        results["privacy_detail"]["summary"],
     ]
     if total.problems:
         lines.append("problems (first ones):")
@@ -427,7 +463,7 @@ def report(results: dict) -> str:
 
 
 def as_json(results: dict) -> dict:
-    return {name: {**asdict(t), "clean": t.clean} for name, t in results.items()}
+    return {name: ({**asdict(t), "clean": t.clean} if isinstance(t, Tally) else t) for name, t in results.items()}
 
 
 def main(argv: list[str] | None = None) -> int:

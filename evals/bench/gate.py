@@ -1,125 +1,212 @@
-"""The relevance gate's trade-off on a dev set of facts and turns.
+"""What recall brings, per kind of turn, on held-out and dev stores.
 
-The dev set (JSONL) holds facts (``kind: fact``), ordinary turns that need no
-memory (``ordinary``), questions about things never stored (``absent``) and
-questions or tasks the store answers (``answerable``, with ``gold`` fact ids).
-For each gate setting it reports how many facts reach the prompt on ordinary
-and absent turns, and how many answerable turns keep their gold fact.
+Each split (JSONL, see tests/data/recall_test.jsonl) is one person's store of
+facts, phrased the way a memory model writes them, some superseded by later
+ones, and turns of five classes:
+
+- ``answerable``: a question or a task the store answers; ``gold`` is every
+  fact it needs. Some are ``rule`` tasks (the gold is a standing rule of the
+  person's that shares few words with the request) and some ask about an
+  ``update`` (``current``: the newest value; ``chain``: the whole history).
+- ``ordinary``: a turn that needs no memory (thanks, rewrite this, a poem).
+- ``general``: a general-knowledge question on a stored topic.
+- ``absent``: a question about the person's world that the store cannot answer.
+
+Each split is loaded into a real store (``:memory:``) and asked through
+``memory.recall.recall_facts`` (what kept ships) beside plain BM25 top-12 over
+the active facts (no gate). The older dev file (tests/data/recall_dev.jsonl,
+one line per fact or turn, no updates) is read too.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 from evals.bench.common import render_table
 
-DEFAULT_DEV = Path(__file__).resolve().parents[2] / "tests" / "data" / "recall_dev.jsonl"
-
-# Two families of signal: idf-mass coverage of the query with a minimum of
-# shared words (and a floor relative to the best score), and a plain floor on
-# the BM25 score, for comparison (a score floor does not carry over between
-# stores of different sizes: idf grows with the number of facts).
-COVERAGES = (0.0, 0.2, 0.3, 0.4, 0.5, 0.6)
-RELATIVES = (0.3,)
-MIN_TERMS = (1, 2, 3)
-SCORE_FLOORS = (0.0, 2.0, 4.0, 6.0, 8.0, 10.0)
+DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
+SPLITS = {
+    "test": DATA / "recall_test.jsonl",
+    "dev": DATA / "recall_dev2.jsonl",
+    "dev-old": DATA / "recall_dev.jsonl",
+}
+DEFAULT_DEV = SPLITS["dev"]
+K = 12
 
 
 def load(path: str | Path) -> dict:
-    facts, turns = [], []
+    """Facts and turns of a split, in the new layout or the older one."""
+    facts, turns, meta = [], [], {}
     with open(path, encoding="utf-8") as f:
         for line in f:
             if not line.strip():
                 continue
             row = json.loads(line)
-            (facts if row["kind"] == "fact" else turns).append(row)
-    return {"facts": facts, "turns": turns}
+            kind = row["kind"]
+            if kind == "meta":
+                meta = row
+            elif kind == "fact":
+                said_on, text = row.get("said_on"), row["text"]
+                if said_on is None and text[:10].count("-") == 2:
+                    said_on, text = text[:10], text[12:]
+                facts.append({"id": row["id"], "said_on": said_on or "2026-01-01", "text": text,
+                              "replaces": row.get("replaces"), "status": row.get("status", "active")})
+            elif kind == "turn":
+                turns.append(row)
+            else:  # older layout: the kind is the class
+                turns.append({"case": row.get("case", row["text"]), "class": kind, "text": row["text"],
+                              "gold": row.get("gold", []), "task": row.get("task", False),
+                              "rule": row.get("rule", False), "lang": row.get("lang", "")})
+    return {"facts": facts, "turns": turns, "meta": meta}
 
 
-def evaluate(dev: dict, recall_fn, k: int = 12) -> dict:
-    """Figures for one gate: ``recall_fn(query, k) -> [(fact index, score)]``.
+def store(split: dict):
+    """A ``:memory:`` store holding the split's facts; returns (db, {db id: split id})."""
+    from memory import facts as fact_log
+    from memory.db import open_db, transaction
 
-    Turns marked ``task`` ask kept to act (send, schedule, assign...); they are
-    also reported on their own, since a task names what it needs less fully
-    than a question does. ``rule`` marks tasks whose gold is a standing rule or
-    preference of the person that shares no word with the request."""
-    facts = dev["facts"]
-    ids = [f["id"] for f in facts]
-    per_kind: dict[str, list] = {"ordinary": [], "absent": [], "answerable": []}
-    task_kind: dict[str, list] = {"ordinary": [], "absent": [], "answerable": []}
-    kept_gold, task_gold, question_gold, rule_gold = [], [], [], []
-    for turn in dev["turns"]:
-        got = [ids[i] for i, _ in recall_fn(turn["text"], k)]
-        per_kind[turn["kind"]].append(len(got))
-        if turn.get("task"):
-            task_kind[turn["kind"]].append(len(got))
-        if turn["kind"] == "answerable":
-            hit = any(g in got for g in turn["gold"])
-            kept_gold.append(hit)
-            (task_gold if turn.get("task") else question_gold).append(hit)
-            if turn.get("rule"):
-                rule_gold.append(hit)
+    db = open_db(":memory:")
+    to_db: dict = {}
+    with transaction(db) as conn:
+        # In the order they were said, as a memory writer would store them.
+        for f in sorted(split["facts"], key=lambda f: f["said_on"]):
+            if f.get("replaces") is not None:
+                new = fact_log.update_fact(conn, to_db[f["replaces"]], f["text"], f["said_on"], [])
+            else:
+                new = fact_log.add_fact(conn, f["text"], f["said_on"], [])
+            to_db[f["id"]] = new
+    return db, {v: k for k, v in to_db.items()}
 
-    def share_any(counts):
-        return round(sum(1 for c in counts if c) / len(counts), 3) if counts else None
 
-    def avg(counts):
-        return round(sum(counts) / len(counts), 2) if counts else None
+def systems(db, back: dict) -> dict[str, Callable[[str], list]]:
+    """name -> function(turn text) -> split ids of the facts it brings."""
+    from memory import facts as fact_log
+    from memory import recall
 
-    def share(hits):
-        return round(sum(hits) / len(hits), 3) if hits else None
+    active = fact_log.by_status(db, fact_log.ACTIVE)
+    docs = [recall.fact_body(f.text) for f in active]
 
+    def plain(text: str) -> list:
+        return [back[active[i].id] for i, _ in recall.rank(text, docs, K)]
+
+    def kept(text: str) -> list:
+        return [back[r.id] for r in recall.recall_facts(db, text, k=K)]
+
+    return {"top-12, no gate": plain, "kept recall": kept}
+
+
+def evaluate(split: dict, bring: Callable[[str], list]) -> dict:
+    by_class: dict[str, list] = {"ordinary": [], "general": [], "absent": [], "answerable": []}
+    all_needed: dict[str, list] = {"question": [], "task": [], "current": [], "chain": [], "en": [], "zh": [], "mix": []}
+    rule_cases: dict[str, list] = {}
+    rule_turns = []
+    stale = []
+    superseded = {f["id"] for f in split["facts"] if f["status"] != "active"}
+    for turn in split["turns"]:
+        got = bring(turn["text"])
+        cls = turn["class"]
+        by_class.setdefault(cls, []).append(got)
+        if cls != "answerable":
+            continue
+        hit = set(turn["gold"]) <= set(got)
+        all_needed["task" if turn.get("task") else "question"].append(hit)
+        if turn.get("lang") in all_needed:
+            all_needed[turn["lang"]].append(hit)
+        if turn.get("update"):
+            all_needed[turn["update"]].append(hit)
+            if turn["update"] == "current":
+                stale.append(bool(superseded & set(got)))
+        if turn.get("rule"):
+            rule_turns.append(hit)
+            rule_cases.setdefault(turn["case"], []).append(hit)
+
+    def any_fact(rows):
+        return _share([bool(g) for g in rows])
+
+    answerable = [set(t["gold"]) <= set(g) for t, g in zip(
+        [t for t in split["turns"] if t["class"] == "answerable"], by_class["answerable"], strict=True)]
+    found_cases = sum(1 for hits in rule_cases.values() if sum(hits) * 2 >= len(hits))
     return {
-        "ordinary_with_facts": share_any(per_kind["ordinary"]),
-        "ordinary_facts_per_turn": avg(per_kind["ordinary"]),
-        "task_ordinary_with_facts": share_any(task_kind["ordinary"] + task_kind["absent"]),
-        "absent_with_facts": share_any(per_kind["absent"]),
-        "absent_facts_per_turn": avg(per_kind["absent"]),
-        "answerable_keep_gold": share(kept_gold),
-        "questions_keep_gold": share(question_gold),
-        "tasks_keep_gold": share(task_gold),
-        "rules_keep_gold": share(rule_gold),
-        "answerable_facts_per_turn": avg(per_kind["answerable"]),
+        "answerable: all facts": _share(answerable),
+        "  questions": _share(all_needed["question"]),
+        "  tasks": _share(all_needed["task"]),
+        "  English": _share(all_needed["en"]),
+        "  Chinese": _share(all_needed["zh"]),
+        "  mixed": _share(all_needed["mix"]),
+        "  update: current value": _share(all_needed["current"]),
+        "  update: whole chain": _share(all_needed["chain"]),
+        "  current asked, superseded shown": _share(stale),
+        "indirect rules: turns found": _share(rule_turns),
+        "indirect rules: cases found": f"{found_cases} of {len(rule_cases)}" if rule_cases else None,
+        "ordinary+general: any fact": any_fact(by_class["ordinary"] + by_class["general"]),
+        "  ordinary: any fact": any_fact(by_class["ordinary"]),
+        "  general: any fact": any_fact(by_class["general"]),
+        "never stored: any fact": any_fact(by_class["absent"]),
+        "facts per answerable turn": _avg([len(g) for g in by_class["answerable"]]),
+        "facts per ordinary/general turn": _avg([len(g) for g in by_class["ordinary"] + by_class["general"]]),
+        "facts per never-stored turn": _avg([len(g) for g in by_class["absent"]]),
     }
 
 
-def run(path: str | Path = DEFAULT_DEV) -> dict:
-    from memory import recall
-    from memory.recall import _DocsIndex, fact_body
-
-    dev = load(path)
-    docs = _DocsIndex([fact_body(f["text"]) for f in dev["facts"]])
-    rows = []
-    rows.append({"gate": "none (rank top 12)", **evaluate(dev, lambda q, k: docs.rank(q, k))})
-    for c in COVERAGES:
-        for r in RELATIVES:
-            for m in MIN_TERMS:
-                chosen = (c, r, m) == (recall.MIN_COVERAGE, recall.MIN_RELATIVE, recall.MIN_TERMS)
-                rows.append({
-                    "gate": f"coverage>={c} rel>={r} terms>={m}" + (" (chosen)" if chosen else ""),
-                    **evaluate(dev, lambda q, k, c=c, r=r, m=m: docs.recall(q, k, min_coverage=c, min_relative=r, min_terms=m)),
-                })
-    for floor in SCORE_FLOORS[1:]:
-        rows.append({
-            "gate": f"score>={floor} only",
-            **evaluate(dev, lambda q, k, floor=floor: [p for p in docs.rank(q, k) if p[1] >= floor]),
-        })
-    counts = {kind: sum(1 for t in dev["turns"] if t["kind"] == kind) for kind in ("ordinary", "absent", "answerable")}
-    counts["answerable tasks"] = sum(1 for t in dev["turns"] if t["kind"] == "answerable" and t.get("task"))
-    counts["of them rules"] = sum(1 for t in dev["turns"] if t["kind"] == "answerable" and t.get("rule"))
-    counts["task-shaped ordinary or absent"] = sum(1 for t in dev["turns"] if t["kind"] != "answerable" and t.get("task"))
-    return {"dev": str(path), "facts": len(dev["facts"]), "turns": counts, "rows": rows,
-            "chosen": {"min_coverage": recall.MIN_COVERAGE, "min_relative": recall.MIN_RELATIVE,
-                       "min_terms": recall.MIN_TERMS}}
+def _share(hits: list) -> float | None:
+    return round(sum(hits) / len(hits), 3) if hits else None
 
 
-COLUMNS = ("ordinary_with_facts", "ordinary_facts_per_turn", "task_ordinary_with_facts", "absent_with_facts",
-           "absent_facts_per_turn", "answerable_keep_gold", "questions_keep_gold", "tasks_keep_gold", "rules_keep_gold",
-           "answerable_facts_per_turn")
+def _avg(counts: list) -> float | None:
+    return round(sum(counts) / len(counts), 2) if counts else None
+
+
+def run(paths: dict[str, Path] | None = None) -> dict:
+    """Figures per split and system: ``{"splits": {name: {"facts", "turns", "systems": {system: figures}}}}``."""
+    report: dict = {"k": K, "splits": {}}
+    for name, path in (paths or SPLITS).items():
+        if not Path(path).exists():
+            continue
+        split = load(path)
+        db, back = store(split)
+        try:
+            counts: dict[str, int] = {}
+            for t in split["turns"]:
+                counts[t["class"]] = counts.get(t["class"], 0) + 1
+            report["splits"][name] = {
+                "path": str(path), "facts": len(split["facts"]), "turns": counts,
+                "how": split["meta"].get("how", ""),
+                "systems": {sys_name: evaluate(split, fn) for sys_name, fn in systems(db, back).items()},
+            }
+        finally:
+            db.conn.close()
+    return report
+
+
+def misses(path: str | Path, system: str = "kept recall") -> list[dict]:
+    """Turns a system gets wrong on one split (for tuning: run it on dev only)."""
+    split = load(path)
+    db, back = store(split)
+    bring = systems(db, back)[system]
+    texts = {f["id"]: f["text"] for f in split["facts"]}
+    out = []
+    for turn in split["turns"]:
+        got = bring(turn["text"])
+        wrong = (not set(turn["gold"]) <= set(got)) if turn["class"] == "answerable" else bool(got)
+        if wrong:
+            out.append({"class": turn["class"], "text": turn["text"], "gold": turn["gold"],
+                        "got": [(i, texts[i][:70]) for i in got]})
+    db.conn.close()
+    return out
 
 
 def render(report: dict) -> str:
-    t = report["turns"]
-    title = f"Relevance gate on {report['facts']} facts; turns: " + ", ".join(f"{v} {k}" for k, v in t.items())
-    return render_table(title, ["gate", *COLUMNS], [[row["gate"], *[row[c] for c in COLUMNS]] for row in report["rows"]])
+    splits = list(report["splits"])
+    if not splits:
+        return "No recall split found."
+    sys_names = list(next(iter(report["splits"].values()))["systems"])
+    metrics = list(next(iter(next(iter(report["splits"].values()))["systems"].values())))
+    header = [f"per turn class (k = {report['k']})"] + [f"{s}: {n}" for s in splits for n in sys_names]
+    rows = [[m] + [report["splits"][s]["systems"][n][m] for s in splits for n in sys_names] for m in metrics]
+    sizes = "; ".join(
+        f"{s}: {r['facts']} facts, " + ", ".join(f"{v} {k}" for k, v in r["turns"].items())
+        for s, r in report["splits"].items()
+    )
+    return render_table(f"Recall per turn class. {sizes}", header, rows)

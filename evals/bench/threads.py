@@ -31,7 +31,7 @@ def _time(llm, n: int) -> tuple[float, float]:
     prompt = len(tokens) / (time.perf_counter() - started)
     started = time.perf_counter()
     made = 0
-    for token in llm.generate(tokens, temp=0.0, reset=False):
+    for _token in llm.generate(tokens, temp=0.0, reset=False):
         made += 1
         if made == 64:
             break

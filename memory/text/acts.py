@@ -67,9 +67,7 @@ def sentences(text: str) -> list[tuple[int, int]]:
     while i < n:
         ch = text[i]
         end = None
-        if ch in _HARD_END:
-            end = i + 1
-        elif ch == "." and (i + 1 == n or text[i + 1].isspace() or text[i + 1] in "\"'”’)") and not _ABBREV.search(text[start:i + 1]):
+        if ch in _HARD_END or ch == "." and (i + 1 == n or text[i + 1].isspace() or text[i + 1] in "\"'”’)") and not _ABBREV.search(text[start:i + 1]):
             end = i + 1
         if end is not None:
             while end < n and (text[end] in _HARD_END + ".\"'”’)" ):
@@ -116,7 +114,7 @@ _SUBJECTS = {"i", "you", "we", "he", "she", "it", "they", "there", "this", "that
 _OBJECT_START = {
     "me", "us", "him", "her", "them", "it", "this", "that", "these", "those", "the", "a", "an", "my", "our", "his",
     "their", "your", "some", "all", "everyone", "everybody", "up", "out", "off", "back", "over", "in", "down",
-    "together", "ahead", "on", "to", "a", "another", "one", "two", "three", "next", "tomorrow", "today", "tonight",
+    "together", "ahead", "on", "to", "another", "one", "two", "three", "next", "tomorrow", "today", "tonight",
 }
 _LEAD_IN = re.compile(
     r"^(?:(?:please|pls|plz|ok(?:ay)?|so|now|then|also|and|hey|hi|right|alright|quickly|kept|actually|oh|well)\b[,\s]*)+",

@@ -4,8 +4,8 @@ One function, ``tokens(text)``, serves the fact index, the message index and
 every query, so a fact and the question about it always meet in the same
 vocabulary. What it promises:
 
-- Latin words are lowercased and lightly normalised (plurals, possessives,
-  common verb endings); stop words are dropped.
+- Latin words are lowercased, accents folded ("Tomás" is "tomas") and
+  stemmed by Snowball's English stemmer; stop words are dropped.
 - Chinese runs become unigrams and bigrams (no dictionary needed, no slow
   import, and no segmenter's vocabulary to miss the person's own names).
 - Numbers meet whatever their spelling: "$5,000", "5000", "5,000.00", "5k"
@@ -41,6 +41,8 @@ _ABBR_REWRITE = {k: v for k, v in _MONTH_ABBR.items() if k not in {"mar", "may",
     "jan": "january", "jun": "june",
 }
 
+_UNSTEMMED = frozenset(MONTHS) | frozenset(("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"))
+
 NUMBER_WORDS = {
     "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
     "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12",
@@ -63,6 +65,8 @@ would wouldn y you your yours yourself yourselves d m o ma really ok okay oh yea
 hello thanks thank please tell know remind something anything thing things
 """.split())
 
+# A pronoun is no part of a topic word: "我对" in 我对什么过敏 is noise beside 过敏.
+_CJK_PRONOUNS = frozenset("我你您他她它")
 _CJK_STOP_CHARS = frozenset("的了是我你他她它们在和就都也吗呢吧啊呀么这那有个一不上下")
 # Question and function words (longest first) and particles that never form part of a topic word.
 _CN_FUNCTION_WORDS = re.compile(
@@ -75,7 +79,8 @@ _CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 # "下午三点开会" reads as 15:00 plus the n-grams of 开会.
 _CN_SPECIAL = (
     r"(?:(?:上午|早上|中午|下午|晚上|凌晨)?(?:\d{1,2}|[一二两三四五六七八九十]{1,3})[点點]"
-    r"|(?:\d{4}年)?(?:\d{1,2}|[一二三四五六七八九十]{1,3})月)"
+    r"|(?:\d{4}年)?(?:\d{1,2}|[一二三四五六七八九十]{1,3})月"
+    r"|[上下这本]?(?:星期|礼拜|周)[一二三四五六日天])"
 )
 
 # One pass over the text, most specific alternatives first.
@@ -83,6 +88,7 @@ _TOKEN_RE = re.compile(
     r"""
     (?P<iso>\b(?P<iy>\d{4})[-/.](?P<im>\d{1,2})[-/.](?P<id>\d{1,2})\b)
   | (?P<cndate>(?:(?P<cy>\d{4})年)?(?P<cm>\d{1,2}|[一二三四五六七八九十]{1,3})月(?:(?P<cd>\d{1,2}|[一二三四五六七八九十]{1,3})[日号])?)
+  | (?P<cnweek>(?P<cnrel>[上下这本])?(?:星期|礼拜|周)(?P<cnwd>[一二三四五六日天]))
   | (?P<cnclock>(?P<cnpart>上午|早上|中午|下午|晚上|凌晨)?(?P<cnh>\d{1,2}|[一二两三四五六七八九十]{1,3})[点點](?P<cnmin>半|\d{1,2}分?|[一二三四五六七八九十]{1,3}分)?)
   | (?P<clock>\b(?P<ch>\d{1,2}):(?P<cmin>\d{2})(?::\d{2})?\s*(?P<cap>[ap]\.?m\b\.?)?)
   | (?P<hour>\b(?P<hh>\d{1,2})\s*(?P<hap>[ap]\.?m)\b\.?)
@@ -102,9 +108,31 @@ def has_cjk(text: str) -> bool:
     return _HAS_CJK.search(text) is not None
 
 
+def _latin_fold_table() -> dict[int, str]:
+    # Accented Latin letters read as their base letters, so "Tomás", "tomas"
+    # and "TOMAS" meet, and "Malmö" is one word, not "malm" + "ö". Only the
+    # Latin blocks: Chinese and Japanese text is left untouched.
+    table = {}
+    for code in range(0xC0, 0x250):
+        base = "".join(c for c in unicodedata.normalize("NFKD", chr(code)) if not unicodedata.combining(c))
+        if base != chr(code) and base.isascii():
+            table[code] = base
+    table.update({ord("ø"): "o", ord("Ø"): "O", ord("ł"): "l", ord("Ł"): "L", ord("đ"): "d", ord("ß"): "ss",
+                  ord("æ"): "ae", ord("Æ"): "AE", ord("œ"): "oe", ord("þ"): "th"})
+    return table
+
+
+_LATIN_FOLD = _latin_fold_table()
+
+
+def fold(text: str) -> str:
+    """``text`` in NFKC with accented Latin letters replaced by their base letters."""
+    return unicodedata.normalize("NFKC", text).translate(_LATIN_FOLD)
+
+
 def tokens(text: str) -> list[str]:
     """The normalised tokens of ``text``, in order, repeats kept (BM25 counts them)."""
-    text = unicodedata.normalize("NFKC", text).lower()
+    text = fold(text).lower()
     out: list[str] = []
     for m in _TOKEN_RE.finditer(text):
         kind = m.lastgroup if m.lastgroup in _KINDS else _kind(m)
@@ -117,7 +145,7 @@ def query_terms(text: str) -> list[str]:
     return list(dict.fromkeys(tokens(text)))
 
 
-_KINDS = ("iso", "cndate", "cnclock", "clock", "hour", "slash", "num", "alnum", "word", "cjk")
+_KINDS = ("iso", "cndate", "cnweek", "cnclock", "clock", "hour", "slash", "num", "alnum", "word", "cjk")
 
 
 def _kind(m: re.Match) -> str:
@@ -135,6 +163,16 @@ def _emit_cndate(m, out):
     month = _cn_int(m.group("cm"))
     day = m.group("cd")
     _date(out, m.group("cy"), month, _cn_int(day) if day else None)
+
+
+_CN_WEEKDAY = dict(zip("一二三四五六日天", ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "sunday"), strict=True))
+
+
+def _emit_cnweek(m, out):
+    # 周五 / 星期五 / 礼拜五 meet "Friday"; 下周三 is also 下周 (next week).
+    if m.group("cnrel"):
+        out.append(m.group("cnrel") + "周")
+    out.append(_CN_WEEKDAY[m.group("cnwd")])
 
 
 def _emit_cnclock(m, out):
@@ -218,6 +256,9 @@ def _emit_word(m, out):
     if word in _ABBR_REWRITE:
         out.append(_ABBR_REWRITE[word])
         return
+    if word in _UNSTEMMED:  # months and weekdays meet the dates read from digits
+        out.append(word)
+        return
     out.append(stem(word))
 
 
@@ -232,12 +273,12 @@ def _ngrams(run: str, out: list[str]) -> None:
     for i, ch in enumerate(run):
         if ch not in _CJK_STOP_CHARS:
             out.append(ch)
-        if i + 1 < len(run):
+        if i + 1 < len(run) and ch not in _CJK_PRONOUNS and run[i + 1] not in _CJK_PRONOUNS:
             out.append(run[i : i + 2])
 
 
 _EMIT = {
-    "iso": _emit_iso, "cndate": _emit_cndate, "cnclock": _emit_cnclock, "clock": _emit_clock,
+    "iso": _emit_iso, "cndate": _emit_cndate, "cnweek": _emit_cnweek, "cnclock": _emit_cnclock, "clock": _emit_clock,
     "hour": _emit_hour, "slash": _emit_slash, "num": _emit_num, "alnum": _emit_alnum, "word": _emit_word, "cjk": _emit_cjk,
 }
 
@@ -265,48 +306,22 @@ def _fmt(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
-_VOWEL = re.compile("[aeiouy]")
+@lru_cache(maxsize=1)
+def _snowball():
+    import snowballstemmer  # pure Python (it uses PyStemmer's C code when that is installed)
+
+    return snowballstemmer.stemmer("english")
 
 
 @lru_cache(maxsize=200_000)
 def stem(word: str) -> str:
-    """Light English normalisation: plurals and the commonest verb endings.
+    """The Snowball (Porter 2) English stem: "meetings", "meeting" and "meet" meet,
+    "scheduled" and "schedule" meet, "emailing" meets "email".
 
-    Deliberately weaker than Porter: "meeting" and "meetings" meet, "painted"
-    and "painting" meet "paint", "business" stays "business". Words with digits ("q3", "v2") are left as they are.
+    A published algorithm instead of hand suffix rules, and no list of agent
+    nouns: "who owns Harbor" and "the Harbor owner" meet on the name (see
+    memory.recall). Words with digits ("q3", "v2") are left as they are.
     """
-    if len(word) <= 3 or not word.isalpha():
+    if len(word) <= 2 or not word.isalpha():
         return word
-    w = word
-    if w.endswith("ies") and len(w) > 4:
-        w = w[:-3] + "y"
-    elif w.endswith(("sses", "shes", "ches", "xes", "zes")):
-        w = w[:-2]
-    elif w.endswith("s") and not w.endswith(("ss", "us", "is", "ous")):
-        w = w[:-1]
-    if w in AGENT_NOUNS:
-        return stem(AGENT_NOUNS[w])
-    if w.endswith("ing") and len(w) > 5 and _VOWEL.search(w[:-3]):
-        w = _undouble(w[:-3])
-    elif w.endswith("ied") and len(w) > 4:
-        w = w[:-3] + "y"
-    elif w.endswith("ed") and len(w) > 4 and _VOWEL.search(w[:-2]) and not w.endswith("eed"):
-        w = _undouble(w[:-2])
-    if w.endswith("e") and len(w) > 3:
-        w = w[:-1]  # "hike"/"hiking" and "schedule"/"scheduled" meet without the e
-    return w
-
-
-# The person-nouns of the verbs facts are written with: "who is the Harbor
-# owner" meets "Marco owns Harbor", "who manages me" meets "my manager".
-# A short list on purpose: stripping every -er would join "order" and "ord".
-AGENT_NOUNS = {
-    "owner": "own", "manager": "manage", "leader": "lead", "organizer": "organize", "organiser": "organize",
-    "maintainer": "maintain", "approver": "approve", "reviewer": "review", "coordinator": "coordinate",
-}
-
-
-def _undouble(w: str) -> str:
-    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "lsz":
-        return w[:-1]
-    return w
+    return _snowball().stemWord(word)

@@ -7,11 +7,9 @@ from __future__ import annotations
 
 import time
 
-import pytest
-
 from evals.bench import faults, harness
-from evals.bench.faults import NO_PASSES, PASS_EVERY_TURN, cursor, facts_citing
 from evals.bench.fakemodel import RespondingOpenAI
+from evals.bench.faults import NO_PASSES, PASS_EVERY_TURN, cursor, facts_citing
 from tests.faults.checks import assert_clean
 
 

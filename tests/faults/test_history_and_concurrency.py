@@ -9,7 +9,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from agent.session import open_store
-from evals.bench import faults, harness
+from evals.bench import faults
 from memory import messages as store
 from tests.faults.checks import assert_clean, assert_one_line_error
 

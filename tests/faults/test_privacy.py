@@ -137,3 +137,78 @@ def test_the_store_files_are_readable_by_the_owner_only(kept_home):
         db.conn.close()
     finally:
         os.umask(old)
+
+
+# --- a chat's privacy is decided once, by its stored kind ------------------------------
+
+
+def test_a_chats_kind_is_fixed_when_made_and_asking_for_the_other_kind_is_refused(db):
+    store.get_chat(db, "standup")  # made private
+    with pytest.raises(store.ChatKindError, match="already exists as a private chat"):
+        store.get_chat(db, "standup", store.TEAM)
+    team = store.get_chat(db, "retro", store.TEAM)
+    with pytest.raises(store.ChatKindError, match="already exists as a team chat"):
+        store.get_chat(db, "retro", store.PRIVATE)
+    # Opened without a kind, a chat is what it was made as.
+    assert store.get_chat(db, "retro").is_team and team.is_team
+    assert not store.get_chat(db, "standup").is_team
+
+
+def test_team_flag_on_an_existing_private_chat_is_one_line_and_sends_nothing(kept, server, kept_home):
+    db = open_store(kept_home / "kept.db")
+    _private_memory(db)
+    store.get_chat(db, "standup")
+    db.conn.close()
+    proc = kept("ask", "--chat", "standup", "--team", "What is the budget?")
+    from tests.faults.checks import assert_one_line_error
+
+    line = assert_one_line_error(proc)
+    assert "standup" in line and "private" in line, line
+    assert server.model_requests == []  # nothing private went anywhere
+
+
+def test_a_team_chat_opened_without_the_flag_is_still_a_team_chat(db):
+    store.get_chat(db, "standup", store.TEAM)
+    _private_memory(db)
+    session = open_session(model=ScriptedModel([scripted.text("ok")]), db=db, chat_name="standup")
+    assert session.chat.is_team
+    ctx = context.build(db, session.chat, QUESTION, NOW, "Europe/Berlin")
+    assert not [m for m in MARKERS if m in _prompt_text(ctx)]
+
+
+def test_no_tool_or_chat_command_in_a_team_chat_reaches_private_data(db):
+    """Every tool and every slash command, in a team chat, over private data in every table."""
+    from evals.bench import privacy
+
+    tally = privacy.run_pass(db, team=True)
+    assert set(tally.tools) >= {t.name for t in __import__("tools").all_tools()}
+    leaks = {t: (tally.in_requests[t], tally.on_screen[t]) for t in privacy.MARKERS
+             if tally.in_requests[t] or tally.on_screen[t]}
+    assert leaks == {}, f"private data (in requests, on screen) reached a team chat: {leaks}"
+
+
+def test_the_same_pass_in_a_private_chat_does_see_the_private_data(kept_home, tmp_path):
+    """The control: the team pass finds nothing because of the scope, not because the seed is invisible."""
+    from evals.bench import privacy
+
+    tally = privacy.run_pass(open_store(tmp_path / "control.db"), team=False)
+    seen = {t for t in privacy.MARKERS if tally.in_requests[t] or tally.on_screen[t]}
+    # Everything but the pasted password (redacted wherever it is read back) shows up somewhere.
+    assert seen >= set(privacy.MARKERS) - {"secret", "tool messages"}, set(privacy.MARKERS) - seen
+
+
+def test_a_team_chat_cannot_cancel_or_complete_a_private_row(db):
+    from tools import store as tool_store
+    from tools.base import ToolContext
+    from tools.calendar import TOOLS as CAL
+    from tools.base import ToolError
+
+    from evals.bench import privacy
+
+    ids = privacy.seed(db)
+    ctx = ToolContext(db, NOW, BERLIN, "standup", True)
+    cancel = next(t for t in CAL if t.name == "cancel_event")
+    with pytest.raises(ToolError) as err:
+        cancel.call(ctx, {"event_id": ids["event"]})
+    assert "no event" in str(err.value) and privacy.MARKERS["event title"] not in str(err.value)
+    assert tool_store.get_event(db, ids["event"]).status == tool_store.SCHEDULED

@@ -10,8 +10,8 @@ from agent.loop import run_turn
 from agent.models.openai import OpenAIModel
 from agent.session import open_session
 from evals.bench import harness
-from evals.bench.faults import EQUIVALENT, FAULTS, NO_PASSES, PASS_EVERY_TURN, cursor, facts_citing
 from evals.bench.fakemodel import RespondingOpenAI
+from evals.bench.faults import EQUIVALENT, FAULTS, NO_PASSES, PASS_EVERY_TURN, cursor, facts_citing
 from tests.faults.checks import assert_clean, assert_one_line_error
 
 TEXT = "Book 30 minutes with Sam on Friday at 10"
@@ -139,3 +139,85 @@ def test_a_reply_cut_mid_stream_is_marked_before_the_retried_reply(kept, server,
     # The notice stands on a line of its own.
     assert out[notice - 1] in "\n[(" and "\n" in out[cut:notice]
     _stored_once(kept_home, TEXT)
+
+
+# --- a provider's body of any shape, and a stream that never ends -----------------------
+
+ODD_BODIES = [  # (what the person asked for: a streamed reply or not, the body)
+    (False, "null"),
+    (False, '{"choices": [{"message": 5, "finish_reason": "stop"}]}'),
+    (False, '{"choices": ["hello"]}'),
+    (False, '"hello"'),
+    (False, '{"choices": [{"message": {"role": "assistant", "tool_calls": 7}, "finish_reason": "tool_calls"}]}'),
+    (True, "data: null\n\ndata: [DONE]\n\n"),
+    (True, 'data: {"choices": [{"delta": 5, "index": 0}]}\n\ndata: [DONE]\n\n'),
+    (True, "data: [1, 2, 3]\n\ndata: [DONE]\n\n"),
+]
+
+
+@pytest.mark.parametrize("stream, body", ODD_BODIES)
+def test_a_provider_body_of_any_shape_is_a_malformed_reply_not_a_traceback(kept, server, kept_home, stream, body):
+    for _ in range(4):
+        server.reply_raw(body)
+    proc = kept("ask", TEXT, **NO_PASSES) if stream else kept("ask", "--json", TEXT, **NO_PASSES)
+    line = assert_one_line_error(proc)
+    assert "saved" in line and "try again" in line, line
+    assert set(_calls(kept_home)) <= {"malformed_reply", "empty_reply"}, _calls(kept_home)
+    _stored_once(kept_home, TEXT)
+
+
+def test_an_odd_body_once_then_a_good_reply_is_a_retried_success(kept, server, kept_home):
+    server.reply_raw('{"choices": [{"message": 5}]}')
+    server.reply_text("Booked Friday 10:00 with Sam.")
+    proc = kept("ask", "--json", TEXT, **NO_PASSES)
+    assert_clean(proc)
+    assert proc.returncode == 0, proc.stderr
+    assert _calls(kept_home) == ["malformed_reply", None]
+
+
+def test_a_keep_alive_only_stream_cannot_outlast_the_call_deadline(kept, server, kept_home):
+    """SSE comments every 0.2 s reset any per-read timeout; the overall deadline still ends the call."""
+    import time
+
+    server.keep_alive(60)
+    server.keep_alive(60)
+    began = time.monotonic()
+    proc = kept("ask", TEXT, KEPT_MODEL_DEADLINE="3", **NO_PASSES)
+    took = time.monotonic() - began
+    line = assert_one_line_error(proc)
+    assert "in time" in line and "try again" in line, line
+    assert took < 20, f"the call ran {took:.0f} s past a 3 s deadline"
+    assert "timeout" in _calls(kept_home)
+    _stored_once(kept_home, TEXT)
+
+
+@pytest.mark.parametrize("body", ["null", '{"content": 5, "stop_reason": "end_turn"}', '{"content": [7]}'])
+def test_an_anthropic_body_of_any_shape_is_a_malformed_reply_too(body):
+    from agent.models.anthropic import AnthropicModel
+    from agent.models.base import MALFORMED, Message, ModelError
+    from tests.fakeservers import FakeAnthropic
+
+    with FakeAnthropic() as fake:
+        fake.reply_raw(body)
+        model = AnthropicModel("fake-model", base_url=fake.base_url, api_key=harness.FAKE_KEY)
+        with pytest.raises(ModelError) as err:
+            model.complete([Message("user", "hi")])
+    assert err.value.kind == MALFORMED
+
+
+def test_an_anthropic_keep_alive_stream_ends_at_the_deadline():
+    import time
+
+    from agent.models.anthropic import AnthropicModel
+    from agent.models.base import TIMEOUT, Message, ModelError
+    from agent.models.calls import call_model
+    from tests.fakeservers import FakeAnthropic
+
+    with FakeAnthropic() as fake:
+        fake.keep_alive(30)
+        model = AnthropicModel("fake-model", base_url=fake.base_url, api_key=harness.FAKE_KEY)
+        began = time.monotonic()
+        with pytest.raises(ModelError) as err:
+            call_model(model, [Message("user", "hi")], purpose="chat", on_text=lambda d: None, deadline=1.5)
+        assert time.monotonic() - began < 6
+    assert err.value.kind == TIMEOUT and "deadline" in str(err.value)

@@ -137,10 +137,10 @@ def test_a_full_data_directory_gets_one_line_and_leaves_a_sound_store(server, ke
 
 def test_a_full_disk_inside_sqlite_gets_one_line_not_a_traceback(kept_home, monkeypatch):
     """Simulated without mounts: SQLite's max_page_count makes every write fail with SQLITE_FULL."""
+    import agent.session as session_module
     from agent import cli
     from agent.models import registry, scripted
     from agent.models.scripted import ScriptedModel
-    import agent.session as session_module
 
     _make_store(kept_home, 5)
     real_open = session_module.open_store
@@ -158,3 +158,68 @@ def test_a_full_disk_inside_sqlite_gets_one_line_not_a_traceback(kept_home, monk
     assert result.exit_code != 0
     lines = [ln for ln in result.output.splitlines() if ln.strip()]
     assert len(lines) == 1 and lines[0].startswith("kept:") and "full" in lines[0], result.output
+
+
+# --- exports go only to regular files; every folder kept makes is owner-only --------------
+
+
+def _special_targets(tmp_path):
+    import os
+    import socket
+    import stat
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    sock_path = tmp_path / "sock"
+    sock = socket.socket(socket.AF_UNIX)
+    sock.bind(str(sock_path))
+    link = tmp_path / "link-to-fifo"
+    link.symlink_to(fifo)
+    targets = {"FIFO": fifo, "folder": folder, "socket": sock_path, "link to a FIFO": link}
+    # A device node of its own in tmp (never the real /dev/null: were the refusal broken, it would be replaced).
+    device = tmp_path / "null-device"
+    try:
+        os.mknod(device, 0o600 | stat.S_IFCHR, os.makedev(1, 3))
+        targets["character device"] = device
+    except PermissionError:  # not root: FIFOs, sockets and folders still stand for every special file
+        pass
+    return targets, sock
+
+
+@pytest.mark.parametrize("group, name", [("memory", "export"), ("calendar", "export")])
+def test_an_export_onto_anything_but_a_regular_file_is_refused_and_leaves_it_alone(kept_offline, tmp_path, group, name):
+    import stat
+
+    targets, sock = _special_targets(tmp_path)
+    try:
+        for what, target in targets.items():
+            before = target.lstat()
+            line = assert_one_line_error(kept_offline(group, name, str(target)))
+            assert "regular file" in line, (what, line)
+            after = target.lstat()
+            assert (stat.S_IFMT(after.st_mode), after.st_ino) == (stat.S_IFMT(before.st_mode), before.st_ino), what
+    finally:
+        sock.close()
+    # The control: a regular file (new, or there already) is written.
+    ok = tmp_path / "out.json"
+    assert kept_offline(group, name, str(ok)).returncode == 0 and ok.is_file()
+
+
+def test_kept_home_and_every_folder_kept_makes_are_owner_only(server, tmp_path):
+    import os
+
+    home = tmp_path / "new" / "nested" / "kept-home"
+    old = os.umask(0o022)
+    try:
+        server.reply_text("ok")
+        proc = harness.run_kept("ask", "hello", home=home, base_url=server.base_url)
+    finally:
+        os.umask(old)
+    assert proc.returncode == 0, proc.stderr
+    for folder in (home, home.parent, home.parent.parent):
+        assert folder.stat().st_mode & 0o777 == 0o700, f"{folder}: {oct(folder.stat().st_mode)}"
+    for f in home.rglob("*"):
+        if f.is_dir():
+            assert f.stat().st_mode & 0o077 == 0, f"{f}: {oct(f.stat().st_mode)}"

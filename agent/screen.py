@@ -1,0 +1,419 @@
+"""The screen: a before-call step of the turn for a model that cannot be trusted with tool calls.
+
+A small model (the embedded 0.5B) calls tools on plain questions, copies the
+prompt's clock instead of working out "tomorrow at 3pm", and fills optional
+fields from the schema's own examples ("Room 4"). So, before its calls run,
+``screen`` gets the turn as data (the request, now, the zone, what memory put
+in the prompt, the conversation) and:
+
+- drops a call whose tool is unknown, whose required values are missing or
+  appear nowhere in the request, the conversation or memory, or that acts
+  when the request only asks a question (memory.text.acts decides: "Can you
+  send…?" acts, "Did I send…?" asks);
+- reads the day and time the request names with memory.text.dates. It never
+  puts a parse it could not make unambiguously in place of the model's
+  value: when the model's value means the same moment it stays; when it
+  means another (or nothing readable), the request's own words replace it
+  and the tool reads them; when the request's time is ambiguous ("this
+  weekend at 10") or names several times the model matched none of, the call
+  is held and its result asks the person which;
+- drops an optional value that the request, memory and this turn's tool
+  results never gave, so the tool's default applies.
+
+Every drop, change and hold is a ``Note`` on the turn's result
+(``TurnResult.screened``), logged, and shown by ``kept ask`` and ``kept chat``
+as one line (``describe``).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from agent.models.base import Message, ToolCall, ToolSpec
+from memory.text import dates, tokens
+from memory.text.acts import asks_only
+from memory.text.overlap import content_words
+
+log = logging.getLogger("kept.screen")
+
+# Tools named like these only look things up; every other tool acts.
+READING = ("list_", "search_", "get_", "find_")
+# Arguments that hold a moment, and ones that hold a day.
+MOMENT_ARGS = ("start", "when", "time", "datetime")
+DAY_ARGS = ("from_date", "date", "due", "due_date", "deadline")
+# A second bound on a range: kept only when the request says it.
+BOUND_ARGS = ("end", "to_date")
+TIME_ARGS = set(MOMENT_ARGS + DAY_ARGS + BOUND_ARGS)
+
+_UNIT = re.compile(r"[\u3400-\u9fff]|[^\s\u3400-\u9fff]+")  # Latin words as units, each CJK character alone
+_MAX_UNITS = 8  # "next Friday at 2:30 pm" is 5 units, "明天下午三点半" 6
+_MAX_REQUEST = 1000  # characters; a longer paste is not a booking request
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_JOINED = re.compile(r"\b(?:to|until|till|and|then|from|instead of|rather than|or)\b|->|到|改|和|跟|从", re.I)
+
+
+@dataclass
+class Request:
+    """What the step gets: the turn as data, not scraped from the prompt."""
+
+    text: str  # the person's message this turn
+    now: datetime
+    tz: ZoneInfo
+    memory: list[str] = field(default_factory=list)  # what memory put in the prompt (facts, promises, counts)
+    messages: list[Message] = field(default_factory=list)  # the conversation as the model saw it, tool results included
+
+
+@dataclass
+class Note:
+    """One thing the screen did to a call."""
+
+    tool: str
+    action: str  # "dropped", "changed", "held"
+    detail: str
+
+    def __str__(self) -> str:
+        return f"{self.action} {self.tool}: {self.detail}" if self.action != "changed" else f"{self.tool} {self.detail}"
+
+
+@dataclass
+class Screened:
+    calls: list[ToolCall]  # run these
+    held: list[tuple[ToolCall, str]]  # do not run: answer each with this error, which asks the person
+    notes: list[Note]
+    dropped: list[ToolCall] = field(default_factory=list)  # whole calls the guard removed
+
+
+def describe(notes: list[Note]) -> str:
+    """The one line ``kept ask`` and ``kept chat`` show: what the screen dropped, changed or held."""
+    if not notes:
+        return ""
+    return "screen: " + "; ".join(str(n) for n in notes)
+
+
+# ---------------------------------------------------------------- evidence
+
+
+def _grounded_text(value: str, evidence: str, evidence_words: set[str]) -> bool:
+    cjk = _CJK.findall(value)
+    if cjk:
+        return any(ch in evidence for ch in cjk)
+    words = content_words(value)
+    if not words:
+        return True
+    # A prefix match lets "meeting" ground "meetings" and "Anna's" ground "Anna".
+    return any(w in evidence_words or any(e.startswith(w[:5]) for e in evidence_words if len(w) >= 5) for w in words)
+
+
+@dataclass
+class Evidence:
+    """Where a tool call's values may come from.
+
+    ``everything``: memory, the conversation and this turn's tool results.
+    ``current``: memory, the latest request, the question it answers (if the
+    reply before it asked one) and this turn's tool results. A time must
+    come from ``current``: an earlier request's "tomorrow at 3pm" does not
+    license a new booking on a plain question.
+    """
+
+    everything: str
+    current: str
+    request: str = ""
+
+    def __post_init__(self) -> None:
+        self.words = content_words(self.everything)
+        self.current_words = content_words(self.current)
+
+    def gave(self, value: Any, strict: bool) -> bool:
+        """Whether ``value`` came from the current evidence: one of its words (``strict``: every one) is there."""
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return str(value).removesuffix(".0") in self.current
+        text = str(value)
+        if not strict:
+            return _grounded_text(text, self.current, self.current_words)
+        cjk = _CJK.findall(text)
+        if cjk:
+            return all(ch in self.current for ch in cjk)
+        return all(_grounded_text(w, self.current, self.current_words) for w in content_words(text))
+
+
+def evidence(request: Request) -> Evidence:
+    messages = request.messages or [Message("user", request.text)]
+    last_user = max((i for i, m in enumerate(messages) if m.role == "user"), default=0)
+    # The reply before the request counts when it asked something ("Shall I book 3pm?" "yes").
+    before = messages[last_user - 1] if last_user > 0 else None
+    start = last_user - 1 if before and before.role == "assistant" and before.content.rstrip().endswith("?") else last_user
+    everything = "\n".join(request.memory + [m.content for m in messages if m.content]).lower()
+    current = "\n".join(request.memory + [m.content for m in messages[start:] if m.content]).lower()
+    return Evidence(everything, current, request.text)
+
+
+def _grounded(name: str, value: Any, ev: Evidence) -> bool:
+    if isinstance(value, bool) or value is None:
+        return True
+    if isinstance(value, (int, float)):
+        return str(value).removesuffix(".0") in ev.everything
+    if isinstance(value, list):
+        return bool(value) and all(_grounded(name, v, ev) for v in value)
+    if isinstance(value, dict):
+        return all(_grounded(k, v, ev) for k, v in value.items())
+    text = str(value)
+    if name in TIME_ARGS:
+        # A time the model worked out ("2026-12-03T09:00" from "Thursday 9am") is grounded
+        # when the request (or memory) names some day or time at all; a plain question names none.
+        return dates.mentions_time(ev.current) or _grounded_text(text, ev.current, ev.current_words)
+    return _grounded_text(text, ev.everything, ev.words)
+
+
+# ---------------------------------------------------------------- the guard
+
+
+def guard(calls: list[ToolCall], tools: list[ToolSpec], ev: Evidence) -> tuple[list[ToolCall], list[Note]]:
+    """Keep the calls a request could have asked for; a note for each other one."""
+    specs = {t.name: t for t in tools}
+    kept: list[ToolCall] = []
+    notes: list[Note] = []
+    question = asks_only(ev.request)
+    for call in calls:
+        spec = specs.get(call.name)
+        if spec is None:
+            notes.append(Note(call.name, "dropped", "no such tool"))
+            continue
+        if question and not call.name.startswith(READING):
+            notes.append(Note(call.name, "dropped", "it acts, and the request only asks a question"))
+            continue
+        props = spec.parameters.get("properties", {})
+        required = spec.parameters.get("required", [])
+        # Unknown keys may be another name for a required one (tools map "date" to "start").
+        unknown = [k for k in call.arguments if k not in props]
+        missing = [r for r in required if call.arguments.get(r) in (None, "", [])]
+        if missing and not unknown:
+            notes.append(Note(call.name, "dropped", f"missing {', '.join(missing)}"))
+            continue
+        ungrounded = [r for r in required if r in call.arguments and not _grounded(r, call.arguments[r], ev)]
+        if ungrounded:
+            notes.append(Note(call.name, "dropped", f"{', '.join(ungrounded)} not found in the request or memory"))
+            continue
+        kept.append(call)
+    return kept, notes
+
+
+# ---------------------------------------------------------------- times in the request
+
+
+@dataclass
+class Named:
+    """A day and/or time the request names, and the words it names it with."""
+
+    phrase: str
+    day: Any  # datetime.date | None
+    has_clock: bool
+    moment: datetime | None = None  # when it names a day and a time, or an exact moment
+
+
+@dataclass
+class Reading:
+    """What the request says about when: its best phrase, the other moments it names, or why it is ambiguous."""
+
+    named: Named | None = None
+    moments: list[datetime] = field(default_factory=list)  # every distinct moment the request names
+    ambiguous: str = ""  # the resolver's refusal, naming the readings
+
+
+def named_time(request: str, now: datetime, tz: ZoneInfo) -> Named | None:
+    """The phrase in ``request`` that names a day and a time (else the fullest that names either)."""
+    return read_request(request, now, tz).named
+
+
+def read_request(request: str, now: datetime, tz: ZoneInfo) -> Reading:
+    if len(request) > _MAX_REQUEST or not dates.mentions_time(request):
+        return Reading()
+    units = list(_UNIT.finditer(request))
+    best: tuple[tuple, Named] | None = None
+    best_day: tuple[tuple, Named] | None = None  # the fullest phrase naming only a day
+    best_clock: tuple[tuple, Named] | None = None  # ... and only a time
+    refused: tuple[int, str] | None = None  # the fullest ambiguous phrase
+    timed: list[tuple[int, int, datetime]] = []  # (first unit, last unit, moment) of each phrase naming day and time
+    for i in range(len(units)):
+        for j in range(i, min(i + _MAX_UNITS, len(units))):
+            phrase = request[units[i].start(): units[j].end()].strip(" ,.;!?，。！？'\"")
+            if not phrase or not dates.mentions_time(phrase):
+                continue
+            meaning = sum(1 for u in units[i: j + 1] if u.group().lower().strip(",.") not in dates.FILLER)
+            try:
+                parsed = dates.read(phrase, now, tz)
+            except dates.Ambiguous as exc:
+                # Two readings side by side are two times when words join them ("from tomorrow at 10 to Thursday").
+                joined = exc.conflict and _JOINED.search(phrase)
+                if not joined and (refused is None or meaning > refused[0]):
+                    refused = (meaning, str(exc))
+                continue
+            except dates.DateError:
+                continue
+            day = parsed.day if parsed.exact is None else parsed.exact.astimezone(tz).date()
+            has_clock = parsed.clock is not None or parsed.exact is not None
+            moment = _moment(phrase, now, tz) if day is not None and has_clock else None
+            if moment is not None:
+                timed.append((i, j, moment))
+            # Day and time first, then the most that is not filler, then the shortest:
+            # "tomorrow at 3pm", not "tomorrow at 3pm about the".
+            score = (day is not None and has_clock, meaning, -len(phrase))
+            named = Named(phrase, day, has_clock, moment)
+            if best is None or score > best[0]:
+                best = (score, named)
+            if has_clock and day is None and (best_clock is None or score > best_clock[0]):
+                best_clock = (score, named)
+            if day is not None and not has_clock and (best_day is None or score > best_day[0]):
+                best_day = (score, named)
+    # The times the request names: its fullest phrases, not the parts inside them
+    # ("Friday at 9am" inside "a week from Friday at 9am" is no time of its own).
+    moments: list[datetime] = []
+    for i, j, moment in timed:
+        inside = any(a <= i and j <= b and (a, b) != (i, j) for a, b, _ in timed)
+        if not inside and moment not in moments:
+            moments.append(moment)
+    reading = Reading(best[1] if best else None, moments)
+    if best is not None and not (best[1].day and best[1].has_clock) and best_day and best_clock:
+        # "at 4pm after the review tomorrow": the day and the time, said apart, read together.
+        joined = f"{best_day[1].phrase} {best_clock[1].phrase}"
+        try:
+            parsed = dates.read(joined, now, tz)
+            reading.named = Named(joined, parsed.day, parsed.clock is not None, _moment(joined, now, tz))
+            reading.moments = [reading.named.moment] if reading.named.moment else []
+        except dates.DateError:
+            pass
+    # An ambiguous phrase that says more than the best reading ("this weekend at 10" over "at 10"): ask.
+    if refused is not None and (best is None or refused[0] > best[0][1]):
+        reading.ambiguous = refused[1]
+    return reading
+
+
+def _moment(phrase: str, now: datetime, tz: ZoneInfo) -> datetime | None:
+    try:
+        return dates.moment(phrase, now, tz)
+    except dates.DateError:
+        return None
+
+
+def _day_of(value: Any, now: datetime, tz: ZoneInfo):
+    try:
+        parsed = dates.read(str(value), now, tz)
+    except dates.DateError:
+        return None
+    return parsed.day if parsed.exact is None else parsed.exact.astimezone(tz).date()
+
+
+# ---------------------------------------------------------------- the repair
+
+
+def repair(call: ToolCall, spec: ToolSpec, request: Request, ev: Evidence, reading: Reading
+           ) -> tuple[ToolCall, list[Note], str]:
+    """``call`` with its time arguments checked against the request and its ungrounded
+    optional values dropped; the notes; and a reason to hold the call ('' to run it)."""
+    props: dict = spec.parameters.get("properties", {})
+    required = set(spec.parameters.get("required", []))
+    args = dict(call.arguments)
+    notes: list[Note] = []
+    from_request: set[str] = set()
+    now, tz = request.now, request.tz
+
+    moment_arg = next((a for a in MOMENT_ARGS if a in props and a in args), None)
+    if moment_arg:
+        value = args[moment_arg]
+        theirs = _moment(str(value), now, tz)
+        named = reading.named
+        if reading.ambiguous and (named is None or not named.has_clock or theirs not in reading.moments):
+            return call, notes, f"{moment_arg}: {reading.ambiguous}"
+        if named is not None and named.has_clock and named.moment is not None:
+            from_request.add(moment_arg)
+            if theirs is not None and theirs in reading.moments:
+                pass  # the model's value means a moment the request names: it stays
+            elif len(reading.moments) > 1:
+                listed = " or ".join(dates_iso(m, tz) for m in reading.moments)
+                return call, notes, f"{moment_arg}: the request names more than one time ({listed}); ask which"
+            else:
+                args[moment_arg] = named.phrase
+                meant = f" ({dates_iso(theirs, tz)})" if theirs else ""
+                notes.append(Note(call.name, "changed", f"{moment_arg} {value!r}{meant} -> {named.phrase!r} "
+                                                        f"({dates_iso(named.moment, tz)}, as the request says it)"))
+    day_arg = next((a for a in DAY_ARGS if a in props and a in args), None)
+    if day_arg and reading.named is not None and reading.named.day is not None:
+        value = args[day_arg]
+        from_request.add(day_arg)
+        wanted = reading.named.day
+        if _day_of(value, now, tz) != wanted:
+            args[day_arg] = wanted.isoformat()
+            notes.append(Note(call.name, "changed", f"{day_arg} {value!r} -> {wanted.isoformat()!r} "
+                                                    f"({reading.named.phrase!r} in the request)"))
+
+    for name in list(args):
+        if name in required or name not in props or name in from_request:
+            continue
+        value = args[name]
+        schema = props[name]
+        if isinstance(value, bool) or value is None or "enum" in schema:
+            continue
+        if isinstance(value, list):
+            kept = [v for v in value if ev.gave(v, False)]
+            if kept != value:
+                notes.append(Note(call.name, "dropped", f"{name} {[v for v in value if v not in kept]!r} (not in the request or memory)"))
+                if kept:
+                    args[name] = kept
+                else:
+                    del args[name]
+            continue
+        if name in BOUND_ARGS:
+            # An end or a last day is kept only when the request itself says it:
+            # memory's dates would otherwise ground any date the model copies.
+            if set(tokens(str(value))) <= set(tokens(request.text)):
+                continue
+            notes.append(Note(call.name, "dropped", f"{name} {value!r} (the request names no such bound)"))
+            del args[name]
+            continue
+        if not ev.gave(value, isinstance(value, str)):
+            notes.append(Note(call.name, "dropped", f"{name} {value!r} (not in the request or memory)"))
+            del args[name]
+    if not notes:
+        return call, [], ""
+    return ToolCall(call.id, call.name, args), notes, ""
+
+
+def dates_iso(moment: datetime, tz: ZoneInfo) -> str:
+    return moment.astimezone(tz).strftime("%Y-%m-%d %H:%M")
+
+
+# ---------------------------------------------------------------- the step
+
+
+def screen(calls: list[ToolCall], tools: list[ToolSpec], request: Request) -> Screened:
+    """What runs of the model's calls, what is held to ask the person, and a note of each change."""
+    ev = evidence(request)
+    kept, notes = guard(calls, tools, ev)
+    specs = {t.name: t for t in tools}
+    reading = read_request(request.text, request.now, request.tz) if kept else Reading()
+    out: list[ToolCall] = []
+    held: list[tuple[ToolCall, str]] = []
+    for call in kept:
+        fixed, changes, hold = repair(call, specs[call.name], request, ev, reading)
+        notes += changes
+        if hold:
+            held.append((call, hold))
+            notes.append(Note(call.name, "held", hold))
+        else:
+            out.append(fixed)
+    for note in notes:
+        log.info("screen %s %s: %s", note.action, note.tool, note.detail)
+    return Screened(out, held, notes, [c for c in calls if c not in kept])
+
+
+def held_result(reason: str) -> dict[str, str]:
+    """The tool result a held call gets: it asks the person instead of guessing."""
+    return {"error": f"not run: {reason}. Ask the person which they mean."}
+
+
+def as_json(notes: list[Note]) -> list[dict[str, str]]:
+    return [{"tool": n.tool, "action": n.action, "detail": n.detail} for n in notes]
