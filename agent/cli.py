@@ -103,6 +103,8 @@ def ask(
     from agent.background import after_turn
 
     after_turn(session)
+    if session.delivery_retry is not None:  # pending items retried at start: let them finish
+        session.delivery_retry.join(4 * session.delivery.timeout)
     if result.error:
         fail(result.error)
 

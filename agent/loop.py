@@ -69,6 +69,8 @@ class Session:
     clock: Callable[[], datetime] | None = None
     recall_k: int = 12
     recent_limit: int = 14
+    delivery: Any = None  # tools.delivery.Deliverer; None keeps everything local
+    delivery_retry: Any = None  # the thread retrying pending deliveries at start, if any
     # Before-call step: (calls, tool specs, the turn as data) -> Screened. None: the screen when the
     # model asks for it (``wants_screen``), else nothing.
     before_call: Callable[[list[ToolCall], list[ToolSpec], screen.Request], screen.Screened] | None = None
@@ -111,7 +113,8 @@ def run_turn(
     result = TurnResult("", user_message_id=user_id, recalled=ctx.recalled)
     specs = [ToolSpec(t.name, t.description, t.parameters) for t in session.tools]
     by_name = {t.name: t for t in session.tools}
-    tool_ctx = ToolContext(session.db, now, session.tz, session.chat.name, session.chat.is_team, session.approve)
+    tool_ctx = ToolContext(session.db, now, session.tz, session.chat.name, session.chat.is_team, session.approve,
+                           delivery=session.delivery)
     convo = list(ctx.messages)
     before = session.before_call or (screen.screen if getattr(session.model, "wants_screen", False) else None)
     after = session.after_call if session.after_call is not None else [_close_fulfilled_promises]

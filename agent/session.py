@@ -16,9 +16,10 @@ def open_store(path=None):
 
 
 def open_session(model_spec: str | None = None, chat_name: str = store.DEFAULT_CHAT, team: bool = False,
-                 approve=lambda prompt: True, db=None, model=None) -> Session:
+                 approve=lambda prompt: True, db=None, model=None, delivery=None) -> Session:
     from agent.models import registry
     from tools import all_tools
+    from tools.delivery import Deliverer
 
     from agent.models import calls
 
@@ -28,7 +29,49 @@ def open_session(model_spec: str | None = None, chat_name: str = store.DEFAULT_C
     db = db if db is not None else open_store()
     chat = store.get_chat(db, chat_name, store.TEAM if team else None)
     model = model if model is not None else registry.create(model_spec or settings.model)
-    return Session(
+    session = Session(
         db=db, model=model, tools=all_tools(), tz=tz, chat=chat, approve=approve,
         recall_k=settings.recall_k, recent_limit=settings.recent_messages,
+        delivery=delivery if delivery is not None else Deliverer.from_home(config.home()),
     )
+    session.delivery_retry = retry_pending(session)
+    return session
+
+
+def retry_pending(session, path=None):
+    """Items left pending (a server was down, or kept was stopped mid-delivery) are tried again at
+    start, in a thread with its own connection, so the first turn does not wait on a server.
+    Returns the thread, or None when nothing is due."""
+    import threading
+    from datetime import datetime, timezone
+
+    from tools import store as tools_store
+    from tools.delivery import Deliverer
+
+    delivery = session.delivery
+    if delivery is None or not delivery.accounts:
+        return None
+    if not tools_store.due_deliveries(session.db, datetime.now(timezone.utc)):
+        return None
+    row = session.db.conn.execute("PRAGMA database_list").fetchone()
+    path = path or (row[2] if row and row[2] else None)
+    if not path:
+        return None
+
+    def work():
+        try:
+            db = open_store(path)
+        except Exception:
+            return
+        try:
+            Deliverer(delivery.accounts, timeout=delivery.timeout).run_due(db)
+        except Exception:  # the items stay pending; the next start tries again
+            import logging
+
+            logging.getLogger("kept.delivery").warning("retrying pending deliveries failed", exc_info=True)
+        finally:
+            db.conn.close()
+
+    thread = threading.Thread(target=work, name="kept-delivery-retry", daemon=True)
+    thread.start()
+    return thread

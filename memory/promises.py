@@ -763,7 +763,7 @@ def on_tool_action(db, tool_name: str, arguments: dict, result: dict, today: dat
     """
     if not re.search(r"send|message|mail|reply", tool_name, re.I) or not isinstance(arguments, dict):
         return []
-    if isinstance(result, dict) and (result.get("error") or result.get("status") not in (None, "sent", "queued", "ok")):
+    if isinstance(result, dict) and (result.get("error") or result.get("status") not in (None, "sent", "queued", "recorded", "ok")):
         return []
     recipient = arguments.get("to") or arguments.get("recipient") or arguments.get("person") or arguments.get("name") or ""
     if isinstance(recipient, list):

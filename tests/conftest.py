@@ -10,6 +10,9 @@ import pytest
 KEY_VARS = (
     "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_API_KEY", "OPENAI_BASE_URL",
     "KEPT_MODEL", "KEPT_MEMORY_MODEL", "KEPT_LOCAL_MODEL",
+    # The person's own accounts: a test connects only the servers it starts.
+    "KEPT_CALDAV_URL", "KEPT_CALDAV_USER", "KEPT_CALDAV_PASSWORD", "KEPT_CALDAV_CALENDAR",
+    "KEPT_SMTP_URL", "KEPT_SMTP_FROM", "KEPT_DELIVERY_TIMEOUT",
 )
 
 

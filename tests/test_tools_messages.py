@@ -45,8 +45,10 @@ def test_first_message_asks_and_is_stored_when_approved(db):
     ctx, approver = context(db, True)
     result = send(ctx, to="Sam", body="The deck is ready.", subject="Deck")
     assert len(approver.asked) == 1
-    assert "first message to Sam" in approver.asked[0] and "The deck is ready." in approver.asked[0]
-    assert result["status"] == "sent" and result["first_to_recipient"] is True
+    assert "first chat message to Sam" in approver.asked[0] and "The deck is ready." in approver.asked[0]
+    # Nothing is connected, and 'chat' is no transport: the result says it was recorded, not delivered.
+    assert result["status"] == "recorded" and result["first_to_recipient"] is True
+    assert "not delivered" in result["delivery"]
     assert result["to"] == "Sam" and result["channel"] == "chat"
     assert result["sent_at"] == "2026-11-30T09:30:00+01:00"
     rows = store.outbox(db)

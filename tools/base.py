@@ -34,6 +34,16 @@ class ToolContext:
     # Asked before an action needs the person's consent (e.g. a first message
     # to a new recipient). Returns True to go ahead.
     approve: Callable[[str], bool] = field(default=lambda prompt: True)
+    # Where events, tasks and email go beyond the store (tools.delivery.Deliverer);
+    # None: nothing is configured, everything stays local.
+    delivery: Any = None
+
+    def deliverer(self):
+        from tools.delivery import Deliverer
+
+        if self.delivery is None:
+            self.delivery = Deliverer()
+        return self.delivery
 
     @property
     def scope(self) -> Scope:

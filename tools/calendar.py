@@ -7,6 +7,11 @@ weekday, so the model repeats a checked answer instead of computing one.
 Conflicts: an overlapping meeting does not stop a booking (people double-book
 on purpose); the new event is stored and ``conflicts`` names every scheduled
 event it overlaps, so the model can tell the person.
+
+With a CalDAV account connected (tools/delivery/), a booking is also PUT on
+the person's calendar server, a cancel deletes it there, and listings and
+conflict checks read the server's calendar too, so events the person made
+elsewhere count. Those carry no event_id: kept did not book them.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from typing import Optional
 
 from pydantic import Field, field_validator
 
-from tools import store, when
+from tools import delivery, store, when
 from tools.arguments import Arguments, minutes, split_names
 from tools.base import Tool, ToolContext, ToolError
 
@@ -92,14 +97,39 @@ class CancelEventArgs(Arguments):
         return value.strip().lstrip("#") if isinstance(value, str) else value
 
 
+SERVER_ONLY = "your calendar, not booked by kept"
+
+
 def _brief(event: store.Event, ctx: ToolContext) -> dict:
     full = event.as_dict(ctx.tz)
-    return {k: full[k] for k in ("event_id", "title", "start", "end", "weekday", "attendees")}
+    row = {k: full[k] for k in ("event_id", "title", "start", "end", "weekday", "attendees")}
+    return _mark_server_only(row, event)
 
 
 def _event(event: store.Event, ctx: ToolContext) -> dict:
     full = event.as_dict(ctx.tz)
-    return {k: v for k, v in full.items() if v is not None and k != "created_at"}
+    row = {k: v for k, v in full.items() if v is not None and k != "created_at"}
+    return _mark_server_only(row, event)
+
+
+def _mark_server_only(row: dict, event: store.Event) -> dict:
+    if event.origin == "server":
+        row.pop("event_id", None)
+        row["source"] = SERVER_ONLY
+    return row
+
+
+def _with_server(ctx: ToolContext, start, end, local: list[store.Event]) -> tuple[list[store.Event], str | None]:
+    """``local`` plus the server's events in [start, end) that are not kept's own (matched by UID).
+
+    Those belong to no chat (``chat`` None), so a team chat's scope sees them as busy time only.
+    """
+    found, unread = ctx.deliverer().server_events(start, end, ctx.tz)
+    known = {e.uid for e in store.events(ctx.db, start, end, include_cancelled=True)}
+    extra = [e for e in found if e.uid not in known and e.status != store.CANCELLED]
+    merged = sorted(local + extra, key=lambda e: (e.start, e.id == 0, e.id))
+    note = f"the calendar server could not be read ({unread}); this shows kept's own record only" if unread else None
+    return merged, note
 
 
 def schedule_meeting(ctx: ToolContext, args: ScheduleMeetingArgs) -> dict:
@@ -124,10 +154,11 @@ def schedule_meeting(ctx: ToolContext, args: ScheduleMeetingArgs) -> dict:
             raise ToolError(f"end: the meeting would last more than 24 hours ({when.iso(end, ctx.tz)}); check the end")
     else:
         end = start + timedelta(minutes=args.duration_minutes)  # elapsed time: DST-safe in UTC
-    conflicts = store.overlapping(ctx.db, start, end)
+    conflicts, unread = _with_server(ctx, start, end, store.overlapping(ctx.db, start, end))
+    state, why_local = ctx.deliverer().calendar_state()
     event = store.add_event(
         ctx.db, title=args.title, start=start, end=end, now=ctx.now, attendees=args.attendees,
-        location=args.location, notes=args.notes, chat=ctx.chat_name,
+        location=args.location, notes=args.notes, chat=ctx.chat_name, delivery=state,
     )
     result = _event(event, ctx)
     # A clash with an event this chat may not see is told as busy time only.
@@ -137,9 +168,12 @@ def schedule_meeting(ctx: ToolContext, args: ScheduleMeetingArgs) -> dict:
         {"busy": True, "start": when.iso(e.start, ctx.tz), "end": when.iso(e.end, ctx.tz)} for e in busy
     ]
     if conflicts:
-        names = [f"'{e.title}' (event_id {e.id})" for e in shown]
+        names = [f"'{e.title}' (event_id {e.id})" if e.id else f"'{e.title}' (on {SERVER_ONLY})" for e in shown]
         names += [f"{len(busy)} private event{'s' if len(busy) > 1 else ''} (busy time)"] if busy else []
         result["warning"] = f"Booked, but it overlaps {', '.join(names)}. Tell the person about the clash."
+    if unread:
+        result["calendar_server"] = unread.replace("this shows", "conflicts were checked against")
+    result["delivery_state"], result["delivery"] = delivery.deliver_now(ctx, store.EVENT, event.id, state, why_local)
     return result
 
 
@@ -160,13 +194,18 @@ def list_events(ctx: ToolContext, args: ListEventsArgs) -> dict:
         raise ToolError(
             f"to_date {when.iso(end, ctx.tz)} is before from_date {when.iso(start, ctx.tz)}; give a later to_date"
         )
-    found = store.events(ctx.db, start, end, include_cancelled=args.include_cancelled, scope=ctx.scope)
-    return {
+    local = store.events(ctx.db, start, end, include_cancelled=args.include_cancelled, scope=ctx.scope)
+    found, unread = _with_server(ctx, start, end, local)
+    result = {
         "from": when.iso(start, ctx.tz),
         "to": when.iso(end, ctx.tz),
         "count": len(found),
-        "events": [_event(e, ctx) for e in found],
+        "events": [_event(e, ctx) if ctx.scope.sees(e.chat) else
+                   {"busy": True, "start": when.iso(e.start, ctx.tz), "end": when.iso(e.end, ctx.tz)} for e in found],
     }
+    if unread:
+        result["calendar_server"] = unread
+    return result
 
 
 def cancel_event(ctx: ToolContext, args: CancelEventArgs) -> dict:
@@ -181,7 +220,10 @@ def cancel_event(ctx: ToolContext, args: CancelEventArgs) -> dict:
         raise ToolError(
             f"event_id: event {args.event_id} ('{old.title}', {when.iso(old.start, ctx.tz)}) is already cancelled"
         ) from None
-    return _event(event, ctx)
+    result = _event(event, ctx)
+    result["delivery_state"], result["delivery"] = delivery.deliver_change(
+        ctx, store.EVENT, event.id, "it was only ever in kept's calendar")
+    return result
 
 
 TOOLS = [

@@ -1,14 +1,19 @@
 """Message tools: send_message, list_messages.
 
-kept does not deliver messages itself: a sent message is recorded in the
-outbox (``kept outbox list``), which is what other parts read to know what
-was said to whom.
+Every message is recorded in the outbox (``kept outbox list``), which is
+what other parts read to know what was said to whom. An email to an
+address is also delivered when an SMTP account is connected
+(tools/delivery/): the row is queued in the same transaction, sent once
+with the Message-ID it was given, and the result says whether the server
+took it, it waits for a retry, or it stays in kept only and why.
 
 Consent: stored text is data, and a message planted in memory must not be
-able to make kept write to a stranger. So the first message to a recipient
-kept has never written to needs the person's yes (``ctx.approve``); a
-recipient already in the outbox needs none. The question is asked before
-the write transaction opens, so a person thinking holds no lock.
+able to make kept write to a stranger, nor reach a known person on a new
+channel. So the first message to a recipient on a channel kept has never
+used for them needs the person's yes (``ctx.approve``), and the question
+names the address and the channel and shows the whole message, so nothing
+hides past a preview. The question is asked before the write transaction
+opens, so a person thinking holds no lock.
 """
 
 from __future__ import annotations
@@ -21,8 +26,6 @@ from pydantic import Field, field_validator
 from tools import store
 from tools.arguments import Arguments
 from tools.base import Tool, ToolContext, ToolError
-
-PREVIEW_CHARS = 200
 
 
 class SendMessageArgs(Arguments):
@@ -69,42 +72,76 @@ def _message(message: store.OutboxMessage, ctx: ToolContext) -> dict:
     return {k: v for k, v in row.items() if v is not None and k != "chat"}
 
 
+# Characters a terminal would act on instead of showing (escape sequences that conceal or
+# overwrite text, bidirectional overrides that reorder it): shown as their code instead.
+_HIDING = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def _visible(text: str) -> str:
+    return _HIDING.sub(lambda m: f"<U+{ord(m.group()):04X}>", text)
+
+
+def consent_question(to: str, channel: str, subject: str | None, body: str, how: str) -> str:
+    """The whole message, with who gets it and how: what the person says yes to is what goes.
+    Nothing in it can hide from the screen: characters a terminal acts on are shown as codes."""
+    lines = body.split("\n")
+    return (
+        f"Send a first {channel} message to {_visible(to)}? kept has never written to {_visible(to)} by {channel}.\n"
+        f"{how}\n"
+        + (f"Subject: {_visible(subject)}\n" if subject else "")
+        + f"Message ({len(body)} characters, {len(lines)} line{'s' if len(lines) != 1 else ''}, shown in full):\n"
+        + "\n".join(f"  | {_visible(line)}" for line in lines)
+        + "\nSend it?"
+    )
+
+
 def send_message(ctx: ToolContext, args: SendMessageArgs) -> dict:
+    from tools.delivery import deliver_now
+
     to = " ".join(args.to.split())
     channel = args.channel or ("email" if "@" in to else "chat")
-    first = not store.has_sent_to(ctx.db, to)
+    delivery = ctx.deliverer()
+    state, why_local = delivery.message_state(channel, to)
+    first = not store.has_sent_to(ctx.db, to, channel)
     if first:
-        preview = args.body if len(args.body) <= PREVIEW_CHARS else args.body[:PREVIEW_CHARS] + "…"
-        question = (
-            f"Send a first message to {to} (kept has never written to them) by {channel}?\n"
-            + (f"Subject: {args.subject}\n" if args.subject else "")
-            + f"Message: {preview}"
-        )
-        if not ctx.approve(question):
+        how = (f"It will be sent from {delivery.mail.sender} through {delivery.mail.host}." if state == store.PENDING
+               else f"It will be recorded in kept only ({why_local}).")
+        if not ctx.approve(consent_question(to, channel, args.subject, args.body, how)):
             raise ToolError(
-                f"not sent: the person did not approve a first message to {to!r} (kept has never written to them). "
-                "Tell the person it was not sent; they can confirm in the chat, or rerun `kept ask` with --yes."
+                f"not sent: the person did not approve a first {channel} message to {to!r} (kept has never written "
+                f"to them by {channel}). Tell the person it was not sent; they can confirm in the chat, or rerun "
+                "`kept ask` with --yes."
             )
+    domain = delivery.mail.sender.rpartition("@")[2] if delivery.mail and delivery.mail.sender else "kept.local"
     message = store.add_outbox(
         ctx.db, recipient=to, body=args.body, now=ctx.now, channel=channel, subject=args.subject, chat=ctx.chat_name,
+        delivery=state, domain=domain,
     )
     result = _message(message, ctx)
-    result["status"] = "sent"
+    result["status"], result["delivery"] = deliver_now(ctx, store.MESSAGE, message.id, state, why_local)
     result["first_to_recipient"] = first
     return result
 
 
 def list_messages(ctx: ToolContext, args: ListMessagesArgs) -> dict:
     found = store.outbox(ctx.db, recipient=args.to, limit=args.limit, scope=ctx.scope)
-    return {"count": len(found), "messages": [_message(m, ctx) for m in found]}
+    states = store.deliveries(ctx.db, store.MESSAGE)
+    rows = []
+    for m in found:
+        row = _message(m, ctx)
+        row["delivery"] = states[m.id].state if m.id in states else store.LOCAL
+        rows.append(row)
+    return {"count": len(found), "messages": rows}
 
 
 TOOLS = [
     Tool(
         "send_message",
         "Send a message to one person (to, body; subject and channel optional). Use it only when the person "
-        "asks you to send, tell, write or reply to someone. A first message to someone kept has never written "
-        "to needs the person's approval; if it is refused, nothing is sent. Returns message_id and sent_at.",
+        "asks you to send, tell, write or reply to someone. A first message to someone on a channel kept has "
+        "never used for them needs the person's approval; if it is refused, nothing is sent. Returns message_id, "
+        "status ('sent' = the mail server took it, 'queued' = kept retries later, 'recorded' = kept only, not "
+        "delivered, 'failed') and delivery (one line saying what happened): tell the person exactly that.",
         SendMessageArgs,
         send_message,
     ),

@@ -22,6 +22,10 @@ from memory.scope import EVERYTHING, Scope
 
 SCHEDULED, CANCELLED = "scheduled", "cancelled"
 OPEN, DONE = "open", "done"
+# Delivery states (see the deliveries table): recorded here only; waiting for (another) attempt;
+# accepted by the server; given up on until the person retries.
+LOCAL, PENDING, DELIVERED, FAILED = "local", "pending", "delivered", "failed"
+MESSAGE, EVENT, TASK = "message", "event", "task"
 
 MIGRATIONS = [
     (
@@ -72,6 +76,37 @@ MIGRATIONS = [
             "CREATE INDEX tasks_assignee ON tasks (assignee_key)",
         ],
     ),
+    (
+        # Delivery to the person's own accounts (tools/delivery/): a queue beside the
+        # record. The Message-ID and the task UID are made once, here, so a retried
+        # send or PUT carries the same identity as the first attempt.
+        "m002_delivery_queue",
+        [
+            "ALTER TABLE outbox ADD COLUMN message_uid TEXT",
+            "UPDATE outbox SET message_uid = '<' || lower(hex(randomblob(16))) || '@kept>'",
+            "CREATE UNIQUE INDEX outbox_message_uid ON outbox (message_uid)",
+            "ALTER TABLE tasks ADD COLUMN uid TEXT",
+            "UPDATE tasks SET uid = lower(hex(randomblob(16))) || '@kept'",
+            "CREATE UNIQUE INDEX tasks_uid ON tasks (uid)",
+            # 'kept' (booked here) or 'import' (read from an .ics file; never pushed anywhere).
+            "ALTER TABLE calendar_events ADD COLUMN origin TEXT NOT NULL DEFAULT 'kept'",
+            """CREATE TABLE deliveries (
+                kind TEXT NOT NULL CHECK (kind IN ('message', 'event', 'task')),
+                item_id INTEGER NOT NULL,
+                state TEXT NOT NULL CHECK (state IN ('local', 'pending', 'delivered', 'failed')),
+                attempts INTEGER NOT NULL DEFAULT 0,
+                last_error TEXT,
+                next_retry TEXT,
+                reply TEXT,
+                claimed_by INTEGER,
+                claimed_until TEXT,
+                updated_at TEXT NOT NULL,
+                delivered_at TEXT,
+                PRIMARY KEY (kind, item_id)
+            )""",
+            "CREATE INDEX deliveries_state ON deliveries (state, next_retry)",
+        ],
+    ),
 ]
 
 
@@ -112,6 +147,7 @@ class Event:
     chat: str | None = None
     created_at: str = ""
     cancelled_at: str | None = None
+    origin: str = "kept"
 
     def as_dict(self, tz: ZoneInfo) -> dict:
         start, end = self.start.astimezone(tz), self.end.astimezone(tz)
@@ -135,7 +171,7 @@ def _event(row) -> Event:
     return Event(
         row["id"], row["uid"], row["title"], from_utc(row["start_utc"]), from_utc(row["end_utc"]),
         json.loads(row["attendees"] or "[]"), row["location"], row["notes"], row["status"], row["chat"],
-        row["created_at"], row["cancelled_at"],
+        row["created_at"], row["cancelled_at"], row["origin"],
     )
 
 
@@ -150,18 +186,56 @@ def add_event(
     location: str | None = None,
     notes: str | None = None,
     chat: str | None = None,
+    delivery: str = LOCAL,
+    uid: str | None = None,
+    origin: str = "kept",
 ) -> Event:
+    """Store an event; ``delivery`` PENDING queues it for the calendar server in the same transaction."""
     with transaction(db) as conn:
         cursor = conn.execute(
             "INSERT INTO calendar_events (uid, title, start_utc, end_utc, attendees, location, notes,"
-            " status, chat, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " status, chat, created_at, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
-                f"{uuid.uuid4()}@kept", title, utc(start), utc(end),
-                json.dumps(attendees or [], ensure_ascii=False), location, notes, SCHEDULED, chat, utc(now),
+                uid or f"{uuid.uuid4()}@kept", title, utc(start), utc(end),
+                json.dumps(attendees or [], ensure_ascii=False), location, notes, SCHEDULED, chat, utc(now), origin,
             ),
         )
         event_id = cursor.lastrowid
+        set_delivery(conn, EVENT, event_id, delivery, now)
     return get_event(db, event_id)
+
+
+def event_by_uid(db: sqlite_utils.Database, uid: str) -> Event | None:
+    row = db.conn.execute("SELECT * FROM calendar_events WHERE uid = ?", (uid,)).fetchone()
+    return _event(row) if row else None
+
+
+def import_event(db: sqlite_utils.Database, event: Event, now: datetime) -> str:
+    """Add or update an event read from an .ics file, keyed by its UID, so importing the same
+    file twice changes nothing. Returns 'added', 'updated', 'unchanged' or 'skipped'
+    (a cancelled event kept never had, or one of kept's own bookings)."""
+    with transaction(db) as conn:
+        row = conn.execute("SELECT * FROM calendar_events WHERE uid = ?", (event.uid,)).fetchone()
+        if row is None:
+            if event.status == CANCELLED:
+                return "skipped"
+            add_event(db, title=event.title, start=event.start, end=event.end, now=now, attendees=event.attendees,
+                      location=event.location, notes=event.notes, uid=event.uid, origin="import")
+            return "added"
+        if row["origin"] != "import":
+            return "skipped"
+        fields = (event.title, utc(event.start), utc(event.end), json.dumps(event.attendees, ensure_ascii=False),
+                  event.location, event.notes, event.status)
+        current = (row["title"], row["start_utc"], row["end_utc"], row["attendees"], row["location"], row["notes"],
+                   row["status"])
+        if fields == current:
+            return "unchanged"
+        conn.execute(
+            "UPDATE calendar_events SET title = ?, start_utc = ?, end_utc = ?, attendees = ?, location = ?, notes = ?,"
+            " status = ?, cancelled_at = CASE WHEN ? = 'cancelled' THEN ? ELSE NULL END WHERE id = ?",
+            (*fields, event.status, utc(now), row["id"]),
+        )
+        return "updated"
 
 
 def get_event(db: sqlite_utils.Database, event_id: int, scope: Scope = EVERYTHING) -> Event | None:
@@ -201,7 +275,11 @@ def overlapping(db: sqlite_utils.Database, start: datetime, end: datetime, exclu
 
 def cancel_event(db: sqlite_utils.Database, event_id: int, now: datetime, scope: Scope = EVERYTHING) -> Event:
     """Mark an event cancelled. Raises LookupError (unknown id, or one ``scope`` may not see)
-    or ValueError (already cancelled)."""
+    or ValueError (already cancelled).
+
+    An event that reached (or was on its way to) a calendar server is queued
+    again, so the server's copy is removed too.
+    """
     cond, args = scope.where()
     with transaction(db) as conn:
         row = conn.execute("SELECT status FROM calendar_events WHERE id = ?" + cond, (event_id, *args)).fetchone()
@@ -212,6 +290,7 @@ def cancel_event(db: sqlite_utils.Database, event_id: int, now: datetime, scope:
         conn.execute(
             "UPDATE calendar_events SET status = ?, cancelled_at = ? WHERE id = ?", (CANCELLED, utc(now), event_id)
         )
+        _requeue(conn, EVENT, event_id, now)
     return get_event(db, event_id)
 
 
@@ -227,6 +306,7 @@ class OutboxMessage:
     body: str
     sent_at: datetime  # aware, UTC
     chat: str | None = None
+    message_uid: str | None = None  # the RFC 5322 Message-ID, made once when the row is written
 
     def as_dict(self, tz: ZoneInfo) -> dict:
         return {
@@ -242,7 +322,8 @@ class OutboxMessage:
 
 def _outbox(row) -> OutboxMessage:
     return OutboxMessage(
-        row["id"], row["recipient"], row["channel"], row["subject"], row["body"], from_utc(row["sent_at"]), row["chat"]
+        row["id"], row["recipient"], row["channel"], row["subject"], row["body"], from_utc(row["sent_at"]), row["chat"],
+        row["message_uid"],
     )
 
 
@@ -255,16 +336,25 @@ def add_outbox(
     channel: str = "chat",
     subject: str | None = None,
     chat: str | None = None,
+    delivery: str = LOCAL,
+    domain: str = "kept.local",
 ) -> OutboxMessage:
+    """Record a message; ``delivery`` PENDING queues it for sending in the same transaction."""
+    message_uid = f"<{uuid.uuid4().hex}@{domain}>"
     with transaction(db) as conn:
         cursor = conn.execute(
-            "INSERT INTO outbox (recipient, recipient_key, channel, subject, body, chat, sent_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (recipient, recipient_key(recipient), channel, subject, body, chat, utc(now)),
+            "INSERT INTO outbox (recipient, recipient_key, channel, subject, body, chat, sent_at, message_uid)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (recipient, recipient_key(recipient), channel, subject, body, chat, utc(now), message_uid),
         )
         message_id = cursor.lastrowid
+        set_delivery(conn, MESSAGE, message_id, delivery, now)
+    return get_outbox(db, message_id)
+
+
+def get_outbox(db: sqlite_utils.Database, message_id: int) -> OutboxMessage | None:
     row = db.conn.execute("SELECT * FROM outbox WHERE id = ?", (message_id,)).fetchone()
-    return _outbox(row)
+    return _outbox(row) if row else None
 
 
 def outbox(
@@ -291,8 +381,11 @@ def outbox(
     return [_outbox(r) for r in db.conn.execute(sql, args)][::-1]
 
 
-def has_sent_to(db: sqlite_utils.Database, recipient: str) -> bool:
-    row = db.conn.execute("SELECT 1 FROM outbox WHERE recipient_key = ? LIMIT 1", (recipient_key(recipient),)).fetchone()
+def has_sent_to(db: sqlite_utils.Database, recipient: str, channel: str) -> bool:
+    """Whether kept has written to ``recipient`` on ``channel`` before (consent is per both)."""
+    row = db.conn.execute(
+        "SELECT 1 FROM outbox WHERE recipient_key = ? AND channel = ? LIMIT 1", (recipient_key(recipient), channel)
+    ).fetchone()
     return row is not None
 
 
@@ -311,6 +404,7 @@ class Task:
     chat: str | None = None
     created_at: str = ""
     done_at: str | None = None
+    uid: str | None = None
 
     def as_dict(self, tz: ZoneInfo) -> dict:
         due = self.due
@@ -338,7 +432,7 @@ def _due_weekday(due: str | None) -> str | None:
 def _task(row) -> Task:
     return Task(
         row["id"], row["assignee"], row["title"], row["due"], from_utc(row["due_utc"]) if row["due_utc"] else None,
-        row["status"], row["notes"], row["chat"], row["created_at"], row["done_at"],
+        row["status"], row["notes"], row["chat"], row["created_at"], row["done_at"], row["uid"],
     )
 
 
@@ -352,15 +446,18 @@ def add_task(
     due_moment: datetime | None = None,
     notes: str | None = None,
     chat: str | None = None,
+    delivery: str = LOCAL,
 ) -> Task:
     """``due`` is what is shown (a day or an ISO moment); ``due_moment`` orders and compares it."""
     with transaction(db) as conn:
         cursor = conn.execute(
-            "INSERT INTO tasks (assignee, assignee_key, title, due, due_utc, status, notes, chat, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (assignee, recipient_key(assignee), title, due, utc(due_moment) if due_moment else None, OPEN, notes, chat, utc(now)),
+            "INSERT INTO tasks (assignee, assignee_key, title, due, due_utc, status, notes, chat, created_at, uid)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (assignee, recipient_key(assignee), title, due, utc(due_moment) if due_moment else None, OPEN, notes, chat,
+             utc(now), f"{uuid.uuid4()}@kept"),
         )
         task_id = cursor.lastrowid
+        set_delivery(conn, TASK, task_id, delivery, now)
     return get_task(db, task_id)
 
 
@@ -397,4 +494,135 @@ def complete_task(db: sqlite_utils.Database, task_id: int, now: datetime, scope:
         if row["status"] == DONE:
             raise ValueError(task_id)
         conn.execute("UPDATE tasks SET status = ?, done_at = ? WHERE id = ?", (DONE, utc(now), task_id))
+        _requeue(conn, TASK, task_id, now)
     return get_task(db, task_id)
+
+
+# --- delivery ---------------------------------------------------------------
+# One row per outbox message, event or task that is (or was) meant for a server.
+# A worker claims a row (attempts + 1, a lease naming its process) before it
+# talks to the server and records the outcome after; a process killed in
+# between leaves the claim to expire, and the retry carries the same
+# Message-ID / UID, so the server sees the same item again, never a new one.
+
+
+@dataclass
+class Delivery:
+    kind: str
+    item_id: int
+    state: str
+    attempts: int = 0
+    last_error: str | None = None
+    next_retry: datetime | None = None
+    reply: str | None = None
+    updated_at: str = ""
+    delivered_at: str | None = None
+
+    def as_dict(self, tz: ZoneInfo) -> dict:
+        return {
+            "state": self.state,
+            "attempts": self.attempts,
+            "last_error": self.last_error,
+            "next_retry": self.next_retry.astimezone(tz).isoformat() if self.next_retry and self.state == PENDING else None,
+            "server_reply": self.reply,
+            "delivered_at": _local(self.delivered_at, tz),
+        }
+
+
+def _delivery(row) -> Delivery:
+    return Delivery(
+        row["kind"], row["item_id"], row["state"], row["attempts"], row["last_error"],
+        from_utc(row["next_retry"]) if row["next_retry"] else None, row["reply"], row["updated_at"], row["delivered_at"],
+    )
+
+
+def set_delivery(conn, kind: str, item_id: int, state: str, now: datetime) -> None:
+    """The first delivery row of a new item (inside the caller's transaction)."""
+    conn.execute(
+        "INSERT INTO deliveries (kind, item_id, state, next_retry, updated_at) VALUES (?, ?, ?, ?, ?)",
+        (kind, item_id, state, utc(now) if state == PENDING else None, utc(now)),
+    )
+
+
+def _requeue(conn, kind: str, item_id: int, now: datetime) -> None:
+    """The item changed after it was queued (an event cancelled, a task done): send its new state."""
+    conn.execute(
+        # Dropping the claim makes an attempt still running for the old state record nothing.
+        "UPDATE deliveries SET state = ?, attempts = 0, last_error = NULL, next_retry = ?, updated_at = ?,"
+        " claimed_by = NULL, claimed_until = NULL WHERE kind = ? AND item_id = ? AND state != ?",
+        (PENDING, utc(now), utc(now), kind, item_id, LOCAL),
+    )
+
+
+def queue_again(db: sqlite_utils.Database, kind: str, item_id: int, now: datetime) -> Delivery:
+    """Make an item due now, whatever its state (a person's explicit retry; an item recorded
+    before an account was connected gets its first delivery row)."""
+    with transaction(db) as conn:
+        found = conn.execute("SELECT 1 FROM deliveries WHERE kind = ? AND item_id = ?", (kind, item_id)).fetchone()
+        if found is None:
+            set_delivery(conn, kind, item_id, PENDING, now)
+        else:
+            conn.execute(
+                "UPDATE deliveries SET state = ?, next_retry = ?, updated_at = ? WHERE kind = ? AND item_id = ?",
+                (PENDING, utc(now), utc(now), kind, item_id),
+            )
+    return delivery_of(db, kind, item_id)
+
+
+def delivery_of(db: sqlite_utils.Database, kind: str, item_id: int) -> Delivery | None:
+    row = db.conn.execute("SELECT * FROM deliveries WHERE kind = ? AND item_id = ?", (kind, item_id)).fetchone()
+    return _delivery(row) if row else None
+
+
+def deliveries(db: sqlite_utils.Database, kind: str) -> dict[int, Delivery]:
+    """Every delivery row of one kind, by item id (an item without one was only ever local)."""
+    return {r["item_id"]: _delivery(r) for r in db.conn.execute("SELECT * FROM deliveries WHERE kind = ?", (kind,))}
+
+
+def due_deliveries(db: sqlite_utils.Database, now: datetime | None, *, include_failed: bool = False) -> list[Delivery]:
+    """Pending items whose retry time has come (all pending when ``now`` is None), oldest first."""
+    states = (PENDING, FAILED) if include_failed else (PENDING,)
+    sql = f"SELECT * FROM deliveries WHERE state IN ({', '.join('?' * len(states))})"
+    args: list = list(states)
+    if now is not None:
+        sql += " AND (next_retry IS NULL OR next_retry <= ? OR state = ?)"
+        args += [utc(now), FAILED]
+    return [_delivery(r) for r in db.conn.execute(sql + " ORDER BY updated_at, kind, item_id", args)]
+
+
+def claim_delivery(db: sqlite_utils.Database, kind: str, item_id: int, now: datetime, *, lease_seconds: float,
+                   owner: int, alive) -> bool:
+    """Take an item for one attempt. False when it is not waiting, or another live process holds it."""
+    from datetime import timedelta
+
+    with transaction(db) as conn:
+        row = conn.execute("SELECT * FROM deliveries WHERE kind = ? AND item_id = ?", (kind, item_id)).fetchone()
+        if row is None or row["state"] not in (PENDING, FAILED):
+            return False
+        holder = row["claimed_by"]
+        # A live holder's claim stands until its lease ends (this process's own too: another
+        # thread of it may be mid-attempt); a dead process's claim is void at once.
+        if holder is not None and row["claimed_until"] and row["claimed_until"] > utc(now) and alive(holder):
+            return False
+        conn.execute(
+            "UPDATE deliveries SET attempts = attempts + 1, claimed_by = ?, claimed_until = ?, updated_at = ?"
+            " WHERE kind = ? AND item_id = ?",
+            (owner, utc(now + timedelta(seconds=lease_seconds)), utc(now), kind, item_id),
+        )
+    return True
+
+
+def finish_delivery(db: sqlite_utils.Database, kind: str, item_id: int, now: datetime, *, owner: int, state: str,
+                    reply: str | None = None, error: str | None = None, next_retry: datetime | None = None) -> Delivery:
+    """Record one attempt's outcome and release the claim; a no-op when the claim is no longer
+    ``owner``'s (the item changed meanwhile, or another process took over an expired lease)."""
+    with transaction(db) as conn:
+        conn.execute(
+            "UPDATE deliveries SET state = ?, reply = COALESCE(?, reply), last_error = ?, next_retry = ?,"
+            " claimed_by = NULL, claimed_until = NULL, updated_at = ?,"
+            " delivered_at = CASE WHEN ? = 'delivered' THEN ? ELSE delivered_at END"
+            " WHERE kind = ? AND item_id = ? AND claimed_by = ?",
+            (state, reply, error, utc(next_retry) if next_retry else None, utc(now), state, utc(now), kind, item_id,
+             owner),
+        )
+    return delivery_of(db, kind, item_id)

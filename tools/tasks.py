@@ -11,7 +11,7 @@ from typing import Optional
 
 from pydantic import Field, field_validator
 
-from tools import store, when
+from tools import delivery, store, when
 from tools.arguments import Arguments
 from tools.base import Tool, ToolContext, ToolError
 
@@ -86,11 +86,17 @@ def assign_task(ctx: ToolContext, args: AssignTaskArgs) -> dict:
                     f"due: {args.due!r} is {when.iso(moment, ctx.tz)}, in the past (now is {when.iso(ctx.now, ctx.tz)})"
                 )
             due = when.iso(moment, ctx.tz)
+    state, why_local = ctx.deliverer().calendar_state()
     task = store.add_task(
         ctx.db, assignee=" ".join(args.assignee.split()), title=args.title, now=ctx.now, due=due, due_moment=moment,
-        notes=args.notes, chat=ctx.chat_name,
+        notes=args.notes, chat=ctx.chat_name, delivery=state,
     )
-    return _task(task, ctx)
+    result = _task(task, ctx)
+    # With a calendar server connected the task is a VTODO there too.
+    result["delivery_state"], result["delivery"] = delivery.deliver_now(ctx, store.TASK, task.id, state, why_local)
+    return result
+
+
 
 
 def list_tasks(ctx: ToolContext, args: ListTasksArgs) -> dict:
@@ -107,7 +113,10 @@ def complete_task(ctx: ToolContext, args: CompleteTaskArgs) -> dict:
     except ValueError:
         old = store.get_task(ctx.db, args.task_id, ctx.scope)
         raise ToolError(f"task_id: task {args.task_id} ('{old.title}') is already done") from None
-    return _task(task, ctx)
+    result = _task(task, ctx)
+    result["delivery_state"], result["delivery"] = delivery.deliver_change(
+        ctx, store.TASK, task.id, "it was only ever in kept's task list")
+    return result
 
 
 TOOLS = [

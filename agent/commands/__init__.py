@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 
-GROUPS = ("calendar", "outbox", "tasks", "memory", "soul", "promises", "bench", "eval", "model")
+GROUPS = ("calendar", "outbox", "tasks", "connect", "memory", "soul", "promises", "bench", "eval", "model")
 
 
 def mount(root) -> None:

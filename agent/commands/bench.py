@@ -156,6 +156,33 @@ def faults(
 
 
 @app.command()
+def delivery(
+    trials: int = typer.Option(100, "--trials", min=1, help="How many SIGKILL trials."),
+    seed: int = typer.Option(1, "--seed", help="Seed for where the kills land."),
+    as_json: bool = JSON_OPT,
+) -> None:
+    """Kill `kept outbox retry` mid-delivery to real SMTP and CalDAV servers on 127.0.0.1 and count what they received."""
+    try:
+        from evals.bench import delivery as bench
+
+        import aiosmtpd  # noqa: F401  the servers come with the dev extra
+        import radicale  # noqa: F401
+    except ModuleNotFoundError as exc:
+        fail(f"{exc.name} is not installed; `pip install -e '.[dev]'` installs the test servers")
+
+    def progress(done: int, total: int, tally) -> None:
+        if not as_json:
+            typer.echo(f"\r{done}/{total} trials, lost {tally.lost}, duplicated {tally.duplicated}", nl=False, err=True)
+
+    tally = bench.run(trials, seed, progress=progress)
+    if not as_json:
+        typer.echo("", err=True)
+    typer.echo(json.dumps(bench.as_json(tally), indent=2) if as_json else bench.report(tally))
+    if not tally.clean:
+        raise typer.Exit(1)
+
+
+@app.command()
 def local(as_json: bool = JSON_OPT) -> None:
     """The embedded model's speed in one run: load, prefix cold and restored from disk, time to first token and tok/s
     for a question and a booking, cold and in a second process that starts from the saved prefix."""

@@ -10,7 +10,8 @@ import typer
 
 from agent.commands.errors import fail
 
-app = typer.Typer(help="The calendar kept keeps: list events, export them to a .ics file.", no_args_is_help=True)
+app = typer.Typer(help="The calendar kept keeps: list events (and whether each reached your calendar server), "
+                  "import a .ics file, export one.", no_args_is_help=True)
 
 
 
@@ -49,15 +50,34 @@ def list_events(
         fail(str(exc))
     if upper is not None and upper < lower:
         fail("--to is before --from")
-    rows = [e.as_dict(tz) for e in store.events(db, lower, upper, include_cancelled=include_cancelled)]
+    from agent.commands.outbox import deliverer, state_text
+    from tools.delivery import CONNECT_CALENDAR
+
+    found = store.events(db, lower, upper, include_cancelled=include_cancelled)
+    states = store.deliveries(db, store.EVENT)
+    rows = []
+    for event in found:
+        row = event.as_dict(tz)
+        row["origin"] = event.origin
+        delivery = states.get(event.id)
+        row["delivery"] = delivery.as_dict(tz) if delivery else {"state": store.LOCAL}
+        rows.append(row)
     if as_json:
         typer.echo(json.dumps(rows, ensure_ascii=False, indent=2))
         return
     if not rows:
         typer.echo("No events.")
         return
-    for row in rows:
-        typer.echo(_line(row))
+    for row, event in zip(rows, found, strict=True):
+        where = "imported" if event.origin == "import" else state_text(states.get(event.id), tz)
+        typer.echo(f"{_line(row)}  [{where}]")
+    local = [e for e in found if e.origin == "kept" and (e.id not in states or states[e.id].state == store.LOCAL)]
+    if local:
+        server = deliverer()
+        if server.calendar is None:
+            why = server.problem or "no calendar account is connected"
+            typer.echo(f"{len(local)} event{'s are' if len(local) != 1 else ' is'} in kept's calendar only: {why}. "
+                       f"Connect one with `{CONNECT_CALENDAR}`.")
 
 
 def _line(row: dict) -> str:
@@ -90,3 +110,30 @@ def export(
     except OSError as exc:
         fail(f"cannot write {file}: {exc.strerror or exc}")
     typer.echo(f"Wrote {len(found)} event{'s' if len(found) != 1 else ''} to {file}")
+
+
+@app.command("import")
+def import_ics(
+    file: Path = typer.Argument(..., help="An iCalendar (.ics) file, e.g. one exported from your calendar app."),
+) -> None:
+    """Read the events of an .ics file into kept's calendar, so conflict checks count them.
+
+    Importing the same file again updates those events instead of adding them twice. Repeating
+    events are expanded from a month back to a year ahead.
+    """
+    from tools import ics, store
+
+    db, tz, now = _open()
+    try:
+        data = file.read_bytes()
+    except OSError as exc:
+        fail(f"cannot read {file}: {exc.strerror or exc}")
+    try:
+        events = ics.read_events(data, tz, now)
+    except ValueError as exc:
+        fail(f"{file}: {exc}")
+    counts = {"added": 0, "updated": 0, "unchanged": 0, "skipped": 0}
+    for event in events:
+        counts[store.import_event(db, event, now)] += 1
+    parts = [f"{n} {word}" for word, n in counts.items() if n]
+    typer.echo(f"Read {len(events)} event{'s' if len(events) != 1 else ''} from {file}: {', '.join(parts) or 'nothing new'}.")

@@ -1,4 +1,4 @@
-"""`kept outbox`: the messages kept sent."""
+"""`kept outbox`: the messages kept sent, and the delivery queue."""
 
 from __future__ import annotations
 
@@ -9,8 +9,43 @@ import typer
 
 from agent.commands.errors import fail
 
-app = typer.Typer(help="The messages kept sent for you.", no_args_is_help=True)
+app = typer.Typer(help="The messages kept sent for you, whether each was delivered, and retrying those that were not.",
+                  no_args_is_help=True)
 
+
+def _open():
+    from agent import config
+    from agent.config import ConfigError
+    from agent.session import open_store
+    from memory.db import StoreError
+
+    try:
+        return open_store(), config.timezone(config.load())
+    except (StoreError, ConfigError) as exc:
+        fail(str(exc))
+
+
+def deliverer():
+    """The configured accounts; a malformed one is said in one line (items stay queued)."""
+    from agent import config
+    from tools.delivery import Deliverer
+
+    return Deliverer.from_home(config.home())
+
+
+def state_text(delivery, tz) -> str:
+    """One short phrase for a delivery row: what the person needs to know about it."""
+    from tools import store
+
+    if delivery is None or delivery.state == store.LOCAL:
+        return "recorded, not delivered"
+    if delivery.state == store.DELIVERED:
+        return "delivered"
+    if delivery.state == store.PENDING:
+        when = delivery.next_retry.astimezone(tz).strftime("%H:%M") if delivery.next_retry else "now"
+        tried = f", tried {delivery.attempts}x: {delivery.last_error}" if delivery.attempts and delivery.last_error else ""
+        return f"pending (next try {when}{tried})"
+    return f"failed after {delivery.attempts} attempt{'s' if delivery.attempts != 1 else ''}: {delivery.last_error}"
 
 
 @app.command("list")
@@ -19,25 +54,86 @@ def list_outbox(
     limit: Optional[int] = typer.Option(None, "--limit", "-n", min=1, help="Only the last N messages."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
 ) -> None:
-    """List sent messages, oldest first."""
-    from agent import config
-    from agent.config import ConfigError
-    from agent.session import open_store
-    from memory.db import StoreError
+    """List sent messages, oldest first, each with its delivery state."""
     from tools import store
+    from tools.delivery import CONNECT_MAIL
 
-    try:
-        tz = config.timezone(config.load())
-        db = open_store()
-    except (StoreError, ConfigError) as exc:
-        fail(str(exc))
-    rows = [m.as_dict(tz) for m in store.outbox(db, recipient=to, limit=limit)]
+    db, tz = _open()
+    states = store.deliveries(db, store.MESSAGE)
+    found = store.outbox(db, recipient=to, limit=limit)
+    rows = []
+    for m in found:
+        row = m.as_dict(tz)
+        delivery = states.get(m.id)
+        row["delivery"] = delivery.as_dict(tz) if delivery else {"state": store.LOCAL}
+        rows.append(row)
     if as_json:
         typer.echo(json.dumps(rows, ensure_ascii=False, indent=2))
         return
     if not rows:
         typer.echo("No messages sent.")
         return
-    for row in rows:
+    for row, m in zip(rows, found, strict=True):
         subject = f" [{row['subject']}]" if row["subject"] else ""
-        typer.echo(f"#{row['message_id']:<4} {row['sent_at'][:16].replace('T', ' ')}  to {row['to']} ({row['channel']}){subject}: {row['body']}")
+        state = state_text(states.get(m.id), tz)
+        typer.echo(f"#{row['message_id']:<4} {row['sent_at'][:16].replace('T', ' ')}  to {row['to']} ({row['channel']})"
+                   f"{subject}: {row['body']}  [{state}]")
+    local = [m for m in found if m.id not in states or states[m.id].state == store.LOCAL]
+    if local:
+        mail = deliverer()
+        if mail.mail is None:
+            why = mail.problem or "no email account is connected"
+            typer.echo(f"{len(local)} message{'s were' if len(local) != 1 else ' was'} recorded in kept only, not "
+                       f"delivered: {why}. Connect one with `{CONNECT_MAIL}`, then `kept outbox retry ID` sends one.")
+
+
+@app.command("retry")
+def retry(
+    ids: Optional[list[int]] = typer.Argument(None, help="Outbox message ids to send now (also ones recorded before an account was connected). Default: every waiting or failed item."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
+) -> None:
+    """Try again now: messages, and calendar events and tasks waiting for the calendar server."""
+    from tools import store
+
+    db, tz = _open()
+    delivery = deliverer()
+    if delivery.problem:
+        fail(delivery.problem)
+    if ids:
+        results = []
+        for item_id in ids:
+            message = store.get_outbox(db, item_id)
+            if message is None:
+                fail(f"no outbox message #{item_id}; `kept outbox list` shows the ids")
+            state, why = delivery.message_state(message.channel, message.recipient)
+            if state != store.PENDING:
+                fail(f"#{item_id} cannot be delivered: {why}")
+            current = store.delivery_of(db, store.MESSAGE, item_id)
+            if current is not None and current.state == store.DELIVERED:
+                fail(f"#{item_id} was already delivered ({current.reply}); kept does not send it twice")
+            store.queue_again(db, store.MESSAGE, item_id, message.sent_at)
+            results.append(delivery.deliver(db, store.MESSAGE, item_id))
+    else:
+        results = delivery.run_due(db, include_failed=True)
+    results = [r for r in results if r is not None]
+    if as_json:
+        typer.echo(json.dumps([{"kind": r.kind, "id": r.item_id, **r.as_dict(tz)} for r in results], ensure_ascii=False,
+                              indent=2))
+        return
+    if not results:
+        waiting = store.due_deliveries(db, None, include_failed=True)
+        if waiting:
+            from tools.delivery import CONNECT_CALENDAR, CONNECT_MAIL
+
+            mail = sum(1 for d in waiting if d.kind == store.MESSAGE)
+            how = " and ".join(f"`{h}`" for n, h in ((mail, CONNECT_MAIL), (len(waiting) - mail, CONNECT_CALENDAR)) if n)
+            fail(f"{len(waiting)} item{'s wait' if len(waiting) != 1 else ' waits'} for an account that is not "
+                 f"connected; connect it with {how}")
+        typer.echo("Nothing is waiting for delivery.")
+        return
+    for r in results:
+        label = {"message": "message", "event": "event", "task": "task"}[r.kind]
+        typer.echo(f"{label} #{r.item_id}: {state_text(r, tz)}" + (f" ({r.reply})" if r.state == store.DELIVERED else ""))
+    waiting = [r for r in results if r.state != store.DELIVERED]
+    if waiting:
+        fail(f"{len(waiting)} of {len(results)} not delivered yet; each line above says why")

@@ -19,7 +19,7 @@ def list_tasks(
     assignee: Optional[str] = typer.Option(None, "--assignee", help="Only tasks for this person, e.g. Sam or me."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
 ) -> None:
-    """List tasks, soonest due first."""
+    """List tasks, soonest due first, each with whether it reached your calendar server."""
     from agent import config
     from agent.config import ConfigError
     from agent.session import open_store
@@ -31,15 +31,23 @@ def list_tasks(
         db = open_store()
     except (StoreError, ConfigError) as exc:
         fail(str(exc))
+    from agent.commands.outbox import state_text
+
     found = store.tasks(db, assignee=assignee, status=None if show_all else store.OPEN)
-    rows = [t.as_dict(tz) for t in found]
+    states = store.deliveries(db, store.TASK)
+    rows = []
+    for t in found:
+        row = t.as_dict(tz)
+        row["delivery"] = states[t.id].as_dict(tz) if t.id in states else {"state": store.LOCAL}
+        rows.append(row)
     if as_json:
         typer.echo(json.dumps(rows, ensure_ascii=False, indent=2))
         return
     if not rows:
         typer.echo("No tasks." if show_all else "No open tasks.")
         return
-    for row in rows:
+    for row, task in zip(rows, found, strict=True):
         due = f"  due {row['due'][:16].replace('T', ' ')} ({row['due_weekday'][:3]})" if row["due"] else ""
         mark = "x" if row["status"] == "done" else " "
-        typer.echo(f"[{mark}] #{row['task_id']:<4} {row['assignee']}: {row['title']}{due}")
+        state = state_text(states.get(task.id), tz)
+        typer.echo(f"[{mark}] #{row['task_id']:<4} {row['assignee']}: {row['title']}{due}  [{state}]")

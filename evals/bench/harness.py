@@ -24,6 +24,8 @@ REPO = Path(__file__).resolve().parents[2]
 SCRUBBED = (
     "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_API_KEY", "OPENAI_BASE_URL",
     "KEPT_MODEL", "KEPT_MEMORY_MODEL", "KEPT_LOCAL_MODEL", "KEPT_HOME",
+    "KEPT_CALDAV_URL", "KEPT_CALDAV_USER", "KEPT_CALDAV_PASSWORD", "KEPT_CALDAV_CALENDAR",
+    "KEPT_SMTP_URL", "KEPT_SMTP_FROM",
     # Each child would otherwise compile the SDKs from source on every start.
     "PYTHONDONTWRITEBYTECODE",
 )
