@@ -1,13 +1,13 @@
 # Two commands set everything up on a fresh clone:
 #   make chat   -> creates .venv, installs kept and the embedded model, starts `kept chat`
-#   make test   -> creates .venv, installs kept, the embedded model and the test tools, runs every test
+#   make test   -> creates .venv, installs kept, the embedded model and the test tools, runs lint, types and every test
 # llama.cpp builds from source the first time (about 5 minutes on 2 idle cores).
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 HASH := $(shell cat pyproject.toml | sha256sum | cut -c1-12)
 
-.PHONY: chat test install install-dev clean
+.PHONY: chat test lint install install-dev clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -28,10 +28,16 @@ install-dev: $(VENV)/.dev-$(HASH)
 chat: install
 	$(BIN)/kept chat
 
-# Everything: unit tests, the fault suite (tests/faults), the context-level
-# eval on every persona, and the tests that run the embedded model.
-test: install-dev
+# Everything: lint and format check, the type check, unit tests, the fault
+# suite (tests/faults), the context-level eval on every persona, and the tests
+# that run the embedded model.
+test: install-dev lint
 	KEPT_REQUIRE_LOCAL_MODEL=1 $(BIN)/python -m pytest -q
+
+lint: install-dev
+	$(BIN)/ruff check agent memory tools evals tests
+	$(BIN)/ruff format --check agent memory tools evals tests
+	$(BIN)/mypy
 
 clean:
 	rm -rf $(VENV)

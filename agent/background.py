@@ -55,18 +55,24 @@ def run_due_pass(db, model, *, force: bool = False, progress=None):
     """One write pass on ``db`` if due (or forced), with the settings' cap, bound and schedule."""
     from agent import config
     from agent.memory_llm import ModelMemoryLLM
-    from memory import writer
-
     from agent.models import calls
+    from memory import writer
 
     settings = config.load()
     calls.set_deadline(settings.model_deadline_seconds)
     schedule = writer.Schedule(settings.write_every_turns, settings.write_min_user_turns, settings.write_min_hours)
     from agent.models.choices import for_model
 
-    return writer.run_pass(db, ModelMemoryLLM(model, db), cap=settings.summary_cap,
-                           max_active=settings.max_active_facts, schedule=schedule, force=force, progress=progress,
-                           in_code=for_model(model).memory_in_code)
+    return writer.run_pass(
+        db,
+        ModelMemoryLLM(model, db),
+        cap=settings.summary_cap,
+        max_active=settings.max_active_facts,
+        schedule=schedule,
+        force=force,
+        progress=progress,
+        in_code=for_model(model).memory_in_code,
+    )
 
 
 def _pass_in_own_connection(path: str, model) -> None:
@@ -76,25 +82,28 @@ def _pass_in_own_connection(path: str, model) -> None:
     from agent.models.base import CANCELLED
 
     try:
-        run_due_pass(db, model)
+        return run_due_pass(db, model)
     except Exception as exc:  # the next pass rereads the same messages; the chat goes on
         # A pass that yielded to the chat (the embedded model) is expected, not a failure to show.
         level = logging.INFO if getattr(exc, "kind", None) == CANCELLED else logging.WARNING
         log.log(level, "memory write pass failed, will retry later: %s: %s", type(exc).__name__, redact(str(exc)))
+        return None
     finally:
         db.conn.close()
 
 
-def after_turn(session, background: bool = False) -> threading.Thread | None:
+def after_turn(session, background: bool = False, on_done=None) -> threading.Thread | None:
     """Run a write pass if one is due. Call it after the reply is shown.
 
     With ``background`` the pass runs in a daemon thread (returned, so a
     REPL can join it on exit); otherwise it runs here. Team chats never
-    trigger a pass: their messages are not written into private memory.
+    trigger a pass: their messages are not written into private memory,
+    and neither do incognito sessions. ``on_done`` gets the PassResult of a
+    pass that ran (what it changed is in ``result.extra["journal_id"]``).
     """
     from memory import writer
 
-    if session.chat.is_team:
+    if session.chat.is_team or getattr(session, "incognito", False):
         return None
     try:
         from agent import config
@@ -111,9 +120,9 @@ def after_turn(session, background: bool = False) -> threading.Thread | None:
         return None
     path = db_file(session.db)
     if path == ":memory:" or not path:
-        target = lambda: _run_locked(lambda: run_due_pass(session.db, model))
+        target = lambda: _run_locked(lambda: run_due_pass(session.db, model), on_done)
     else:
-        target = lambda: _run_locked(lambda: _pass_in_own_connection(path, model))
+        target = lambda: _run_locked(lambda: _pass_in_own_connection(path, model), on_done)
     if background:
         thread = threading.Thread(target=target, name="kept-write-pass", daemon=True)
         thread.start()
@@ -122,11 +131,13 @@ def after_turn(session, background: bool = False) -> threading.Thread | None:
     return None
 
 
-def _run_locked(fn) -> None:
+def _run_locked(fn, on_done=None) -> None:
     if not _running.acquire(blocking=False):
         return
     try:
-        fn()
+        result = fn()
+        if on_done is not None and result is not None and result.ran:
+            on_done(result)
     except Exception as exc:
         log.warning("memory write pass failed, will retry later: %s: %s", type(exc).__name__, redact(str(exc)))
     finally:

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -23,10 +21,22 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
-MODEL_OPT = typer.Option(None, "--model", "-m", help="provider:name, e.g. anthropic:claude-sonnet-4-5, openai:gpt-4.1, local. Default: KEPT_MODEL, else by which API key is set, else the embedded model.")
+MODEL_OPT = typer.Option(
+    None,
+    "--model",
+    "-m",
+    help="provider:name, e.g. anthropic:claude-sonnet-4-5, openai:gpt-4.1, local. Default: KEPT_MODEL, else by which API key is set, else the embedded model.",
+)
 CHAT_OPT = typer.Option("me", "--chat", help="Which chat this is. Each chat keeps its own recent messages.")
-TEAM_OPT = typer.Option(False, "--team", help="Open a team chat: no private memory reaches it. A chat's kind is set when it is made: --team on an existing private chat is refused.")
+TEAM_OPT = typer.Option(
+    False,
+    "--team",
+    help="Open a team chat: no private memory reaches it. A chat's kind is set when it is made: --team on an existing private chat is refused.",
+)
 JSON_OPT = typer.Option(False, "--json", help="Print JSON instead of text.")
+INCOGNITO_OPT = typer.Option(
+    False, "--incognito", help="Read memory but store nothing: no message, no memory pass, no model-call log."
+)
 
 
 def _store():
@@ -42,25 +52,32 @@ def _print_json(data) -> None:
 @app.command()
 @guard
 def chat(
-    model: Optional[str] = MODEL_OPT,
+    model: str | None = MODEL_OPT,
     chat_name: str = CHAT_OPT,
     team: bool = TEAM_OPT,
+    incognito: bool = INCOGNITO_OPT,
 ) -> None:
     """Talk with kept. /help lists the commands; Ctrl-C cancels a reply, Ctrl-D quits."""
     from agent.repl import run_repl
 
-    run_repl(model_spec=model, chat_name=chat_name, team=team)
+    run_repl(model_spec=model, chat_name=chat_name, team=team, incognito=incognito)
 
 
 @app.command()
 @guard
 def ask(
     message: str = typer.Argument(..., help="What to say; '-' reads it from standard input."),
-    model: Optional[str] = MODEL_OPT,
+    model: str | None = MODEL_OPT,
     chat_name: str = CHAT_OPT,
     team: bool = TEAM_OPT,
     as_json: bool = JSON_OPT,
-    yes: bool = typer.Option(False, "--yes", "-y", help="Allow actions that need consent, such as a first message to a new recipient."),
+    yes: bool = typer.Option(
+        False, "--yes", "-y", help="Allow actions that need consent, such as a first message to a new recipient."
+    ),
+    incognito: bool = INCOGNITO_OPT,
+    show_memory: bool = typer.Option(
+        False, "--show-memory", help="After the reply, list what of memory reached the prompt and why."
+    ),
 ) -> None:
     """One turn without the chat screen: print the reply (and, with --json, the tool calls)."""
     from agent import screen
@@ -69,44 +86,72 @@ def ask(
 
     if message == "-":
         message = sys.stdin.buffer.read().decode("utf-8", errors="replace")
-    session = open_session(model, chat_name, team, approve=lambda prompt: yes)
+    from agent.terminal import Terminal, to_stderr
+
+    term = Terminal(note=to_stderr)
+
+    def approve(prompt: str) -> bool:
+        if not yes:
+            term.note(f"{prompt}\n(not approved: rerun with --yes to allow it)", "")
+        return yes
+
+    session = open_session(model, chat_name, team, approve=approve, incognito=incognito)
     _announce_local(session)
-    partial = [False]  # text of the current attempt is on the screen
-
-    def stream(delta: str) -> None:
-        partial[0] = partial[0] or bool(delta)
-        sys.stdout.write(delta)
-        sys.stdout.flush()
-
-    def on_retry(exc, delay: float) -> None:
-        # A stream cut mid-reply has printed part of it: say so before the retried reply repeats it.
-        if partial[0]:
-            sys.stdout.write(f"\n[reply interrupted ({exc.kind}); retrying from the start]\n")
-            sys.stdout.flush()
-            partial[0] = False
-        else:
-            typer.echo(f"({exc.kind}; retrying in {delay:.1f} s)", err=True)
-
-    result = run_turn(session, message, on_text=None if as_json else stream, on_retry=on_retry,
-                      on_tool=lambda call: partial.__setitem__(0, False))
+    if incognito and not as_json:
+        term.note("incognito: memory is read, nothing from this turn is stored")
+    term.start_reply()
+    result = run_turn(
+        session,
+        message,
+        on_text=None if as_json else term.stream,
+        on_retry=term.retry,
+        on_tool=None if as_json else term.tool,
+    )
     if as_json:
-        _print_json({
-            "reply": result.reply,
-            "error": result.error,
-            "tool_calls": [c.__dict__ for c in result.calls],
-            "screened": screen.as_json(result.screened),
-        })
-    elif result.reply or partial[0]:
-        sys.stdout.write("\n")
-    if result.screened and not as_json:
-        typer.echo(screen.describe(result.screened), err=True)
+        _print_json(
+            {
+                "reply": result.reply,
+                "error": result.error,
+                "tool_calls": [c.__dict__ for c in result.calls],
+                "recalled": [item.as_dict() for item in result.memory_items],
+                "screened": screen.as_json(result.screened),
+            }
+        )
+    elif result.error:
+        if term.partial:
+            term.write("\n")
+    else:
+        term.end_reply(result)
+    if not as_json:
+        term.screened(result.screened)
+    if show_memory and not as_json:
+        from agent.terminal import why_lines
+
+        term.say("memory used:" if result.memory_items else "memory used: none")
+        for line in why_lines(result.memory_items):
+            term.say(line)
     from agent.background import after_turn
 
-    after_turn(session)
+    after_turn(session, on_done=None if as_json else lambda done: _say_saved(term, session, done))
     if session.delivery_retry is not None:  # pending items retried at start: let them finish
         session.delivery_retry.join(4 * session.delivery.timeout)
     if result.error:
         fail(result.error)
+
+
+def _say_saved(term, session, done) -> None:
+    """What the pass this turn ran stored (on standard error), full memory included."""
+    from agent import config
+    from agent.terminal import saved_lines
+    from memory import undo
+
+    journal_id = done.extra.get("journal_id")
+    if journal_id:
+        settings = config.load()
+        for line in saved_lines(
+            undo.changes(session.db, journal_id), cap=settings.summary_cap, max_active=settings.max_active_facts
+        ):
+            term.note(line.replace("/undo reverts it", "`kept memory undo` reverts it"))
 
 
 def _announce_local(session) -> None:
@@ -119,6 +164,7 @@ def _announce_local(session) -> None:
 
 
 @app.command()
+@guard
 def path() -> None:
     """Print where kept keeps your data."""
     from agent import config
@@ -129,8 +175,8 @@ def path() -> None:
 @app.command()
 @guard
 def history(
-    chat_name: Optional[str] = typer.Option(None, "--chat", help="Only this chat."),
-    limit: Optional[int] = typer.Option(None, "--limit", "-n", min=1, help="Only the last N messages."),
+    chat_name: str | None = typer.Option(None, "--chat", help="Only this chat."),
+    limit: int | None = typer.Option(None, "--limit", "-n", min=1, help="Only the last N messages."),
     as_json: bool = JSON_OPT,
 ) -> None:
     """List stored messages, oldest first."""
@@ -154,7 +200,12 @@ def history(
 
 @app.command()
 @guard
-def models(as_json: bool = JSON_OPT, check: bool = typer.Option(True, "--check/--no-check", help="Send a one-word prompt to see whether each model answers.")) -> None:
+def models(
+    as_json: bool = JSON_OPT,
+    check: bool = typer.Option(
+        True, "--check/--no-check", help="Send a one-word prompt to see whether each model answers."
+    ),
+) -> None:
     """Show the chat and memory models configured, and whether they answer."""
     from agent import config
     from agent.models import registry
@@ -163,7 +214,7 @@ def models(as_json: bool = JSON_OPT, check: bool = typer.Option(True, "--check/-
     settings = config.load()
     rows = []
     for role, spec, memory in (("chat", settings.model, False), ("memory", settings.memory_model, True)):
-        row = {"role": role}
+        row: dict[str, object] = {"role": role}
         try:
             provider, name = registry.parse(spec, memory=memory)
             row.update(provider=provider, model=name)
@@ -187,7 +238,9 @@ def models(as_json: bool = JSON_OPT, check: bool = typer.Option(True, "--check/-
 @app.command("serve")
 def serve_model(
     port: int = typer.Option(8080, "--port", "-p", help="TCP port to listen on."),
-    host: str = typer.Option("127.0.0.1", "--host", help="Address to bind; keep 127.0.0.1 unless you mean to share it."),
+    host: str = typer.Option(
+        "127.0.0.1", "--host", help="Address to bind; keep 127.0.0.1 unless you mean to share it."
+    ),
 ) -> None:
     """Serve the embedded model as an OpenAI-compatible API (same as `kept model serve`)."""
     from agent.commands.model import serve

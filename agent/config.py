@@ -27,7 +27,9 @@ def home() -> Path:
 
 def _check_home(path: Path) -> None:
     if path.exists() and not path.is_dir():
-        raise ConfigError(f"KEPT_HOME={path} is a file, not a folder; point KEPT_HOME at a folder (it is made if missing)")
+        raise ConfigError(
+            f"KEPT_HOME={path} is a file, not a folder; point KEPT_HOME at a folder (it is made if missing)"
+        )
     for parent in path.parents:
         if parent.exists():
             if not parent.is_dir():
@@ -181,15 +183,19 @@ def timezone(settings: Settings, notice=None):
         try:
             return ZoneInfo(settings.timezone)
         except (ZoneInfoNotFoundError, ValueError):
-            raise ConfigError(f"unknown time zone {settings.timezone!r}; use an IANA name such as Europe/Berlin") from None
+            raise ConfigError(
+                f"unknown time zone {settings.timezone!r}; use an IANA name such as Europe/Berlin"
+            ) from None
     raw = os.environ.get("TZ")
     if raw:
         zone = _host_zone(raw)
         if zone is not None:
             return zone
         fallback = _localtime()
-        (notice or _stderr)(f"note: TZ={raw!r} is not a time zone kept can read; using {fallback} from /etc/localtime "
-                            "(set KEPT_TZ to choose one)")
+        (notice or _stderr)(
+            f"note: TZ={raw!r} is not a time zone kept can read; using {fallback} from /etc/localtime "
+            "(set KEPT_TZ to choose one)"
+        )
         return fallback
     return _localtime()
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from agent import context, reply_check, screen
+from agent import confirm, context, reply_check, screen
 from agent.models.base import Message, Model, ModelError, ToolCall, ToolSpec
 from memory import messages as store
 from tools.base import Tool, ToolContext, ToolError
@@ -54,6 +54,7 @@ class TurnResult:
     reply_message_id: int | None = None
     error: str | None = None  # set when the turn ended without a model reply
     recalled: list = field(default_factory=list)
+    memory_items: list = field(default_factory=list)  # context.Item: what of memory reached the prompt, and why
     screened: list[screen.Note] = field(default_factory=list)  # what the before-call step dropped, changed or held
 
 
@@ -69,6 +70,10 @@ class Session:
     clock: Callable[[], datetime] | None = None
     recall_k: int = 12
     recent_limit: int = 14
+    # Incognito: memory is read, but no message, tool result or model-call record is stored;
+    # the session's own turns live only here, for the next turn's context.
+    incognito: bool = False
+    unsaved: list[Message] = field(default_factory=list)
     delivery: Any = None  # tools.delivery.Deliverer; None keeps everything local
     delivery_retry: Any = None  # the thread retrying pending deliveries at start, if any
     # Before-call step: (calls, tool specs, the turn as data) -> Screened. None: the screen when the
@@ -99,7 +104,7 @@ def run_turn(
 ) -> TurnResult:
     text = clean_input(text)
     now = session.now()
-    user_id = store.add_message(session.db, session.chat, "user", session.author, text, now)
+    user_id = _keep(session, "user", session.author, text, now)
     ctx = context.build(
         session.db,
         session.chat,
@@ -109,12 +114,15 @@ def run_turn(
         recall_k=session.recall_k,
         recent_limit=session.recent_limit,
         exclude_message_id=user_id,
+        unsaved=session.unsaved if session.incognito else None,
     )
-    result = TurnResult("", user_message_id=user_id, recalled=ctx.recalled)
+    result = TurnResult("", user_message_id=user_id, recalled=ctx.recalled, memory_items=ctx.items)
+    calls_db = None if session.incognito else session.db
     specs = [ToolSpec(t.name, t.description, t.parameters) for t in session.tools]
     by_name = {t.name: t for t in session.tools}
-    tool_ctx = ToolContext(session.db, now, session.tz, session.chat.name, session.chat.is_team, session.approve,
-                           delivery=session.delivery)
+    tool_ctx = ToolContext(
+        session.db, now, session.tz, session.chat.name, session.chat.is_team, session.approve, delivery=session.delivery
+    )
     convo = list(ctx.messages)
     before = session.before_call or (screen.screen if getattr(session.model, "wants_screen", False) else None)
     after = session.after_call if session.after_call is not None else [_close_fulfilled_promises]
@@ -125,8 +133,17 @@ def run_turn(
         offer = specs if round_no < MAX_TOOL_ROUNDS else None
         try:
             response, failed = reply_check.checked_call(
-                session.model, convo, request=text, done=result.calls, db=session.db, purpose="chat",
-                system=ctx.system, tools=offer, on_text=on_text, on_retry=on_retry,
+                session.model,
+                convo,
+                request=text,
+                done=result.calls,
+                db=calls_db,
+                purpose="chat",
+                system=ctx.system,
+                # The embedded model's text after a tool result may be replaced (confirm.settle): not streamed.
+                tools=offer,
+                on_text=None if result.calls and session.model.provider == "local" else on_text,
+                on_retry=on_retry,
             )
             calls, held = list(response.tool_calls), []
             if calls and offer is not None and before is not None:
@@ -136,23 +153,36 @@ def run_turn(
                 if not calls and not held and not response.text.strip():
                     # Every call was unwanted: ask again for an answer in words.
                     response, failed = reply_check.checked_call(
-                        _WordsOnly(session.model), convo, request=text, done=result.calls, db=session.db,
-                        purpose="chat", system=ctx.system, tools=specs, on_text=on_text, on_retry=on_retry,
+                        _WordsOnly(session.model),
+                        convo,
+                        request=text,
+                        done=result.calls,
+                        db=calls_db,
+                        purpose="chat",
+                        system=ctx.system,
+                        tools=specs,
+                        on_text=on_text,
+                        on_retry=on_retry,
                     )
         except ModelError as exc:
             result.error = _explain(exc)
             return result
         _check(cancel)
         if not (calls or held) or offer is None:
-            if not response.text.strip():
+            reply = response.text
+            if result.calls and (session.model.provider == "local" or not reply.strip()):
+                # The embedded model often answers a tool result with its fields; say what was done instead.
+                reply = confirm.settle(reply, result.calls)
+            if not reply.strip():
                 result.error = "the model stopped without a reply; nothing was done beyond the tool calls shown"
                 return result
-            result.reply = response.text
+            result.reply = reply
             # A failed generation's honest line is shown but never shown to the model again.
-            result.reply_message_id = store.add_message(
-                session.db, session.chat, "assistant", "kept", response.text, session.now(),
-                meta={"failed": failed} if failed else None,
+            result.reply_message_id = _keep(
+                session, "assistant", "kept", reply, session.now(), meta={"failed": failed} if failed else None
             )
+            if session.incognito and not failed:
+                session.unsaved += [Message("user", text), Message("assistant", reply)]
             return result
         convo.append(Message("assistant", response.text, tool_calls=calls + [c for c, _ in held]))
         outcomes = [(c, None) for c in calls] + held
@@ -162,21 +192,36 @@ def run_turn(
             else:
                 executed = ExecutedCall(call.name, call.arguments, screen.held_result(hold), True)
             result.calls.append(executed)
-            store.add_message(
-                session.db, session.chat, "tool", call.name,
-                json.dumps(executed.result, ensure_ascii=False, default=str), session.now(),
+            _keep(
+                session,
+                "tool",
+                call.name,
+                json.dumps(executed.result, ensure_ascii=False, default=str),
+                session.now(),
                 meta={"arguments": call.arguments, "is_error": executed.is_error},
             )
-            if not executed.is_error:
+            if not executed.is_error and not session.incognito:
                 for step in after:
                     step(session, executed)
             if on_tool:
                 on_tool(executed)
             convo.append(
-                Message("tool", json.dumps(executed.result, ensure_ascii=False, default=str),
-                        tool_call_id=call.id, name=call.name, is_error=executed.is_error)
+                Message(
+                    "tool",
+                    json.dumps(executed.result, ensure_ascii=False, default=str),
+                    tool_call_id=call.id,
+                    name=call.name,
+                    is_error=executed.is_error,
+                )
             )
     raise AssertionError("unreachable: the last round offers no tools")
+
+
+def _keep(session: Session, role: str, author: str, text: str, at: datetime, meta: dict | None = None) -> int | None:
+    """Store a message of this turn (nothing in an incognito session)."""
+    if session.incognito:
+        return None
+    return store.add_message(session.db, session.chat, role, author, text, at, meta=meta)
 
 
 class _WordsOnly:
@@ -204,8 +249,9 @@ def _close_fulfilled_promises(session: Session, executed: ExecutedCall) -> None:
     from memory import promises
 
     if isinstance(executed.result, dict):
-        promises.on_tool_action(session.db, executed.name, executed.arguments, executed.result,
-                                today=session.now().date())
+        promises.on_tool_action(
+            session.db, executed.name, executed.arguments, executed.result, today=session.now().date()
+        )
 
 
 def _check(cancel: threading.Event | None) -> None:
@@ -223,7 +269,9 @@ def _execute(call: ToolCall, tools: dict[str, Tool], ctx: ToolContext) -> Execut
     except ToolError as exc:
         return ExecutedCall(call.name, call.arguments, {"error": str(exc)}, True)
     except Exception as exc:  # a bug in a tool must not end the turn: the model sees it
-        return ExecutedCall(call.name, call.arguments, {"error": f"{call.name} failed: {type(exc).__name__}: {exc}"}, True)
+        return ExecutedCall(
+            call.name, call.arguments, {"error": f"{call.name} failed: {type(exc).__name__}: {exc}"}, True
+        )
 
 
 def _explain(exc: ModelError) -> str:

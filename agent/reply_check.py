@@ -19,7 +19,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from agent.models.base import Message, Model, Response, ToolSpec, Usage
@@ -47,8 +46,10 @@ _CJK_CLAIMS: dict[str, str] = {
     "complete_task": "完成|标记",
 }
 # "已为你预订", "已经发送", "订好了"
-_CJK_CLAIM = {name: re.compile(rf"已(?:经)?(?:为您|为你|帮您|帮你|给您|给你)?(?:{stems})|(?:{stems})好了")
-              for name, stems in _CJK_CLAIMS.items()}
+_CJK_CLAIM = {
+    name: re.compile(rf"已(?:经)?(?:为您|为你|帮您|帮你|给您|给你)?(?:{stems})|(?:{stems})好了")
+    for name, stems in _CJK_CLAIMS.items()
+}
 # "I booked", "I've sent", "has been scheduled", "is now cancelled", "Done:", and the
 # shape of kept's result lines ("event id: 2"), which the model copied.
 _LATIN_CLAIM = re.compile(
@@ -63,11 +64,16 @@ _LATIN_CLAIM = re.compile(
     ),
     re.I | re.M,
 )
-_NEGATED = re.compile(r"\b(not|n't|never|cannot|can't|could not|couldn't|won't|didn't|haven't|hasn't|no)\b"
-                      r"|没|未|不", re.I)
+_NEGATED = re.compile(
+    r"\b(not|n't|never|cannot|can't|could not|couldn't|won't|didn't|haven't|hasn't|no)\b"
+    r"|没|未|不",
+    re.I,
+)
 
-HONEST_NO_ACTION = ("I have not booked, sent or changed anything: no tool ran for that. "
-                    "If you want me to act, say it as a request, e.g. \"Book a meeting with Marco tomorrow at 2pm\".")
+HONEST_NO_ACTION = (
+    "I have not booked, sent or changed anything: no tool ran for that. "
+    'If you want me to act, say it as a request, e.g. "Book a meeting with Marco tomorrow at 2pm".'
+)
 HONEST_NO_ANSWER = "I could not work that out. Could you say it another way?"
 HONEST_DONT_KNOW = "I don't know: you have not told me that, and nothing I have stored says it."
 
@@ -96,7 +102,7 @@ def _grams(text: str, n: int = 3) -> set[tuple[str, ...]]:
                 toks.append(t)
         else:
             toks.append(t)
-    return {tuple(toks[i:i + n]) for i in range(len(toks) - n + 1)}
+    return {tuple(toks[i : i + n]) for i in range(len(toks) - n + 1)}
 
 
 def _plain(text: str) -> tuple[str, ...]:
@@ -153,8 +159,9 @@ def ungrounded(reply: str, shown: str) -> list[str]:
     return out
 
 
-def check(reply: str, *, request: str, earlier: list[str], done: list[Any], parrot: bool = True,
-          shown: str | None = None) -> Verdict:
+def check(
+    reply: str, *, request: str, earlier: list[str], done: list[Any], parrot: bool = True, shown: str | None = None
+) -> Verdict:
     """Whether ``reply`` may be shown. ``done``: this turn's executed calls
     (with ``name`` and ``is_error``); ``parrot``: also check for repetition;
     ``shown``: everything the model was shown, when an answer to a question
@@ -165,7 +172,9 @@ def check(reply: str, *, request: str, earlier: list[str], done: list[Any], parr
     # claim words for (and a bare "Done.") is covered by any successful action.
     covered = claimed <= succeeded or bool(succeeded - set(_CLAIMS)) or (claimed == set(_CLAIMS) and succeeded)
     if claimed and not covered:
-        return Verdict(False, f"invented action: claims {', '.join(sorted(claimed - succeeded))} with no such call this turn")
+        return Verdict(
+            False, f"invented action: claims {', '.join(sorted(claimed - succeeded))} with no such call this turn"
+        )
     if not parrot or done:
         return Verdict(True)
     if shown is not None and is_question(request):
@@ -198,82 +207,24 @@ def acts(name: str) -> bool:
 # ---------------------------------------------------------------- confirmations
 
 
-def _when(value: str | None) -> str:
-    if not value:
-        return ""
-    try:
-        moment = datetime.fromisoformat(value)
-    except ValueError:
-        return value
-    if "T" not in value:
-        return moment.strftime("%a %d %b %Y")
-    return moment.strftime("%a %d %b %Y %H:%M")
+def said(name: str, arguments: dict, result: Any, is_error: bool) -> str:
+    """One sentence for one tool call, built from its result (agent/confirm.py's where it has one)."""
+    from agent import confirm
 
-
-def confirmation(name: str, result: Any) -> str:
-    """One sentence saying what a successful acting call did, from its result."""
+    if is_error or (isinstance(result, dict) and "error" in result):
+        error = result.get("error") if isinstance(result, dict) else result
+        return f"Not done ({name.replace('_', ' ')}): {error}"
+    sentence = confirm.describe(name, arguments, result)
+    if sentence:
+        return sentence
     r = result if isinstance(result, dict) else {}
-    if name == "schedule_meeting":
-        end = (r.get("end") or "")[11:16]
-        who = f" with {', '.join(r['attendees'])}" if r.get("attendees") else ""
-        return f"Booked \"{r.get('title', '')}\" on {_when(r.get('start'))}{'-' + end if end else ''}{who} (event {r.get('event_id')})."
-    if name == "send_message":
-        body = str(r.get("body", ""))
-        body = body if len(body) <= 120 else body[:119] + "…"
-        return f"Sent to {r.get('to')} by {r.get('channel', 'chat')}: \"{body}\" (message {r.get('message_id')})."
-    if name == "assign_task":
-        due = f", due {_when(r.get('due'))}" if r.get("due") else ""
-        return f"Task for {r.get('assignee')}: \"{r.get('title')}\"{due} (task {r.get('task_id')})."
-    if name == "cancel_event":
-        return f"Cancelled \"{r.get('title')}\" on {_when(r.get('start'))} (event {r.get('event_id')})."
-    if name == "complete_task":
-        return f"Marked done: \"{r.get('title')}\" (task {r.get('task_id')})."
     shown = "; ".join(f"{k.replace('_', ' ')} {v}" for k, v in r.items() if isinstance(v, (str, int, float)))
     return f"Done ({name.replace('_', ' ')}): {shown}." if shown else f"Done ({name.replace('_', ' ')})."
 
 
-def found(name: str, result: Any) -> str:
-    """What a look-up returned, in one short paragraph (never the raw fields, which the model copies)."""
-    r = result if isinstance(result, dict) else {}
-    lists = [(k, v) for k, v in r.items() if isinstance(v, list)]
-    if not lists:
-        return confirmation(name, result)
-    key, items = lists[0]
-    n = r.get("count", len(items))
-    noun = key.replace("_", " ")
-    if not items:
-        return f"No {noun} found."
-    shown = []
-    for item in items[:5]:
-        if not isinstance(item, dict):
-            shown.append(str(item)[:80])
-            continue
-        what = item.get("title") or item.get("body") or item.get("text") or item.get("snippet") or ""
-        when = _when(item.get("start") or item.get("due") or item.get("sent_at") or item.get("said_on"))
-        who = item.get("to") or item.get("assignee") or ", ".join(item.get("attendees") or [])
-        shown.append(" ".join(p for p in (when, f'"{str(what)[:80]}"' if what else "", f"({who})" if who else "") if p))
-    more = f" and {n - len(shown)} more" if n > len(shown) else ""
-    return f"Found {n} {noun}: " + "; ".join(shown) + more + "."
-
-
-def failure(name: str, result: Any) -> str:
-    error = result.get("error") if isinstance(result, dict) else result
-    return f"Not done ({name.replace('_', ' ')}): {error}"
-
-
 def confirmations(done: list[Any]) -> str:
-    """This turn's acting calls in kept's own sentences (agent/confirm.py's, where it exists)."""
-    try:
-        from agent import confirm
-    except ImportError:
-        confirm = None
-    lines = []
-    for c in done:
-        if not acts(c.name):
-            continue
-        said = None if c.is_error or confirm is None else confirm.describe(c.name, c.arguments, c.result)
-        lines.append(said or (failure(c.name, c.result) if c.is_error else confirmation(c.name, c.result)))
-    return "\n".join(lines)
+    """This turn's acting calls in kept's own sentences."""
+    return "\n".join(said(c.name, c.arguments, c.result, c.is_error) for c in done if acts(c.name))
 
 
 # ---------------------------------------------------------------- the checked call
@@ -310,7 +261,7 @@ def checked_call(
 
     choices = for_model(model)
     if choices.confirm_in_code and convo and convo[-1].role == "tool":
-        last_round = done[-_trailing_tools(convo):]
+        last_round = done[-_trailing_tools(convo) :]
         if all(acts(c.name) for c in last_round):
             text = confirmations(last_round)
             if on_text:
@@ -332,10 +283,19 @@ def checked_call(
                 return response, ""
             # Only acting calls, on a statement or a question: answer in words instead.
             response = call_model(model, convo, tools=None, on_text=shown, **kwargs)
-        evidence = "\n".join([kwargs.get("system", "")] + [m.content for m in convo if m.content]) \
-            if choices.check_parrot else None
-        verdict = check(response.text, request=request, earlier=_earlier_replies(convo), done=done,
-                        parrot=choices.check_parrot, shown=evidence)
+        evidence = (
+            "\n".join([kwargs.get("system", "")] + [m.content for m in convo if m.content])
+            if choices.check_parrot
+            else None
+        )
+        verdict = check(
+            response.text,
+            request=request,
+            earlier=_earlier_replies(convo),
+            done=done,
+            parrot=choices.check_parrot,
+            shown=evidence,
+        )
         if verdict.ok:
             if hold and response.text and on_text:
                 on_text(response.text)
@@ -346,10 +306,16 @@ def checked_call(
         resample = getattr(model, "resample", None) or getattr(getattr(model, "model", None), "resample", None)
         if resample is not None:
             resample()
-    honest = HONEST_NO_ACTION if failed.startswith("invented") else \
-        HONEST_DONT_KNOW if failed.startswith("ungrounded") else HONEST_NO_ANSWER
+    honest = (
+        HONEST_NO_ACTION
+        if failed.startswith("invented")
+        else HONEST_DONT_KNOW
+        if failed.startswith("ungrounded")
+        else HONEST_NO_ANSWER
+    )
     if on_text:
         on_text(honest if hold else f"\n({honest})")
+    assert response is not None  # the loop ran at least once
     return Response(honest, [], response.usage, response.model, "end_turn"), failed
 
 

@@ -146,7 +146,9 @@ def evidence(request: Request) -> Evidence:
     last_user = max((i for i, m in enumerate(messages) if m.role == "user"), default=0)
     # The reply before the request counts when it asked something ("Shall I book 3pm?" "yes").
     before = messages[last_user - 1] if last_user > 0 else None
-    start = last_user - 1 if before and before.role == "assistant" and before.content.rstrip().endswith("?") else last_user
+    start = (
+        last_user - 1 if before and before.role == "assistant" and before.content.rstrip().endswith("?") else last_user
+    )
     everything = "\n".join(request.memory + [m.content for m in messages if m.content]).lower()
     current = "\n".join(request.memory + [m.content for m in messages[start:] if m.content]).lower()
     return Evidence(everything, current, request.text)
@@ -240,16 +242,16 @@ def read_request(request: str, now: datetime, tz: ZoneInfo) -> Reading:
     timed: list[tuple[int, int, datetime]] = []  # (first unit, last unit, moment) of each phrase naming day and time
     for i in range(len(units)):
         for j in range(i, min(i + _MAX_UNITS, len(units))):
-            phrase = request[units[i].start(): units[j].end()].strip(" ,.;!?，。！？'\"")
+            phrase = request[units[i].start() : units[j].end()].strip(" ,.;!?，。！？'\"")
             if not phrase or not dates.mentions_time(phrase):
                 continue
-            meaning = sum(1 for u in units[i: j + 1] if u.group().lower().strip(",.") not in dates.FILLER)
+            meaning = sum(1 for u in units[i : j + 1] if u.group().lower().strip(",.") not in dates.FILLER)
             try:
                 parsed = dates.read(phrase, now, tz)
             except dates.Ambiguous as exc:
                 # Two readings side by side are two times when words join them ("from tomorrow at 10 to Thursday").
-                joined = exc.conflict and _JOINED.search(phrase)
-                if not joined and (refused is None or meaning > refused[0]):
+                linked = exc.conflict and _JOINED.search(phrase)
+                if not linked and (refused is None or meaning > refused[0]):
                     refused = (meaning, str(exc))
                 continue
             except dates.DateError:
@@ -310,8 +312,9 @@ def _day_of(value: Any, now: datetime, tz: ZoneInfo):
 # ---------------------------------------------------------------- the repair
 
 
-def repair(call: ToolCall, spec: ToolSpec, request: Request, ev: Evidence, reading: Reading
-           ) -> tuple[ToolCall, list[Note], str]:
+def repair(
+    call: ToolCall, spec: ToolSpec, request: Request, ev: Evidence, reading: Reading
+) -> tuple[ToolCall, list[Note], str]:
     """``call`` with its time arguments checked against the request and its ungrounded
     optional values dropped; the notes; and a reason to hold the call ('' to run it)."""
     props: dict = spec.parameters.get("properties", {})
@@ -338,8 +341,14 @@ def repair(call: ToolCall, spec: ToolSpec, request: Request, ev: Evidence, readi
             else:
                 args[moment_arg] = named.phrase
                 meant = f" ({dates_iso(theirs, tz)})" if theirs else ""
-                notes.append(Note(call.name, "changed", f"{moment_arg} {value!r}{meant} -> {named.phrase!r} "
-                                                        f"({dates_iso(named.moment, tz)}, as the request says it)"))
+                notes.append(
+                    Note(
+                        call.name,
+                        "changed",
+                        f"{moment_arg} {value!r}{meant} -> {named.phrase!r} "
+                        f"({dates_iso(named.moment, tz)}, as the request says it)",
+                    )
+                )
     day_arg = next((a for a in DAY_ARGS if a in props and a in args), None)
     if day_arg and reading.named is not None and reading.named.day is not None:
         value = args[day_arg]
@@ -347,8 +356,13 @@ def repair(call: ToolCall, spec: ToolSpec, request: Request, ev: Evidence, readi
         wanted = reading.named.day
         if _day_of(value, now, tz) != wanted:
             args[day_arg] = wanted.isoformat()
-            notes.append(Note(call.name, "changed", f"{day_arg} {value!r} -> {wanted.isoformat()!r} "
-                                                    f"({reading.named.phrase!r} in the request)"))
+            notes.append(
+                Note(
+                    call.name,
+                    "changed",
+                    f"{day_arg} {value!r} -> {wanted.isoformat()!r} ({reading.named.phrase!r} in the request)",
+                )
+            )
 
     for name in list(args):
         if name in required or name not in props or name in from_request:
@@ -360,7 +374,13 @@ def repair(call: ToolCall, spec: ToolSpec, request: Request, ev: Evidence, readi
         if isinstance(value, list):
             kept = [v for v in value if ev.gave(v, False)]
             if kept != value:
-                notes.append(Note(call.name, "dropped", f"{name} {[v for v in value if v not in kept]!r} (not in the request or memory)"))
+                notes.append(
+                    Note(
+                        call.name,
+                        "dropped",
+                        f"{name} {[v for v in value if v not in kept]!r} (not in the request or memory)",
+                    )
+                )
                 if kept:
                     args[name] = kept
                 else:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC
+
 from agent import config
 from agent.loop import Session
 from memory import messages as store
@@ -15,26 +17,45 @@ def open_store(path=None):
     return open_db(path or config.db_path(), OWNERS)
 
 
-def open_session(model_spec: str | None = None, chat_name: str = store.DEFAULT_CHAT, team: bool = False,
-                 approve=lambda prompt: True, db=None, model=None, delivery=None) -> Session:
-    from agent.models import registry
+def open_session(
+    model_spec: str | None = None,
+    chat_name: str = store.DEFAULT_CHAT,
+    team: bool = False,
+    approve=lambda prompt: True,
+    db=None,
+    model=None,
+    delivery=None,
+    incognito: bool = False,
+) -> Session:
+    from agent.models import calls, registry
     from tools import all_tools
     from tools.delivery import Deliverer
-
-    from agent.models import calls
 
     settings = config.load()
     tz = config.timezone(settings)
     calls.set_deadline(settings.model_deadline_seconds)
     db = db if db is not None else open_store()
-    chat = store.get_chat(db, chat_name, store.TEAM if team else None)
+    kind = store.TEAM if team else None
+    if incognito and not any(c.name == chat_name for c in store.list_chats(db)):
+        # Nothing is written, not even a new chat: an unknown chat stays a name with no history.
+        chat = store.Chat(0, chat_name, kind or store.PRIVATE)
+    else:  # an existing chat is only read (its kind is still checked)
+        chat = store.get_chat(db, chat_name, kind)
     model = model if model is not None else registry.create(model_spec or settings.model)
     session = Session(
-        db=db, model=model, tools=all_tools(), tz=tz, chat=chat, approve=approve,
-        recall_k=settings.recall_k, recent_limit=settings.recent_messages,
+        db=db,
+        model=model,
+        tools=all_tools(),
+        tz=tz,
+        chat=chat,
+        approve=approve,
+        recall_k=settings.recall_k,
+        recent_limit=settings.recent_messages,
+        incognito=incognito,
         delivery=delivery if delivery is not None else Deliverer.from_home(config.home()),
     )
-    session.delivery_retry = retry_pending(session)
+    # An incognito session changes nothing in the store, pending deliveries included.
+    session.delivery_retry = None if incognito else retry_pending(session)
     return session
 
 
@@ -43,7 +64,7 @@ def retry_pending(session, path=None):
     start, in a thread with its own connection, so the first turn does not wait on a server.
     Returns the thread, or None when nothing is due."""
     import threading
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from tools import store as tools_store
     from tools.delivery import Deliverer
@@ -51,7 +72,7 @@ def retry_pending(session, path=None):
     delivery = session.delivery
     if delivery is None or not delivery.accounts:
         return None
-    if not tools_store.due_deliveries(session.db, datetime.now(timezone.utc)):
+    if not tools_store.due_deliveries(session.db, datetime.now(UTC)):
         return None
     row = session.db.conn.execute("PRAGMA database_list").fetchone()
     path = path or (row[2] if row and row[2] else None)

@@ -79,8 +79,13 @@ def run_answer(model, assembled: Assembled, db, now, tz, chat_name: str = "me") 
         for round_no in range(MAX_TOOL_ROUNDS + 1):
             offer = specs if round_no < MAX_TOOL_ROUNDS else None
             response = call_model(model, convo, db=db, purpose="eval", system=assembled.system, tools=offer)
-            out.usage.append({"input_tokens": response.usage.input_tokens, "output_tokens": response.usage.output_tokens,
-                              "cached_input_tokens": response.usage.cached_input_tokens})
+            out.usage.append(
+                {
+                    "input_tokens": response.usage.input_tokens,
+                    "output_tokens": response.usage.output_tokens,
+                    "cached_input_tokens": response.usage.cached_input_tokens,
+                }
+            )
             if not response.tool_calls or offer is None:
                 out.reply = response.text
                 break
@@ -97,9 +102,18 @@ def run_answer(model, assembled: Assembled, db, now, tz, chat_name: str = "me") 
                         result = {"error": str(exc)}
                     except Exception as exc:  # a tool bug is the model's observation, not a crash of the eval
                         result = {"error": f"{type(exc).__name__}: {exc}"}
-                out.calls.append({"name": call.name, "arguments": call.arguments, "result": result, "is_error": is_error})
-                convo.append(Message("tool", json.dumps(result, ensure_ascii=False, default=str),
-                                     tool_call_id=call.id, name=call.name, is_error=is_error))
+                out.calls.append(
+                    {"name": call.name, "arguments": call.arguments, "result": result, "is_error": is_error}
+                )
+                convo.append(
+                    Message(
+                        "tool",
+                        json.dumps(result, ensure_ascii=False, default=str),
+                        tool_call_id=call.id,
+                        name=call.name,
+                        is_error=is_error,
+                    )
+                )
     except ModelError as exc:
         out.infra, out.infra_detail = exc.kind, str(exc)
     out.latency_s = round(time.monotonic() - started, 3)
@@ -107,7 +121,9 @@ def run_answer(model, assembled: Assembled, db, now, tz, chat_name: str = "me") 
     return out
 
 
-def grade_answer(item: Item, reply: str, calls: list[dict[str, Any]], rows: dict[str, list[dict[str, Any]]], tz) -> dict[str, Any]:
+def grade_answer(
+    item: Item, reply: str, calls: list[dict[str, Any]], rows: dict[str, list[dict[str, Any]]], tz
+) -> dict[str, Any]:
     """Tasks pass when every typed check passes; questions on the reply's value."""
     from evals.score import grade_reply
 

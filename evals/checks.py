@@ -96,6 +96,7 @@ def parse_check(data: Any) -> Check:
 
 # --- reading values out of a row -------------------------------------------
 
+
 def _value(row: dict[str, Any], name: str) -> Any:
     """A field's value; ``a|b`` joins several fields (e.g. ``to|cc``)."""
     values = [_decode(row.get(part)) for part in name.split("|")]
@@ -195,8 +196,13 @@ class Verdict:
     action: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "action": self.action, "required": self.required,
-                "observed": self.observed, "passed": self.passed}
+        return {
+            "type": self.type,
+            "action": self.action,
+            "required": self.required,
+            "observed": self.observed,
+            "passed": self.passed,
+        }
 
 
 @dataclass
@@ -209,8 +215,13 @@ def _required(check: Check) -> Any:
     return {k: v for k, v in check.args.items() if k != "action"}
 
 
-def grade(checks: list[Check], rows: dict[str, list[dict[str, Any]]], calls: list[str], reply: str = "",
-          tz: ZoneInfo | None = None) -> Grade:
+def grade(
+    checks: list[Check],
+    rows: dict[str, list[dict[str, Any]]],
+    calls: list[str],
+    reply: str = "",
+    tz: ZoneInfo | None = None,
+) -> Grade:
     """Grade a task: every check must pass. ``calls`` are the tool names called, in order."""
     verdicts: list[Verdict] = []
     tables = dict(rows)
@@ -236,8 +247,11 @@ def grade(checks: list[Check], rows: dict[str, list[dict[str, Any]]], calls: lis
 
     # Rows that satisfy every check of an action.
     fits = {
-        name: [i for i, row in enumerate(tables.get(table_of(name), []))
-               if all(check_row(c, row, tz)[0] for c in actions[name])]
+        name: [
+            i
+            for i, row in enumerate(tables.get(table_of(name), []))
+            if all(check_row(c, row, tz)[0] for c in actions[name])
+        ]
         for name in names
     }
     assignment = _assign(names, fits, table_of)

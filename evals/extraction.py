@@ -62,17 +62,17 @@ from datetime import date
 from typing import Any
 
 from evals.persona import Persona
-from memory.text import STOP_WORDS
+from memory.text import MONTHS, STOP_WORDS
 from memory.text.dates import undated
 
 SOUL_KINDS = ("nickname", "treatment")
 
-_MONTHS = {m: i + 1 for i, m in enumerate(
-    ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
-     "december"])}
+_MONTHS = {m: i + 1 for i, m in enumerate(MONTHS)}
 _MONTH_ABBR = {m[:3]: n for m, n in _MONTHS.items()} | {"sept": 9}
-_MONTH_RE = r"(?:january|february|march|april|may|june|july|august|september|october|november|december|" \
-            r"jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?"
+_MONTH_RE = (
+    r"(?:january|february|march|april|may|june|july|august|september|october|november|december|"
+    r"jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?"
+)
 _WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
 _EN_WD = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues|tue|wed|thurs|thu|fri|sat|sun)s?"
 _ZH_WD = {"一": "mon", "二": "tue", "三": "wed", "四": "thu", "五": "fri", "六": "sat", "日": "sun", "天": "sun"}
@@ -84,7 +84,9 @@ _ZH_DATE = re.compile(r"(?<!\d)(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]")
 _MD = re.compile(rf"\b({_MONTH_RE})\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s*\d{{4}})?", re.I)
 _DM = re.compile(rf"(?<!\d)(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_RE})(?![a-z])(?:,?\s*\d{{4}})?", re.I)
 _SLASH = re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})(?![\d/])")
-_TIME = re.compile(r"(?<![\d:])(\d{1,2})(?::|：|点)(\d{2})(?:\s*([ap])\.?m\.?\b)?|(?<![\d:])(\d{1,2})\s*([ap])\.?m\.?\b", re.I)
+_TIME = re.compile(
+    r"(?<![\d:])(\d{1,2})(?::|：|点)(\d{2})(?:\s*([ap])\.?m\.?\b)?|(?<![\d:])(\d{1,2})\s*([ap])\.?m\.?\b", re.I
+)
 _EN_WEEKDAY = re.compile(rf"\b({_EN_WD})\b", re.I)
 _ZH_WEEKDAY = re.compile(r"(?:周|星期|礼拜)([一二三四五六日天])")
 _WAN = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*万")
@@ -92,12 +94,85 @@ _AMOUNT = re.compile(r"(\$|€|£|¥)?\s*(?<![\d.,])(\d{1,3}(?:,\d{3})+|\d+)(?:\
 
 # Capitalised words that are ordinary sentence words, not names.
 _STOP_NAMES = {
-    "the", "a", "an", "i", "i'd", "i'm", "i'll", "my", "me", "we", "our", "you", "your", "he", "she", "her", "his",
-    "they", "it", "its", "this", "that", "these", "those", "and", "or", "but", "by", "for", "from", "in", "on", "at",
-    "to", "of", "with", "when", "what", "who", "please", "heads", "update", "rule", "signed", "sent", "another",
-    "note", "noted", "hi", "hey", "okay", "ok", "also", "just", "user", "person", "assistant", "kept", "memory",
-    "fact", "today", "tomorrow", "yesterday", "morning", "afternoon", "evening", "weekly", "sync", "launch",
-    "budget", "deck", "contract", "nightly", "build", "email", "project", "promise", "promised", "reminder",
+    "the",
+    "a",
+    "an",
+    "i",
+    "i'd",
+    "i'm",
+    "i'll",
+    "my",
+    "me",
+    "we",
+    "our",
+    "you",
+    "your",
+    "he",
+    "she",
+    "her",
+    "his",
+    "they",
+    "it",
+    "its",
+    "this",
+    "that",
+    "these",
+    "those",
+    "and",
+    "or",
+    "but",
+    "by",
+    "for",
+    "from",
+    "in",
+    "on",
+    "at",
+    "to",
+    "of",
+    "with",
+    "when",
+    "what",
+    "who",
+    "please",
+    "heads",
+    "update",
+    "rule",
+    "signed",
+    "sent",
+    "another",
+    "note",
+    "noted",
+    "hi",
+    "hey",
+    "okay",
+    "ok",
+    "also",
+    "just",
+    "user",
+    "person",
+    "assistant",
+    "kept",
+    "memory",
+    "fact",
+    "today",
+    "tomorrow",
+    "yesterday",
+    "morning",
+    "afternoon",
+    "evening",
+    "weekly",
+    "sync",
+    "launch",
+    "budget",
+    "deck",
+    "contract",
+    "nightly",
+    "build",
+    "email",
+    "project",
+    "promise",
+    "promised",
+    "reminder",
 }
 # The shared stop words, and words of the persona's phrasing that say nothing about a fact's content.
 _STOP_WORDS = STOP_WORDS | {"don't", "done", "dont", "heads", "rule", "today", "update"}
@@ -118,11 +193,13 @@ def values(text: str) -> set[str]:
 
     def take(rx, fn):
         nonlocal rest
+
         def sub(m):
             v = fn(m)
             if v:
                 out.add(v)
             return " "
+
         rest = rx.sub(sub, rest)
 
     take(_EMAIL, lambda m: "e:" + m.group(0).lower().rstrip("."))
@@ -172,14 +249,17 @@ def words(text: str) -> set[str]:
     text = _EMAIL.sub(" ", text)
     latin = {w.lower().strip("'’-") for w in _WORD.findall(text)}
     latin = {w[:-2] if w.endswith("'s") or w.endswith("’s") else w for w in latin}
-    pairs = {run[i:i + 2] for run in _CJK.findall(text) for i in range(len(run) - 1)}
+    pairs = {run[i : i + 2] for run in _CJK.findall(text) for i in range(len(run) - 1)}
     return latin | pairs
 
 
 def names(text: str) -> set[str]:
     """Capitalised words of ``text`` that are not ordinary sentence words."""
-    return {w.lower() for w in _CAP_WORD.findall(_EMAIL.sub(" ", text)) if w.lower() not in _STOP_NAMES
-            and w.lower()[:3] not in _WEEKDAYS and _month(w) == 0}
+    return {
+        w.lower()
+        for w in _CAP_WORD.findall(_EMAIL.sub(" ", text))
+        if w.lower() not in _STOP_NAMES and w.lower()[:3] not in _WEEKDAYS and _month(w) == 0
+    }
 
 
 @dataclass
@@ -291,9 +371,17 @@ def score(persona: Persona, db) -> dict[str, Any]:
         else:
             verdict = "lost" if hits[p.id] else "missing"
             missing += 1
-        per_planted.append({"planted": p.id, "kind": p.kind, "day": day, "verdict": verdict,
-                            "facts": [f.id for f in hits[p.id]], "active": [f.id for f in on],
-                            "said_on": sorted({f.said_on for f in on})})
+        per_planted.append(
+            {
+                "planted": p.id,
+                "kind": p.kind,
+                "day": day,
+                "verdict": verdict,
+                "facts": [f.id for f in hits[p.id]],
+                "active": [f.id for f in on],
+                "said_on": sorted({f.said_on for f in on}),
+            }
+        )
 
     # Changed facts: one chain per fact that changed, from its first version to its latest.
     chains = []
@@ -305,13 +393,26 @@ def score(persona: Persona, db) -> dict[str, Any]:
             chain.append(planted[replaced_by[chain[-1].id]])
         latest, earlier = chain[-1], chain[:-1]
         latest_active = [f for f in hits[latest.id] if f.status == fact_log.ACTIVE]
-        stale_active = sorted({f.id for e in earlier for f in hits[e.id]
-                               if f.status == fact_log.ACTIVE and not matcher.matches(latest.id, f.text)})
+        stale_active = sorted(
+            {
+                f.id
+                for e in earlier
+                for f in hits[e.id]
+                if f.status == fact_log.ACTIVE and not matcher.matches(latest.id, f.text)
+            }
+        )
         earlier_facts = {f.id for e in earlier for f in hits[e.id]}
         linked = any(_reaches(f, earlier_facts, by_id) for f in latest_active)
         ok = bool(latest_active) and not stale_active
-        chains.append({"chain": [c.id for c in chain], "latest_active": bool(latest_active),
-                       "stale_active_facts": stale_active, "superseded": ok, "linked": ok and linked})
+        chains.append(
+            {
+                "chain": [c.id for c in chain],
+                "latest_active": bool(latest_active),
+                "stale_active_facts": stale_active,
+                "superseded": ok,
+                "linked": ok and linked,
+            }
+        )
 
     # Every active fact in one class.
     messages = _message_facts(persona)
@@ -331,31 +432,51 @@ def score(persona: Persona, db) -> dict[str, Any]:
             kind = "planted"
         elif stale:
             kind = "stale"
-        elif not shape.values or any(shape.values <= v and (not shape.subjects or shape.subjects & w)
-                                     for v, w, _ in messages):
+        elif not shape.values or any(
+            shape.values <= v and (not shape.subjects or shape.subjects & w) for v, w, _ in messages
+        ):
             kind = "unplanned"
         else:
             kind = "wrong"
         classes[kind].append(f.id)
-        detail.append({"fact": f.id, "text": f.text, "class": kind, "planted": matched or stale,
-                       **({"not_in_any_message": invented} if invented else {})})
+        detail.append(
+            {
+                "fact": f.id,
+                "text": f.text,
+                "class": kind,
+                "planted": matched or stale,
+                **({"not_in_any_message": invented} if invented else {}),
+            }
+        )
 
     # The nickname and treatment wishes: kept in SOUL (or as an active fact).
     soul_text = soul.current(db) or ""
     soul_lines = [ln for ln in soul_text.splitlines() if ln.strip()] + [f.text for f in active]
-    soul_kept = [p.id for p in persona.planted if p.kind in SOUL_KINDS
-                 and any(matcher.matches(p.id, line) for line in soul_lines)]
+    soul_kept = [
+        p.id
+        for p in persona.planted
+        if p.kind in SOUL_KINDS and any(matcher.matches(p.id, line) for line in soul_lines)
+    ]
 
     return {
-        "planted": len(fact_kinds), "current": len(current), "replaced": len(stale_ids),
-        "right": right, "wrong_date": wrong_date, "missing": missing,
+        "planted": len(fact_kinds),
+        "current": len(current),
+        "replaced": len(stale_ids),
+        "right": right,
+        "wrong_date": wrong_date,
+        "missing": missing,
         "extracted": sum(1 for p in fact_kinds if hits[p.id]),
-        "changes": len(chains), "superseded": sum(c["superseded"] for c in chains),
+        "changes": len(chains),
+        "superseded": sum(c["superseded"] for c in chains),
         "linked": sum(c["linked"] for c in chains),
         "stale_left_active": sum(1 for c in chains if c["stale_active_facts"]),
-        "active_facts": len(active), **{f"facts_{k}": len(v) for k, v in classes.items()},
-        "soul_wishes": sum(1 for p in persona.planted if p.kind in SOUL_KINDS), "soul_kept": len(soul_kept),
-        "per_planted": per_planted, "chains": chains, "facts": detail,
+        "active_facts": len(active),
+        **{f"facts_{k}": len(v) for k, v in classes.items()},
+        "soul_wishes": sum(1 for p in persona.planted if p.kind in SOUL_KINDS),
+        "soul_kept": len(soul_kept),
+        "per_planted": per_planted,
+        "chains": chains,
+        "facts": detail,
     }
 
 
@@ -372,9 +493,11 @@ def _reaches(fact, targets: set[int], by_id: dict) -> bool:
 
 def summary_line(name: str, s: dict[str, Any]) -> str:
     """One line for the terminal."""
-    return (f"extraction {name}: planted facts {s['planted']} ({s['current']} current): right value and date "
-            f"{s['right']}, wrong date {s['wrong_date']}, missing {s['missing']}; changed facts {s['changes']}: "
-            f"superseded {s['superseded']} (linked {s['linked']}), stale left active {s['stale_left_active']}; "
-            f"active facts {s['active_facts']}: planted {s['facts_planted']}, stale {s['facts_stale']}, "
-            f"wrong {s['facts_wrong']}, invented {s['facts_invented']}, unplanned {s['facts_unplanned']}; "
-            f"SOUL wishes kept {s['soul_kept']}/{s['soul_wishes']}")
+    return (
+        f"extraction {name}: planted facts {s['planted']} ({s['current']} current): right value and date "
+        f"{s['right']}, wrong date {s['wrong_date']}, missing {s['missing']}; changed facts {s['changes']}: "
+        f"superseded {s['superseded']} (linked {s['linked']}), stale left active {s['stale_left_active']}; "
+        f"active facts {s['active_facts']}: planted {s['facts_planted']}, stale {s['facts_stale']}, "
+        f"wrong {s['facts_wrong']}, invented {s['facts_invented']}, unplanned {s['facts_unplanned']}; "
+        f"SOUL wishes kept {s['soul_kept']}/{s['soul_wishes']}"
+    )

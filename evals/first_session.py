@@ -37,13 +37,16 @@ import time
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 DATA = Path(__file__).parent / "data" / "first_sessions.json"
 REPLY_TIMEOUT = 600.0
 _DONT_KNOW = re.compile(
     r"\b(don't|do not|doesn't|does not|didn't|did not|can't|cannot|couldn't|could not)\s+(know|have|find|see|recall|remember)"
     r"|\bnot sure\b|\bno (record|information|idea)\b|\bnot (mentioned|told|stored|in (my|the) memory)\b|\bunknown\b"
-    r"|不知道|不清楚|没有.*(记录|信息)|未(提到|提及)|无法(确定|知道)", re.I)
+    r"|不知道|不清楚|没有.*(记录|信息)|未(提到|提及)|无法(确定|知道)",
+    re.I,
+)
 
 
 @dataclass
@@ -105,8 +108,16 @@ class Chat:
     PROMPT = "you> "
 
     def __init__(self, home: Path, name: str):
-        self.proc = subprocess.Popen(_kept() + ["chat", "--chat", name], env=_env(home), stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
+        self.proc = subprocess.Popen(
+            _kept() + ["chat", "--chat", name],
+            env=_env(home),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            bufsize=0,
+        )
+        assert self.proc.stdin and self.proc.stdout and self.proc.stderr  # all opened with PIPE
+        self.stdin, self.stdout, self.stderr = self.proc.stdin, self.proc.stdout, self.proc.stderr
         self.out = b""
         self._until_prompt(120.0)
 
@@ -119,29 +130,29 @@ class Chat:
             if text.endswith(self.PROMPT):
                 return text[: -len(self.PROMPT)]
             if text.rstrip().endswith("[y/N]"):
-                self.proc.stdin.write(b"y\n")
-                self.proc.stdin.flush()
+                self.stdin.write(b"y\n")
+                self.stdin.flush()
                 start = len(self.out)
                 continue
             left = deadline - time.monotonic()
             if left <= 0:
                 raise TimeoutError("no reply in time")
-            ready, _, _ = select.select([self.proc.stdout], [], [], min(left, 1.0))
+            ready, _, _ = select.select([self.stdout], [], [], min(left, 1.0))
             if ready:
-                chunk = os.read(self.proc.stdout.fileno(), 65536)
+                chunk = os.read(self.stdout.fileno(), 65536)
                 if not chunk:
-                    raise EOFError("kept chat ended: " + self.proc.stderr.read().decode("utf-8", "replace")[-300:])
+                    raise EOFError("kept chat ended: " + self.stderr.read().decode("utf-8", "replace")[-300:])
                 self.out += chunk
 
     def send(self, line: str) -> str:
-        self.proc.stdin.write(line.encode("utf-8") + b"\n")
-        self.proc.stdin.flush()
+        self.stdin.write(line.encode("utf-8") + b"\n")
+        self.stdin.flush()
         return self._until_prompt(REPLY_TIMEOUT)
 
     def close(self) -> None:
         try:
-            self.proc.stdin.write(b"/quit\n")
-            self.proc.stdin.flush()
+            self.stdin.write(b"/quit\n")
+            self.stdin.flush()
             self.proc.wait(180)
         except (OSError, subprocess.TimeoutExpired):
             self.proc.kill()
@@ -183,8 +194,9 @@ def run_session(session: dict, root: Path, *, short: bool = False, say=lambda _l
                     for chat in chats.values():
                         chat.close()
                     chats.clear()
-                    proc = subprocess.run(_kept() + ["memory", "rewrite"], env=_env(home), capture_output=True,
-                                          text=True, timeout=600)
+                    proc = subprocess.run(
+                        _kept() + ["memory", "rewrite"], env=_env(home), capture_output=True, text=True, timeout=600
+                    )
                     result.pass_seconds = time.perf_counter() - started
                     result.pass_output = proc.stdout + proc.stderr
                     if proc.returncode != 0:
@@ -194,8 +206,13 @@ def run_session(session: dict, root: Path, *, short: bool = False, say=lambda _l
                     continue
                 name = step.get("chat", "me")
                 if "ask" in step:
-                    proc = subprocess.run(_kept() + ["ask", "--yes", "--chat", name, step["ask"]], env=_env(home),
-                                          capture_output=True, text=True, timeout=REPLY_TIMEOUT)
+                    proc = subprocess.run(
+                        _kept() + ["ask", "--yes", "--chat", name, step["ask"]],
+                        env=_env(home),
+                        capture_output=True,
+                        text=True,
+                        timeout=REPLY_TIMEOUT,
+                    )
                     if proc.returncode != 0:
                         out.infra = f"kept ask failed: {proc.stderr.strip()[-300:]}"
                 else:
@@ -227,8 +244,14 @@ def _read_turn(out: StepResult, rows: list[sqlite3.Row]) -> None:
                 value = json.loads(r["text"])
             except ValueError:
                 value = r["text"]
-            out.calls.append({"name": r["author"], "arguments": meta.get("arguments"), "result": value,
-                              "is_error": bool(meta.get("is_error"))})
+            out.calls.append(
+                {
+                    "name": r["author"],
+                    "arguments": meta.get("arguments"),
+                    "result": value,
+                    "is_error": bool(meta.get("is_error")),
+                }
+            )
         elif r["role"] == "assistant":
             out.reply = r["text"]
             out.failed_generation = meta.get("failed", "")
@@ -237,8 +260,12 @@ def _read_turn(out: StepResult, rows: list[sqlite3.Row]) -> None:
 def _read_memory(result: SessionResult, db: Path) -> None:
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
-        notes = {kind: text for kind, text in conn.execute(
-            "SELECT kind, text FROM notes WHERE id IN (SELECT max(id) FROM notes GROUP BY kind)")}
+        notes = {
+            kind: text
+            for kind, text in conn.execute(
+                "SELECT kind, text FROM notes WHERE id IN (SELECT max(id) FROM notes GROUP BY kind)"
+            )
+        }
         result.soul, result.memory = notes.get("soul", ""), notes.get("memory", "")
         result.facts = [t for (t,) in conn.execute("SELECT text FROM facts WHERE status = 'active' ORDER BY id")]
     except sqlite3.Error:
@@ -275,16 +302,28 @@ def grade(result: SessionResult, session: dict, today: date, *, short: bool = Fa
 
     person: list[str] = []
     earlier: list[str] = []
-    g = {"turns": 0, "parrots": 0, "confirmations_without_action": 0, "actions_without_request": 0,
-         "actions_asked": 0, "actions_right_tool": 0, "actions_right_values": 0, "never_said": 0,
-         "never_said_dont_know": 0, "answers_with_expected_words": 0, "answers_checked": 0,
-         "failed_generations": 0, "infrastructure_failures": 0, "reply_seconds": []}
+    g: dict[str, Any] = {
+        "turns": 0,
+        "parrots": 0,
+        "confirmations_without_action": 0,
+        "actions_without_request": 0,
+        "actions_asked": 0,
+        "actions_right_tool": 0,
+        "actions_right_values": 0,
+        "never_said": 0,
+        "never_said_dont_know": 0,
+        "answers_with_expected_words": 0,
+        "answers_checked": 0,
+        "failed_generations": 0,
+        "infrastructure_failures": 0,
+        "reply_seconds": [],
+    }
     for s in result.steps:
         step = s.step
         if step.get("pass"):
             g["infrastructure_failures"] += bool(s.infra)
             continue
-        text = step.get("say") or step.get("ask")
+        text = str(step.get("say") or step.get("ask") or "")
         if s.infra:
             g["infrastructure_failures"] += 1
             s.problems.append(s.infra)
@@ -334,12 +373,10 @@ def grade(result: SessionResult, session: dict, today: date, *, short: bool = Fa
     soul = result.soul.lower()
     g["soul_has"] = {w: w.lower() in soul for w in session.get("soul_has", [])}
     facts = [f.lower() for f in result.facts]
-    right = stale = 0
     checked = [f for f in session.get("facts", []) if not (short and f.get("long"))]
-    for f in checked:
-        right += any(all(w.lower() in t for w in f["right"]) for t in facts)
-        stale += any(any(w.lower() in t for w in f.get("stale", [])) for t in facts)
-    g["facts_checked"], g["facts_right"], g["facts_stale"] = len(checked), right, stale
+    g["facts_checked"] = len(checked)
+    g["facts_right"] = sum(any(all(w.lower() in t for w in f["right"]) for t in facts) for f in checked)
+    g["facts_stale"] = sum(any(any(w.lower() in t for w in f.get("stale", [])) for t in facts) for f in checked)
     g["facts_invented"] = sum(1 for t in result.facts if _invented(t, person))
     g["facts_active"] = len(result.facts)
     g["pass_seconds"] = round(result.pass_seconds, 1)
@@ -360,7 +397,9 @@ def _invented(fact: str, person: list[str]) -> bool:
 # ---------------------------------------------------------------- the whole eval
 
 
-def run(ids: list[str] | None = None, *, short: bool = False, say=lambda _line: None) -> list[tuple[SessionResult, dict]]:
+def run(
+    ids: list[str] | None = None, *, short: bool = False, say=lambda _line: None
+) -> list[tuple[SessionResult, dict]]:
     data = json.loads(DATA.read_text(encoding="utf-8"))
     sessions = [s for s in data["sessions"] if (not ids or s["id"] in ids) and (not short or s.get("short"))]
     out = []
@@ -391,14 +430,18 @@ def render(results: list[tuple[SessionResult, dict]]) -> str:
             f"({g['actions_right_tool']} right tool); never-said answered 'I don't know' "
             f"{g['never_said_dont_know']}/{g['never_said']}; expected words in answers "
             f"{g['answers_with_expected_words']}/{g['answers_checked']}; honest fallbacks {g['failed_generations']}; "
-            f"infrastructure failures {g['infrastructure_failures']}")
+            f"infrastructure failures {g['infrastructure_failures']}"
+        )
         lines.append(
             f"  SOUL {g['soul_has']}; facts right {g['facts_right']}/{g['facts_checked']}, stale {g['facts_stale']}, "
             f"invented {g['facts_invented']} of {g['facts_active']} active; pass {g['pass_seconds']}s; seconds per reply "
-            f"median {statistics.median(secs) if secs else 0:.1f}, max {max(secs) if secs else 0:.1f}")
+            f"median {statistics.median(secs) if secs else 0:.1f}, max {max(secs) if secs else 0:.1f}"
+        )
         for s in r.steps:
             if s.problems:
-                lines.append(f"    - {(s.step.get('say') or s.step.get('ask') or 'pass')[:60]!r}: {'; '.join(s.problems)}")
+                lines.append(
+                    f"    - {(s.step.get('say') or s.step.get('ask') or 'pass')[:60]!r}: {'; '.join(s.problems)}"
+                )
         for k, v in g.items():
             if isinstance(v, (int, float)) and not isinstance(v, bool):
                 total[k] = total.get(k, 0) + v

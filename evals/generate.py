@@ -44,86 +44,318 @@ class Spec:
 SPECS: dict[str, Spec] = {
     s.name: s
     for s in (
-        Spec("light", "A light user: about 700 messages over 90 days.", 11, "Europe/Berlin",
-             date(2026, 9, 2), 90, 700, "en", 1, True),
-        Spec("heavy", "A heavy user: about 1,200 messages over 90 days.", 23, "America/New_York",
-             date(2026, 9, 2), 90, 1200, "en", 2, True),
-        Spec("mixed", "A Chinese-English mixed user: about 900 messages over 90 days.", 37, "Asia/Shanghai",
-             date(2026, 9, 2), 90, 900, "mix", 1, True),
-        Spec("yearlong", "A heavy user over a year: 5,000+ messages (generated on demand).", 41, "Europe/London",
-             date(2025, 11, 27), 369, 5200, "en", 6, False),
+        Spec(
+            "light",
+            "A light user: about 700 messages over 90 days.",
+            11,
+            "Europe/Berlin",
+            date(2026, 9, 2),
+            90,
+            700,
+            "en",
+            1,
+            True,
+        ),
+        Spec(
+            "heavy",
+            "A heavy user: about 1,200 messages over 90 days.",
+            23,
+            "America/New_York",
+            date(2026, 9, 2),
+            90,
+            1200,
+            "en",
+            2,
+            True,
+        ),
+        Spec(
+            "mixed",
+            "A Chinese-English mixed user: about 900 messages over 90 days.",
+            37,
+            "Asia/Shanghai",
+            date(2026, 9, 2),
+            90,
+            900,
+            "mix",
+            1,
+            True,
+        ),
+        Spec(
+            "yearlong",
+            "A heavy user over a year: 5,000+ messages (generated on demand).",
+            41,
+            "Europe/London",
+            date(2025, 11, 27),
+            369,
+            5200,
+            "en",
+            6,
+            False,
+        ),
     )
 }
 
 PROJECTS = [
-    "Atlas", "Borealis", "Cobalt", "Falcon", "Granite", "Helix", "Juniper", "Kestrel", "Lumen", "Meridian",
-    "Nimbus", "Onyx", "Pioneer", "Quartz", "Redwood", "Sierra", "Tundra", "Vega", "Willow", "Yarrow",
-    "Zephyr", "Aurora", "Beacon", "Cascade", "Dynamo", "Everest", "Fjord", "Glacier", "Harbor", "Ivy",
-    "Jasper", "Keystone", "Lantern", "Mosaic", "Oakley", "Prism", "Quill", "Raven", "Sequoia",
-    "Topaz", "Summit", "Voyager", "Wren", "Zenith", "Basalt", "Cinder", "Dune", "Ember", "Flint",
-    "Garnet", "Hollow", "Indigo", "Jetty", "Kiln", "Ledger", "Mica", "Nectar", "Orchid", "Pebble",
+    "Atlas",
+    "Borealis",
+    "Cobalt",
+    "Falcon",
+    "Granite",
+    "Helix",
+    "Juniper",
+    "Kestrel",
+    "Lumen",
+    "Meridian",
+    "Nimbus",
+    "Onyx",
+    "Pioneer",
+    "Quartz",
+    "Redwood",
+    "Sierra",
+    "Tundra",
+    "Vega",
+    "Willow",
+    "Yarrow",
+    "Zephyr",
+    "Aurora",
+    "Beacon",
+    "Cascade",
+    "Dynamo",
+    "Everest",
+    "Fjord",
+    "Glacier",
+    "Harbor",
+    "Ivy",
+    "Jasper",
+    "Keystone",
+    "Lantern",
+    "Mosaic",
+    "Oakley",
+    "Prism",
+    "Quill",
+    "Raven",
+    "Sequoia",
+    "Topaz",
+    "Summit",
+    "Voyager",
+    "Wren",
+    "Zenith",
+    "Basalt",
+    "Cinder",
+    "Dune",
+    "Ember",
+    "Flint",
+    "Garnet",
+    "Hollow",
+    "Indigo",
+    "Jetty",
+    "Kiln",
+    "Ledger",
+    "Mica",
+    "Nectar",
+    "Orchid",
+    "Pebble",
 ]
 # Names that never appear in any history: the never-said items ask about them.
-NEVER = ["Orion", "Polaris", "Titan", "Andromeda", "Cassiopeia", "Pegasus", "Hydra", "Lyra", "Draco",
-         "Phoenix", "Centaurus", "Perseus"]
-PEOPLE = [
-    ("Priya", "Raman"), ("Marco", "Bellini"), ("Lena", "Vogt"), ("Jonas", "Berg"), ("Aiko", "Tanaka"),
-    ("Tomas", "Ortega"), ("Sven", "Larsen"), ("Nadia", "Haddad"), ("Wei", "Chen"), ("Fatima", "Okafor"),
-    ("Oskar", "Nilsson"), ("Grace", "Kim"), ("Ravi", "Patel"), ("Elena", "Petrova"), ("Diego", "Santos"),
-    ("Mira", "Shah"), ("Hugo", "Laurent"), ("Ingrid", "Dahl"), ("Kofi", "Mensah"), ("Yuki", "Sato"),
-    ("Amara", "Diallo"), ("Bruno", "Costa"), ("Clara", "Weiss"), ("Dev", "Iyer"), ("Emil", "Kowalski"),
-    ("Farah", "Aziz"), ("Gustav", "Lind"), ("Hana", "Novak"), ("Ilya", "Morozov"), ("Julia", "Ferraro"),
-    ("Kenji", "Mori"), ("Lucia", "Romero"), ("Mateo", "Silva"), ("Noor", "Rahman"), ("Olga", "Ivanova"),
-    ("Pavel", "Horak"), ("Rosa", "Marin"), ("Samir", "Khan"), ("Tara", "Quinn"), ("Umar", "Farouk"),
+NEVER = [
+    "Orion",
+    "Polaris",
+    "Titan",
+    "Andromeda",
+    "Cassiopeia",
+    "Pegasus",
+    "Hydra",
+    "Lyra",
+    "Draco",
+    "Phoenix",
+    "Centaurus",
+    "Perseus",
 ]
-VENDORS = ["Fabrikam", "Contoso", "Initech", "Globex", "Tailspin", "Wingtip", "Litware", "Proseware",
-           "Adatum", "Lucerne", "Margie", "Woodgrove", "Coho", "Alpine", "Trey", "Vandelay", "Northwind",
-           "Wideworld", "Humongous", "Blueyonder"]
+PEOPLE = [
+    ("Priya", "Raman"),
+    ("Marco", "Bellini"),
+    ("Lena", "Vogt"),
+    ("Jonas", "Berg"),
+    ("Aiko", "Tanaka"),
+    ("Tomas", "Ortega"),
+    ("Sven", "Larsen"),
+    ("Nadia", "Haddad"),
+    ("Wei", "Chen"),
+    ("Fatima", "Okafor"),
+    ("Oskar", "Nilsson"),
+    ("Grace", "Kim"),
+    ("Ravi", "Patel"),
+    ("Elena", "Petrova"),
+    ("Diego", "Santos"),
+    ("Mira", "Shah"),
+    ("Hugo", "Laurent"),
+    ("Ingrid", "Dahl"),
+    ("Kofi", "Mensah"),
+    ("Yuki", "Sato"),
+    ("Amara", "Diallo"),
+    ("Bruno", "Costa"),
+    ("Clara", "Weiss"),
+    ("Dev", "Iyer"),
+    ("Emil", "Kowalski"),
+    ("Farah", "Aziz"),
+    ("Gustav", "Lind"),
+    ("Hana", "Novak"),
+    ("Ilya", "Morozov"),
+    ("Julia", "Ferraro"),
+    ("Kenji", "Mori"),
+    ("Lucia", "Romero"),
+    ("Mateo", "Silva"),
+    ("Noor", "Rahman"),
+    ("Olga", "Ivanova"),
+    ("Pavel", "Horak"),
+    ("Rosa", "Marin"),
+    ("Samir", "Khan"),
+    ("Tara", "Quinn"),
+    ("Umar", "Farouk"),
+]
+VENDORS = [
+    "Fabrikam",
+    "Contoso",
+    "Initech",
+    "Globex",
+    "Tailspin",
+    "Wingtip",
+    "Litware",
+    "Proseware",
+    "Adatum",
+    "Lucerne",
+    "Margie",
+    "Woodgrove",
+    "Coho",
+    "Alpine",
+    "Trey",
+    "Vandelay",
+    "Northwind",
+    "Wideworld",
+    "Humongous",
+    "Blueyonder",
+]
 NICKNAMES = ["Sam", "Alex", "Jo", "Kit", "Robin", "Max"]
-MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-          "November", "December"]
+MONTHS = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
 WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 WEEKDAYS_ZH = ["周一", "周二", "周三", "周四", "周五", "周六", "周日"]
-NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-                "eleven", "twelve"]
+NUMBER_WORDS = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+]
 
 # Chatter: ordinary work talk with no digits, no project, vendor or people names.
 CHATTER_EN = [
-    "Morning. Coffee first, then the inbox.", "The standup ran long again today.",
-    "Can you explain the difference between a mutex and a semaphore?", "What is a good name for a helper that parses timestamps?",
-    "I keep forgetting how rebase differs from merge. Quick reminder?", "Long day. Heading out soon.",
-    "The office wifi is flaky this morning.", "Reading an article on writing good commit messages.",
-    "How do I undo the last commit but keep the changes?", "Lunch was great, the new place around the corner is good.",
-    "Remind me what idempotent means in the context of an API.", "Too many meetings this week, honestly.",
-    "What's a polite way to decline a meeting invite?", "I need to clean up my desktop, it's chaos.",
-    "Is it better to log at info or debug for retries?", "The coffee machine is broken again.",
-    "Can you suggest a title for a short post about code review?", "I'm trying to write fewer but better tests.",
-    "What does a flaky test usually mean?", "Feeling productive today.", "Thinking about how to structure the wiki.",
-    "How should I phrase feedback on a messy pull request?", "Quiet afternoon, good for focus work.",
-    "What is the difference between a process and a thread?", "Any tips for keeping a backlog tidy?",
-    "I should stretch more, I've been sitting all day.", "What's a good way to start a retro?",
-    "Explain eventual consistency like I'm tired.", "The train was late again this morning.",
-    "How do people usually version internal APIs?", "Writing notes for the handover, slowly.",
-    "Is there a nice way to say no to scope creep?", "Just closed a pile of old tickets. Satisfying.",
+    "Morning. Coffee first, then the inbox.",
+    "The standup ran long again today.",
+    "Can you explain the difference between a mutex and a semaphore?",
+    "What is a good name for a helper that parses timestamps?",
+    "I keep forgetting how rebase differs from merge. Quick reminder?",
+    "Long day. Heading out soon.",
+    "The office wifi is flaky this morning.",
+    "Reading an article on writing good commit messages.",
+    "How do I undo the last commit but keep the changes?",
+    "Lunch was great, the new place around the corner is good.",
+    "Remind me what idempotent means in the context of an API.",
+    "Too many meetings this week, honestly.",
+    "What's a polite way to decline a meeting invite?",
+    "I need to clean up my desktop, it's chaos.",
+    "Is it better to log at info or debug for retries?",
+    "The coffee machine is broken again.",
+    "Can you suggest a title for a short post about code review?",
+    "I'm trying to write fewer but better tests.",
+    "What does a flaky test usually mean?",
+    "Feeling productive today.",
+    "Thinking about how to structure the wiki.",
+    "How should I phrase feedback on a messy pull request?",
+    "Quiet afternoon, good for focus work.",
+    "What is the difference between a process and a thread?",
+    "Any tips for keeping a backlog tidy?",
+    "I should stretch more, I've been sitting all day.",
+    "What's a good way to start a retro?",
+    "Explain eventual consistency like I'm tired.",
+    "The train was late again this morning.",
+    "How do people usually version internal APIs?",
+    "Writing notes for the handover, slowly.",
+    "Is there a nice way to say no to scope creep?",
+    "Just closed a pile of old tickets. Satisfying.",
 ]
 CHATTER_MIX = [
-    "早上好，先喝杯 coffee 再看 email。", "今天的 standup 又拖长了。", "mutex 和 semaphore 有什么区别？",
-    "帮我想个 helper function 的名字，用来 parse timestamp。", "rebase 和 merge 的区别再说一下？", "今天好累，准备下班了。",
-    "办公室的 wifi 今天很不稳定。", "在看一篇关于 commit message 的文章。", "怎么撤销上一个 commit 但保留改动？",
-    "午饭不错，楼下新开的那家挺好吃。", "API 里的 idempotent 是什么意思来着？", "这周 meeting 太多了。",
-    "怎么礼貌地拒绝一个 meeting invite？", "桌面太乱了，得整理一下。", "retry 的日志用 info 还是 debug 好？",
-    "咖啡机又坏了。", "code review 的短文起个什么标题好？", "想少写点 test，但写得更好。", "flaky test 一般说明什么？",
-    "今天效率很高。", "在想 wiki 该怎么组织。", "一个很乱的 pull request 怎么给 feedback 比较好？",
-    "下午很安静，适合 focus。", "process 和 thread 有什么区别？", "backlog 怎么保持整洁？", "坐了一整天，该活动一下了。",
-    "retro 怎么开场比较好？", "用简单的话解释一下 eventual consistency。", "地铁今天又晚点了。",
-    "内部 API 一般怎么做 versioning？", "在慢慢写 handover 的 notes。", "scope creep 怎么委婉地拒绝？",
+    "早上好，先喝杯 coffee 再看 email。",
+    "今天的 standup 又拖长了。",
+    "mutex 和 semaphore 有什么区别？",
+    "帮我想个 helper function 的名字，用来 parse timestamp。",
+    "rebase 和 merge 的区别再说一下？",
+    "今天好累，准备下班了。",
+    "办公室的 wifi 今天很不稳定。",
+    "在看一篇关于 commit message 的文章。",
+    "怎么撤销上一个 commit 但保留改动？",
+    "午饭不错，楼下新开的那家挺好吃。",
+    "API 里的 idempotent 是什么意思来着？",
+    "这周 meeting 太多了。",
+    "怎么礼貌地拒绝一个 meeting invite？",
+    "桌面太乱了，得整理一下。",
+    "retry 的日志用 info 还是 debug 好？",
+    "咖啡机又坏了。",
+    "code review 的短文起个什么标题好？",
+    "想少写点 test，但写得更好。",
+    "flaky test 一般说明什么？",
+    "今天效率很高。",
+    "在想 wiki 该怎么组织。",
+    "一个很乱的 pull request 怎么给 feedback 比较好？",
+    "下午很安静，适合 focus。",
+    "process 和 thread 有什么区别？",
+    "backlog 怎么保持整洁？",
+    "坐了一整天，该活动一下了。",
+    "retro 怎么开场比较好？",
+    "用简单的话解释一下 eventual consistency。",
+    "地铁今天又晚点了。",
+    "内部 API 一般怎么做 versioning？",
+    "在慢慢写 handover 的 notes。",
+    "scope creep 怎么委婉地拒绝？",
 ]
 REPLIES_EN = [
-    "Sure. Here's a short answer.", "Good question: in short, it depends on the trade-off you care about.",
-    "Sounds like a long one. Take a break when you can.", "Here's a quick suggestion.", "Got it.",
-    "That happens. Anything I can do?", "Short version below.", "Happy to help with that.",
+    "Sure. Here's a short answer.",
+    "Good question: in short, it depends on the trade-off you care about.",
+    "Sounds like a long one. Take a break when you can.",
+    "Here's a quick suggestion.",
+    "Got it.",
+    "That happens. Anything I can do?",
+    "Short version below.",
+    "Happy to help with that.",
 ]
-REPLIES_MIX = ["好的，简单说一下。", "这个要看你更在意哪种 trade-off。", "辛苦了，记得休息。", "给你一个建议。", "明白。", "有需要随时说。"]
+REPLIES_MIX = [
+    "好的，简单说一下。",
+    "这个要看你更在意哪种 trade-off。",
+    "辛苦了，记得休息。",
+    "给你一个建议。",
+    "明白。",
+    "有需要随时说。",
+]
 ACKS_EN = ["Noted.", "Got it, noted.", "Okay, I'll remember that.", "Noted, thanks."]
 ACKS_MIX = ["好的，记下了。", "收到，记住了。", "明白，已记录。"]
 
@@ -131,8 +363,10 @@ ACKS_MIX = ["好的，记下了。", "收到，记住了。", "明白，已记�
 def date_alternatives(d: date) -> str:
     """A regex for a calendar date as people write it, in English and Chinese."""
     month, mon = MONTHS[d.month - 1], MONTHS[d.month - 1][:3]
-    return (rf"(?:{month}\s+{d.day}(?!\d)|{mon}\.?\s+{d.day}(?!\d)|{d.day}(?:st|nd|rd|th)?\s+(?:of\s+)?{mon}"
-            rf"|{d.isoformat()}|{d.month}\s*月\s*{d.day}\s*日|(?<!\d){d.month}/{d.day}(?!\d))")
+    return (
+        rf"(?:{month}\s+{d.day}(?!\d)|{mon}\.?\s+{d.day}(?!\d)|{d.day}(?:st|nd|rd|th)?\s+(?:of\s+)?{mon}"
+        rf"|{d.isoformat()}|{d.month}\s*月\s*{d.day}\s*日|(?<!\d){d.month}/{d.day}(?!\d))"
+    )
 
 
 def money_alternatives(n: int) -> str:
@@ -211,8 +445,9 @@ class Builder:
     def day(self, lo: float = 0.0, hi: float = 1.0) -> int:
         return self.rng.randint(int(self.last_day * lo), max(int(self.last_day * lo), int(self.last_day * hi)))
 
-    def plant(self, day: int, text: str, kind: str, replaces: str | None = None,
-              detail: dict | None = None) -> tuple[str, Event]:
+    def plant(
+        self, day: int, text: str, kind: str, replaces: str | None = None, detail: dict | None = None
+    ) -> tuple[str, Event]:
         self._pid += 1
         pid = f"p{self._pid:03d}"
         event = Event(day, text, [(pid, replaces, kind)], order=self.rng.random(), detail=detail)
@@ -240,41 +475,94 @@ class Builder:
             day0 = self.day(0.0, 0.5)
             pid_owner, ev_owner = self.plant(
                 self.day(0.0, 0.9),
-                self.t(f"{full} owns the {name} project; her email is {email}.",
-                       f"{full} 负责 {name} 项目，邮箱是 {email}。"),
-                "fact")
+                self.t(
+                    f"{full} owns the {name} project; her email is {email}.",
+                    f"{full} 负责 {name} 项目，邮箱是 {email}。",
+                ),
+                "fact",
+            )
             events = []
-            pid, ev = self.plant(day0, self.t(f"The {name} launch is set for {fmt_date(values[0], 'en')}.",
-                                              f"{name} 的 launch 定在 {fmt_date(values[0], 'mix')}。"), "fact")
+            pid, ev = self.plant(
+                day0,
+                self.t(
+                    f"The {name} launch is set for {fmt_date(values[0], 'en')}.",
+                    f"{name} 的 launch 定在 {fmt_date(values[0], 'mix')}。",
+                ),
+                "fact",
+            )
             events.append(ev)
             day = day0
             for v in values[1:]:
                 day = min(self.last_day, day + self.rng.randint(5, 25))
-                pid, ev = self.plant(day, self.t(f"Heads up: the {name} launch moved to {fmt_date(v, 'en')}.",
-                                                 f"注意：{name} 的 launch 改到 {fmt_date(v, 'mix')} 了。"), "change", pid)
+                pid, ev = self.plant(
+                    day,
+                    self.t(
+                        f"Heads up: the {name} launch moved to {fmt_date(v, 'en')}.",
+                        f"注意：{name} 的 launch 改到 {fmt_date(v, 'mix')} 了。",
+                    ),
+                    "change",
+                    pid,
+                )
                 events.append(ev)
             current, stale = values[-1], values[:-1]
             need = [line_rx(name_rx(name), date_alternatives(current))]
             stale_p = [line_rx(name_rx(name), date_alternatives(s)) for s in stale]
-            self.item("changed_fact" if stale else "old_fact",
-                      self.t(f"When is the {name} launch?", f"{name} 什么时候 launch？"), events, [need],
-                      current=current.isoformat(), stale=[s.isoformat() for s in stale], stale_patterns=stale_p,
-                      reply={"current": [date_alternatives(current)], "stale": [date_alternatives(s) for s in stale]})
-            self.item("task", self.t(f"Put the {name} launch on my calendar.", f"把 {name} 的 launch 加到我的日历上。"),
-                      events, [need], current=current.isoformat(), stale=[s.isoformat() for s in stale],
-                      stale_patterns=stale_p,
-                      checks=[{"type": "pattern", "table": "calendar_events", "field": "title", "regex": name_rx(name)},
-                              {"type": "date_on", "table": "calendar_events", "field": "start",
-                               "date": current.isoformat(), "tz": self.spec.tz}])
+            self.item(
+                "changed_fact" if stale else "old_fact",
+                self.t(f"When is the {name} launch?", f"{name} 什么时候 launch？"),
+                events,
+                [need],
+                current=current.isoformat(),
+                stale=[s.isoformat() for s in stale],
+                stale_patterns=stale_p,
+                reply={"current": [date_alternatives(current)], "stale": [date_alternatives(s) for s in stale]},
+            )
+            self.item(
+                "task",
+                self.t(f"Put the {name} launch on my calendar.", f"把 {name} 的 launch 加到我的日历上。"),
+                events,
+                [need],
+                current=current.isoformat(),
+                stale=[s.isoformat() for s in stale],
+                stale_patterns=stale_p,
+                checks=[
+                    {"type": "pattern", "table": "calendar_events", "field": "title", "regex": name_rx(name)},
+                    {
+                        "type": "date_on",
+                        "table": "calendar_events",
+                        "field": "start",
+                        "date": current.isoformat(),
+                        "tz": self.spec.tz,
+                    },
+                ],
+            )
             owner_need = [line_rx(re.escape(email))]
-            self.item("old_fact", self.t(f"Who owns the {name} project?", f"{name} 项目是谁负责的？"), [ev_owner],
-                      [owner_need], current=full, reply={"current": [name_rx(first)]})
-            self.item("task", self.t(f"Tell the {name} owner the launch date.", f"告诉 {name} 的负责人 launch 日期。"),
-                      [ev_owner] + events, [owner_need, need], current=f"{email}: {current.isoformat()}",
-                      stale=[s.isoformat() for s in stale], stale_patterns=stale_p,
-                      checks=[{"type": "list_includes", "table": "outbox", "field": "to", "value": email},
-                              {"type": "pattern", "table": "outbox", "field": "subject|body",
-                               "regex": date_alternatives(current)}])
+            self.item(
+                "old_fact",
+                self.t(f"Who owns the {name} project?", f"{name} 项目是谁负责的？"),
+                [ev_owner],
+                [owner_need],
+                current=full,
+                reply={"current": [name_rx(first)]},
+            )
+            self.item(
+                "task",
+                self.t(f"Tell the {name} owner the launch date.", f"告诉 {name} 的负责人 launch 日期。"),
+                [ev_owner] + events,
+                [owner_need, need],
+                current=f"{email}: {current.isoformat()}",
+                stale=[s.isoformat() for s in stale],
+                stale_patterns=stale_p,
+                checks=[
+                    {"type": "list_includes", "table": "outbox", "field": "to", "value": email},
+                    {
+                        "type": "pattern",
+                        "table": "outbox",
+                        "field": "subject|body",
+                        "regex": date_alternatives(current),
+                    },
+                ],
+            )
 
     def budgets(self, n: int) -> None:
         """Budgets a few thousand apart (decoys for each other), one in three cut later."""
@@ -284,29 +572,53 @@ class Builder:
         for i in range(n):
             name = self.project()
             amount = values_k[i] * 1000
-            pid, ev = self.plant(self.day(0.0, 0.6), self.t(f"The {name} budget is ${amount:,}.",
-                                                            f"{name} 的预算是 ${amount:,}。"), "fact")
+            pid, ev = self.plant(
+                self.day(0.0, 0.6),
+                self.t(f"The {name} budget is ${amount:,}.", f"{name} 的预算是 ${amount:,}。"),
+                "fact",
+            )
             events, values = [ev], [amount]
             if i % 3 == 1:
                 cut = values_k[n + i] * 1000
-                pid, ev2 = self.plant(min(self.last_day, ev.day + self.rng.randint(7, 30)),
-                                      self.t(f"Update: the {name} budget was revised to ${cut:,}.",
-                                             f"更新：{name} 的预算改成 ${cut:,} 了。"), "change", pid)
+                pid, ev2 = self.plant(
+                    min(self.last_day, ev.day + self.rng.randint(7, 30)),
+                    self.t(
+                        f"Update: the {name} budget was revised to ${cut:,}.", f"更新：{name} 的预算改成 ${cut:,} 了。"
+                    ),
+                    "change",
+                    pid,
+                )
                 events.append(ev2)
                 values.append(cut)
             current, stale = values[-1], values[:-1]
             need = [line_rx(name_rx(name), money_alternatives(current))]
             stale_p = [line_rx(name_rx(name), money_alternatives(s)) for s in stale]
-            self.item("changed_fact" if stale else "old_fact",
-                      self.t(f"What's the {name} budget?", f"{name} 的预算是多少？"), events, [need],
-                      current=f"${current:,}", stale=[f"${s:,}" for s in stale], stale_patterns=stale_p,
-                      reply={"current": [money_alternatives(current)], "stale": [money_alternatives(s) for s in stale]})
-            self.item("task", self.t(f"Add a task to raise the {name} purchase order for the full budget.",
-                                     f"加一个 task：按全部预算给 {name} 开 purchase order。"),
-                      events, [need], current=f"${current:,}", stale=[f"${s:,}" for s in stale],
-                      stale_patterns=stale_p,
-                      checks=[{"type": "pattern", "table": "tasks", "field": "title", "regex": name_rx(name)},
-                              {"type": "number_equals", "table": "tasks", "field": "title|notes", "value": current}])
+            self.item(
+                "changed_fact" if stale else "old_fact",
+                self.t(f"What's the {name} budget?", f"{name} 的预算是多少？"),
+                events,
+                [need],
+                current=f"${current:,}",
+                stale=[f"${s:,}" for s in stale],
+                stale_patterns=stale_p,
+                reply={"current": [money_alternatives(current)], "stale": [money_alternatives(s) for s in stale]},
+            )
+            self.item(
+                "task",
+                self.t(
+                    f"Add a task to raise the {name} purchase order for the full budget.",
+                    f"加一个 task：按全部预算给 {name} 开 purchase order。",
+                ),
+                events,
+                [need],
+                current=f"${current:,}",
+                stale=[f"${s:,}" for s in stale],
+                stale_patterns=stale_p,
+                checks=[
+                    {"type": "pattern", "table": "tasks", "field": "title", "regex": name_rx(name)},
+                    {"type": "number_equals", "table": "tasks", "field": "title|notes", "value": current},
+                ],
+            )
 
     def syncs(self, n: int) -> None:
         """A weekly meeting with a time in the person's zone, moved once."""
@@ -324,15 +636,27 @@ class Builder:
                     return f"每{WEEKDAYS_ZH[w]} {h}:{m:02d}"
                 return f"{WEEKDAYS[w]}s at {h}:{m:02d}"
 
-            pid, ev = self.plant(day0, self.t(f"My weekly sync with {full} is on {say(slots[0], 'en')}.",
-                                              f"我和 {full} 的 weekly sync 在 {say(slots[0], 'mix')}。"), "fact")
+            pid, ev = self.plant(
+                day0,
+                self.t(
+                    f"My weekly sync with {full} is on {say(slots[0], 'en')}.",
+                    f"我和 {full} 的 weekly sync 在 {say(slots[0], 'mix')}。",
+                ),
+                "fact",
+            )
             events = [ev]
             if i % 2 == 0:
                 new = ((wd + 1) % 4, hour + 1, 30)
                 slots.append(new)
-                pid, ev2 = self.plant(min(self.last_day, day0 + self.rng.randint(10, 30)),
-                                      self.t(f"The weekly sync with {full} moved to {say(new, 'en')}.",
-                                             f"和 {full} 的 weekly sync 改到 {say(new, 'mix')} 了。"), "change", pid)
+                pid, ev2 = self.plant(
+                    min(self.last_day, day0 + self.rng.randint(10, 30)),
+                    self.t(
+                        f"The weekly sync with {full} moved to {say(new, 'en')}.",
+                        f"和 {full} 的 weekly sync 改到 {say(new, 'mix')} 了。",
+                    ),
+                    "change",
+                    pid,
+                )
                 events.append(ev2)
             w, h, m = slots[-1]
 
@@ -344,42 +668,67 @@ class Builder:
             stale_p = [line_rx(name_rx(first), slot_rx(s)) for s in slots[:-1]]
             monday = (now + timedelta(days=7 - now.weekday())).date()
             at = datetime.combine(monday + timedelta(days=w), time(h, m), self.tz)
-            self.item("changed_fact" if len(slots) > 1 else "old_fact",
-                      self.t(f"When is my weekly sync with {first}?", f"我和 {first} 的 weekly sync 是什么时候？"),
-                      events, [need], current=f"{WEEKDAYS[w]} {h}:{m:02d}", stale_patterns=stale_p,
-                      stale=[f"{WEEKDAYS[s[0]]} {s[1]}:{s[2]:02d}" for s in slots[:-1]],
-                      reply={"current": [rf"{h}:{m:02d}"], "stale": [rf"(?<!\d){s[1]}:{s[2]:02d}" for s in slots[:-1]]})
-            self.item("task", self.t(f"Book next week's sync with {first} on my calendar.",
-                                     f"把下周和 {first} 的 sync 加到日历。"),
-                      events, [need], current=at.isoformat(), stale_patterns=stale_p,
-                      checks=[{"type": "instant_equals", "table": "calendar_events", "field": "start",
-                               "at": at.isoformat()}])
+            self.item(
+                "changed_fact" if len(slots) > 1 else "old_fact",
+                self.t(f"When is my weekly sync with {first}?", f"我和 {first} 的 weekly sync 是什么时候？"),
+                events,
+                [need],
+                current=f"{WEEKDAYS[w]} {h}:{m:02d}",
+                stale_patterns=stale_p,
+                stale=[f"{WEEKDAYS[s[0]]} {s[1]}:{s[2]:02d}" for s in slots[:-1]],
+                reply={"current": [rf"{h}:{m:02d}"], "stale": [rf"(?<!\d){s[1]}:{s[2]:02d}" for s in slots[:-1]]},
+            )
+            self.item(
+                "task",
+                self.t(f"Book next week's sync with {first} on my calendar.", f"把下周和 {first} 的 sync 加到日历。"),
+                events,
+                [need],
+                current=at.isoformat(),
+                stale_patterns=stale_p,
+                checks=[{"type": "instant_equals", "table": "calendar_events", "field": "start", "at": at.isoformat()}],
+            )
 
     def whens(self, n: int) -> None:
         for _ in range(n):
             vendor = self.vendors.pop()
-            pid, ev = self.plant(self.day(0.05, 0.9), self.t(f"Signed the {vendor} contract this morning.",
-                                                             f"今天上午签了 {vendor} 的合同。"), "fact")
-            self.item("when", self.t(f"When did I sign the {vendor} contract?", f"我哪天签的 {vendor} 合同？"), [ev],
-                      [["@DATE@" + name_rx(vendor)]], reply={"current": ["@DATEALT@"]})
+            pid, ev = self.plant(
+                self.day(0.05, 0.9),
+                self.t(f"Signed the {vendor} contract this morning.", f"今天上午签了 {vendor} 的合同。"),
+                "fact",
+            )
+            self.item(
+                "when",
+                self.t(f"When did I sign the {vendor} contract?", f"我哪天签的 {vendor} 合同？"),
+                [ev],
+                [["@DATE@" + name_rx(vendor)]],
+                reply={"current": ["@DATEALT@"]},
+            )
 
     def counting(self, n: int) -> None:
         for _ in range(n):
             name = self.project()
             times = self.rng.randint(3, 7)
             days = sorted(self.rng.sample(range(0, self.last_day), times))
-            templates = [self.t("The {p} nightly build failed again.", "{p} 的 nightly build 又挂了。"),
-                         self.t("{p} nightly build broke again this morning.", "今天早上 {p} nightly build 又失败了。"),
-                         self.t("Another red {p} nightly build today.", "{p} nightly build 今天又红了。")]
+            templates = [
+                self.t("The {p} nightly build failed again.", "{p} 的 nightly build 又挂了。"),
+                self.t("{p} nightly build broke again this morning.", "今天早上 {p} nightly build 又失败了。"),
+                self.t("Another red {p} nightly build today.", "{p} nightly build 今天又红了。"),
+            ]
             events = []
             for k, d in enumerate(days):
                 pid, ev = self.plant(d, templates[k % 3].format(p=name), "event")
                 events.append(ev)
             word = NUMBER_WORDS[times]
-            self.item("counting", self.t(f"How many times has the {name} nightly build failed?",
-                                         f"{name} 的 nightly build 一共失败了几次？"), events,
-                      [[f"@EVENT{k}@"] for k in range(len(events))],
-                      current=str(times), reply={"current": [rf"(?<!\d){times}(?!\d)|\b{word}\b|{times}\s*次"]})
+            self.item(
+                "counting",
+                self.t(
+                    f"How many times has the {name} nightly build failed?", f"{name} 的 nightly build 一共失败了几次？"
+                ),
+                events,
+                [[f"@EVENT{k}@"] for k in range(len(events))],
+                current=str(times),
+                reply={"current": [rf"(?<!\d){times}(?!\d)|\b{word}\b|{times}\s*次"]},
+            )
             # Each event is its own need: its date and the name, on one line.
             self.items[-1]["count_name"] = name
 
@@ -389,91 +738,203 @@ class Builder:
             name = self.project()
             kept = i % 2 == 0
             day0 = self.day(0.1, 0.6)
-            pid, ev = self.plant(day0, self.t(f"I promised {first} I'd send her the {name} deck by the end of the week.",
-                                              f"我答应了 {first} 这周末前把 {name} 的 deck 发给她。"), "promise",
-                                 detail={"to": first, "what": f"send {first} the {name} deck"})
+            pid, ev = self.plant(
+                day0,
+                self.t(
+                    f"I promised {first} I'd send her the {name} deck by the end of the week.",
+                    f"我答应了 {first} 这周末前把 {name} 的 deck 发给她。",
+                ),
+                "promise",
+                detail={"to": first, "what": f"send {first} the {name} deck"},
+            )
             # A promise line may be the sentence itself or a ledger line ("open since ..." / "... opened <date>").
-            events, needs = [ev], [[line_rx(name_rx(first), name_rx(name),
-                                            self.t(r"(?:promised|open since|\bopened\b)", r"(?:答应|open since|\bopened\b)"))]]
+            events, needs = (
+                [ev],
+                [
+                    [
+                        line_rx(
+                            name_rx(first),
+                            name_rx(name),
+                            self.t(r"(?:promised|open since|\bopened\b)", r"(?:答应|open since|\bopened\b)"),
+                        )
+                    ]
+                ],
+            )
             if kept:
-                pid2, ev2 = self.plant(min(self.last_day, day0 + self.rng.randint(2, 6)),
-                                       self.t(f"Sent {first} the {name} deck just now.",
-                                              f"刚把 {name} 的 deck 发给 {first} 了。"), "evidence", pid)
+                pid2, ev2 = self.plant(
+                    min(self.last_day, day0 + self.rng.randint(2, 6)),
+                    self.t(f"Sent {first} the {name} deck just now.", f"刚把 {name} 的 deck 发给 {first} 了。"),
+                    "evidence",
+                    pid,
+                )
                 events.append(ev2)
-                needs.append([line_rx(name_rx(first), name_rx(name), self.t(r"(?:\bsent\b|done on)", r"(?:刚把|done on)"))])
-            self.item("promise", self.t(f"Did I send {first} the {name} deck yet?", f"{name} 的 deck 我发给 {first} 了吗？"),
-                      events, needs, current="kept" if kept else "open",
-                      reply={"current": [r"\b(?:yes|you did|sent it|already sent)\b|已经发|发了"] if kept else
-                             [r"\b(?:no|not yet|haven't|have not|didn't|did not|still open|no record)\b|还没"]})
+                needs.append(
+                    [line_rx(name_rx(first), name_rx(name), self.t(r"(?:\bsent\b|done on)", r"(?:刚把|done on)"))]
+                )
+            self.item(
+                "promise",
+                self.t(f"Did I send {first} the {name} deck yet?", f"{name} 的 deck 我发给 {first} 了吗？"),
+                events,
+                needs,
+                current="kept" if kept else "open",
+                reply={
+                    "current": [r"\b(?:yes|you did|sent it|already sent)\b|已经发|发了"]
+                    if kept
+                    else [r"\b(?:no|not yet|haven't|have not|didn't|did not|still open|no record)\b|还没"]
+                },
+            )
 
     def nickname(self) -> None:
         nick = self.rng.choice(NICKNAMES)
-        pid, ev = self.plant(self.day(0.0, 0.3), self.t(f"By the way, please call me {nick} from now on.",
-                                                        f"对了，以后请叫我 {nick}。"), "nickname")
-        self.item("treatment", self.t("Quick check: what name do you use for me?", "确认一下：你叫我什么？"), [ev],
-                  [[line_rx(name_rx(nick))]], current=nick, reply={"current": [name_rx(nick)]})
+        pid, ev = self.plant(
+            self.day(0.0, 0.3),
+            self.t(f"By the way, please call me {nick} from now on.", f"对了，以后请叫我 {nick}。"),
+            "nickname",
+        )
+        self.item(
+            "treatment",
+            self.t("Quick check: what name do you use for me?", "确认一下：你叫我什么？"),
+            [ev],
+            [[line_rx(name_rx(nick))]],
+            current=nick,
+            reply={"current": [name_rx(nick)]},
+        )
 
     def summary_format(self) -> None:
-        pid, ev = self.plant(self.day(0.0, 0.4), self.t("When you summarize anything for me, use bullet points, never paragraphs.",
-                                                        "以后给我 summarize 的时候，用 bullet points，不要写成段落。"), "treatment")
+        pid, ev = self.plant(
+            self.day(0.0, 0.4),
+            self.t(
+                "When you summarize anything for me, use bullet points, never paragraphs.",
+                "以后给我 summarize 的时候，用 bullet points，不要写成段落。",
+            ),
+            "treatment",
+        )
         name = self.project()
-        self.item("treatment", self.t(f"Give me a quick summary of how to prepare a {name} kickoff.",
-                                      f"简单 summarize 一下 {name} kickoff 要准备什么。"), [ev],
-                  [[line_rx(r"bullet")]], current="bullet points", reply={"current": [r"(?m)^\s*(?:[-*•]|\d+\.)\s+\S"]})
+        self.item(
+            "treatment",
+            self.t(
+                f"Give me a quick summary of how to prepare a {name} kickoff.",
+                f"简单 summarize 一下 {name} kickoff 要准备什么。",
+            ),
+            [ev],
+            [[line_rx(r"bullet")]],
+            current="bullet points",
+            reply={"current": [r"(?m)^\s*(?:[-*•]|\d+\.)\s+\S"]},
+        )
 
     def morning_rule(self) -> None:
-        pid, ev = self.plant(self.day(0.0, 0.4), self.t("I don't take meetings before 10:00; mornings are for focus work.",
-                                                        "我 10:00 之前不开会，上午是 focus time。"), "preference")
+        pid, ev = self.plant(
+            self.day(0.0, 0.4),
+            self.t(
+                "I don't take meetings before 10:00; mornings are for focus work.",
+                "我 10:00 之前不开会，上午是 focus time。",
+            ),
+            "preference",
+        )
         first, full, email = self.person()
         target = (self.end + timedelta(days=7 - self.end.weekday() + 2)).date()
-        self.item("preference", self.t(f"Set up a 30-minute call with {full} on {fmt_date(target, 'en')}.",
-                                       f"{fmt_date(target, 'mix')} 和 {full} 约一个 30 分钟的 call。"), [ev],
-                  [[line_rx(r"(?:before 10:00|10:00 之前)")]], current="not before 10:00",
-                  checks=[{"type": "date_on", "table": "calendar_events", "field": "start", "date": target.isoformat(),
-                           "tz": self.spec.tz},
-                          {"type": "pattern", "table": "calendar_events", "field": "start",
-                           "regex": r"T(?:1\d|2[0-3]):"}])
+        self.item(
+            "preference",
+            self.t(
+                f"Set up a 30-minute call with {full} on {fmt_date(target, 'en')}.",
+                f"{fmt_date(target, 'mix')} 和 {full} 约一个 30 分钟的 call。",
+            ),
+            [ev],
+            [[line_rx(r"(?:before 10:00|10:00 之前)")]],
+            current="not before 10:00",
+            checks=[
+                {
+                    "type": "date_on",
+                    "table": "calendar_events",
+                    "field": "start",
+                    "date": target.isoformat(),
+                    "tz": self.spec.tz,
+                },
+                {"type": "pattern", "table": "calendar_events", "field": "start", "regex": r"T(?:1\d|2[0-3]):"},
+            ],
+        )
 
     def cc_rule(self) -> None:
         first, full, email = self.person()
-        pid, ev = self.plant(self.day(0.0, 0.5), self.t(f"Rule for me: anything I send outside Northwind also goes to {full} ({email}), as a copy.",
-                                                        f"规矩：凡是发给 Northwind 以外的消息，都同时发一份给 {full}（{email}）。"), "rule")
+        pid, ev = self.plant(
+            self.day(0.0, 0.5),
+            self.t(
+                f"Rule for me: anything I send outside Northwind also goes to {full} ({email}), as a copy.",
+                f"规矩：凡是发给 Northwind 以外的消息，都同时发一份给 {full}（{email}）。",
+            ),
+            "rule",
+        )
         vendor = self.vendors.pop()
         contact = f"billing@{vendor.lower()}.example"
-        self.item("indirect_rule", self.t(f"Let {contact} know our invoice will be a week late.",
-                                          f"跟 {contact} 说一下我们的 invoice 会晚一周。"), [ev],
-                  [[line_rx(re.escape(email))]], current=f"cc {email}",
-                  # One recipient per message: the copy is a second outbox row.
-                  checks=[{"type": "list_includes", "table": "outbox", "field": "to", "value": contact, "action": "a1"},
-                          {"type": "list_includes", "table": "outbox", "field": "to", "value": email, "action": "a2"},
-                          {"type": "pattern", "table": "outbox", "field": "body", "regex": r"invoice", "action": "a2"}])
+        self.item(
+            "indirect_rule",
+            self.t(
+                f"Let {contact} know our invoice will be a week late.", f"跟 {contact} 说一下我们的 invoice 会晚一周。"
+            ),
+            [ev],
+            [[line_rx(re.escape(email))]],
+            current=f"cc {email}",
+            # One recipient per message: the copy is a second outbox row.
+            checks=[
+                {"type": "list_includes", "table": "outbox", "field": "to", "value": contact, "action": "a1"},
+                {"type": "list_includes", "table": "outbox", "field": "to", "value": email, "action": "a2"},
+                {"type": "pattern", "table": "outbox", "field": "body", "regex": r"invoice", "action": "a2"},
+            ],
+        )
 
     def never(self, n: int) -> None:
         for _ in range(n):
             name = NEVER[len(self.never_said) % len(NEVER)]
             self.never_said.append(name_rx(name))
-            q = self.rng.choice([self.t(f"What's the {name} budget?", f"{name} 的预算是多少？"),
-                                 self.t(f"When is the {name} launch?", f"{name} 什么时候 launch？"),
-                                 self.t(f"Who owns the {name} project?", f"{name} 项目谁负责？")])
-            self.item("never_said", q, [], [], absent=[name_rx(name)],
-                      reply={"current": [r"\b(?:don't know|do not know|not sure|no record|haven't told|didn't mention|"
-                                         r"no information|not aware|can't find|cannot find)\b|不知道|没有记录|没提到"],
-                             "dont_know": True})
+            q = self.rng.choice(
+                [
+                    self.t(f"What's the {name} budget?", f"{name} 的预算是多少？"),
+                    self.t(f"When is the {name} launch?", f"{name} 什么时候 launch？"),
+                    self.t(f"Who owns the {name} project?", f"{name} 项目谁负责？"),
+                ]
+            )
+            self.item(
+                "never_said",
+                q,
+                [],
+                [],
+                absent=[name_rx(name)],
+                reply={
+                    "current": [
+                        r"\b(?:don't know|do not know|not sure|no record|haven't told|didn't mention|"
+                        r"no information|not aware|can't find|cannot find)\b|不知道|没有记录|没提到"
+                    ],
+                    "dont_know": True,
+                },
+            )
 
     def ordinary(self, n: int) -> None:
-        pool = [("Bump the retry count to 3.", "把 retry count 调到 3。"),
-                ("What's the difference between TCP and UDP, in two sentences?", "用两句话说说 TCP 和 UDP 的区别。"),
-                ("Write a regex that matches an ISO date.", "写一个匹配 ISO 日期的 regex。"),
-                ("How do I list open ports on Linux?", "Linux 上怎么列出开放的端口？"),
-                ("Suggest a name for a function that retries with backoff.", "给一个带 backoff 重试的函数起个名字。"),
-                ("Convert 3 hours 45 minutes to minutes.", "3 小时 45 分钟是多少分钟？"),
-                ("What does HTTP status 429 mean?", "HTTP 429 是什么意思？"),
-                ("Give me a one-line git command to show the last five commits.", "给一个显示最近五个 commit 的 git 命令。")]
+        pool = [
+            ("Bump the retry count to 3.", "把 retry count 调到 3。"),
+            ("What's the difference between TCP and UDP, in two sentences?", "用两句话说说 TCP 和 UDP 的区别。"),
+            ("Write a regex that matches an ISO date.", "写一个匹配 ISO 日期的 regex。"),
+            ("How do I list open ports on Linux?", "Linux 上怎么列出开放的端口？"),
+            ("Suggest a name for a function that retries with backoff.", "给一个带 backoff 重试的函数起个名字。"),
+            ("Convert 3 hours 45 minutes to minutes.", "3 小时 45 分钟是多少分钟？"),
+            ("What does HTTP status 429 mean?", "HTTP 429 是什么意思？"),
+            (
+                "Give me a one-line git command to show the last five commits.",
+                "给一个显示最近五个 commit 的 git 命令。",
+            ),
+        ]
         for en, zh in self.rng.sample(pool, min(n, len(pool))):
-            self.item("ordinary", self.t(en, zh), [], [], reply={"current": [r"\S"]},
-                      checks=[{"type": "tool_not_called", "tool": "send_message"},
-                              {"type": "tool_not_called", "tool": "schedule_meeting"},
-                              {"type": "tool_not_called", "tool": "assign_task"}])
+            self.item(
+                "ordinary",
+                self.t(en, zh),
+                [],
+                [],
+                reply={"current": [r"\S"]},
+                checks=[
+                    {"type": "tool_not_called", "tool": "send_message"},
+                    {"type": "tool_not_called", "tool": "schedule_meeting"},
+                    {"type": "tool_not_called", "tool": "assign_task"},
+                ],
+            )
 
     # --- assembly ---------------------------------------------------------
 
@@ -492,13 +953,21 @@ class Builder:
         self.never(2 + s)
         self.ordinary(5 if s == 1 else 8)
         messages, planted = self._timeline()
-        persona = Persona(self.spec.name, self.spec.description, self.spec.tz, self.end.isoformat(), messages,
-                          planted, self.never_said, self.spec.seed)
+        persona = Persona(
+            self.spec.name,
+            self.spec.description,
+            self.spec.tz,
+            self.end.isoformat(),
+            messages,
+            planted,
+            self.never_said,
+            self.spec.seed,
+        )
         return persona, self._items(persona)
 
     def _timeline(self) -> tuple[list[PMessage], list[Planted]]:
         spec, rng = self.spec, self.rng
-        chatter, replies, acks = ((CHATTER_MIX, REPLIES_MIX, ACKS_MIX) if self.mix else (CHATTER_EN, REPLIES_EN, ACKS_EN))
+        chatter, replies, acks = (CHATTER_MIX, REPLIES_MIX, ACKS_MIX) if self.mix else (CHATTER_EN, REPLIES_EN, ACKS_EN)
         pairs_needed = spec.target_messages // 2 - len(self.events)
         # Spread chatter over the days, more on weekdays.
         weights = [3 if (spec.start + timedelta(days=d)).weekday() < 5 else 1 for d in range(spec.days)]
@@ -525,8 +994,11 @@ class Builder:
                 reply = rng.choice(acks) if e.planted else rng.choice(replies)
                 messages.append(PMessage(f"m{n:04d}", (at + timedelta(minutes=1)).isoformat(), "assistant", reply))
                 for pid, replaces, kind in e.planted:
-                    planted.append(Planted(pid, kind, e.message_id, e.text, f"{at.date().isoformat()}: {e.text}",
-                                           replaces, e.detail))
+                    planted.append(
+                        Planted(
+                            pid, kind, e.message_id, e.text, f"{at.date().isoformat()}: {e.text}", replaces, e.detail
+                        )
+                    )
         planted.sort(key=lambda p: p.id)
         return messages, planted
 
@@ -545,7 +1017,7 @@ class Builder:
                 for g in group:
                     if g.startswith("@DATE@"):
                         d = events[0].day_placed
-                        g = line_rx(date_alternatives(d), g[len("@DATE@"):])
+                        g = line_rx(date_alternatives(d), g[len("@DATE@") :])
                     elif g.startswith("@EVENT"):
                         e = events[int(g[6:-1])]
                         g = line_rx(date_alternatives(e.day_placed), name_rx(spec["count_name"]))
@@ -557,8 +1029,12 @@ class Builder:
                 spec = {**spec, "current": events[0].day_placed.isoformat()}
             absent = list(spec.get("absent", []))
             data = {
-                "id": f"{self.spec.name}-{kind}-{counters[kind]:02d}", "persona": self.spec.name, "kind": kind,
-                "query": spec["query"], "sources": [e.message_id for e in events], "needs": needs,
+                "id": f"{self.spec.name}-{kind}-{counters[kind]:02d}",
+                "persona": self.spec.name,
+                "kind": kind,
+                "query": spec["query"],
+                "sources": [e.message_id for e in events],
+                "needs": needs,
                 "planted": [p for e in events for p, _, _ in e.planted],
             }
             for key in ("current", "stale", "stale_patterns"):

@@ -17,21 +17,23 @@ import json
 import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from evals import checks as checks_mod
 
 KINDS = (
-    "old_fact",       # a fact said once and never changed
-    "changed_fact",   # a fact that changed once or twice: only the latest counts
-    "when",           # when something happened
-    "counting",       # how many times something happened, across sessions
-    "promise",        # whether a promise was kept
-    "treatment",      # how to treat the person (nickname, format)
-    "preference",     # a work preference that should shape an action
-    "never_said",     # something never said: the honest answer is "I don't know"
-    "task",           # ends in a tool call whose values come from memory
-    "ordinary",       # needs no memory at all
+    "old_fact",  # a fact said once and never changed
+    "changed_fact",  # a fact that changed once or twice: only the latest counts
+    "when",  # when something happened
+    "counting",  # how many times something happened, across sessions
+    "promise",  # whether a promise was kept
+    "treatment",  # how to treat the person (nickname, format)
+    "preference",  # a work preference that should shape an action
+    "never_said",  # something never said: the honest answer is "I don't know"
+    "task",  # ends in a tool call whose values come from memory
+    "ordinary",  # needs no memory at all
     "indirect_rule",  # a stored rule that shares few words with the request
 )
 # Kinds graded on a tool call's stored effect rather than on the reply's text.
@@ -84,81 +86,110 @@ class Item:
         return {k: v for k, v in data.items() if v not in ([], "", None) or k in ("sources", "needs")}
 
 
-_ITEM_KEYS = {f for f in Item.__dataclass_fields__}
-_REQUIRED = {"id", "persona", "kind", "query", "sources", "needs"}
-_REPLY_KEYS = set(ReplyRule.__dataclass_fields__)
+# --- the file format, as pydantic models: strict types, unknown keys rejected ---
 
 
-def _strs(value: Any, where: str) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ItemError(f"{where}: expected a list of strings")
-    return list(value)
+def _compiles(pattern: str) -> str:
+    try:
+        re.compile(pattern)
+    except re.error as exc:
+        raise ValueError(f"bad pattern {pattern!r}: {exc}") from None
+    return pattern
 
 
-def _regexes(value: Any, where: str) -> list[str]:
-    out = _strs(value, where)
-    for pattern in out:
-        try:
-            re.compile(pattern)
-        except re.error as exc:
-            raise ItemError(f"{where}: bad pattern {pattern!r}: {exc}") from None
+Pattern = Annotated[str, AfterValidator(_compiles)]
+NonEmpty = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+
+
+class Strict(BaseModel):
+    """A hand-written file's record: exact types, no unknown keys (errors name the key)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class _ReplyIn(Strict):
+    current: list[Pattern] = []
+    stale: list[Pattern] = []
+    dont_know: bool = False
+
+
+class _ItemIn(Strict):
+    id: NonEmpty
+    persona: NonEmpty
+    kind: Literal[KINDS]  # type: ignore[valid-type]
+    query: NonEmpty
+    sources: list[str]
+    needs: list[Annotated[list[Pattern], Field(min_length=1)]]
+    current: str | None = None
+    stale: list[str] = []
+    stale_patterns: list[Pattern] = []
+    absent: list[Pattern] = []
+    reply: _ReplyIn | None = None
+    checks: list[Any] = []
+    planted: list[str] = []
+    note: str = ""
+
+
+def explain(exc: ValidationError) -> str:
+    """The first problem of a record, naming its key: "unknown key(s) colour", "reply.current[0]: bad pattern ..."."""
+    errors = exc.errors()
+    first = errors[0]
+    parent = tuple(first["loc"][:-1])
+    where = _path(parent)
+    prefix = f"{where}: " if where else ""
+    if first["type"] in ("extra_forbidden", "missing"):
+        names = sorted(
+            str(e["loc"][-1]) for e in errors if e["type"] == first["type"] and tuple(e["loc"][:-1]) == parent
+        )
+        word = "unknown" if first["type"] == "extra_forbidden" else "missing"
+        return f"{prefix}{word} key(s) {', '.join(names)}"
+    key = _path(tuple(first["loc"]))
+    if first["type"] == "literal_error":
+        return f"{key} {first['input']!r} is not one of {first['ctx']['expected']}"
+    if first["type"] == "string_too_short":
+        return f"{key} must be a non-empty string"
+    if first["type"] == "too_short":
+        return f"{key} is an empty group"
+    message = re.sub(r"^Value error, ", "", first["msg"])
+    return f"{key}: {message[:1].lower() + message[1:]}"
+
+
+def _path(loc: tuple) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
     return out
 
 
 def parse_item(data: Any, where: str = "item") -> Item:
     if not isinstance(data, dict):
         raise ItemError(f"{where}: expected an object")
-    unknown = set(data) - _ITEM_KEYS
-    if unknown:
-        raise ItemError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
-    missing = _REQUIRED - set(data)
-    if missing:
-        raise ItemError(f"{where}: missing key(s) {', '.join(sorted(missing))}")
-    for key in ("id", "persona", "query"):
-        if not isinstance(data[key], str) or not data[key].strip():
-            raise ItemError(f"{where}: {key} must be a non-empty string")
-    if data["kind"] not in KINDS:
-        raise ItemError(f"{where}: kind {data['kind']!r} is not one of {', '.join(KINDS)}")
-    needs = data["needs"]
-    if not isinstance(needs, list):
-        raise ItemError(f"{where}: needs must be a list of pattern groups")
-    groups = [_regexes(g, f"{where}: needs[{i}]") for i, g in enumerate(needs)]
-    if any(not g for g in groups):
-        raise ItemError(f"{where}: needs has an empty group")
-    reply = None
-    if data.get("reply") is not None:
-        r = data["reply"]
-        if not isinstance(r, dict):
-            raise ItemError(f"{where}: reply must be an object")
-        bad = set(r) - _REPLY_KEYS
-        if bad:
-            raise ItemError(f"{where}: reply: unknown key(s) {', '.join(sorted(bad))}")
-        if "dont_know" in r and not isinstance(r["dont_know"], bool):
-            raise ItemError(f"{where}: reply.dont_know must be true or false")
-        reply = ReplyRule(
-            _regexes(r.get("current", []), f"{where}: reply.current"),
-            _regexes(r.get("stale", []), f"{where}: reply.stale"),
-            bool(r.get("dont_know", False)),
-        )
     try:
-        parsed_checks = [checks_mod.parse_check(c) for c in data.get("checks", [])]
+        raw = _ItemIn.model_validate(data)
+    except ValidationError as exc:
+        raise ItemError(f"{where}: {explain(exc)}") from None
+    try:
+        parsed_checks = [checks_mod.parse_check(c) for c in raw.checks]
     except checks_mod.CheckError as exc:
         raise ItemError(f"{where}: checks: {exc}") from None
-    if reply is None and not parsed_checks:
+    if raw.reply is None and not parsed_checks:
         raise ItemError(f"{where}: an item needs a reply rule or at least one check")
-    current = data.get("current")
-    if current is not None and not isinstance(current, str):
-        raise ItemError(f"{where}: current must be a string")
-    if not isinstance(data.get("note", ""), str):
-        raise ItemError(f"{where}: note must be a string")
+    reply = ReplyRule(list(raw.reply.current), list(raw.reply.stale), raw.reply.dont_know) if raw.reply else None
     return Item(
-        id=data["id"], persona=data["persona"], kind=data["kind"], query=data["query"],
-        sources=_strs(data["sources"], f"{where}: sources"), needs=groups, current=current,
-        stale=_strs(data.get("stale", []), f"{where}: stale"),
-        stale_patterns=_regexes(data.get("stale_patterns", []), f"{where}: stale_patterns"),
-        absent=_regexes(data.get("absent", []), f"{where}: absent"),
-        reply=reply, checks=parsed_checks,
-        planted=_strs(data.get("planted", []), f"{where}: planted"), note=data.get("note", ""),
+        id=data["id"],
+        persona=data["persona"],
+        kind=raw.kind,
+        query=data["query"],
+        sources=list(raw.sources),
+        needs=[list(g) for g in raw.needs],
+        current=raw.current,
+        stale=list(raw.stale),
+        stale_patterns=list(raw.stale_patterns),
+        absent=list(raw.absent),
+        reply=reply,
+        checks=parsed_checks,
+        planted=list(raw.planted),
+        note=raw.note,
     )
 
 

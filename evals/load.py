@@ -59,7 +59,9 @@ def load(persona: Persona, path: Path, facts: str = GOLD, memory_llm=None, setti
 
     db = open_store(path)
     tz = ZoneInfo(persona.tz)
-    chat = store.get_chat(db, store.DEFAULT_CHAT, store.PRIVATE, now=persona.messages[0].when if persona.messages else None)
+    chat = store.get_chat(
+        db, store.DEFAULT_CHAT, store.PRIVATE, now=persona.messages[0].when if persona.messages else None
+    )
     loaded = Loaded(persona, db, chat, tz, facts=facts if memory_llm is None else "write-path")
     with transaction(db):
         for m in persona.messages:
@@ -97,11 +99,12 @@ def insert_gold(loaded: Loaded) -> None:
             detail = p.detail or {}
             if p.kind == "promise":
                 promise_ids[p.id] = promises.add(
-                    conn, "me", detail.get("what", body), said_on, to_whom=detail.get("to"),
-                    opened_message_id=source[0])
+                    conn, "me", detail.get("what", body), said_on, to_whom=detail.get("to"), opened_message_id=source[0]
+                )
             elif p.kind == "evidence" and p.replaces in promise_ids:
-                promises.close(conn, promise_ids[p.replaces], promises.DONE, said_on, body,
-                               by="message", message_id=source[0])
+                promises.close(
+                    conn, promise_ids[p.replaces], promises.DONE, said_on, body, by="message", message_id=source[0]
+                )
     if soul_lines:
         soul.set_text(db, "\n".join(f"- {line}" for line in soul_lines), "gold")
 
@@ -125,8 +128,9 @@ def write_path(db, memory_llm, settings=None) -> dict:
 
     while len(results) < 10_000:
         try:
-            result = writer.run_pass(db, memory_llm, cap=cap, max_active=max_active, force=True,
-                                     in_code=_in_code(memory_llm))
+            result = writer.run_pass(
+                db, memory_llm, cap=cap, max_active=max_active, force=True, in_code=_in_code(memory_llm)
+            )
         except (ModelError, UnusableReply) as exc:
             failures += 1
             if failures > PASS_RETRIES:
@@ -138,8 +142,7 @@ def write_path(db, memory_llm, settings=None) -> dict:
         results.append(result)
         if not result.ran or result.remaining == 0:
             break
-    stats: dict[str, Any] = {"passes": len(results), "stopped": stopped,
-                             "unread_messages": len(writer.pending(db))}
+    stats: dict[str, Any] = {"passes": len(results), "stopped": stopped, "unread_messages": len(writer.pending(db))}
     for key in ("added", "updated", "deleted"):
         stats[key] = sum(getattr(r, key, 0) or 0 for r in results)
     # Memory writing is paid separately from answering: its calls, from the call log.
@@ -174,10 +177,16 @@ def extraction(loaded: Loaded, items) -> dict:
         return any(re.search(p, active, re.I | re.M) for p in group)
 
     covered = [i.id for i in scored if all(meets(g) for g in i.needs)]
-    stale = [i.id for i in scored if i.stale_patterns and any(re.search(p, active, re.I | re.M) for p in i.stale_patterns)]
-    return {"items": len(scored), "covered": len(covered), "stale_active": stale,
-            "missing": [i.id for i in scored if i.id not in set(covered)],
-            "active_facts": len(fact_log.by_status(loaded.db, fact_log.ACTIVE))}
+    stale = [
+        i.id for i in scored if i.stale_patterns and any(re.search(p, active, re.I | re.M) for p in i.stale_patterns)
+    ]
+    return {
+        "items": len(scored),
+        "covered": len(covered),
+        "stale_active": stale,
+        "missing": [i.id for i in scored if i.id not in set(covered)],
+        "active_facts": len(fact_log.by_status(loaded.db, fact_log.ACTIVE)),
+    }
 
 
 def _in_code(memory_llm) -> bool:

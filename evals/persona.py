@@ -23,14 +23,13 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from evals.items import Item
+from pydantic import AfterValidator, ValidationError
+
+from evals.items import Item, Strict, explain
 
 FORMAT = "kept-persona/1"
-_PERSONA_KEYS = {"format", "name", "description", "tz", "now", "seed", "messages", "planted", "never_said"}
-_MESSAGE_KEYS = {"id", "at", "role", "text"}
-_PLANTED_KEYS = {"id", "kind", "message", "text", "fact", "replaces", "detail"}
 
 
 class PersonaError(ValueError):
@@ -85,8 +84,12 @@ class Persona:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "format": FORMAT, "name": self.name, "description": self.description, "tz": self.tz,
-            "now": self.now, "seed": self.seed,
+            "format": FORMAT,
+            "name": self.name,
+            "description": self.description,
+            "tz": self.tz,
+            "now": self.now,
+            "seed": self.seed,
             "messages": [m.__dict__ for m in self.messages],
             "planted": [{k: v for k, v in p.__dict__.items() if v is not None} for p in self.planted],
             "never_said": self.never_said,
@@ -100,42 +103,75 @@ class Persona:
         for key in ("messages", "planted"):
             rows = data[key]
             out.append(f' "{key}": [')
-            out.extend("  " + json.dumps(r, ensure_ascii=False) + ("," if i < len(rows) - 1 else "") for i, r in enumerate(rows))
+            out.extend(
+                "  " + json.dumps(r, ensure_ascii=False) + ("," if i < len(rows) - 1 else "")
+                for i, r in enumerate(rows)
+            )
             out.append(" ],")
         out.append(f' "never_said": {json.dumps(data["never_said"], ensure_ascii=False)}')
         out.append("}")
         return "\n".join(out) + "\n"
 
 
+def _aware(value: str) -> str:
+    try:
+        at = datetime.fromisoformat(value)
+    except ValueError:
+        raise ValueError(f"{value!r} is not an ISO time") from None
+    if at.tzinfo is None:
+        raise ValueError("must carry a time zone")
+    return value
+
+
+Aware = Annotated[str, AfterValidator(_aware)]
+
+
+class _MessageIn(Strict):
+    id: str
+    at: Aware
+    role: Literal["user", "assistant"]
+    text: str
+
+
+class _PlantedIn(Strict):
+    id: str
+    kind: str
+    message: str
+    text: str
+    fact: str
+    replaces: str | None = None
+    detail: dict | None = None
+
+
+class _PersonaIn(Strict):
+    format: Literal["kept-persona/1"]
+    name: str
+    description: str = ""
+    tz: str
+    now: Aware
+    seed: int | None = None
+    messages: list[_MessageIn]
+    planted: list[_PlantedIn] = []
+    never_said: list[str] = []
+
+
 def parse_persona(data: Any, where: str = "persona") -> Persona:
     if not isinstance(data, dict):
         raise PersonaError(f"{where}: expected an object")
-    unknown = set(data) - _PERSONA_KEYS
-    if unknown:
-        raise PersonaError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
-    if data.get("format") != FORMAT:
-        raise PersonaError(f"{where}: format must be {FORMAT!r}")
-    for key in ("name", "tz", "now", "messages"):
-        if key not in data:
-            raise PersonaError(f"{where}: missing {key}")
-    messages = []
-    for i, m in enumerate(data["messages"]):
-        if not isinstance(m, dict) or set(m) != _MESSAGE_KEYS:
-            raise PersonaError(f"{where}: messages[{i}] must have exactly the keys {sorted(_MESSAGE_KEYS)}")
-        if m["role"] not in ("user", "assistant"):
-            raise PersonaError(f"{where}: messages[{i}].role must be user or assistant")
-        if datetime.fromisoformat(m["at"]).tzinfo is None:
-            raise PersonaError(f"{where}: messages[{i}].at must carry a time zone")
-        messages.append(PMessage(**m))
-    planted = []
-    for i, p in enumerate(data.get("planted", [])):
-        if not isinstance(p, dict) or set(p) - _PLANTED_KEYS or not {"id", "kind", "message", "text", "fact"} <= set(p):
-            raise PersonaError(f"{where}: planted[{i}] has wrong keys")
-        planted.append(Planted(**p))
-    if datetime.fromisoformat(data["now"]).tzinfo is None:
-        raise PersonaError(f"{where}: now must carry a time zone")
-    return Persona(data["name"], data.get("description", ""), data["tz"], data["now"], messages, planted,
-                   list(data.get("never_said", [])), data.get("seed"))
+    try:
+        raw = _PersonaIn.model_validate(data)
+    except ValidationError as exc:
+        raise PersonaError(f"{where}: {explain(exc)}") from None
+    return Persona(
+        raw.name,
+        raw.description,
+        raw.tz,
+        raw.now,
+        [PMessage(**m.model_dump()) for m in raw.messages],
+        [Planted(**p.model_dump()) for p in raw.planted],
+        list(raw.never_said),
+        raw.seed,
+    )
 
 
 def load_persona(path: str | Path) -> Persona:
@@ -171,7 +207,7 @@ class _Text:
 
     def hits(self, pattern: str) -> list[str]:
         rx = re.compile(pattern, re.I | re.M)
-        found = []
+        found: list[str] = []
         for m in rx.finditer(self.text):
             mid = self.ids[self._bisect(self.starts, m.start()) - 1]
             if not found or found[-1] != mid:
@@ -217,9 +253,9 @@ def verify(persona: Persona, items: list[Item], thorough: bool = True) -> list[s
         if missing:
             problems.append(f"{item.id}: unknown source message(s) {', '.join(missing)}")
             continue
-        for p in item.planted:
-            if p not in planted_ids:
-                problems.append(f"{item.id}: unknown planted id {p}")
+        for pid in item.planted:
+            if pid not in planted_ids:
+                problems.append(f"{item.id}: unknown planted id {pid}")
         sources = _Text(_lines(persona, set(item.sources)))
         for group in item.needs:
             if not any(sources.hits(g) for g in group):

@@ -26,7 +26,7 @@ import subprocess
 import tempfile
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +60,7 @@ class Settings:
 
 # --- personas -----------------------------------------------------------------
 
+
 def resolve_persona(name: str) -> tuple[Persona, list[Item]]:
     """A persona by name (committed file, else generated on demand) or by path to a file."""
     path = Path(name)
@@ -81,8 +82,12 @@ def resolve_persona(name: str) -> tuple[Persona, list[Item]]:
 def git_commit() -> str:
     root = Path(__file__).resolve().parent.parent
     try:
-        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain"], cwd=root, capture_output=True, text=True, check=True).stdout.strip()
+        commit = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain"], cwd=root, capture_output=True, text=True, check=True
+        ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
     return commit + ("-dirty" if dirty else "")
@@ -95,17 +100,23 @@ def _hash(text: str) -> str:
 def fingerprint(settings: Settings, loaded: dict[str, tuple[Persona, list[Item]]]) -> dict[str, Any]:
     return {
         "commit": git_commit(),
-        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "created": datetime.now(UTC).isoformat(timespec="seconds"),
         "settings": asdict(settings),
         "settings_hash": _hash(json.dumps(asdict(settings), sort_keys=True)),
-        "personas": {name: {"persona_hash": _hash(p.dumps()), "items_hash": _hash(dump_items(items)),
-                            "messages": len(p.messages), "items": len(items)}
-                     for name, (p, items) in loaded.items()},
+        "personas": {
+            name: {
+                "persona_hash": _hash(p.dumps()),
+                "items_hash": _hash(dump_items(items)),
+                "messages": len(p.messages),
+                "items": len(items),
+            }
+            for name, (p, items) in loaded.items()
+        },
     }
 
 
 def new_run_dir(settings: Settings, base: Path = RUNS_DIR) -> Path:
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     label = settings.label or f"{settings.level}-{settings.facts}" + (f"-{settings.model}" if settings.model else "")
     safe = "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in label)
     path = base / f"{stamp}--{safe}"
@@ -114,6 +125,7 @@ def new_run_dir(settings: Settings, base: Path = RUNS_DIR) -> Path:
 
 
 # --- running ------------------------------------------------------------------
+
 
 def _select(items: list[Item], settings: Settings) -> list[Item]:
     chosen = [i for i in items if not settings.kinds or i.kind in settings.kinds]
@@ -124,8 +136,16 @@ def _key(r: dict[str, Any]) -> tuple:
     return (r["persona"], r["item"], r["design"], r.get("repeat", 0))
 
 
-def run(settings: Settings, run_dir: Path | None = None, *, resume: bool = False, base: Path = RUNS_DIR,
-        progress: Callable[[int, int], None] | None = None, model=None, memory_llm=None) -> Path:
+def run(
+    settings: Settings,
+    run_dir: Path | None = None,
+    *,
+    resume: bool = False,
+    base: Path = RUNS_DIR,
+    progress: Callable[[int, int], None] | None = None,
+    model=None,
+    memory_llm=None,
+) -> Path:
     """Run the suite and return the run folder. ``model``/``memory_llm`` override the specs (tests)."""
     from evals.designs import DESIGNS
 
@@ -143,8 +163,10 @@ def run(settings: Settings, run_dir: Path | None = None, *, resume: bool = False
         # The whole-history scan for stray values runs in the tests and `kept eval generate --check`.
         problems = verify(persona, items, thorough=False)
         if problems:
-            raise RunError(f"persona {name} fails its own checks: {problems[0]}" +
-                           (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
+            raise RunError(
+                f"persona {name} fails its own checks: {problems[0]}"
+                + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else "")
+            )
     if resume:
         if run_dir is None or not (run_dir / "fingerprint.json").exists():
             raise RunError("--resume needs the folder of an earlier run")
@@ -163,14 +185,20 @@ def run(settings: Settings, run_dir: Path | None = None, *, resume: bool = False
         kept = [r for r in read_records(run_dir) if not r.get("infra")]
         done = {_key(r) for r in kept}
         (run_dir / "records.jsonl").write_text(
-            "".join(json.dumps(r, ensure_ascii=False, default=str) + "\n" for r in kept), encoding="utf-8")
+            "".join(json.dumps(r, ensure_ascii=False, default=str) + "\n" for r in kept), encoding="utf-8"
+        )
     if settings.level == ANSWER and model is None:
         from agent.models import registry
 
         model = registry.create(settings.model)
-    total = sum(len(_select(items, settings)) for _, items in loaded.values()) * len(settings.designs) * settings.repeats
+    total = (
+        sum(len(_select(items, settings)) for _, items in loaded.values()) * len(settings.designs) * settings.repeats
+    )
     count = 0
-    with tempfile.TemporaryDirectory(prefix="kept-eval-") as tmp, open(run_dir / "records.jsonl", "a", encoding="utf-8") as out:
+    with (
+        tempfile.TemporaryDirectory(prefix="kept-eval-") as tmp,
+        open(run_dir / "records.jsonl", "a", encoding="utf-8") as out,
+    ):
         for name, (persona, items) in loaded.items():
             chosen = _select(items, settings)
             # Inside this run's own folder whatever the persona is called: a path
@@ -178,14 +206,18 @@ def run(settings: Settings, run_dir: Path | None = None, *, resume: bool = False
             base_db = Path(tmp) / f"{len(list(Path(tmp).glob('*.db')))}-{Path(name).name}.db"
             mem_llm = memory_llm
             if settings.facts == "write" and mem_llm is None:
+                assert settings.memory_model  # checked before the run starts
                 mem_llm = _memory_llm(settings.memory_model, base_db)
             loaded_store = _load(persona, base_db, settings.facts, mem_llm)
             if settings.facts == "write":
                 from evals import extraction as planted_facts
                 from evals.load import extraction
 
-                stats = {"write": loaded_store.write_stats, "extraction": extraction(loaded_store, items),
-                         "facts": planted_facts.score(persona, loaded_store.db)}
+                stats = {
+                    "write": loaded_store.write_stats,
+                    "extraction": extraction(loaded_store, items),
+                    "facts": planted_facts.score(persona, loaded_store.db),
+                }
                 (run_dir / f"extraction-{persona.name}.json").write_text(json.dumps(stats, indent=2) + "\n")
             from evals.designs import Designs
 
@@ -221,14 +253,26 @@ def _memory_llm(spec: str, db_path: Path):
 def _load(persona: Persona, path: Path, facts: str, memory_llm):
     from evals.load import load
 
-    return load(persona, path, "none" if facts == "write" else facts, memory_llm=memory_llm if facts == "write" else None)
+    return load(
+        persona, path, "none" if facts == "write" else facts, memory_llm=memory_llm if facts == "write" else None
+    )
 
 
-def _base_record(settings: Settings, persona: Persona, item: Item, design: str, repeat: int, assembled) -> dict[str, Any]:
+def _base_record(
+    settings: Settings, persona: Persona, item: Item, design: str, repeat: int, assembled
+) -> dict[str, Any]:
     return {
-        "level": settings.level, "persona": persona.name, "item": item.id, "kind": item.kind, "design": design,
-        "repeat": repeat, "facts": settings.facts, "needs_memory": item.needs_memory, "is_task": item.is_task,
-        "context_tokens_est": assembled.tokens(), "injected": assembled.injected,
+        "level": settings.level,
+        "persona": persona.name,
+        "item": item.id,
+        "kind": item.kind,
+        "design": design,
+        "repeat": repeat,
+        "facts": settings.facts,
+        "needs_memory": item.needs_memory,
+        "is_task": item.is_task,
+        "context_tokens_est": assembled.tokens(),
+        "injected": assembled.injected,
     }
 
 
@@ -257,14 +301,28 @@ def _answer_record(record: dict[str, Any], item: Item, assembled, loaded_store, 
         dst.conn.close()
         if ans.infra is None:
             break
-    record.update({
-        "attempts": attempt + 1, "infra": ans.infra, "infra_detail": ans.infra_detail, "reply": ans.reply,
-        "calls": ans.calls, "usage": ans.usage, "input_tokens": ans.input_tokens, "output_tokens": ans.output_tokens,
-        "latency_s": ans.latency_s, "effects": ans.effects,
-        "cost_usd": prices.cost(record["provider"] or "", record["model"] or "", ans.input_tokens, ans.output_tokens,
-                                ans.cached_input_tokens),
-        "prices_as_of": prices.PRICES_AS_OF,
-    })
+    record.update(
+        {
+            "attempts": attempt + 1,
+            "infra": ans.infra,
+            "infra_detail": ans.infra_detail,
+            "reply": ans.reply,
+            "calls": ans.calls,
+            "usage": ans.usage,
+            "input_tokens": ans.input_tokens,
+            "output_tokens": ans.output_tokens,
+            "latency_s": ans.latency_s,
+            "effects": ans.effects,
+            "cost_usd": prices.cost(
+                record["provider"] or "",
+                record["model"] or "",
+                ans.input_tokens,
+                ans.output_tokens,
+                ans.cached_input_tokens,
+            ),
+            "prices_as_of": prices.PRICES_AS_OF,
+        }
+    )
     if ans.infra is None:
         record.update(grade_answer(item, ans.reply, ans.calls, ans.effects, loaded_store.tz))
     else:
@@ -307,9 +365,10 @@ def replay(src: Path, base: Path = RUNS_DIR) -> Path:
             if item is not None and r.get("level") == ANSWER and not r.get("infra"):
                 for key in ("checks", "checks_passed", "reply_grade"):
                     r.pop(key, None)
-                r.update(grade_answer(item, r.get("reply", ""), r.get("calls", []), r.get("effects", {}), tzs[r["persona"]]))
+                r.update(
+                    grade_answer(item, r.get("reply", ""), r.get("calls", []), r.get("effects", {}), tzs[r["persona"]])
+                )
             r["replayed"] = True
             out.write(json.dumps(r, ensure_ascii=False, default=str) + "\n")
     finish(dst)
     return dst
-

@@ -39,7 +39,9 @@ def grade_context(item: Item, text: str) -> dict[str, Any]:
 DONT_KNOW = re.compile(
     r"\b(?:don't know|do not know|not sure|no record|haven't told|didn't mention|no information|not aware|"
     r"can't find|cannot find|couldn't find|could not find|nothing (?:stored|saved|in memory)|don't have)\b"
-    r"|不知道|没有记录|没提到|没有找到", re.I)
+    r"|不知道|没有记录|没提到|没有找到",
+    re.I,
+)
 
 
 def grade_reply(item: Item, reply: str) -> dict[str, Any]:
@@ -79,9 +81,15 @@ class Fairness:
         return none_ok and oracle_ok
 
     def to_json(self) -> dict[str, Any]:
-        return {"ok": self.ok, "none_checked": self.none_checked, "none_passing": self.none_passing,
-                "oracle_checked": self.oracle_checked, "oracle_failing": self.oracle_failing,
-                "oracle_rate": self.oracle_rate, "oracle_threshold": self.oracle_threshold}
+        return {
+            "ok": self.ok,
+            "none_checked": self.none_checked,
+            "none_passing": self.none_passing,
+            "oracle_checked": self.oracle_checked,
+            "oracle_failing": self.oracle_failing,
+            "oracle_rate": self.oracle_rate,
+            "oracle_threshold": self.oracle_threshold,
+        }
 
 
 def fairness(records: list[dict[str, Any]], scored_kind: str = "passed") -> Fairness:

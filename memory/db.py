@@ -29,6 +29,8 @@ MEMORY_OWNERS: tuple[str, ...] = (
     "memory.promises",
     "memory.series",
     "memory.search",
+    "memory.undo",
+    "memory.forget",
 )
 
 # A migration is a name and either SQL statements or a function of the connection.
@@ -90,8 +92,11 @@ def transaction(db: sqlite_utils.Database) -> Iterator[sqlite3.Connection]:
 
 def _fatal(exc: BaseException) -> TypeGuard[sqlite3.DatabaseError]:
     """A store failure the person must be told about in one line (not a bug, not a constraint)."""
-    return (isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.IntegrityError)
-            and any(w in str(exc).lower() for w in ("full", "readonly", "disk i/o", "malformed", "not a database")))
+    return (
+        isinstance(exc, sqlite3.DatabaseError)
+        and not isinstance(exc, sqlite3.IntegrityError)
+        and any(w in str(exc).lower() for w in ("full", "readonly", "disk i/o", "malformed", "not a database"))
+    )
 
 
 def inserted_id(cur: sqlite3.Cursor) -> int:
@@ -163,10 +168,7 @@ def migrate(db: sqlite_utils.Database, owners: Sequence[str]) -> None:
 
 def apply_migrations(db: sqlite_utils.Database, migration_set: str, migrations: Sequence[Migration]) -> None:
     conn = db.conn
-    applied = {
-        row[0]
-        for row in conn.execute("SELECT name FROM _migrations WHERE migration_set = ?", (migration_set,))
-    }
+    applied = {row[0] for row in conn.execute("SELECT name FROM _migrations WHERE migration_set = ?", (migration_set,))}
     known = {name for name, _ in migrations}
     unknown = sorted(applied - known)
     if unknown:
@@ -183,6 +185,4 @@ def apply_migrations(db: sqlite_utils.Database, migration_set: str, migrations: 
             else:
                 for statement in step:
                     conn.execute(statement)
-            conn.execute(
-                "INSERT INTO _migrations (migration_set, name) VALUES (?, ?)", (migration_set, name)
-            )
+            conn.execute("INSERT INTO _migrations (migration_set, name) VALUES (?, ?)", (migration_set, name))

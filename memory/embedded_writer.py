@@ -33,9 +33,14 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
+from pydantic import Field, create_model
+
 from memory import facts as fact_log
 from memory import reconcile, soul, summary
+from memory.llm import UnusableReply
+from memory.replies import Reply, ask
 from memory.secrets import contains_secret
+from memory.stages import Batch, messages_of
 from memory.text import dates, words
 from memory.text.acts import is_question, is_request
 from memory.text.acts import split as sentences
@@ -139,29 +144,43 @@ def supersedes(new: Values, old: Values) -> bool:
 # ---------------------------------------------------------------- SOUL
 
 SOUL_TOOL = "judge_requests"
-SOUL_SYSTEM = ("For each numbered sentence, answer true when the person is telling the assistant how to "
-               "address them (a name to use) or how to write its replies to them (format, length, language, "
-               "tone); answer false for anything else, such as a request to book, send or do something. "
-               "Answer by calling {tool} with one boolean per sentence, in order.")
+SOUL_SYSTEM = (
+    "For each numbered sentence, answer true when the person is telling the assistant how to "
+    "address them (a name to use) or how to write its replies to them (format, length, language, "
+    "tone); answer false for anything else, such as a request to book, send or do something. "
+    "Answer by calling {tool} with one boolean per sentence, in order."
+)
 
 
-def _soul_schema(n: int) -> dict[str, Any]:
-    return {"type": "object", "properties": {"answers": {"type": "array", "items": {"type": "boolean"},
-                                                         "minItems": n, "maxItems": n}},
-            "required": ["answers"]}
+def _answers(n: int) -> type[Reply]:
+    """The reply: exactly one boolean per sentence (the grammar holds the model to the count)."""
+    return create_model(
+        "TreatmentAnswers",
+        __base__=Reply,
+        answers=(list[bool], Field(min_length=n, max_length=n, description="One answer per sentence, in order.")),
+    )
 
 
 def judge_treatment(llm, requests: list[str]) -> list[bool]:
     """The model's yes/no per request, in batches of ``SOUL_BATCH``; bounded outputs."""
     out: list[bool] = []
     for i in range(0, len(requests), SOUL_BATCH):
-        batch = requests[i:i + SOUL_BATCH]
+        batch = requests[i : i + SOUL_BATCH]
         prompt = "\n".join(f"{n}. {s}" for n, s in enumerate(batch, 1))
-        reply = llm(purpose="memory.soul", system=SOUL_SYSTEM.format(tool=SOUL_TOOL), prompt=prompt,
-                    schema=_soul_schema(len(batch)), schema_name=SOUL_TOOL, max_tokens=SOUL_MAX_TOKENS)
-        answers = reply.get("answers") if isinstance(reply, dict) else None
-        answers = answers if isinstance(answers, list) else []
-        out += [bool(a) if isinstance(a, bool) else False for a in answers[:len(batch)]]
+        try:
+            reply = ask(
+                llm,
+                _answers(len(batch)),
+                purpose="memory.soul",
+                system=SOUL_SYSTEM.format(tool=SOUL_TOOL),
+                prompt=prompt,
+                name=SOUL_TOOL,
+                max_tokens=SOUL_MAX_TOKENS,
+            )
+            answers = list(reply.answers)
+        except UnusableReply:
+            answers = []  # no usable answer: nothing goes into SOUL on this batch's word
+        out += [bool(a) for a in answers[: len(batch)]]
         out += [False] * (len(batch) - min(len(batch), len(answers)))
     return out
 
@@ -197,7 +216,8 @@ def computed_memory(db, *, new_facts: list[reconcile.Candidate], today: date, ca
 def _actions(db) -> list[str]:
     """The actions kept took for the person, from the stored tool results."""
     rows = db.conn.execute(
-        "SELECT author, text, at, meta FROM messages WHERE role = 'tool' ORDER BY id DESC LIMIT 40").fetchall()
+        "SELECT author, text, at, meta FROM messages WHERE role = 'tool' ORDER BY id DESC LIMIT 40"
+    ).fetchall()
     out = []
     for r in reversed(rows):
         name = r["author"]
@@ -219,7 +239,7 @@ def _actions(db) -> list[str]:
 # ---------------------------------------------------------------- the plan
 
 
-def plan(db, llm, batch: list, *, cap: int, today: date) -> Written:
+def read(db, llm, batch: list, *, cap: int, today: date) -> Written:
     """Facts, SOUL and MEMORY for ``batch`` (stored messages), planned; nothing written."""
     decisions: list[Decision] = []
     said: list[tuple[int, str, str, bool]] = []  # (message id, date, sentence, is a request)
@@ -253,8 +273,10 @@ def plan(db, llm, batch: list, *, cap: int, today: date) -> Written:
 
     # Facts: every other informative sentence, in the order said.
     fplan = reconcile.FactsPlan()
-    known = [(f.id, values(f.text, date.fromisoformat(f.said_on)), f.said_on)
-             for f in fact_log.by_status(db, fact_log.ACTIVE)]
+    known = [
+        (f.id, values(f.text, date.fromisoformat(f.said_on)), f.said_on)
+        for f in fact_log.by_status(db, fact_log.ACTIVE)
+    ]
     planned: list[tuple[reconcile.Candidate, Values]] = []
     for mid, said_on, s, _ in said:
         if (mid, s) in treatment:
@@ -264,8 +286,9 @@ def plan(db, llm, batch: list, *, cap: int, today: date) -> Written:
             continue
         ref = date.fromisoformat(said_on)
         text = dates.annotate(" ".join(s.split()), ref)
-        if fact_log.find_same(db.conn, fact_log.dated(text, said_on), said_on) is not None \
-                or any(c.text == text and c.said_on == said_on for c, _ in planned):
+        if fact_log.find_same(db.conn, fact_log.dated(text, said_on), said_on) is not None or any(
+            c.text == text and c.said_on == said_on for c, _ in planned
+        ):
             fplan.already_kept += 1
             decisions.append(Decision(mid, text, "dropped", "already stored"))
             continue
@@ -276,8 +299,9 @@ def plan(db, llm, batch: list, *, cap: int, today: date) -> Written:
             replaced, _ = planned.pop(earlier)
             fplan.adds = [c for c in fplan.adds if c is not replaced]
             fplan.updates = [(i, c) for i, c in fplan.updates if c is not replaced]
-            decisions.append(Decision(replaced.source_ids[0], replaced.text, "dropped",
-                                      f"a later message (#{mid}) changed it"))
+            decisions.append(
+                Decision(replaced.source_ids[0], replaced.text, "dropped", f"a later message (#{mid}) changed it")
+            )
         old = next((fid for fid, v, on in reversed(known) if on <= said_on and supersedes(mine, v)), None)
         if old is not None:
             fplan.updates.append((old, candidate))
@@ -292,3 +316,30 @@ def plan(db, llm, batch: list, *, cap: int, today: date) -> Written:
     memory_text = computed_memory(db, new_facts=[c for c, _ in planned], today=today, cap=cap)
     splan = summary.SummaryPlan(memory_text, new_soul if new_soul != old_soul else None, [])
     return Written(splan, fplan, sorted(decisions, key=lambda d: d.message_id))
+
+
+# ---------------------------------------------------------------- the stage (memory/stages.py)
+
+NAME = "facts"  # it does the summary and facts stages' work: reported where theirs is
+DOING = "reading facts, SOUL and MEMORY in code"
+
+
+def plan(db, batch: Batch | list, llm, today: date) -> Written:
+    messages = messages_of(batch)
+    cap = batch.cap if isinstance(batch, Batch) else 0
+    written = read(db, llm, messages, cap=cap or 1500, today=today)
+    if isinstance(batch, Batch):
+        written.facts.max_active = batch.max_active or None
+    if messages:
+        written.summary.why = f"write pass in code over messages {messages[0].id}-{messages[-1].id}"
+    return written
+
+
+def apply(conn, plan: Written) -> dict[str, Any]:
+    counts = summary.apply(conn, plan.summary) | reconcile.apply(conn, plan.facts)
+    counts["decisions"] = [d.line() for d in plan.decisions]
+    return counts
+
+
+def for_turn(db, text: str, today: date | None = None) -> list[str]:
+    return reconcile.for_turn(db, text, today)

@@ -71,8 +71,14 @@ class Fact:
 
 def _fact(row) -> Fact:
     return Fact(
-        row["id"], row["text"], row["said_on"], row["status"], row["replaces"],
-        json.loads(row["source_ids"] or "[]"), row["created_at"], row["touched_at"],
+        row["id"],
+        row["text"],
+        row["said_on"],
+        row["status"],
+        row["replaces"],
+        json.loads(row["source_ids"] or "[]"),
+        row["created_at"],
+        row["touched_at"],
     )
 
 
@@ -131,14 +137,18 @@ def find_same(conn: sqlite3.Connection, text: str, said_on: str) -> int | None:
     return None
 
 
-def _event(conn: sqlite3.Connection, fact_id: int, event: str, old: str | None, new: str | None, reason: str | None, at: str) -> None:
+def _event(
+    conn: sqlite3.Connection, fact_id: int, event: str, old: str | None, new: str | None, reason: str | None, at: str
+) -> None:
     conn.execute(
         "INSERT INTO fact_events (fact_id, event, old_text, new_text, at, reason) VALUES (?, ?, ?, ?, ?, ?)",
         (fact_id, event, old, new, at, reason),
     )
 
 
-def add_fact(conn: sqlite3.Connection, text: str, said_on: str, source_ids: list[int], reason: str | None = None) -> int:
+def add_fact(
+    conn: sqlite3.Connection, text: str, said_on: str, source_ids: list[int], reason: str | None = None
+) -> int:
     """Store a new active fact (ADD event) and return its id.
 
     ``text`` is prefixed with ``said_on`` unless it already begins with a
@@ -161,7 +171,9 @@ def add_fact(conn: sqlite3.Connection, text: str, said_on: str, source_ids: list
     return fact_id
 
 
-def update_fact(conn: sqlite3.Connection, old_id: int, new_text: str, said_on: str, source_ids: list[int], reason: str | None = None) -> int:
+def update_fact(
+    conn: sqlite3.Connection, old_id: int, new_text: str, said_on: str, source_ids: list[int], reason: str | None = None
+) -> int:
     """Supersede ``old_id`` with a new fact linked to it (UPDATE event with old and new text)."""
     old = conn.execute("SELECT id, text, status FROM facts WHERE id = ?", (old_id,)).fetchone()
     if old is None:
@@ -241,8 +253,10 @@ def events(db: sqlite_utils.Database, limit: int | None = None, fact_id: int | N
     sql += " ORDER BY id DESC"
     if limit:
         sql += f" LIMIT {int(limit)}"
-    return [FactEvent(r["id"], r["fact_id"], r["event"], r["old_text"], r["new_text"], r["at"], r["reason"])
-            for r in db.conn.execute(sql, args)]
+    return [
+        FactEvent(r["id"], r["fact_id"], r["event"], r["old_text"], r["new_text"], r["at"], r["reason"])
+        for r in db.conn.execute(sql, args)
+    ]
 
 
 def lineage(db: sqlite_utils.Database, fact_id: int) -> list[Fact]:

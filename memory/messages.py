@@ -1,7 +1,9 @@
 """Chats and every message in them, verbatim, dated, forever.
 
 The person's own messages hold most answers, so nothing here is ever
-rewritten or deleted; the memory passes only read it.
+rewritten or deleted; the memory passes only read it. The one exception is
+the person's own forget (memory/forget.py): ``blank`` empties a message and
+marks it forgotten, keeping its row so the ids that point at it stay valid.
 """
 
 from __future__ import annotations
@@ -73,8 +75,9 @@ class ChatKindError(ValueError):
     """A chat was asked for as the other kind than it is; the message says so in one line."""
 
 
-def get_chat(db: sqlite_utils.Database, name: str = DEFAULT_CHAT, kind: str | None = None,
-             now: datetime | None = None) -> Chat:
+def get_chat(
+    db: sqlite_utils.Database, name: str = DEFAULT_CHAT, kind: str | None = None, now: datetime | None = None
+) -> Chat:
     """The chat called ``name``; created with ``kind`` (default private) if it does not exist yet.
 
     A chat's kind is fixed when it is made and decides its scope (memory/scope.py)
@@ -89,18 +92,24 @@ def get_chat(db: sqlite_utils.Database, name: str = DEFAULT_CHAT, kind: str | No
         created = (now or datetime.now().astimezone()).isoformat(timespec="seconds")
         with transaction(db) as conn:
             conn.execute(
-                "INSERT OR IGNORE INTO chats (name, kind, created_at) VALUES (?, ?, ?)", (name, kind or PRIVATE, created)
+                "INSERT OR IGNORE INTO chats (name, kind, created_at) VALUES (?, ?, ?)",
+                (name, kind or PRIVATE, created),
             )
         row = db.conn.execute("SELECT id, name, kind FROM chats WHERE name = ?", (name,)).fetchone()
     if kind is not None and row["kind"] != kind:
-        hint = ("start a team chat under a new name, e.g. --chat " + f"{name}-team" if kind == TEAM
-                else "leave out the kind to open it as it is")
+        hint = (
+            "start a team chat under a new name, e.g. --chat " + f"{name}-team"
+            if kind == TEAM
+            else "leave out the kind to open it as it is"
+        )
         raise ChatKindError(f"chat {name!r} already exists as a {row['kind']} chat and stays one; {hint}")
     return Chat(row["id"], row["name"], row["kind"])
 
 
 def list_chats(db: sqlite_utils.Database) -> list[Chat]:
-    return [Chat(r["id"], r["name"], r["kind"]) for r in db.conn.execute("SELECT id, name, kind FROM chats ORDER BY id")]
+    return [
+        Chat(r["id"], r["name"], r["kind"]) for r in db.conn.execute("SELECT id, name, kind FROM chats ORDER BY id")
+    ]
 
 
 def add_message(
@@ -139,7 +148,9 @@ def on_insert(hook) -> None:
 
 
 def _row(r) -> StoredMessage:
-    return StoredMessage(r["id"], r["chat_id"], r["role"], r["author"], r["text"], r["at"], json.loads(r["meta"]) if r["meta"] else {})
+    return StoredMessage(
+        r["id"], r["chat_id"], r["role"], r["author"], r["text"], r["at"], json.loads(r["meta"]) if r["meta"] else {}
+    )
 
 
 def recent(db: sqlite_utils.Database, chat: Chat, limit: int = 14) -> list[StoredMessage]:
@@ -151,9 +162,13 @@ def recent(db: sqlite_utils.Database, chat: Chat, limit: int = 14) -> list[Store
     return [_row(r) for r in reversed(rows)]
 
 
-def since(db: sqlite_utils.Database, after_id: int, limit: int | None = None, private_only: bool = True) -> list[StoredMessage]:
+def since(
+    db: sqlite_utils.Database, after_id: int, limit: int | None = None, private_only: bool = True
+) -> list[StoredMessage]:
     """Messages with id greater than ``after_id``, oldest first (what a write pass reads)."""
-    sql = "SELECT m.* FROM messages m JOIN chats c ON c.id = m.chat_id WHERE m.id > ? AND m.role IN ('user', 'assistant')"
+    sql = (
+        "SELECT m.* FROM messages m JOIN chats c ON c.id = m.chat_id WHERE m.id > ? AND m.role IN ('user', 'assistant')"
+    )
     if private_only:
         sql += " AND c.kind = 'private'"
     sql += " ORDER BY m.id"
@@ -171,6 +186,13 @@ def history(db: sqlite_utils.Database, chat: Chat | None = None, limit: int | No
     sql += " ORDER BY id"
     rows = [_row(r) for r in db.conn.execute(sql, args)]
     return rows[-limit:] if limit else rows
+
+
+def blank(conn, message_id: int, text: str, at: str) -> None:
+    """Replace a message's text with ``text`` and mark it forgotten (inside the caller's transaction)."""
+    conn.execute(
+        "UPDATE messages SET text = ?, meta = ? WHERE id = ?", (text, json.dumps({"forgotten": at}), message_id)
+    )
 
 
 def get(db: sqlite_utils.Database, message_id: int) -> StoredMessage | None:

@@ -13,19 +13,26 @@ to stores and wordings it was not tuned on.
    with nobody's possession, "what does X mean", "what is a…", "how do I/you
    / does X work", 怎么/如何/为什么/应该 without 我) is general; a turn that
    names something the store holds, speaks of the person (I/my/we/our/我),
-   asks to be reminded ("again", "remind me"), or asks kept to act is about
-   their world. These are properties of English and Chinese (generic versus
-   specific reference), true of any store.
+   asks to be reminded ("again", "remind me"), asks any other question, or
+   asks kept to act at a time (a clock time, a weekday) is about their world;
+   a request naming none of these ("Write a haiku about rain") is not. These
+   are properties of English and Chinese (generic versus specific
+   reference), true of any store.
 2. **Names of the person's world** (``store_names``) are found in the store
-   itself: words written capitalised where capitals are not owed to the start
-   of a sentence (or never seen in lower case), minus short acronyms, which are
-   mostly shared vocabulary (VP, QA, OKR). A turn naming one in any casing
-   ("who runs atlas") gets the facts holding it on that one word, best first,
-   at most ``MAX_NAMED``; a name held by more than ``NAME_MAX_SHARE`` of the
-   facts (the person's own name in every chat line) tells nothing.
-3. **Other facts** need two distinct shared words (all, for a one-word turn)
-   holding ``MIN_COVERAGE`` of the turn's idf mass and scoring ``MIN_RELATIVE``
-   of the best: one shared topic word is what ordinary turns have.
+   itself: words written capitalised more often than not, somewhere the
+   capital is not owed to the start of a sentence, minus short acronyms,
+   which are mostly shared vocabulary (VP, QA, OKR). A turn naming one in any
+   casing ("who runs atlas") gets the facts holding it on that one word, best
+   first, at most ``MAX_NAMED``, and so does what the person calls theirs
+   ("my dentist"); a name inside an indefinite noun phrase ("a Kafka broker")
+   names a kind, and one held by more than ``NAME_MAX_SHARE`` of the facts
+   (the person themself, a speaker of every chat line) tells nothing.
+3. **Other facts** need two distinct shared words (all, for a one-word turn;
+   a lone Chinese character is not a word) holding ``MIN_COVERAGE`` of the
+   idf mass of the turn's words the store knows and scoring ``MIN_RELATIVE``
+   of the best: one shared topic word is what ordinary turns have. A fact
+   found so that names something brings, one hop on, the facts on that name
+   sharing a word with the turn.
 4. **Standing rules** (a fact that says what must, must not, or is preferred:
    a modal, a negation or a preference verb) reach a request by what they are
    about: a word the rule shares with the request or with the facts the
@@ -158,7 +165,9 @@ _FIRST_PERSON = re.compile(r"\b(i|me|my|mine|myself|we|us|our|ours|ourselves|i'm
 _DEFINITION = re.compile(r"\bmean(?:s|ing)?\b|^\W*what(?:'s|\s+is|\s+are)\s+(?:a|an)\b|什么是|是什么意思|的意思", re.I)
 # "How do I / how does X work / how to", "why would/do": asks for a method or an explanation.
 _METHOD = re.compile(
-    r"^\W*(?:so\s+|and\s+)?(?:how\s+(?:do|does|can|could|should|would|to)|why\s+(?:do|does|would|is|are))\b|\bway\s+to\b", re.I)
+    r"^\W*(?:so\s+|and\s+)?(?:how\s+(?:do|does|can|could|should|would|to)|why\s+(?:do|does|would|is|are))\b|\bway\s+to\b",
+    re.I,
+)
 _CN_METHOD = re.compile("怎么|如何|为什么|应该|该怎样")
 _INDEFINITE = re.compile(r"\b(?:a|an)\b", re.I)
 # "my wife's birthday", "our vendor contact": the word right after a possessive is a thing of the person's.
@@ -168,19 +177,26 @@ _KIND_OF = re.compile(r"\b(?:a|an)\s+(?:[\w'-]+\s+){0,2}$", re.I)
 _PREPOSITION = re.compile(r"\b(?:with|to|for|at|on|in|from|about|of|by|and)\b", re.I)
 _POSSESSIVE = re.compile(r"\b(my|our|mine|ours)\b|我的|我们的", re.I)
 # Asking to be reminded of something the person knows they told kept.
-_RECALL_CUE = re.compile(r"\b(again|remind me|the usual|as usual|decided|agreed|said|told|mentioned|promised)\b|上次|说过|决定|答应", re.I)
+_RECALL_CUE = re.compile(
+    r"\b(again|remind me|the usual|as usual|decided|agreed|said|told|mentioned|promised)\b|上次|说过|决定|答应", re.I
+)
 # Quoted text in a turn is material to work on ("translate 'the meeting is postponed'"), not what it is about.
 _QUOTED = re.compile(r"(?<!\w)'[^']{3,}'(?!\w)|\"[^\"]{3,}\"|“[^”]{2,}”|「[^」]{2,}」|(?<!\w)‘[^’]{3,}’(?!\w)")
+
+
 def unquoted(text: str) -> str:
-    return _QUOTED.sub(" ", text)
+    """A request without the text it quotes; a question keeps its quotes ("the 'Walk for Hunger' event" is its subject)."""
+    return text if _is_question(text) else _QUOTED.sub(" ", text)
 
 
-def general_question(text: str, person: bool = False) -> bool:
+def general_question(text: str, person: bool = False, named: bool = False) -> bool:
     """A question about a kind or a method, not about the person's own things (rule 1 above).
 
     ``person``: the turn names the person themself, as a name most of the
     documents hold does (a speaker of every chat line): "When did Mira run a
-    race?" is "When did I run a race?"."""
+    race?" is "When did I run a race?". ``named``: it names someone or
+    something of the store's ("Who became a parent first, Rachel or Alex?"
+    is about Rachel and Alex, not about parents)."""
     if not _is_question(text) or _POSSESSIVE.search(text):
         return False
     if _DEFINITION.search(text) or (_METHOD.search(text) and not person):
@@ -188,7 +204,7 @@ def general_question(text: str, person: bool = False) -> bool:
     if has_cjk(text) and "我" not in text and not person and _CN_METHOD.search(text):
         return True
     # "Is penicillin an antibiotic?", "How much does a Skoda service cost?": a kind, nobody's.
-    return bool(_INDEFINITE.search(text)) and not person and not _FIRST_PERSON.search(text)
+    return bool(_INDEFINITE.search(text)) and not (person or named) and not _FIRST_PERSON.search(text)
 
 
 def about_their_world(text: str, names: AbstractSet[str] = frozenset(), person: bool = False) -> str | None:
@@ -197,7 +213,7 @@ def about_their_world(text: str, names: AbstractSet[str] = frozenset(), person: 
     ``names`` are the terms of the store's names that the turn holds;
     ``person``: it names the person themself (see ``general_question``)."""
     text = unquoted(text)
-    if general_question(text, person):
+    if general_question(text, person, bool(names)):
         return None
     if names:
         return "names " + ", ".join(sorted(names))
@@ -227,7 +243,10 @@ _RULE = re.compile(
     re.I,
 )
 # A preference is a rule only when it is the person's: "user prefers…", not "Meridian wants…".
-_PREFERENCE = re.compile(r"\b(?:user|person|i)\b\W+(?:\w+\W+){0,3}?(?:prefers?|wants?|likes?|avoids?|needs?)\b|用户.{0,6}(?:喜欢|偏好|希望)", re.I)
+_PREFERENCE = re.compile(
+    r"\b(?:user|person|i)\b\W+(?:\w+\W+){0,3}?(?:prefers?|wants?|likes?|avoids?|needs?)\b|用户.{0,6}(?:喜欢|偏好|希望)",
+    re.I,
+)
 
 
 def store_names(docs: Sequence[str], term_sets: Sequence[frozenset[str]] | None = None) -> dict[str, set[int]]:
@@ -253,12 +272,15 @@ def store_names(docs: Sequence[str], term_sets: Sequence[frozenset[str]] | None 
                 # The few characters before are enough to see a sentence start (and keep this linear).
                 start = max(0, m.start() - 16)
                 pattern = _SENTENCE_OPENING if start == 0 else _MID_OPENING
-                opening = pattern.search(doc[start: m.start()]) is not None
+                opening = pattern.search(doc[start : m.start()]) is not None
                 counts = first if opening else inside
                 counts[key] = counts.get(key, 0) + 1
     # Written capitalised more often than not, and somewhere not owed to a sentence's start (or never in lower case).
-    words = {w for w in set(inside) | set(first)
-             if inside.get(w, 0) + first.get(w, 0) > lower.get(w, 0) and (w in inside or w not in lower)}
+    words = {
+        w
+        for w in set(inside) | set(first)
+        if inside.get(w, 0) + first.get(w, 0) > lower.get(w, 0) and (w in inside or w not in lower)
+    }
     terms = {t for w in words for t in tokens(w)} - _WHEN_WORDS
     terms = {t for t in terms if not t[:1].isdigit()}
     holders: dict[str, set[int]] = {t: set() for t in terms}
@@ -310,14 +332,24 @@ class _DocsIndex:
     def rank(self, query: str, k: int) -> list[tuple[int, float]]:
         return self.index.top(query_terms(query), k)
 
-    def match(self, query: str, k: int, *, rules: bool = True, min_coverage: float = MIN_COVERAGE,
-              min_relative: float = MIN_RELATIVE, min_terms: int = MIN_TERMS) -> list[Match]:
+    def match(
+        self,
+        query: str,
+        k: int,
+        *,
+        rules: bool = True,
+        min_coverage: float = MIN_COVERAGE,
+        min_relative: float = MIN_RELATIVE,
+        min_terms: int = MIN_TERMS,
+    ) -> list[Match]:
         text = unquoted(query)
         terms = query_terms(text)
         if not terms or not self.docs:
             return []
         named, common = self._named(text, terms)
-        if about_their_world(text, named, bool(common)) is None and not (rules and _is_request(text) and self._acts_in_world(terms)):
+        if about_their_world(text, named, bool(common)) is None and not (
+            rules and _is_request(text) and self._acts_in_world(terms)
+        ):
             return []
         scores = self.index.scores(terms)
         if not scores:
@@ -356,8 +388,13 @@ class _DocsIndex:
         # One hop: a fact found on words names something ("Project Atlas, the
         # rebuild of the intake pipeline"); facts on that name sharing a word
         # with the turn come too ("Atlas beta launch moved to 21 October").
-        hop_names = {t for m in list(out.values()) if m.reason.startswith("words")
-                     for t in self.term_sets[m.index] if t in self.names and 0 < len(self.names[t]) <= limit} - set(anchors)
+        hop_names = {
+            t
+            for m in list(out.values())
+            if m.reason.startswith("words")
+            for t in self.term_sets[m.index]
+            if t in self.names and 0 < len(self.names[t]) <= limit
+        } - set(anchors)
         hops = 0
         for i, score in best:
             if hops >= MAX_NAMED or len(out) >= k:
@@ -417,8 +454,11 @@ class _DocsIndex:
             linked = sorted((around - telling) & words)
             timed = bool(when & {_when_class(t) for t in words if _is_when(t)})
             if direct or linked or timed:
-                why = ("words: " + ", ".join(direct)) if direct else (
-                    ("through: " + ", ".join(linked)) if linked else "a time on both sides")
+                why = (
+                    ("words: " + ", ".join(direct))
+                    if direct
+                    else (("through: " + ", ".join(linked)) if linked else "a time on both sides")
+                )
                 found.append((len(direct) * 2 + len(linked) + 2 * timed, r, why))
         found.sort(key=lambda f: (-f[0], -f[1]))
         return [Match(r, scores.get(r, 0.0), f"standing rule ({why})") for _, r, why in found[:MAX_RULES]]
@@ -447,8 +487,9 @@ def rank(query: str, docs: list[str], k: int) -> list[tuple[int, float]]:
     return _docs_index(docs).rank(query, k)
 
 
-def match(query: str, texts: Sequence[str], k: int = 12, *, rules: bool = True,
-          min_relative: float = MIN_RELATIVE) -> list[Match]:
+def match(
+    query: str, texts: Sequence[str], k: int = 12, *, rules: bool = True, min_relative: float = MIN_RELATIVE
+) -> list[Match]:
     """The candidate ``texts`` that bear on ``query``, best first, at most ``k``, each with its reason.
 
     The one matcher for facts, open promises and series; empty when nothing
@@ -506,7 +547,9 @@ class _FactIndex:
                 prev = by_id[prev].replaces
             self.chains.append(chain)
         bodies = [fact_body(f.text) for f in self.active]
-        with_past = [" ".join([b] + [fact_body(p.text) for p in chain]) for b, chain in zip(bodies, self.chains, strict=True)]
+        with_past = [
+            " ".join([b] + [fact_body(p.text) for p in chain]) for b, chain in zip(bodies, self.chains, strict=True)
+        ]
         self.docs = _DocsIndex(bodies, with_past)
 
 
@@ -545,5 +588,7 @@ def recall_facts(db, query: str, k: int = 12) -> list[Recalled]:
         out.append(Recalled(f.id, f.text, f.status, round(m.score, 4), reason))
         if past:
             for old in chain:
-                out.append(Recalled(old.id, old.text, old.status, round(m.score, 4), f"earlier value, replaced (see #{f.id})"))
+                out.append(
+                    Recalled(old.id, old.text, old.status, round(m.score, 4), f"earlier value, replaced (see #{f.id})")
+                )
     return out

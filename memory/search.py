@@ -46,7 +46,9 @@ def _create_and_backfill(conn: sqlite3.Connection) -> None:
         "SELECT m.id, m.text FROM messages m JOIN chats c ON c.id = m.chat_id"
         " WHERE c.kind = 'private' AND m.role IN ('user', 'assistant') ORDER BY m.id"
     ).fetchall()
-    conn.executemany(f"INSERT INTO {TABLE} (rowid, tokens) VALUES (?, ?)", ((r[0], _indexed_tokens(r[1])) for r in rows))
+    conn.executemany(
+        f"INSERT INTO {TABLE} (rowid, tokens) VALUES (?, ?)", ((r[0], _indexed_tokens(r[1])) for r in rows)
+    )
 
 
 MIGRATIONS = [("m001_message_index", _create_and_backfill)]
@@ -64,6 +66,24 @@ def _index_message(conn: sqlite3.Connection, message_id: int, role: str, text: s
 
 
 messages.on_insert(_index_message)
+
+
+def unindex(conn: sqlite3.Connection, message_id: int, text: str, role: str, chat_kind: str) -> None:
+    """Drop a message from the index (a forget), given the text it was indexed with.
+
+    The table is contentless: FTS5 deletes a row by being told its tokens.
+    Only what ``_index_message`` indexed is deleted, so the index's counts stay true.
+    """
+    if chat_kind != messages.PRIVATE or role == "tool":
+        return
+    conn.execute(
+        f"INSERT INTO {TABLE} ({TABLE}, rowid, tokens) VALUES ('delete', ?, ?)", (message_id, _indexed_tokens(text))
+    )
+
+
+def compact(conn: sqlite3.Connection) -> None:
+    """Merge the index into one segment, so deleted rows' words are gone from the file, not only marked."""
+    conn.execute(f"INSERT INTO {TABLE} ({TABLE}) VALUES ('optimize')")
 
 
 @dataclass
@@ -104,11 +124,21 @@ def search_messages(db, query: str, limit: int = 10) -> list[Hit]:
         f"SELECT m.id, m.text, m.at, m.author, c.name, -s.score AS score FROM"
         f" (SELECT rowid, bm25({TABLE}) AS score FROM {TABLE} WHERE {TABLE} MATCH ? ORDER BY score LIMIT ?) s"
         " JOIN messages m ON m.id = s.rowid JOIN chats c ON c.id = m.chat_id"
-        " WHERE c.kind = 'private' ORDER BY s.score",
+        # A forgotten message is out of the index; the meta check keeps it out whatever the index says.
+        " WHERE c.kind = 'private' AND (m.meta IS NULL OR json_extract(m.meta, '$.forgotten') IS NULL)"
+        " ORDER BY s.score",
         (_match_expression(terms), int(limit)),
     ).fetchall()
     return [
-        Hit("message", snippet(redact(r[1]), terms), r[2][:10], r[3], message_ids=[r[0]], chat=r[4], score=round(r[5], 4))
+        Hit(
+            "message",
+            snippet(redact(r[1]), terms),
+            r[2][:10],
+            r[3],
+            message_ids=[r[0]],
+            chat=r[4],
+            score=round(r[5], 4),
+        )
         for r in rows
     ]
 
@@ -123,8 +153,15 @@ def search_facts(db, query: str, limit: int = 10) -> list[Hit]:
         return []
     ranked = rank(query, [fact_body(f.text) for f in facts], limit)
     return [
-        Hit("fact", redact(facts[i].text), facts[i].said_on[:10], facts[i].status, fact_id=facts[i].id,
-            message_ids=list(facts[i].source_ids), score=round(score, 4))
+        Hit(
+            "fact",
+            redact(facts[i].text),
+            facts[i].said_on[:10],
+            facts[i].status,
+            fact_id=facts[i].id,
+            message_ids=list(facts[i].source_ids),
+            score=round(score, 4),
+        )
         for i, score in ranked
     ]
 

@@ -13,7 +13,7 @@ import importlib
 import json
 import os
 import sqlite3
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -33,8 +33,10 @@ class ImportRefused(Exception):
     """The file cannot be imported; the message says why in one line."""
 
 
-NOT_EMPTY = ("this store already holds memory (notes, facts, promises or series); "
-             "import only into an empty store, e.g. with KEPT_HOME pointing at a new folder")
+NOT_EMPTY = (
+    "this store already holds memory (notes, facts, promises or series); "
+    "import only into an empty store, e.g. with KEPT_HOME pointing at a new folder"
+)
 
 
 def _rows(db: sqlite_utils.Database, table: str) -> list[dict[str, Any]]:
@@ -43,9 +45,13 @@ def _rows(db: sqlite_utils.Database, table: str) -> list[dict[str, Any]]:
 
 def _tables(db: sqlite_utils.Database, prefix: str) -> list[str]:
     # Creation order, so a table another references is filled first on import.
-    return [r[0] for r in db.conn.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE ? ORDER BY rowid", (prefix + "%",))
-        if not r[0].endswith(("_fts", "_data", "_idx", "_docsize", "_config", "_content"))]
+    return [
+        r[0]
+        for r in db.conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE ? ORDER BY rowid", (prefix + "%",)
+        )
+        if not r[0].endswith(("_fts", "_data", "_idx", "_docsize", "_config", "_content"))
+    ]
 
 
 def _other_rows(db: sqlite_utils.Database, key: str) -> dict[str, list[dict[str, Any]]]:
@@ -59,7 +65,7 @@ def _other_rows(db: sqlite_utils.Database, key: str) -> dict[str, list[dict[str,
 def export_data(db: sqlite_utils.Database) -> dict[str, Any]:
     return {
         "kept_export": FORMAT,
-        "exported_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "exported_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "notes": _rows(db, "notes"),
         "facts": _rows(db, "facts"),
         "events": _rows(db, "fact_events"),
@@ -161,11 +167,15 @@ def validate(db: sqlite_utils.Database, tables: dict[str, Any]) -> None:
                 raise ImportRefused(f"{table} row {i} is {_show(row)}, not an object of fields")
             unknown = sorted(set(row) - set(schema["columns"]))
             if unknown:
-                raise ImportRefused(f"{table} row {i}{_id_of(row)}: unknown field {unknown[0]!r} "
-                                    f"(this kept knows {', '.join(schema['columns'])})")
+                raise ImportRefused(
+                    f"{table} row {i}{_id_of(row)}: unknown field {unknown[0]!r} "
+                    f"(this kept knows {', '.join(schema['columns'])})"
+                )
             for column, (kind, required) in schema["columns"].items():
                 if required and row.get(column) is None:
-                    raise ImportRefused(f"{table} row {i}{_id_of(row)}, field {column!r}: required, but missing or null")
+                    raise ImportRefused(
+                        f"{table} row {i}{_id_of(row)}, field {column!r}: required, but missing or null"
+                    )
                 if column in row:
                     _check_value(table, i, row, column, kind, row[column])
             if row.get("id") is not None:
@@ -179,8 +189,9 @@ def validate(db: sqlite_utils.Database, tables: dict[str, Any]) -> None:
             for i, row in enumerate(rows, 1):
                 ref = row.get(column)
                 if ref is not None and ref not in known:
-                    raise ImportRefused(f"{table} row {i}{_id_of(row)}, field {column!r}: "
-                                        f"{target} id {ref} is not in the import")
+                    raise ImportRefused(
+                        f"{table} row {i}{_id_of(row)}, field {column!r}: {target} id {ref} is not in the import"
+                    )
 
 
 def load_file(path: str | os.PathLike) -> Any:

@@ -22,16 +22,22 @@ import os
 import socket
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime, timedelta
 
 import sqlite_utils
 
-from memory import facts as fact_log
+from memory import embedded_writer, promises, reconcile, series, state, summary, undo
 from memory import messages as store
-from memory import notes, reconcile, soul, state, summary
 from memory.db import transaction
 from memory.secrets import redact
+from memory.stages import Batch
+
+# The stages of a pass, in the order they plan and apply (memory/stages.py says what each has).
+STAGES = (summary, reconcile, promises, series)
+# For a memory model that writes memory badly (agent/models/choices.py ``memory_in_code``):
+# facts, SOUL and MEMORY in code (memory/embedded_writer.py), then the same ledgers.
+IN_CODE_STAGES = (embedded_writer, promises, series)
 
 CURSOR = "writer.cursor"  # id of the last message a committed pass read
 LAST_PASS = "writer.last_pass_at"
@@ -118,11 +124,15 @@ def due(db: sqlite_utils.Database, schedule: Schedule, now: datetime | None = No
         # passes until that day comes. It counts as now: passes wait min_hours from here.
         logging.getLogger("kept.memory").warning(
             "the last memory pass is dated %s, in the future (was the clock ahead?); counting it as now",
-            last.isoformat(timespec="minutes"))
+            last.isoformat(timespec="minutes"),
+        )
         state.put(db, LAST_PASS, now.isoformat())
         last = now
     if last is not None and now - last < timedelta(hours=schedule.min_hours):
-        return False, f"the last pass was {(now - last).total_seconds() / 3600:.1f} h ago, passes wait {schedule.min_hours:g} h"
+        return (
+            False,
+            f"the last pass was {(now - last).total_seconds() / 3600:.1f} h ago, passes wait {schedule.min_hours:g} h",
+        )
     return True, f"{len(new)} new turns, {users} from the person"
 
 
@@ -159,11 +169,25 @@ def claim(db: sqlite_utils.Database, owner: str, now: datetime | None = None, se
     now = now or _now()
     with transaction(db) as conn:
         lease = _read_lease(conn)
-        if lease and lease.get("owner") != owner and datetime.fromisoformat(lease["expires"]) > now \
-                and not _holder_gone(lease):
+        if (
+            lease
+            and lease.get("owner") != owner
+            and datetime.fromisoformat(lease["expires"]) > now
+            and not _holder_gone(lease)
+        ):
             return False
-        state.put(db, LEASE, json.dumps({"owner": owner, "expires": (now + timedelta(seconds=seconds)).isoformat(),
-                                         "pid": os.getpid(), "host": socket.gethostname()}))
+        state.put(
+            db,
+            LEASE,
+            json.dumps(
+                {
+                    "owner": owner,
+                    "expires": (now + timedelta(seconds=seconds)).isoformat(),
+                    "pid": os.getpid(),
+                    "host": socket.gethostname(),
+                }
+            ),
+        )
         return True
 
 
@@ -182,7 +206,8 @@ def _holds(conn, owner: str, now: datetime) -> bool:
 
 
 def _batch(messages: list[store.StoredMessage]) -> list[store.StoredMessage]:
-    out, size = [], 0
+    out: list[store.StoredMessage] = []
+    size = 0
     for m in messages:
         size += min(len(m.text), MAX_MESSAGE_CHARS)
         if out and (len(out) >= MAX_MESSAGES or size > MAX_CHARS):
@@ -222,7 +247,8 @@ def run_pass(
     ``before_commit`` runs after every model call and before the commit; tests
     use it to fail a pass at the last moment. ``in_code``: facts, SOUL and
     MEMORY are written by memory/embedded_writer.py (the model only judges
-    SOUL requests).
+    SOUL requests), and a ledger stage whose bounded call fails is skipped
+    and reported rather than failing the pass.
     """
     say = progress or (lambda _msg: None)
     now = now or _now()
@@ -240,46 +266,32 @@ def run_pass(
         if not unread:
             return PassResult(False, "no new messages")
         batch = _batch(unread)
-        result = PassResult(True, "forced" if force else "due", messages=len(batch), cursor_from=start,
-                            cursor_to=batch[-1].id, remaining=len(unread) - len(batch))
-        said_dates = [m.at[:10] for m in batch]
-        text = transcript(batch)
-
-        if in_code:  # a model that writes memory badly: facts, SOUL and MEMORY in code
-            from memory import embedded_writer
-
-            say(f"reading {len(batch)} messages in code")
-            written = embedded_writer.plan(db, llm, batch, cap=cap, today=now.date())
-            splan, fplan = written.summary, written.facts
-            result.extra["decisions"] = [d.line() for d in written.decisions]
-        else:
-            say(f"rewriting MEMORY from {len(batch)} messages")
-            old_note, old_soul = summary.current(db), soul.current(db)
-            splan = summary.plan(llm, old_note=old_note, old_soul=old_soul, transcript=text, cap=cap,
-                                 default_date=said_dates[-1])
-            _renew(db, owner)
-
-            say("extracting facts")
-            candidates = reconcile.extract(llm, text, batch, said_dates)
-            say(f"reconciling {len(candidates)} candidate facts")
-            fplan = reconcile.reconcile(db, llm, candidates)
-        _renew(db, owner)
-
-        extra_plans = []
+        result = PassResult(
+            True,
+            "forced" if force else "due",
+            messages=len(batch),
+            cursor_from=start,
+            cursor_to=batch[-1].id,
+            remaining=len(unread) - len(batch),
+        )
+        work = Batch(
+            batch, transcript(batch), cap=cap, max_active=max_active, hosted=bool(getattr(llm, "hosted", False))
+        )
         today = now.date()
-        for name in ("promises", "series"):
-            module = __import__(f"memory.{name}", fromlist=[name])
-            plan_pass, apply_pass = getattr(module, "plan_pass", None), getattr(module, "apply_pass", None)
-            if plan_pass and apply_pass:
-                say(f"detecting {name}")
-                try:
-                    extra_plans.append((name, apply_pass, plan_pass(db, batch, llm, today)))
-                except Exception as exc:
-                    if not in_code or getattr(exc, "kind", None) == "cancelled":
-                        raise
-                    # A bounded call of a small model may not fit: the facts still commit, and the report says so.
-                    result.extra[name] = f"skipped: {type(exc).__name__}: {exc}"
-                _renew(db, owner)
+        if work.hosted:
+            # A hosted model reads the commitments in the extraction call itself.
+            work.read["extract_with"] = promises.READ_WITH_FACTS
+        plans = []
+        for stage in IN_CODE_STAGES if in_code else STAGES:
+            say(f"{stage.DOING} from {len(batch)} messages")
+            try:
+                plans.append((stage, stage.plan(db, work, llm, today)))
+            except Exception as exc:
+                if not in_code or stage is embedded_writer or getattr(exc, "kind", None) == "cancelled":
+                    raise
+                # A small model's bounded call may not fit: the facts still commit, and the report says so.
+                result.extra[stage.NAME] = f"skipped: {type(exc).__name__}: {exc}"
+            _renew(db, owner)
 
         if before_commit:
             before_commit()
@@ -289,17 +301,12 @@ def run_pass(
                 raise PassAborted("the write pass lost its lease; nothing was written")
             if cursor(db) != start:
                 raise PassAborted("another write pass committed these messages first; nothing was written")
-            result.note_changed = notes.save(conn, notes.MEMORY, splan.text, f"write pass over messages {batch[0].id}-{batch[-1].id}") is not None
-            if splan.soul is not None:
-                result.soul_changed = soul.save(conn, splan.soul, "asked for in conversation") is not None
-            for item in splan.overflow:
-                if item.text:
-                    fact_log.add_fact(conn, item.text, item.said_on, [], reason="moved out of MEMORY")
-                    result.overflow += 1
-            _apply_facts(conn, fplan, result)
-            for name, apply_pass, plan in extra_plans:
-                result.extra[name] = apply_pass(conn, plan)
-            result.archived = len(fact_log.archive_over_bound(conn, max_active))
+            before = undo.snapshot(conn)  # what the pass changes is journaled, so /undo can revert it
+            for stage, plan in plans:
+                _report(result, stage.NAME, stage.apply(conn, plan))
+            result.extra["journal_id"] = undo.record(
+                conn, before, f"the write pass over messages {batch[0].id}-{batch[-1].id}"
+            )
             state.put(db, CURSOR, str(batch[-1].id))
             state.put(db, LAST_PASS, now.isoformat())
             state.put(db, LEASE, "")
@@ -308,41 +315,33 @@ def run_pass(
         release(db, owner)
 
 
+_RESULT_FIELDS = {f.name for f in fields(PassResult)}
+
+
+def _report(result: PassResult, name: str, counts: dict) -> None:
+    """A stage's counts: those PassResult names go there (note_changed, added, ...), the rest under extra[name]."""
+    own = {k: v for k, v in counts.items() if k not in _RESULT_FIELDS}
+    for key, value in counts.items():
+        if key in _RESULT_FIELDS:
+            setattr(result, key, value)
+    if own:
+        result.extra[name] = own
+
+
 def _renew(db: sqlite_utils.Database, owner: str) -> None:
     if not claim(db, owner):
         raise PassAborted("another write pass took over the lease; nothing was written")
 
 
-def _apply_facts(conn, plan: reconcile.FactsPlan, result: PassResult) -> None:
-    result.candidates, result.already_kept, result.unused_decisions = plan.candidates, plan.already_kept, plan.unused_decisions
-    if plan.undecided:  # said, so that no candidate is dropped without a word
-        result.extra["undecided"] = plan.undecided
-    for c in plan.adds:
-        before = conn.execute("SELECT count(*) FROM facts").fetchone()[0]
-        fact_log.add_fact(conn, c.text, c.said_on, c.source_ids, reason="write pass")
-        result.added += conn.execute("SELECT count(*) FROM facts").fetchone()[0] - before
-    for old_id, c in plan.updates:
-        row = conn.execute("SELECT status FROM facts WHERE id = ?", (old_id,)).fetchone()
-        if row is None or row["status"] != fact_log.ACTIVE:
-            # Changed since the plan was made (forgotten, archived): keep the news as a new fact.
-            fact_log.add_fact(conn, c.text, c.said_on, c.source_ids, reason="write pass (its old fact changed meanwhile)")
-            result.added += 1
-            continue
-        if fact_log.find_same(conn, fact_log.dated(c.text, c.said_on), c.said_on) is not None:
-            continue  # a reread: this update is already stored
-        fact_log.update_fact(conn, old_id, c.text, c.said_on, c.source_ids)
-        result.updated += 1
-    if plan.touches:
-        fact_log.touch(conn, plan.touches)  # said again: the bound should archive them last
-    for fact_id, reason in plan.deletes:
-        row = conn.execute("SELECT status FROM facts WHERE id = ?", (fact_id,)).fetchone()
-        if row is not None and row["status"] == fact_log.ACTIVE:
-            fact_log.delete_fact(conn, fact_id, reason)
-            result.deleted += 1
-
-
-def run_until_caught_up(db: sqlite_utils.Database, llm, *, cap: int, max_active: int,
-                        progress: Callable[[str], None] | None = None, max_passes: int = 100) -> list[PassResult]:
+def run_until_caught_up(
+    db: sqlite_utils.Database,
+    llm,
+    *,
+    cap: int,
+    max_active: int,
+    progress: Callable[[str], None] | None = None,
+    max_passes: int = 100,
+) -> list[PassResult]:
     """Forced passes until every private message has been read (``kept memory rewrite``)."""
     results = []
     for _ in range(max_passes):

@@ -8,11 +8,21 @@ import os
 import pytest
 
 KEY_VARS = (
-    "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_API_KEY", "OPENAI_BASE_URL",
-    "KEPT_MODEL", "KEPT_MEMORY_MODEL", "KEPT_LOCAL_MODEL",
+    "ANTHROPIC_API_KEY",
+    "ANTHROPIC_BASE_URL",
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+    "KEPT_MODEL",
+    "KEPT_MEMORY_MODEL",
+    "KEPT_LOCAL_MODEL",
     # The person's own accounts: a test connects only the servers it starts.
-    "KEPT_CALDAV_URL", "KEPT_CALDAV_USER", "KEPT_CALDAV_PASSWORD", "KEPT_CALDAV_CALENDAR",
-    "KEPT_SMTP_URL", "KEPT_SMTP_FROM", "KEPT_DELIVERY_TIMEOUT",
+    "KEPT_CALDAV_URL",
+    "KEPT_CALDAV_USER",
+    "KEPT_CALDAV_PASSWORD",
+    "KEPT_CALDAV_CALENDAR",
+    "KEPT_SMTP_URL",
+    "KEPT_SMTP_FROM",
+    "KEPT_DELIVERY_TIMEOUT",
 )
 
 
@@ -20,8 +30,10 @@ def pytest_configure(config):
     # `make test` installs the embedded model and sets this, so its tests fail
     # loudly instead of skipping when the install went wrong.
     if os.environ.get("KEPT_REQUIRE_LOCAL_MODEL") == "1" and importlib.util.find_spec("llama_cpp") is None:
-        raise pytest.UsageError("KEPT_REQUIRE_LOCAL_MODEL=1 but llama-cpp-python is not installed: run `make test`, "
-                                "or pip install -e '.[local,dev]' and `kept model install`")
+        raise pytest.UsageError(
+            "KEPT_REQUIRE_LOCAL_MODEL=1 but llama-cpp-python is not installed: run `make test`, "
+            "or pip install -e '.[local,dev]' and `kept model install`"
+        )
 
 
 @pytest.fixture(autouse=True)

@@ -90,26 +90,45 @@ class FakeServer:
     def reply_text(self, text: str, *, usage: tuple[int, int] | None = DEFAULT_USAGE) -> FakeServer:
         return self._push(Step("reply", text=text, usage=usage))
 
-    def reply_tool_call(self, name: str, arguments: dict, *, id: str | None = None, text: str = "",
-                        usage: tuple[int, int] | None = DEFAULT_USAGE) -> FakeServer:
-        return self._push(Step("reply", text=text, usage=usage,
-                               tool_calls=[(id or self._call_id(), name, json.dumps(arguments))]))
+    def reply_tool_call(
+        self,
+        name: str,
+        arguments: dict,
+        *,
+        id: str | None = None,
+        text: str = "",
+        usage: tuple[int, int] | None = DEFAULT_USAGE,
+    ) -> FakeServer:
+        return self._push(
+            Step("reply", text=text, usage=usage, tool_calls=[(id or self._call_id(), name, json.dumps(arguments))])
+        )
 
-    def reply_tool_calls(self, calls: list[tuple[str, dict]], *, text: str = "",
-                         usage: tuple[int, int] | None = DEFAULT_USAGE) -> FakeServer:
+    def reply_tool_calls(
+        self, calls: list[tuple[str, dict]], *, text: str = "", usage: tuple[int, int] | None = DEFAULT_USAGE
+    ) -> FakeServer:
         wired = [(self._call_id(), name, json.dumps(args)) for name, args in calls]
         return self._push(Step("reply", text=text, usage=usage, tool_calls=wired))
 
-    def reply_malformed_tool_call(self, name: str, raw_arguments: str = '{"title": "1:1 with Sam", "start": ') -> FakeServer:
+    def reply_malformed_tool_call(
+        self, name: str, raw_arguments: str = '{"title": "1:1 with Sam", "start": '
+    ) -> FakeServer:
         return self._push(Step("reply", tool_calls=[(self._call_id(), name, raw_arguments)]))
 
     def reply_empty(self, *, usage: tuple[int, int] | None = DEFAULT_USAGE) -> FakeServer:
         return self._push(Step("reply", usage=usage))
 
-    def fail(self, status: int = 500, *, retry_after: float | None = None, message: str = "",
-             error_type: str | None = None) -> FakeServer:
-        return self._push(Step("fail", status=status, retry_after=retry_after,
-                               message=message or f"scripted failure {status}", error_type=error_type))
+    def fail(
+        self, status: int = 500, *, retry_after: float | None = None, message: str = "", error_type: str | None = None
+    ) -> FakeServer:
+        return self._push(
+            Step(
+                "fail",
+                status=status,
+                retry_after=retry_after,
+                message=message or f"scripted failure {status}",
+                error_type=error_type,
+            )
+        )
 
     def hang(self, seconds: float) -> FakeServer:
         return self._push(Step("hang", seconds=seconds))
@@ -216,7 +235,9 @@ class FakeServer:
         with self._lock:
             step = self._steps.pop(0) if self._steps else None
         if step is None:
-            return self._send_json(h, 500, self.error_body(500, "fake server: request beyond the scripted replies", None))
+            return self._send_json(
+                h, 500, self.error_body(500, "fake server: request beyond the scripted replies", None)
+            )
         stream = isinstance(body, dict) and bool(body.get("stream"))
         if step.kind == "hang":
             if self._stopping.wait(step.seconds):
@@ -315,7 +336,7 @@ def _seconds(value: float) -> str:
 
 
 def _pieces(text: str, size: int = 4) -> list[str]:
-    return [text[i:i + size] for i in range(0, len(text), size)]
+    return [text[i : i + size] for i in range(0, len(text), size)]
 
 
 class FakeOpenAI(FakeServer):
@@ -331,8 +352,12 @@ class FakeOpenAI(FakeServer):
         if step.usage is None:
             return None
         i, o = step.usage
-        return {"prompt_tokens": i, "completion_tokens": o, "total_tokens": i + o,
-                "prompt_tokens_details": {"cached_tokens": 0}}
+        return {
+            "prompt_tokens": i,
+            "completion_tokens": o,
+            "total_tokens": i + o,
+            "prompt_tokens_details": {"cached_tokens": 0},
+        }
 
     def _finish(self, step: Step) -> str:
         return "tool_calls" if step.tool_calls else "stop"
@@ -344,17 +369,26 @@ class FakeOpenAI(FakeServer):
                 {"id": cid, "type": "function", "function": {"name": name, "arguments": args}}
                 for cid, name, args in step.tool_calls
             ]
-        body = {"id": "chatcmpl-fake", "object": "chat.completion", "created": int(time.time()), "model": self.model,
-                "choices": [{"index": 0, "message": message, "finish_reason": self._finish(step), "logprobs": None}]}
+        body = {
+            "id": "chatcmpl-fake",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": self.model,
+            "choices": [{"index": 0, "message": message, "finish_reason": self._finish(step), "logprobs": None}],
+        }
         if step.usage is not None:
             body["usage"] = self._usage(step)
         return body
 
     def stream_events(self, step: Step) -> list[str]:
         def chunk(delta: dict, finish: str | None = None, choices: bool = True, usage: dict | None = None) -> str:
-            payload = {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": int(time.time()),
-                       "model": self.model,
-                       "choices": [{"index": 0, "delta": delta, "finish_reason": finish}] if choices else []}
+            payload = {
+                "id": "chatcmpl-fake",
+                "object": "chat.completion.chunk",
+                "created": int(time.time()),
+                "model": self.model,
+                "choices": [{"index": 0, "delta": delta, "finish_reason": finish}] if choices else [],
+            }
             if usage is not None:
                 payload["usage"] = usage
             return f"data: {json.dumps(payload)}\n\n"
@@ -362,10 +396,19 @@ class FakeOpenAI(FakeServer):
         events = [chunk({"role": "assistant", "content": ""})]
         events += [chunk({"content": piece}) for piece in _pieces(step.text)]
         for index, (cid, name, args) in enumerate(step.tool_calls):
-            events.append(chunk({"tool_calls": [{"index": index, "id": cid, "type": "function",
-                                                 "function": {"name": name, "arguments": ""}}]}))
-            events += [chunk({"tool_calls": [{"index": index, "function": {"arguments": piece}}]})
-                       for piece in _pieces(args, 7)]
+            events.append(
+                chunk(
+                    {
+                        "tool_calls": [
+                            {"index": index, "id": cid, "type": "function", "function": {"name": name, "arguments": ""}}
+                        ]
+                    }
+                )
+            )
+            events += [
+                chunk({"tool_calls": [{"index": index, "function": {"arguments": piece}}]})
+                for piece in _pieces(args, 7)
+            ]
         events.append(chunk({}, self._finish(step)))
         if step.usage is not None:
             events.append(chunk({}, choices=False, usage=self._usage(step)))
@@ -374,7 +417,8 @@ class FakeOpenAI(FakeServer):
 
     def error_body(self, status: int, message: str, error_type: str | None) -> dict:
         kind = error_type or {429: "rate_limit_exceeded", 401: "invalid_api_key"}.get(
-            status, "server_error" if status >= 500 else "invalid_request_error")
+            status, "server_error" if status >= 500 else "invalid_request_error"
+        )
         return {"error": {"message": message, "type": kind, "param": None, "code": kind}}
 
     def error_event(self, message: str, error_type: str | None) -> str:
@@ -407,12 +451,23 @@ class FakeAnthropic(FakeServer):
         return f"toolu_{next(self._ids):04d}"
 
     def message_json(self, step: Step) -> dict:
-        body: dict[str, Any] = {"id": "msg_fake", "type": "message", "role": "assistant", "model": self.model,
-                                "content": self._blocks(step), "stop_reason": self._stop(step), "stop_sequence": None}
+        body: dict[str, Any] = {
+            "id": "msg_fake",
+            "type": "message",
+            "role": "assistant",
+            "model": self.model,
+            "content": self._blocks(step),
+            "stop_reason": self._stop(step),
+            "stop_sequence": None,
+        }
         i, o = step.usage or (None, None)
         if step.usage is not None:
-            body["usage"] = {"input_tokens": i, "output_tokens": o,
-                             "cache_read_input_tokens": 0, "cache_creation_input_tokens": 0}
+            body["usage"] = {
+                "input_tokens": i,
+                "output_tokens": o,
+                "cache_read_input_tokens": 0,
+                "cache_creation_input_tokens": 0,
+            }
         return body
 
     def stream_events(self, step: Step) -> list[str]:
@@ -420,25 +475,46 @@ class FakeAnthropic(FakeServer):
             return f"event: {name}\ndata: {json.dumps({'type': name, **payload})}\n\n"
 
         i, o = step.usage or (None, None)
-        start: dict[str, Any] = {"id": "msg_fake", "type": "message", "role": "assistant", "model": self.model,
-                                 "content": [], "stop_reason": None, "stop_sequence": None}
+        start: dict[str, Any] = {
+            "id": "msg_fake",
+            "type": "message",
+            "role": "assistant",
+            "model": self.model,
+            "content": [],
+            "stop_reason": None,
+            "stop_sequence": None,
+        }
         if step.usage is not None:
-            start["usage"] = {"input_tokens": i, "output_tokens": 1,
-                              "cache_read_input_tokens": 0, "cache_creation_input_tokens": 0}
+            start["usage"] = {
+                "input_tokens": i,
+                "output_tokens": 1,
+                "cache_read_input_tokens": 0,
+                "cache_creation_input_tokens": 0,
+            }
         events = [event("message_start", {"message": start}), event("ping", {})]
         index = 0
         if step.text:
             events.append(event("content_block_start", {"index": index, "content_block": {"type": "text", "text": ""}}))
-            events += [event("content_block_delta", {"index": index, "delta": {"type": "text_delta", "text": piece}})
-                       for piece in _pieces(step.text)]
+            events += [
+                event("content_block_delta", {"index": index, "delta": {"type": "text_delta", "text": piece}})
+                for piece in _pieces(step.text)
+            ]
             events.append(event("content_block_stop", {"index": index}))
             index += 1
         for cid, name, args in step.tool_calls:
-            events.append(event("content_block_start", {"index": index, "content_block":
-                                                        {"type": "tool_use", "id": cid, "name": name, "input": {}}}))
-            events += [event("content_block_delta", {"index": index, "delta":
-                                                     {"type": "input_json_delta", "partial_json": piece}})
-                       for piece in _pieces(args, 7)]
+            events.append(
+                event(
+                    "content_block_start",
+                    {"index": index, "content_block": {"type": "tool_use", "id": cid, "name": name, "input": {}}},
+                )
+            )
+            events += [
+                event(
+                    "content_block_delta",
+                    {"index": index, "delta": {"type": "input_json_delta", "partial_json": piece}},
+                )
+                for piece in _pieces(args, 7)
+            ]
             events.append(event("content_block_stop", {"index": index}))
             index += 1
         delta: dict[str, Any] = {"delta": {"stop_reason": self._stop(step), "stop_sequence": None}}
@@ -449,9 +525,14 @@ class FakeAnthropic(FakeServer):
         return events
 
     def error_body(self, status: int, message: str, error_type: str | None) -> dict:
-        kind = error_type or {429: "rate_limit_error", 401: "authentication_error", 403: "permission_error",
-                              400: "invalid_request_error", 404: "not_found_error",
-                              529: "overloaded_error"}.get(status, "api_error")
+        kind = error_type or {
+            429: "rate_limit_error",
+            401: "authentication_error",
+            403: "permission_error",
+            400: "invalid_request_error",
+            404: "not_found_error",
+            529: "overloaded_error",
+        }.get(status, "api_error")
         return {"type": "error", "error": {"type": kind, "message": message}}
 
     def error_event(self, message: str, error_type: str | None) -> str:

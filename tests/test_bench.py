@@ -24,7 +24,12 @@ def test_gate_bench_reports_test_and_dev_splits_side_by_side_per_turn_class():
         assert set(split["systems"]) == {"top-12, no gate", "kept recall"}
         assert split["turns"]["answerable"] and split["turns"]["ordinary"] and split["turns"]["absent"]
     text = gate.render(report)
-    for column in ("test: kept recall", "dev: top-12, no gate", "indirect rules: cases found", "never stored: any fact"):
+    for column in (
+        "test: kept recall",
+        "dev: top-12, no gate",
+        "indirect rules: cases found",
+        "never stored: any fact",
+    ):
         assert column in text
 
 

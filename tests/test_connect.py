@@ -83,8 +83,9 @@ def test_connect_smtp_without_a_keyring_keeps_the_password_in_an_owner_only_file
 
 def test_connect_uses_the_os_keyring_when_there_is_one(kept_home, memory_keyring):
     password = make_password()
-    out = cli("connect", "smtp", "smtp://ana@127.0.0.1:1", "--from", "ana@example.com", "--no-test",
-              input=password + "\n")  # typed at the hidden prompt
+    out = cli(
+        "connect", "smtp", "smtp://ana@127.0.0.1:1", "--from", "ana@example.com", "--no-test", input=password + "\n"
+    )  # typed at the hidden prompt
     assert out.exit_code == 0, out.output
     assert "OS keyring" in out.output
     assert list(memory_keyring.items.values()) == [password]
@@ -101,8 +102,9 @@ def test_connect_test_caldav_says_what_the_server_has(kept_home, tmp_path, no_ke
     with CaldavServer(tmp_path / "radicale") as server:
         server.make_calendar("Work")
         server.make_calendar("Birthdays", components=("VEVENT",))
-        out = cli("connect", "caldav", server.url, "--user", server.user, "--password-stdin",
-                  input=server.password + "\n")
+        out = cli(
+            "connect", "caldav", server.url, "--user", server.user, "--password-stdin", input=server.password + "\n"
+        )
         assert out.exit_code == 0, out.output
         assert "'Work' (VEVENT, VTODO)" in out.output and "'Birthdays' (VEVENT)" in out.output
         assert "tasks go to 'Work'" in out.output
@@ -111,13 +113,16 @@ def test_connect_test_caldav_says_what_the_server_has(kept_home, tmp_path, no_ke
         assert wrong.output.count("\n") <= 2  # saved line + one error line
 
 
-@pytest.mark.parametrize("args, needle", [
-    (("connect", "smtp", "mail.example.com", "--from", "a@example.com"), "is not a smtp URL"),
-    (("connect", "smtp", "smtp://host:notaport", "--from", "a@example.com"), "is not a valid URL"),
-    (("connect", "smtp", "smtp://host:587", "--from", "not an address"), "is not an email address"),
-    (("connect", "caldav", "cal.example.com/dav", "--user", "ana"), "is not a caldav URL"),
-    (("connect", "test", "imap"), "not an account name"),
-])
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (("connect", "smtp", "mail.example.com", "--from", "a@example.com"), "is not a smtp URL"),
+        (("connect", "smtp", "smtp://host:notaport", "--from", "a@example.com"), "is not a valid URL"),
+        (("connect", "smtp", "smtp://host:587", "--from", "not an address"), "is not an email address"),
+        (("connect", "caldav", "cal.example.com/dav", "--user", "ana"), "is not a caldav URL"),
+        (("connect", "test", "imap"), "not an account name"),
+    ],
+)
 def test_bad_input_is_one_line(args, needle):
     out = cli(*args, input="\n")
     assert out.exit_code == 1 and needle in out.output and "Traceback" not in out.output
@@ -137,8 +142,9 @@ def test_malformed_environment_url_is_said_and_nothing_is_lost(db, kept_home, mo
     monkeypatch.setenv("KEPT_SMTP_FROM", "ana@example.com")
     delivery = Deliverer.from_home(kept_home)
     assert "KEPT_SMTP_URL" in delivery.problem and secret not in delivery.problem
-    ctx = ToolContext(db=db, now=datetime.now(ZoneInfo("Europe/Berlin")), tz=ZoneInfo("Europe/Berlin"),
-                      delivery=delivery)
+    ctx = ToolContext(
+        db=db, now=datetime.now(ZoneInfo("Europe/Berlin")), tz=ZoneInfo("Europe/Berlin"), delivery=delivery
+    )
     result = {t.name: t for t in TOOLS}["send_message"].call(ctx, {"to": "sam@example.com", "body": "hi"})
     assert result["status"] == "recorded" and "KEPT_SMTP_URL" in result["delivery"]
     assert store.outbox(db)[0].body == "hi"

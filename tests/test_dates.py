@@ -97,5 +97,10 @@ def test_annotate_twice_changes_nothing():
 
 
 def test_text_without_relative_dates_is_untouched():
-    for text in ("The Atlas launch is on 2026-11-10.", "Budget is $5,000", "我们用 Postgres", "Monday.com is a tool name"):
+    for text in (
+        "The Atlas launch is on 2026-11-10.",
+        "Budget is $5,000",
+        "我们用 Postgres",
+        "Monday.com is a tool name",
+    ):
         assert annotate(text, WED) == text

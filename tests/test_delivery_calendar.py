@@ -70,12 +70,20 @@ def ask(monkeypatch, *steps):
 def test_a_booking_through_kept_ask_appears_on_the_server(kept_home, radicale, work, monkeypatch):
     from agent.models import scripted
 
-    ask(monkeypatch, scripted.tool_call("schedule_meeting", title="Launch review", start="tomorrow 10:00",
-                                        duration_minutes=45, attendees=["marco@example.com", "Priya"]),
-        scripted.text("Booked."))
+    ask(
+        monkeypatch,
+        scripted.tool_call(
+            "schedule_meeting",
+            title="Launch review",
+            start="tomorrow 10:00",
+            duration_minutes=45,
+            attendees=["marco@example.com", "Priya"],
+        ),
+        scripted.text("Booked."),
+    )
     out = runner.invoke(app, ["ask", "book the launch review tomorrow at 10 with Marco and Priya", "--json"])
     assert out.exit_code == 0, out.output
-    result = json.loads(out.output[out.output.index("{"):])["tool_calls"][0]["result"]
+    result = json.loads(out.output[out.output.index("{") :])["tool_calls"][0]["result"]
     assert result["delivery_state"] == "sent", result
     [event] = server_events(radicale, work)
     assert str(event["summary"]) == "Launch review"
@@ -102,7 +110,7 @@ def test_a_cancel_through_kept_ask_removes_it_from_the_server(kept_home, radical
     ask(monkeypatch, scripted.tool_call("cancel_event", event_id=booked["event_id"]), scripted.text("Cancelled."))
     out = runner.invoke(app, ["ask", "cancel the budget meeting", "--json"])
     assert out.exit_code == 0, out.output
-    result = json.loads(out.output[out.output.index("{"):])["tool_calls"][0]["result"]
+    result = json.loads(out.output[out.output.index("{") :])["tool_calls"][0]["result"]
     assert result["status"] == "cancelled" and result["delivery_state"] == "sent"
     assert server_events(radicale, work) == []
 
@@ -112,7 +120,8 @@ def test_an_event_made_elsewhere_is_a_conflict(db, kept_home, radicale, work):
     radicale.calendar(work).add_event(
         "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//another app//EN\r\nBEGIN:VEVENT\r\nUID:dentist-1@phone\r\n"
         f"DTSTAMP:20260101T000000Z\r\nDTSTART:{start}\r\nDURATION:PT1H\r\nSUMMARY:Dentist\r\nEND:VEVENT\r\n"
-        "END:VCALENDAR\r\n")
+        "END:VCALENDAR\r\n"
+    )
     ctx = ctx_for(db, kept_home)
     result = T["schedule_meeting"].call(ctx, {"title": "1:1 with Sam", "start": "tomorrow 9:30"})
     assert [c["title"] for c in result["conflicts"]] == ["Dentist"]
@@ -172,9 +181,11 @@ def test_nothing_connected_keeps_the_calendar_local_and_says_so(db, kept_home):
 def test_an_imported_ics_counts_for_conflicts(db, kept_home, tmp_path):
     start = tomorrow_at(13).astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
     file = tmp_path / "other.ics"
-    file.write_text("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//x//EN\r\nBEGIN:VEVENT\r\nUID:lunch-1\r\n"
-                    f"DTSTAMP:20260101T000000Z\r\nDTSTART:{start}\r\nDURATION:PT1H\r\nSUMMARY:Lunch with Ana\r\n"
-                    "END:VEVENT\r\nEND:VCALENDAR\r\n")
+    file.write_text(
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//x//EN\r\nBEGIN:VEVENT\r\nUID:lunch-1\r\n"
+        f"DTSTAMP:20260101T000000Z\r\nDTSTART:{start}\r\nDURATION:PT1H\r\nSUMMARY:Lunch with Ana\r\n"
+        "END:VEVENT\r\nEND:VCALENDAR\r\n"
+    )
     first = runner.invoke(app, ["calendar", "import", str(file)])
     assert first.exit_code == 0 and "1 added" in first.output
     again = runner.invoke(app, ["calendar", "import", str(file)])
@@ -197,7 +208,8 @@ def test_a_repeating_event_made_elsewhere_conflicts_on_its_occurrence(db, kept_h
     radicale.calendar(work).add_event(
         "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//another app//EN\r\nBEGIN:VEVENT\r\nUID:weekly-1@phone\r\n"
         f"DTSTAMP:20260101T000000Z\r\nDTSTART:{first}\r\nDURATION:PT1H\r\nRRULE:FREQ=WEEKLY;COUNT=5\r\n"
-        "SUMMARY:Weekly planning\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+        "SUMMARY:Weekly planning\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+    )
     result = T["schedule_meeting"].call(ctx_for(db, kept_home), {"title": "Call", "start": "tomorrow 14:15"})
     assert [c["title"] for c in result["conflicts"]] == ["Weekly planning"]
     assert result["conflicts"][0]["start"] == tomorrow_at(14).isoformat()

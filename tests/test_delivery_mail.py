@@ -35,8 +35,9 @@ def smtp(monkeypatch):
 
 
 def ctx_for(db, kept_home, approve=lambda prompt: True):
-    return ToolContext(db=db, now=datetime.now(BERLIN), tz=BERLIN, approve=approve,
-                       delivery=Deliverer.from_home(kept_home))
+    return ToolContext(
+        db=db, now=datetime.now(BERLIN), tz=BERLIN, approve=approve, delivery=Deliverer.from_home(kept_home)
+    )
 
 
 def cli(*args):
@@ -44,8 +45,10 @@ def cli(*args):
 
 
 def test_email_reaches_the_server_with_its_headers(db, kept_home, smtp):
-    result = SEND.call(ctx_for(db, kept_home), {"to": "marco@example.com", "subject": "Launch",
-                                                "body": "The launch moved to Friday.\nGrüße, Ana"})
+    result = SEND.call(
+        ctx_for(db, kept_home),
+        {"to": "marco@example.com", "subject": "Launch", "body": "The launch moved to Friday.\nGrüße, Ana"},
+    )
     assert result["status"] == "sent" and result["delivery"].startswith("delivered: the mail server 127.0.0.1:")
     assert " answered 250 " in result["delivery"]
     assert len(smtp.messages) == 1
@@ -130,14 +133,18 @@ def test_refused_consent_sends_nothing(db, kept_home, smtp):
 def test_an_email_through_kept_ask(kept_home, smtp, monkeypatch):
     from agent.models import registry, scripted
 
-    model = scripted.ScriptedModel([
-        scripted.tool_call("send_message", to="marco@example.com", subject="Launch", body="The launch moved to Friday."),
-        scripted.text("Sent to Marco."),
-    ])
+    model = scripted.ScriptedModel(
+        [
+            scripted.tool_call(
+                "send_message", to="marco@example.com", subject="Launch", body="The launch moved to Friday."
+            ),
+            scripted.text("Sent to Marco."),
+        ]
+    )
     monkeypatch.setattr(registry, "create", lambda *a, **k: model)
     out = cli("ask", "tell marco@example.com the launch moved to Friday", "--yes", "--json")
     assert out.exit_code == 0, out.output
-    call = json.loads(out.output[out.output.index("{"):])["tool_calls"][0]
+    call = json.loads(out.output[out.output.index("{") :])["tool_calls"][0]
     assert call["result"]["status"] == "sent"
     assert [m.message["Subject"] for m in smtp.messages] == ["Launch"]
 

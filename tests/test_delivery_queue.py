@@ -22,10 +22,14 @@ def test_an_older_store_gets_message_ids_and_task_uids_once(tmp_path):
     migrate(db, ())  # the bookkeeping table
     apply_migrations(db, "tools.store", store.MIGRATIONS[:1])  # a store written before delivery existed
     for name in ("Sam", "Lee"):
-        db.conn.execute("INSERT INTO outbox (recipient, recipient_key, channel, body, sent_at) VALUES (?, ?, 'chat', 'hi', ?)",
-                        (name, name.lower(), store.utc(NOW)))
-        db.conn.execute("INSERT INTO tasks (assignee, assignee_key, title, status, created_at) VALUES (?, ?, 't', 'open', ?)",
-                        (name, name.lower(), store.utc(NOW)))
+        db.conn.execute(
+            "INSERT INTO outbox (recipient, recipient_key, channel, body, sent_at) VALUES (?, ?, 'chat', 'hi', ?)",
+            (name, name.lower(), store.utc(NOW)),
+        )
+        db.conn.execute(
+            "INSERT INTO tasks (assignee, assignee_key, title, status, created_at) VALUES (?, ?, 't', 'open', ?)",
+            (name, name.lower(), store.utc(NOW)),
+        )
     apply_migrations(db, "tools.store", store.MIGRATIONS)
     messages = store.outbox(db)
     assert len({m.message_uid for m in messages}) == 2 and all(m.message_uid.endswith("@kept>") for m in messages)
@@ -48,8 +52,14 @@ def test_a_live_claim_blocks_a_dead_one_does_not(db):
 
 
 def test_an_attempt_for_the_old_state_records_nothing_after_a_cancel(db):
-    e = store.add_event(db, title="Sync", start=NOW + timedelta(days=1), end=NOW + timedelta(days=1, hours=1),
-                        now=NOW, delivery=store.PENDING)
+    e = store.add_event(
+        db,
+        title="Sync",
+        start=NOW + timedelta(days=1),
+        end=NOW + timedelta(days=1, hours=1),
+        now=NOW,
+        delivery=store.PENDING,
+    )
     me = os.getpid()
     assert store.claim_delivery(db, store.EVENT, e.id, NOW, lease_seconds=60, owner=me, alive=lambda pid: True)
     store.cancel_event(db, e.id, NOW)  # while the PUT of the booking is under way

@@ -21,8 +21,12 @@ MEETING = {"title": "One on one with Sam", "start": "Tuesday 10:00", "attendees"
 
 def kept(args, env, stdin=None):
     return subprocess.run(
-        [sys.executable, "-m", "agent.cli", *args], env=env, input=stdin,
-        capture_output=True, text=True, timeout=120,
+        [sys.executable, "-m", "agent.cli", *args],
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 
@@ -45,10 +49,13 @@ def _check_calendar(env):
     assert event["weekday"] == "Tuesday"
 
 
-@pytest.mark.parametrize("server_class, env_vars", [
-    (FakeOpenAI, lambda url: {"OPENAI_BASE_URL": url}),
-    (FakeAnthropic, lambda url: {"ANTHROPIC_BASE_URL": url, "ANTHROPIC_API_KEY": "test-key-not-real"}),
-])
+@pytest.mark.parametrize(
+    "server_class, env_vars",
+    [
+        (FakeOpenAI, lambda url: {"OPENAI_BASE_URL": url}),
+        (FakeAnthropic, lambda url: {"ANTHROPIC_BASE_URL": url, "ANTHROPIC_API_KEY": "test-key-not-real"}),
+    ],
+)
 def test_kept_ask_books_the_meeting_and_the_calendar_shows_it(kept_home, server_class, env_vars):
     with server_class() as server:
         server.reply_tool_call("schedule_meeting", MEETING)

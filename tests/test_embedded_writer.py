@@ -27,7 +27,7 @@ class Judge:
     def __call__(self, *, purpose, system, prompt, schema=None, schema_name="record", max_tokens=2048):
         self.calls.append((purpose, prompt, max_tokens))
         lines = prompt.split("\n")
-        assert schema["properties"]["answers"]["maxItems"] == len(lines) <= ew.SOUL_BATCH
+        assert schema.model_json_schema()["properties"]["answers"]["maxItems"] == len(lines) <= ew.SOUL_BATCH
         return {"answers": [any(y in line for y in self.yes) for line in lines]}
 
 
@@ -47,12 +47,19 @@ def active(db):
 
 
 def test_informative_sentences_become_dated_facts_with_relative_dates_resolved(db):
-    said(db, "Hi! I'm Alexandra Novak, product manager at Northwind.", "The Atlas launch is next Thursday.",
-         "What do you know about Atlas?", "Thanks!")
+    said(
+        db,
+        "Hi! I'm Alexandra Novak, product manager at Northwind.",
+        "The Atlas launch is next Thursday.",
+        "What do you know about Atlas?",
+        "Thanks!",
+    )
     result = run(db, Judge())
-    assert active(db) == ["2026-12-01: I'm Alexandra Novak, product manager at Northwind.",
-                          "2026-12-01: The Atlas launch is next Thursday (2026-12-10)."]
-    reasons = "\n".join(result.extra["decisions"])
+    assert active(db) == [
+        "2026-12-01: I'm Alexandra Novak, product manager at Northwind.",
+        "2026-12-01: The Atlas launch is next Thursday (2026-12-10).",
+    ]
+    reasons = "\n".join(result.extra["facts"]["decisions"])
     assert "What do you know about Atlas? (a question)" in reasons and "Thanks! (too little" in reasons
 
 
@@ -75,8 +82,12 @@ def test_different_subjects_with_values_stand_side_by_side(db):
 
 
 def test_soul_changes_only_from_requests_the_model_confirms(db):
-    said(db, "Please call me Sasha, and please never use bullet points with me.",
-         "Book a meeting with Marco tomorrow at 2pm.", "I prefer short meetings in the afternoon.")
+    said(
+        db,
+        "Please call me Sasha, and please never use bullet points with me.",
+        "Book a meeting with Marco tomorrow at 2pm.",
+        "I prefer short meetings in the afternoon.",
+    )
     judge = Judge(yes=("Sasha",))
     run(db, judge)
     assert soul.current(db) == "- Please call me Sasha, and please never use bullet points with me."
@@ -102,20 +113,23 @@ def test_a_reread_adds_nothing_twice(db):
     writer.reread_from(db, 1)
     result = run(db, Judge(yes=("Sasha",)))
     assert result.ran and result.added == 0 and active(db) == before and soul.current(db) == soul_before
-    assert any("already stored" in d for d in result.extra["decisions"])
+    assert any("already stored" in d for d in result.extra["facts"]["decisions"])
 
 
 def test_credentials_are_never_facts(db):
     said(db, "The staging password is hunter2-Xy93!kL0pQ and the API key is sk-abcdefghijklmnopqrstuvwx1234.")
     result = run(db, Judge())
     assert not any("hunter2" in t or "sk-abc" in t for t in active(db))
-    assert any("holds a credential" in d for d in result.extra["decisions"])
+    assert any("holds a credential" in d for d in result.extra["facts"]["decisions"])
 
 
-@pytest.mark.parametrize("text, ref, kinds", [
-    ("The launch moved to December 18.", date(2026, 12, 1), {"dates"}),
-    ("The budget is $55k.", date(2026, 12, 1), {"numbers"}),
-])
+@pytest.mark.parametrize(
+    "text, ref, kinds",
+    [
+        ("The launch moved to December 18.", date(2026, 12, 1), {"dates"}),
+        ("The budget is $55k.", date(2026, 12, 1), {"numbers"}),
+    ],
+)
 def test_values_are_read_by_kind(text, ref, kinds):
     v = ew.values(text, ref)
     assert {k for k in ("dates", "numbers") if getattr(v, k)} == kinds

@@ -49,17 +49,26 @@ class Memory:
             args["soul"] = self.soul
         elif spec.name == "save_facts":
             numbers = dict((text, int(n)) for n, text in re.findall(r"^\[(\d+)\] \S+ \S+ person: (.*)$", prompt, re.M))
-            args["facts"] = [{"text": fact, "messages": [n]} for fact, cite in self.facts
-                             for text, n in numbers.items() if cite in text]
+            args["facts"] = [
+                {"text": fact, "messages": [n]}
+                for fact, cite in self.facts
+                for text, n in numbers.items()
+                if cite in text
+            ]
         elif spec.name == "decide_facts":
             candidates = re.findall(r"^(\d+)\. \d{4}-\d{2}-\d{2}: (.*)$", prompt.split("Kept facts:")[0], re.M)
             kept = re.findall(r"^(\d+)\. (.*)$", prompt.split("Kept facts:")[1], re.M)
             args["decisions"] = []
             for n, text in candidates:
-                target = next((int(k) for k, line in kept for c, piece in self.updates.items()
-                               if c in text and piece in line), None)
-                args["decisions"].append({"candidate": int(n), "action": "UPDATE", "kept": target} if target
-                                         else {"candidate": int(n), "action": "ADD"})
+                target = next(
+                    (int(k) for k, line in kept for c, piece in self.updates.items() if c in text and piece in line),
+                    None,
+                )
+                args["decisions"].append(
+                    {"candidate": int(n), "action": "UPDATE", "kept": target}
+                    if target
+                    else {"candidate": int(n), "action": "ADD"}
+                )
         return tool_call(spec.name, **args)
 
 
@@ -70,32 +79,71 @@ def write_run(tmp_path, memory, passes=1):
     return run_dir, json.loads((run_dir / "extraction-tiny.json").read_text())["facts"]
 
 
-COUNTS = ("planted", "current", "right", "wrong_date", "missing", "changes", "superseded", "linked",
-          "stale_left_active", "active_facts", "facts_planted", "facts_stale", "facts_wrong", "facts_invented",
-          "facts_unplanned", "soul_wishes", "soul_kept")
+COUNTS = (
+    "planted",
+    "current",
+    "right",
+    "wrong_date",
+    "missing",
+    "changes",
+    "superseded",
+    "linked",
+    "stale_left_active",
+    "active_facts",
+    "facts_planted",
+    "facts_stale",
+    "facts_wrong",
+    "facts_invented",
+    "facts_unplanned",
+    "soul_wishes",
+    "soul_kept",
+)
 
 
 def test_each_count_of_the_extraction_stage_through_the_write_path(tmp_path):
-    memory = Memory([
-        ("Aisha Karim owns Lighthouse; her email is aisha.karim@northwind.example.", "Aisha Karim owns"),  # right
-        ("The Lighthouse budget is $42,000.", "The Harbor budget"),  # right value, cites the wrong day
-        ("The Lighthouse launch is on December 3.", "launch is on December 3"),  # left active after its change
-        ("The Lighthouse launch moved to December 10.", "moved to December 10"),  # the change: right
-        ("The Lighthouse budget is $44,000.", "The Harbor budget"),  # a decoy's value on the wrong subject
-        ("The Orion budget is $75,000.", "closed a pile"),  # never said anywhere
-        ("The office wifi is flaky.", "office wifi"),  # true, not planted
-    ], soul="- Call them Robin, never Robert.")
+    memory = Memory(
+        [
+            ("Aisha Karim owns Lighthouse; her email is aisha.karim@northwind.example.", "Aisha Karim owns"),  # right
+            ("The Lighthouse budget is $42,000.", "The Harbor budget"),  # right value, cites the wrong day
+            ("The Lighthouse launch is on December 3.", "launch is on December 3"),  # left active after its change
+            ("The Lighthouse launch moved to December 10.", "moved to December 10"),  # the change: right
+            ("The Lighthouse budget is $44,000.", "The Harbor budget"),  # a decoy's value on the wrong subject
+            ("The Orion budget is $75,000.", "closed a pile"),  # never said anywhere
+            ("The office wifi is flaky.", "office wifi"),  # true, not planted
+        ],
+        soul="- Call them Robin, never Robert.",
+    )
     run_dir, facts = write_run(tmp_path, memory)
     assert "save_facts" in memory.tools and "decide_facts" not in memory.tools  # one pass, nothing to reconcile
     assert {k: facts[k] for k in COUNTS} == {
-        "planted": 8, "current": 7, "right": 2, "wrong_date": 1, "missing": 4,
-        "changes": 1, "superseded": 0, "linked": 0, "stale_left_active": 1,
-        "active_facts": 7, "facts_planted": 3, "facts_stale": 1, "facts_wrong": 1, "facts_invented": 1,
-        "facts_unplanned": 1, "soul_wishes": 1, "soul_kept": 1,
+        "planted": 8,
+        "current": 7,
+        "right": 2,
+        "wrong_date": 1,
+        "missing": 4,
+        "changes": 1,
+        "superseded": 0,
+        "linked": 0,
+        "stale_left_active": 1,
+        "active_facts": 7,
+        "facts_planted": 3,
+        "facts_stale": 1,
+        "facts_wrong": 1,
+        "facts_invented": 1,
+        "facts_unplanned": 1,
+        "soul_wishes": 1,
+        "soul_kept": 1,
     }
     verdicts = {p["planted"]: p["verdict"] for p in facts["per_planted"]}
-    assert verdicts == {"p003": "right", "p004": "wrong_date", "p005": "missing", "p006": "right",
-                        "p007": "missing", "p008": "missing", "p009": "missing"}
+    assert verdicts == {
+        "p003": "right",
+        "p004": "wrong_date",
+        "p005": "missing",
+        "p006": "right",
+        "p007": "missing",
+        "p008": "missing",
+        "p009": "missing",
+    }
     assert next(p for p in facts["per_planted"] if p["planted"] == "p004")["said_on"] == ["2026-11-05"]
     classes = {re.sub(r"^\S+ ", "", f["text"]): f["class"] for f in facts["facts"]}
     assert classes == {
@@ -123,15 +171,30 @@ def test_a_change_the_write_path_supersedes_counts_as_superseded_and_linked(tmp_
 
     monkeypatch.setattr(writer, "MAX_MESSAGES", 10)  # four passes: the change meets its old fact in reconcile
     persona, _ = resolve_persona("tiny")
-    memory = Memory([(p.text, p.text) for p in persona.planted if p.kind != "nickname"],
-                    updates={"moved to December 10": "launch is on December 3"})
+    memory = Memory(
+        [(p.text, p.text) for p in persona.planted if p.kind != "nickname"],
+        updates={"moved to December 10": "launch is on December 3"},
+    )
     run_dir, facts = write_run(tmp_path, memory, passes=4)
     assert "decide_facts" in memory.tools
     assert {k: facts[k] for k in COUNTS} == {
-        "planted": 8, "current": 7, "right": 7, "wrong_date": 0, "missing": 0,
-        "changes": 1, "superseded": 1, "linked": 1, "stale_left_active": 0,
-        "active_facts": 7, "facts_planted": 7, "facts_stale": 0, "facts_wrong": 0, "facts_invented": 0,
-        "facts_unplanned": 0, "soul_wishes": 1, "soul_kept": 0,
+        "planted": 8,
+        "current": 7,
+        "right": 7,
+        "wrong_date": 0,
+        "missing": 0,
+        "changes": 1,
+        "superseded": 1,
+        "linked": 1,
+        "stale_left_active": 0,
+        "active_facts": 7,
+        "facts_planted": 7,
+        "facts_stale": 0,
+        "facts_wrong": 0,
+        "facts_invented": 0,
+        "facts_unplanned": 0,
+        "soul_wishes": 1,
+        "soul_kept": 0,
     }
 
 
@@ -145,12 +208,29 @@ def test_the_cli_prints_the_extraction_line(tmp_path, monkeypatch):
     memory = Memory([("The Lighthouse budget is $42,000.", "Lighthouse budget")])
     monkeypatch.setattr(registry, "create", lambda spec, **kw: ScriptedModel([memory] * 6))
     monkeypatch.setattr(runner, "RUNS_DIR", tmp_path)
-    result = CliRunner().invoke(app, ["eval", "run", "--personas", "tiny", "--designs", "kept", "--facts", "write",
-                                      "--memory-model", "scripted", "--out", str(tmp_path)])
+    result = CliRunner().invoke(
+        app,
+        [
+            "eval",
+            "run",
+            "--personas",
+            "tiny",
+            "--designs",
+            "kept",
+            "--facts",
+            "write",
+            "--memory-model",
+            "scripted",
+            "--out",
+            str(tmp_path),
+        ],
+    )
     assert result.exit_code == 0, result.output
-    assert ("extraction tiny: planted facts 8 (7 current): right value and date 1, wrong date 0, missing 6; "
-            "changed facts 1: superseded 0 (linked 0), stale left active 0; active facts 1: planted 1, stale 0, "
-            "wrong 0, invented 0, unplanned 0; SOUL wishes kept 0/1") in result.output
+    assert (
+        "extraction tiny: planted facts 8 (7 current): right value and date 1, wrong date 0, missing 6; "
+        "changed facts 1: superseded 0 (linked 0), stale left active 0; active facts 1: planted 1, stale 0, "
+        "wrong 0, invented 0, unplanned 0; SOUL wishes kept 0/1"
+    ) in result.output
     # The memory model named by --memory-model logs its calls, so the run can say what writing cost.
     (run_dir,) = [p for p in tmp_path.iterdir() if p.is_dir()]
     write = json.loads((run_dir / "extraction-tiny.json").read_text())["write"]
@@ -186,22 +266,25 @@ def test_a_perfect_extractor_scores_perfectly_and_a_verbatim_one_leaves_every_ch
     assert verbatim["facts_stale"] >= verbatim["changes"] and verbatim["facts_unplanned"] > 0
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("The launch moved to December 10.", {"d:12-10"}),
-    ("Launch: Dec. 10th, 2026", {"d:12-10"}),
-    ("launch on 10 December", {"d:12-10"}),
-    ("launch 2026-12-10 (moved)", {"d:12-10"}),
-    ("Helix 的 launch 改到 1月15日 了。", {"d:01-15"}),
-    ("due 12/18", {"d:12-18"}),
-    ("The budget is $42,000.", {"n:42000"}),
-    ("budget 42k", {"n:42000"}),
-    ("预算 4.2万", {"n:42000"}),
-    ("weekly sync on Wednesdays at 17:30", {"w:wed", "t:17:30"}),
-    ("sync Wed 5:30 pm", {"w:wed", "t:17:30"}),
-    ("周三 17点30", {"w:wed", "t:17:30"}),
-    ("email Aisha.Karim@Northwind.example.", {"e:aisha.karim@northwind.example"}),
-    ("the build failed 3 times", set()),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("The launch moved to December 10.", {"d:12-10"}),
+        ("Launch: Dec. 10th, 2026", {"d:12-10"}),
+        ("launch on 10 December", {"d:12-10"}),
+        ("launch 2026-12-10 (moved)", {"d:12-10"}),
+        ("Helix 的 launch 改到 1月15日 了。", {"d:01-15"}),
+        ("due 12/18", {"d:12-18"}),
+        ("The budget is $42,000.", {"n:42000"}),
+        ("budget 42k", {"n:42000"}),
+        ("预算 4.2万", {"n:42000"}),
+        ("weekly sync on Wednesdays at 17:30", {"w:wed", "t:17:30"}),
+        ("sync Wed 5:30 pm", {"w:wed", "t:17:30"}),
+        ("周三 17点30", {"w:wed", "t:17:30"}),
+        ("email Aisha.Karim@Northwind.example.", {"e:aisha.karim@northwind.example"}),
+        ("the build failed 3 times", set()),
+    ],
+)
 def test_values_read_the_forms_a_model_writes(text, expected):
     assert extraction.values(text) == expected
 

@@ -31,15 +31,27 @@ def test_generation_is_deterministic():
     assert a.dumps() == b.dumps() and dump_items(ai) == dump_items(bi)
 
 
-@pytest.mark.parametrize("name,low,high", [("light", 650, 750), ("heavy", 1100, 1300), ("mixed", 850, 950),
-                                          ("yearlong", 5000, 6000)])
+@pytest.mark.parametrize(
+    "name,low,high", [("light", 650, 750), ("heavy", 1100, 1300), ("mixed", 850, 950), ("yearlong", 5000, 6000)]
+)
 def test_persona_sizes_and_plan(name, low, high):
     persona, items = generated(name)
     assert low <= len(persona.messages) <= high
     assert verify(persona, items) == []
     kinds = {i.kind for i in items}
-    assert {"old_fact", "changed_fact", "when", "counting", "promise", "treatment", "preference", "never_said",
-            "task", "ordinary", "indirect_rule"} <= kinds
+    assert {
+        "old_fact",
+        "changed_fact",
+        "when",
+        "counting",
+        "promise",
+        "treatment",
+        "preference",
+        "never_said",
+        "task",
+        "ordinary",
+        "indirect_rule",
+    } <= kinds
     planted = {p.kind for p in persona.planted}
     assert {"fact", "change", "promise", "evidence", "event", "nickname", "treatment", "preference", "rule"} <= planted
     tasks = [i for i in items if i.kind == "task"]
@@ -50,14 +62,18 @@ def test_persona_sizes_and_plan(name, low, high):
 def test_mixed_persona_is_chinese_and_english():
     persona, _ = generated("mixed")
     user = [m.text for m in persona.messages if m.role == "user"]
-    both = [t for t in user if any("\u4e00" <= ch <= "\u9fff" for ch in t) and any("a" <= ch.lower() <= "z" for ch in t)]
+    both = [
+        t for t in user if any("\u4e00" <= ch <= "\u9fff" for ch in t) and any("a" <= ch.lower() <= "z" for ch in t)
+    ]
     assert len(both) > len(user) / 2
 
 
 def test_verify_finds_a_planted_fact_that_is_not_where_planned():
     persona, items = generate("light")
     p = persona.planted[0]
-    persona.messages = [dataclasses.replace(m, text="nothing here") if m.id == p.message else m for m in persona.messages]
+    persona.messages = [
+        dataclasses.replace(m, text="nothing here") if m.id == p.message else m for m in persona.messages
+    ]
     problems = verify(persona, items)
     assert any(p.id in x and "does not hold" in x for x in problems)
 

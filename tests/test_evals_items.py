@@ -9,8 +9,15 @@ import pytest
 from evals.items import ItemError, load_items, parse_item
 from evals.run import PERSONAS_DIR
 
-GOOD = {"id": "x-1", "persona": "x", "kind": "old_fact", "query": "What's the budget?", "sources": ["m0001"],
-        "needs": [["(?im)^(?=.*budget).*$"]], "reply": {"current": ["42"]}}
+GOOD = {
+    "id": "x-1",
+    "persona": "x",
+    "kind": "old_fact",
+    "query": "What's the budget?",
+    "sources": ["m0001"],
+    "needs": [["(?im)^(?=.*budget).*$"]],
+    "reply": {"current": ["42"]},
+}
 
 
 def test_a_good_item_parses():
@@ -18,17 +25,33 @@ def test_a_good_item_parses():
     assert item.kind == "old_fact" and item.reply.current == ["42"] and item.needs_memory
 
 
-@pytest.mark.parametrize("change,message", [
-    ({"colour": "red"}, "unknown key(s) colour"),
-    ({"kind": "gossip"}, "kind 'gossip'"),
-    ({"needs": [["(unclosed"]]}, "bad pattern"),
-    ({"reply": {"current": [], "maybe": True}}, "reply: unknown key(s) maybe"),
-    ({"reply": None}, "needs a reply rule or at least one check"),
-    ({"checks": [{"type": "field_equals", "table": "outbox", "field": "to"}], "reply": None}, "missing key(s) value"),
-    ({"checks": [{"type": "vibes"}]}, "unknown check type"),
-    ({"checks": [{"type": "pattern", "table": "outbox", "field": "to", "regex": "x", "extra": 1}]}, "unknown key(s) extra"),
-    ({"checks": [{"type": "instant_equals", "table": "calendar_events", "field": "start", "at": "2026-12-01T10:00"}]}, "time zone"),
-])
+@pytest.mark.parametrize(
+    "change,message",
+    [
+        ({"colour": "red"}, "unknown key(s) colour"),
+        ({"kind": "gossip"}, "kind 'gossip'"),
+        ({"needs": [["(unclosed"]]}, "bad pattern"),
+        ({"reply": {"current": [], "maybe": True}}, "reply: unknown key(s) maybe"),
+        ({"reply": None}, "needs a reply rule or at least one check"),
+        (
+            {"checks": [{"type": "field_equals", "table": "outbox", "field": "to"}], "reply": None},
+            "missing key(s) value",
+        ),
+        ({"checks": [{"type": "vibes"}]}, "unknown check type"),
+        (
+            {"checks": [{"type": "pattern", "table": "outbox", "field": "to", "regex": "x", "extra": 1}]},
+            "unknown key(s) extra",
+        ),
+        (
+            {
+                "checks": [
+                    {"type": "instant_equals", "table": "calendar_events", "field": "start", "at": "2026-12-01T10:00"}
+                ]
+            },
+            "time zone",
+        ),
+    ],
+)
 def test_bad_items_are_rejected_with_the_key_named(change, message):
     with pytest.raises(ItemError, match=message.replace("(", r"\(").replace(")", r"\)")):
         parse_item({**GOOD, **change})

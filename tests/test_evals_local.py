@@ -21,8 +21,10 @@ from evals.run import ANSWER, Settings, run
 DESIGNS = ["none", "kept", "oracle"]
 KINDS = ["changed_fact", "task"]  # one question whose value changed, one task that ends in a tool call
 
-needs_llama = pytest.mark.skipif(importlib.util.find_spec("llama_cpp") is None,
-                                 reason="llama-cpp-python is not installed (pip install -e '.[local]')")
+needs_llama = pytest.mark.skipif(
+    importlib.util.find_spec("llama_cpp") is None,
+    reason="llama-cpp-python is not installed (pip install -e '.[local]')",
+)
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +81,9 @@ def test_answer_level_with_the_local_model_is_well_formed(tmp_path, local_model)
 
     fairness = json.loads((run_dir / "fairness.json").read_text())
     scored = [r for r in records if not r["infra"] and r["needs_memory"]]
-    assert fairness["none_checked"] + fairness["oracle_checked"] == sum(r["design"] in ("none", "oracle") for r in scored)
+    assert fairness["none_checked"] + fairness["oracle_checked"] == sum(
+        r["design"] in ("none", "oracle") for r in scored
+    )
 
     from evals.report import build_report
 

@@ -28,7 +28,9 @@ def reads_memory(request):
 
 
 def answer_settings(**kw):
-    return Settings(level=ANSWER, designs=["none", "kept", "oracle"], personas=["tiny"], kinds=["task"], model="scripted", **kw)
+    return Settings(
+        level=ANSWER, designs=["none", "kept", "oracle"], personas=["tiny"], kinds=["task"], model="scripted", **kw
+    )
 
 
 def test_context_level_on_the_tiny_persona(tmp_path):
@@ -66,8 +68,11 @@ def test_a_stale_value_in_the_tool_call_fails_with_what_was_observed(tmp_path):
             return scripted.text("Sent.")
         return scripted.tool_call("send_message", to=EMAIL, body="The Lighthouse launch is on December 3.")
 
-    run_dir = run(Settings(level=ANSWER, designs=["oracle"], personas=["tiny"], kinds=["task"], model="scripted"),
-                  base=tmp_path, model=scripted.ScriptedModel([stale] * 2))
+    run_dir = run(
+        Settings(level=ANSWER, designs=["oracle"], personas=["tiny"], kinds=["task"], model="scripted"),
+        base=tmp_path,
+        model=scripted.ScriptedModel([stale] * 2),
+    )
     (record,) = read_records(run_dir)
     assert record["passed"] is False
     pattern = next(v for v in record["checks"] if v["type"] == "pattern")
@@ -87,8 +92,11 @@ class Down:
 
 def test_infrastructure_failures_are_counted_never_scored(tmp_path):
     model = Down()
-    run_dir = run(Settings(level=ANSWER, designs=["oracle"], personas=["tiny"], kinds=["task"], model="scripted"),
-                  base=tmp_path, model=model)
+    run_dir = run(
+        Settings(level=ANSWER, designs=["oracle"], personas=["tiny"], kinds=["task"], model="scripted"),
+        base=tmp_path,
+        model=model,
+    )
     (record,) = read_records(run_dir)
     assert record["infra"] == TIMEOUT and record["passed"] is None and record["attempts"] == 3
     assert model.calls > 3  # each attempt also retried inside call_model
@@ -143,7 +151,9 @@ def test_cli_run_and_report(tmp_path):
     from agent.cli import app
 
     runner = CliRunner()
-    result = runner.invoke(app, ["eval", "run", "--personas", "tiny", "--designs", "none,oracle", "--out", str(tmp_path)])
+    result = runner.invoke(
+        app, ["eval", "run", "--personas", "tiny", "--designs", "none,oracle", "--out", str(tmp_path)]
+    )
     assert result.exit_code == 0, result.output
     assert "fairness: none passes 0/6 memory items; oracle fails 0/6" in result.output
     run_dir = next(tmp_path.iterdir())
@@ -217,6 +227,7 @@ class AddsEverything:
             lines = re.findall(r"^\[(\d+)\] \S+ \S+ person: (.*)$", prompt, re.M)
             return {"facts": [{"text": t, "messages": [int(n)]} for n, t in lines if "Lighthouse" in t or "Robin" in t]}
         empty = {}
+        schema = schema.model_json_schema()  # the reply model's schema, as the model is offered it
         for key in schema.get("required", []):
             kind = schema["properties"][key].get("type")
             empty[key] = [] if kind == "array" else {} if kind == "object" else ""

@@ -48,7 +48,11 @@ def test_delete_marks_deleted_with_an_event_and_keeps_the_row(db):
         assert facts.delete_fact(conn, fid, "again") is False
     assert facts.get(db, fid).status == facts.DELETED
     delete = facts.events(db)[0]
-    assert (delete.event, delete.old_text, delete.reason) == ("DELETE", "2026-10-07: Sam owns billing", "forgotten on request")
+    assert (delete.event, delete.old_text, delete.reason) == (
+        "DELETE",
+        "2026-10-07: Sam owns billing",
+        "forgotten on request",
+    )
     assert len(facts.events(db)) == 2
 
 
@@ -70,6 +74,10 @@ def test_secrets_never_enter_the_fact_log(db):
     with transaction(db) as conn:
         a = facts.add_fact(conn, f"the staging API key is {key}", "2026-10-07", [1])
         b = facts.update_fact(conn, a, "the db password: hunter2hunter2", "2026-10-08", [2])
-    texts = [f.text for f in facts.by_status(db)] + [e.old_text or "" for e in facts.events(db)] + [e.new_text or "" for e in facts.events(db)]
+    texts = (
+        [f.text for f in facts.by_status(db)]
+        + [e.old_text or "" for e in facts.events(db)]
+        + [e.new_text or "" for e in facts.events(db)]
+    )
     assert all(key not in t and "hunter2hunter2" not in t for t in texts)
     assert "[redacted secret]" in facts.get(db, b).text

@@ -58,7 +58,10 @@ def test_show_prints_the_note_and_its_history(db):
     assert out.strip() == "## Who they are\n- Mo, data engineer"
     hist = kept("memory", "show", "--history").output
     assert hist.index("- Mo\n") < hist.index("- Mo, data engineer") and "version #" in hist
-    assert [v["reason"] for v in json.loads(kept("memory", "show", "--history", "--json").output)] == ["first", "second"]
+    assert [v["reason"] for v in json.loads(kept("memory", "show", "--history", "--json").output)] == [
+        "first",
+        "second",
+    ]
 
 
 def test_facts_lists_active_by_default_and_all_with_the_flag(db):
@@ -89,8 +92,15 @@ def test_export_then_import_into_an_empty_store_reproduces_it(db, tmp_path, monk
 
     _fill(db)
     with transaction(db) as conn:
-        promises.add(conn, "me", "send Priya the timeline", "2026-10-07", to_whom="Priya", due_on="2026-10-09",
-                     opened_message_id=12)
+        promises.add(
+            conn,
+            "me",
+            "send Priya the timeline",
+            "2026-10-07",
+            to_whom="Priya",
+            due_on="2026-10-09",
+            opened_message_id=12,
+        )
     file = tmp_path / "memory.json"
     assert kept("memory", "export", str(file)).exit_code == 0
     assert stat.S_IMODE(os.stat(file).st_mode) == 0o600  # the person's whole memory: owner only
@@ -113,7 +123,7 @@ def test_export_then_import_into_an_empty_store_reproduces_it(db, tmp_path, monk
 
 def test_import_refuses_what_is_not_an_export(tmp_path):
     bad = tmp_path / "bad.json"
-    bad.write_text("{\"hello\": 1}")
+    bad.write_text('{"hello": 1}')
     result = runner.invoke(app, ["memory", "import", str(bad)])
     assert result.exit_code == 1 and "not a kept memory export" in result.output
     bad.write_text("not json")
@@ -125,11 +135,15 @@ def test_rewrite_forces_a_pass_and_reports_progress(db, monkeypatch):
     from agent.models.scripted import ScriptedModel, tool_call
 
     chat = store.get_chat(db)
-    store.add_message(db, chat, "user", "me", "Priya owns billing now.", datetime(2026, 10, 7, 9, tzinfo=ZoneInfo("Europe/Berlin")))
-    model = ScriptedModel([
-        tool_call("save_memory", who="- Mo", asked="", keep="- Priya owns billing", lately=""),
-        tool_call("save_facts", facts=[{"text": "Priya owns billing", "messages": [1]}]),
-    ])
+    store.add_message(
+        db, chat, "user", "me", "Priya owns billing now.", datetime(2026, 10, 7, 9, tzinfo=ZoneInfo("Europe/Berlin"))
+    )
+    model = ScriptedModel(
+        [
+            tool_call("save_memory", who="- Mo", asked="", keep="- Priya owns billing", lately=""),
+            tool_call("save_facts", facts=[{"text": "Priya owns billing", "messages": [1]}]),
+        ]
+    )
     monkeypatch.setattr(registry, "create", lambda spec, memory=False: model)
     result = kept("memory", "rewrite")
     model.assert_complete()
@@ -158,7 +172,9 @@ def test_soul_set_show_and_history(db):
     assert kept("soul", "show").output.strip() == "Call me Mo. No bullet points."
     kept("soul", "edit", "--set", "Call me Mo.")
     assert [v["text"] for v in json.loads(kept("soul", "show", "--history", "--json").output)] == [
-        "Call me Mo. No bullet points.", "Call me Mo."]
+        "Call me Mo. No bullet points.",
+        "Call me Mo.",
+    ]
     too_long = runner.invoke(app, ["soul", "edit", "--set", "x" * 5000])
     assert too_long.exit_code == 1 and "keep it under" in too_long.output
 

@@ -81,8 +81,14 @@ def test_a_tool_call_without_text_is_an_answer(db):
 def test_backoff_honours_retry_after_and_reports_it(db):
     model = ScriptedModel([error(base.RATE_LIMIT, retry_after=7.0), text("ok")])
     sleeps, retries = [], []
-    call_model(model, hi(), db=db, purpose="chat", sleep=sleeps.append,
-               on_retry=lambda exc, delay: retries.append((exc.kind, delay)))
+    call_model(
+        model,
+        hi(),
+        db=db,
+        purpose="chat",
+        sleep=sleeps.append,
+        on_retry=lambda exc, delay: retries.append((exc.kind, delay)),
+    )
     assert sleeps == [7.0]
     assert retries == [(base.RATE_LIMIT, 7.0)]
 
@@ -114,10 +120,17 @@ def test_without_a_database_nothing_is_logged_and_the_reply_returns():
 @pytest.mark.parametrize(
     ("status", "error_type", "kind"),
     [
-        (429, None, base.RATE_LIMIT), (500, None, base.SERVER), (503, None, base.SERVER),
-        (529, "overloaded_error", base.SERVER), (200, "overloaded_error", base.SERVER),
-        (408, None, base.TIMEOUT), (401, None, base.AUTH), (403, None, base.AUTH),
-        (400, None, base.BAD_REQUEST), (404, None, base.BAD_REQUEST), (429, "insufficient_quota", base.BAD_REQUEST),
+        (429, None, base.RATE_LIMIT),
+        (500, None, base.SERVER),
+        (503, None, base.SERVER),
+        (529, "overloaded_error", base.SERVER),
+        (200, "overloaded_error", base.SERVER),
+        (408, None, base.TIMEOUT),
+        (401, None, base.AUTH),
+        (403, None, base.AUTH),
+        (400, None, base.BAD_REQUEST),
+        (404, None, base.BAD_REQUEST),
+        (429, "insufficient_quota", base.BAD_REQUEST),
     ],
 )
 def test_error_for_status_classes(status, error_type, kind):

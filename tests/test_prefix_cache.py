@@ -35,14 +35,21 @@ def test_a_file_for_other_tokens_or_a_broken_file_is_not_loaded(tmp_path):
     path = tmp_path / "p.kv"
     path.write_bytes(b"not a state")
     assert not prefix_cache.load(Untouched(), [1, 2], path)
-    path.write_bytes(prefix_cache.MAGIC + (2).to_bytes(4, "little") + (0).to_bytes(4, "little")
-                     + (7).to_bytes(4, "little") + (8).to_bytes(4, "little"))
+    path.write_bytes(
+        prefix_cache.MAGIC
+        + (2).to_bytes(4, "little")
+        + (0).to_bytes(4, "little")
+        + (7).to_bytes(4, "little")
+        + (8).to_bytes(4, "little")
+    )
     assert not prefix_cache.load(Untouched(), [1, 2], path)  # saved for tokens 7, 8
 
 
 @pytest.mark.local_model
-@pytest.mark.skipif(importlib.util.find_spec("llama_cpp") is None or model_file.locate() is None,
-                    reason="the embedded model is not installed (make test installs it)")
+@pytest.mark.skipif(
+    importlib.util.find_spec("llama_cpp") is None or model_file.locate() is None,
+    reason="the embedded model is not installed (make test installs it)",
+)
 def test_a_restored_prefix_answers_as_the_evaluated_one(tmp_path, monkeypatch):
     from agent.context import PERSONA
     from agent.models.base import Message

@@ -20,16 +20,9 @@ from memory.llm import UnusableReply
 BERLIN = ZoneInfo("Europe/Berlin")
 LABELLED = Path(__file__).parent / "data" / "promises_labelled.jsonl"
 
-# Measured on tests/data/promises_labelled.jsonl with this detector (see the
-# printout of the test below). A change may cost at most MARGIN on any figure.
-MEASURED = {
-    "all": (0.978, 0.993),
-    "en": (0.971, 1.000),
-    "zh": (1.000, 0.973),
-    # Written after the detector was tuned and never tuned on: the honest figure.
-    "fresh": (1.000, 0.947),
-}
-MARGIN = 0.02
+# The targets for the recall-first detector, on every labelled set:
+# candidate recall >= 0.95, precision >= 0.8 (figures: python -m evals.commitments).
+RECALL, PRECISION = 0.95, 0.8
 
 
 def _rows():
@@ -39,7 +32,7 @@ def _rows():
 def _precision_recall(rows):
     tp = fp = fn = 0
     for r in rows:
-        found = bool(ledger.detect(r["text"]))
+        found = bool(ledger.own(r["text"]))
         tp += found and r["promise"]
         fp += found and not r["promise"]
         fn += (not found) and r["promise"]
@@ -54,20 +47,20 @@ def test_labelled_set_has_enough_english_and_chinese_of_every_kind():
         assert {r["label"] for r in mine} == {"commitment", "near_miss", "past_report", "question"}
 
 
-def test_detector_precision_and_recall_stay_at_measured_figures():
+def test_detector_meets_the_recall_and_precision_targets_on_every_labelled_set():
+    from evals.commitments import load, score
+
     rows = _rows()
-    groups = {
-        "all": rows,
-        "en": [r for r in rows if r["lang"] == "en"],
-        "zh": [r for r in rows if r["lang"] == "zh"],
-        "fresh": [r for r in rows if r["split"] == "fresh"],
-    }
-    for name, group in groups.items():
+    for name, group in (
+        ("labelled en", [r for r in rows if r["lang"] == "en"]),
+        ("labelled zh", [r for r in rows if r["lang"] == "zh"]),
+    ):
         p, r, n = _precision_recall(group)
         print(f"promise detector [{name}] n={n} precision={p:.3f} recall={r:.3f}")
-        want_p, want_r = MEASURED[name]
-        assert p >= want_p - MARGIN, f"{name}: precision {p:.3f} fell below {want_p} - {MARGIN}"
-        assert r >= want_r - MARGIN, f"{name}: recall {r:.3f} fell below {want_r} - {MARGIN}"
+        assert r >= RECALL and p >= PRECISION, f"{name}: recall {r:.3f}, precision {p:.3f}"
+    for split in ("dev", "test", "test2", "test3"):
+        s = score(load(split))
+        assert s["recall"] >= RECALL and s["precision"] >= PRECISION, f"{split}: {s['recall']:.3f} {s['precision']:.3f}"
 
 
 def test_detect_gives_who_what_span_recipient_and_due_words():
@@ -75,7 +68,7 @@ def test_detect_gives_who_what_span_recipient_and_due_words():
     [c] = ledger.detect(sentence)
     assert c.who == "I"
     assert c.what == "send Priya the timeline doc by Friday"
-    assert sentence[c.span[0]:c.span[1]].strip() == "I'll send Priya the timeline doc by Friday."
+    assert sentence[c.span[0] : c.span[1]].strip() == "I'll send Priya the timeline doc by Friday."
     assert c.to_whom == "Priya"
     assert c.due_text.lower() == "by friday"
     [r] = ledger.detect("记得提醒我续停车证。")
@@ -84,12 +77,65 @@ def test_detect_gives_who_what_span_recipient_and_due_words():
     assert z.who == "I" and "报告" in z.what
 
 
-@pytest.mark.parametrize("utterance", [
-    "I'll think about it.", "I sent Priya the timeline doc yesterday.", "Did I ever send Priya the timeline doc?",
-    "Priya will send the doc.", "我考虑一下。", "已经发了。", "我是否已经把报告发给Priya了？",
-])
+@pytest.mark.parametrize(
+    "utterance",
+    [
+        "I'll think about it.",
+        "I sent Priya the timeline doc yesterday.",
+        "Did I ever send Priya the timeline doc?",
+        "Priya will send the doc.",
+        "我考虑一下。",
+        "已经发了。",
+        "我是否已经把报告发给Priya了？",
+    ],
+)
 def test_deliberation_past_reports_questions_and_others_are_not_promises(utterance):
+    assert ledger.own(utterance) == []
+
+
+@pytest.mark.parametrize(
+    "utterance, who",
+    [
+        ("Priya will send the doc.", "Priya"),
+        ("Sam said he'll send the quote by Friday", "he"),
+        ("客户答应下周一前付尾款", "客户"),
+    ],
+)
+def test_a_third_partys_promise_is_a_candidate_kept_apart_from_the_persons_own(utterance, who):
+    [c] = ledger.detect(utterance)
+    assert c.party == ledger.THIRD and c.who == who
+    assert ledger.own(utterance) == []
+
+
+@pytest.mark.parametrize(
+    "utterance",
+    [
+        "I'll have the salmon with a side salad",
+        "we'll take the large margherita",
+        "来两杯冰美式",
+        "我要一份牛肉面",
+    ],
+)
+def test_an_order_to_a_server_is_no_commitment(utterance):
     assert ledger.detect(utterance) == []
+
+
+@pytest.mark.parametrize(
+    "utterance",
+    [
+        "yep, will get the invoice over to Lena tonight",
+        "expect the summary from me before Wednesday",
+        "the vendor follow-up is mine",
+        "agreed to present the roadmap on Thursday",
+        "first thing tomorrow I'm emailing Ana",
+        "I still owe Dev a reply",
+        "明早把纪要发群里",
+        "这事我负责，下周给你结果",
+    ],
+)
+def test_commitments_without_i_will_are_candidates_of_the_person(utterance):
+    [c] = ledger.detect(utterance)
+    assert c.party == ledger.OWN
 
 
 def test_resolve_due_handles_weekdays_month_end_and_chinese():
@@ -131,11 +177,25 @@ def _pass(db, msgs, replies, today=date(2026, 10, 7)):
 def _open_priya(db):
     chat = store.get_chat(db)
     m = _say(db, chat, "I'll send Priya the timeline doc by Friday.", _at(7))
-    _pass(db, [m], [{
-        "promises": [{"message": 1, "who": "me", "to_whom": "Priya", "what": "send Priya the timeline doc",
-                      "due_text": "by Friday", "due_date": ""}],
-        "closures": [],
-    }])
+    _pass(
+        db,
+        [m],
+        [
+            {
+                "promises": [
+                    {
+                        "message": 1,
+                        "who": "me",
+                        "to_whom": "Priya",
+                        "what": "send Priya the timeline doc",
+                        "due_text": "by Friday",
+                        "due_date": "",
+                    }
+                ],
+                "closures": [],
+            }
+        ],
+    )
     [p] = ledger.list_promises(db)
     return chat, m, p
 
@@ -164,18 +224,35 @@ def test_summary_fact_or_model_guess_saying_handled_leaves_it_open(db):
     claim = _say(db, chat, "I've handled the timeline doc for Priya.", _at(8), role="assistant")
     chatter = _say(db, chat, "Great, thanks. I'll book the meeting room for Friday.", _at(8, 11))
     # The model guesses both messages close it; neither is the person saying it was done.
-    plan, report = _pass(db, [claim, chatter], [{
-        "promises": [{"message": 2, "who": "me", "to_whom": "", "what": "book the meeting room", "due_text": "for Friday",
-                      "due_date": ""}],
-        "closures": [
-            {"promise": "P1", "message": 1, "status": "done", "evidence": "I've handled the timeline doc"},
-            {"promise": "P1", "message": 2, "status": "done", "evidence": "Great, thanks"},
+    plan, report = _pass(
+        db,
+        [claim, chatter],
+        [
+            {
+                "promises": [
+                    {
+                        "message": 2,
+                        "who": "me",
+                        "to_whom": "",
+                        "what": "book the meeting room",
+                        "due_text": "for Friday",
+                        "due_date": "",
+                    }
+                ],
+                "closures": [
+                    {"promise": "P1", "message": 1, "status": "done", "evidence": "I've handled the timeline doc"},
+                    {"promise": "P1", "message": 2, "status": "done", "evidence": "Great, thanks"},
+                ],
+            }
         ],
-    }], today=date(2026, 10, 8))
+        today=date(2026, 10, 8),
+    )
     assert len(plan.rejected) == 2 and report["done"] == 0 and report["opened"] == 1
     assert ledger.get(db, p.id).status == "open"
     assert [e["event"] for e in ledger.events(db, p.id)] == ["OPEN"]
-    assert any("send Priya the timeline doc" in line for line in ledger.relevant_open(db, "the Priya doc", date(2026, 10, 8)))
+    assert any(
+        "send Priya the timeline doc" in line for line in ledger.relevant_open(db, "the Priya doc", date(2026, 10, 8))
+    )
 
 
 def test_matching_tool_action_closes_it_with_the_outbox_row(db):
@@ -203,10 +280,19 @@ def test_an_explicit_statement_closes_it_and_the_ledger_answers_did_i(db):
     chat, _, p = _open_priya(db)
     q = _say(db, chat, "Did you send Priya the doc yet?", _at(9, 9), role="assistant")
     done = _say(db, chat, "Sent Priya the doc this morning.", _at(9, 10))
-    _pass(db, [q, done], [{
-        "promises": [],
-        "closures": [{"promise": "P1", "message": 2, "status": "done", "evidence": "Sent Priya the doc this morning."}],
-    }], today=date(2026, 10, 9))
+    _pass(
+        db,
+        [q, done],
+        [
+            {
+                "promises": [],
+                "closures": [
+                    {"promise": "P1", "message": 2, "status": "done", "evidence": "Sent Priya the doc this morning."}
+                ],
+            }
+        ],
+        today=date(2026, 10, 9),
+    )
     closed = ledger.get(db, p.id)
     assert (closed.status, closed.evidence_message_id, closed.closed_on) == ("done", done.id, "2026-10-09")
     [line] = ledger.status_lines(db, "Did I ever send Priya the timeline doc?", date(2026, 10, 20))
@@ -220,13 +306,20 @@ def test_never_mind_drops_it_and_nothing_vaguer_does(db):
     chat, _, p = _open_priya(db)
     ok = _say(db, chat, "ok", _at(8))
     nvm = _say(db, chat, "Never mind the timeline doc, Priya already has it.", _at(8, 12))
-    plan, _ = _pass(db, [ok, nvm], [{
-        "promises": [],
-        "closures": [
-            {"promise": "P1", "message": 1, "status": "dropped", "evidence": "ok"},
-            {"promise": "P1", "message": 2, "status": "dropped", "evidence": "Never mind the timeline doc"},
+    plan, _ = _pass(
+        db,
+        [ok, nvm],
+        [
+            {
+                "promises": [],
+                "closures": [
+                    {"promise": "P1", "message": 1, "status": "dropped", "evidence": "ok"},
+                    {"promise": "P1", "message": 2, "status": "dropped", "evidence": "Never mind the timeline doc"},
+                ],
+            }
         ],
-    }], today=date(2026, 10, 8))
+        today=date(2026, 10, 8),
+    )
     assert len(plan.rejected) == 1
     dropped = ledger.get(db, p.id)
     assert (dropped.status, dropped.evidence_message_id) == ("dropped", nvm.id)
@@ -236,11 +329,25 @@ def test_open_and_closed_in_one_pass(db):
     chat = store.get_chat(db)
     a = _say(db, chat, "Remind me to renew the parking permit.", _at(5))
     b = _say(db, chat, "已经续好了停车证。", _at(6))
-    _pass(db, [a, b], [{
-        "promises": [{"message": 1, "who": "me", "to_whom": "", "what": "renew the parking permit", "due_text": "",
-                      "due_date": ""}],
-        "closures": [{"promise": "N1", "message": 2, "status": "done", "evidence": "已经续好了停车证"}],
-    }])
+    _pass(
+        db,
+        [a, b],
+        [
+            {
+                "promises": [
+                    {
+                        "message": 1,
+                        "who": "me",
+                        "to_whom": "",
+                        "what": "renew the parking permit",
+                        "due_text": "",
+                        "due_date": "",
+                    }
+                ],
+                "closures": [{"promise": "N1", "message": 2, "status": "done", "evidence": "已经续好了停车证"}],
+            }
+        ],
+    )
     [p] = ledger.list_promises(db, ())
     assert (p.status, p.evidence_message_id, p.closed_on) == ("done", b.id, "2026-10-06")
 
@@ -250,8 +357,14 @@ def test_rerunning_the_pass_on_the_same_messages_creates_no_duplicates(db):
     m = _say(db, chat, "I promised Grace the final Q3 number by Monday, and remind me to call the bank.", _at(7))
     reply = {
         "promises": [
-            {"message": 1, "who": "me", "to_whom": "Grace", "what": "give Grace the final Q3 number",
-             "due_text": "by Monday", "due_date": ""},
+            {
+                "message": 1,
+                "who": "me",
+                "to_whom": "Grace",
+                "what": "give Grace the final Q3 number",
+                "due_text": "by Monday",
+                "due_date": "",
+            },
             {"message": 1, "who": "me", "to_whom": "", "what": "call the bank", "due_text": "", "due_date": ""},
         ],
         "closures": [],
@@ -330,7 +443,11 @@ def test_export_and_import_carry_the_ledger_into_an_empty_store(db, tmp_path):
 
     chat, _, p = _open_priya(db)
     done = _say(db, chat, "Sent Priya the doc.", _at(9))
-    _pass(db, [done], [{"promises": [], "closures": [{"promise": "P1", "message": 1, "status": "done", "evidence": "Sent"}]}])
+    _pass(
+        db,
+        [done],
+        [{"promises": [], "closures": [{"promise": "P1", "message": 1, "status": "done", "evidence": "Sent"}]}],
+    )
     data = transfer.export_data(db)
     fresh = open_store(tmp_path / "other" / "kept.db")
     transfer.import_data(fresh, json.loads(json.dumps(data)))
@@ -343,21 +460,49 @@ def test_the_write_pass_opens_promises_and_extends_series_in_its_one_transaction
     from memory import series, summary, writer
 
     chat = store.get_chat(db)
-    for i, (role, words) in enumerate([
-        ("user", "I'll send Priya the timeline doc by Friday."), ("assistant", "Noted."),
-        ("user", "Also interviewed another data engineering candidate today."), ("assistant", "OK."),
-    ]):
+    for i, (role, words) in enumerate(
+        [
+            ("user", "I'll send Priya the timeline doc by Friday."),
+            ("assistant", "Noted."),
+            ("user", "Also interviewed another data engineering candidate today."),
+            ("assistant", "OK."),
+        ]
+    ):
         store.add_message(db, chat, role, "me" if role == "user" else "kept", words, _at(7, 9 + i))
-    model = ScriptedModel([
-        call("save_memory", who="", asked="", keep="", lately="- the timeline doc for Priya is handled"),
-        call("save_facts", facts=[]),
-        call("promises", promises=[{"message": 1, "who": "me", "to_whom": "Priya", "what": "send Priya the timeline doc",
-                                    "due_text": "by Friday", "due_date": ""}], closures=[]),
-        call("series", occurrences=[{"message": 1, "series": "new", "name": "interviewed a data engineering candidate",
-                                     "date_text": "today"}]),
-    ])
-    result = writer.run_pass(db, ModelMemoryLLM(model, db, sleep=lambda s: None), cap=6000, max_active=500, force=True,
-                             now=_at(7, 15))
+    model = ScriptedModel(
+        [
+            call("save_memory", who="", asked="", keep="", lately="- the timeline doc for Priya is handled"),
+            call("save_facts", facts=[]),
+            call(
+                "promises",
+                promises=[
+                    {
+                        "message": 1,
+                        "who": "me",
+                        "to_whom": "Priya",
+                        "what": "send Priya the timeline doc",
+                        "due_text": "by Friday",
+                        "due_date": "",
+                    }
+                ],
+                closures=[],
+            ),
+            call(
+                "series",
+                occurrences=[
+                    {
+                        "message": 1,
+                        "series": "new",
+                        "name": "interviewed a data engineering candidate",
+                        "date_text": "today",
+                    }
+                ],
+            ),
+        ]
+    )
+    result = writer.run_pass(
+        db, ModelMemoryLLM(model, db, sleep=lambda s: None), cap=6000, max_active=500, force=True, now=_at(7, 15)
+    )
     model.assert_complete()
     assert result.ran and result.extra["promises"]["opened"] == 1 and result.extra["series"]["events_added"] == 1
     assert "handled" in summary.current(db)  # the summary says so; the ledger does not care
@@ -371,10 +516,12 @@ def test_a_turn_whose_send_message_delivers_the_doc_closes_the_promise(db):
     from agent.session import open_session
 
     _, _, p = _open_priya(db)
-    model = ScriptedModel([
-        tool_call("send_message", to="Priya", body="Hi Priya, here is the timeline doc: https://example.invalid/t"),
-        text("Sent Priya the timeline doc."),
-    ])
+    model = ScriptedModel(
+        [
+            tool_call("send_message", to="Priya", body="Hi Priya, here is the timeline doc: https://example.invalid/t"),
+            text("Sent Priya the timeline doc."),
+        ]
+    )
     session = open_session(db=db, model=model, approve=lambda prompt: True)
     result = run_turn(session, "Please send Priya the timeline doc now.")
     model.assert_complete()
@@ -383,12 +530,100 @@ def test_a_turn_whose_send_message_delivers_the_doc_closes_the_promise(db):
 
 
 def test_a_long_ledger_shows_the_model_the_promises_a_closing_message_is_about(monkeypatch):
-    monkeypatch.setattr(ledger, "OPEN_SHOWN", 3)
+    monkeypatch.setattr("memory.promises.write.OPEN_SHOWN", 3)
     many = [ledger.Promise(i, "me", "Sam", f"task number {i}", None, "open", i, "2026-10-01") for i in range(1, 9)]
     many[1].what, many[1].to_whom = "send Priya the timeline doc", "Priya"
 
     class Msg:
         text = "Sent Priya the timeline doc."
 
-    shown = ledger._worth_showing(many, [Msg()])
+    from memory.promises.write import _worth_showing
+
+    shown = _worth_showing(many, [Msg()])
     assert [p.id for p in shown] == [2, 8, 7]
+
+
+@pytest.mark.local_model
+def test_the_embedded_model_confirms_a_candidate_under_the_reply_schemas_grammar(db):
+    pytest.importorskip("llama_cpp")
+    from agent.models import model_file
+    from agent.models.local import LocalModel
+
+    if not model_file._is_installed(model_file.shared_path()):
+        pytest.skip("the embedded model is not installed (`kept model install`)")
+    chat = store.get_chat(db)
+    m = _say(db, chat, "yep, will get the invoice over to Lena tonight", _at(7, 9))
+    plan = ledger.plan_pass(db, [m], ModelMemoryLLM(LocalModel(path=str(model_file.shared_path()))), date(2026, 10, 7))
+    assert plan.model_calls == 1  # the reply parsed and validated: the grammar and the model agree
+    assert all(n is None or n.opened_message_id == m.id for n in plan.new)
+
+
+# --- a hosted model reads the commitments with the facts -----------------------------
+
+
+def _extracted(*commitments):
+    return ledger.ExtractWithCommitments(
+        facts=[],
+        commitments=[
+            {"message": n, "who": "me", "to_whom": to, "what": what, "due_text": due, "due_date": None}
+            for n, to, what, due in commitments
+        ],
+    )
+
+
+def test_a_hosted_extraction_opens_its_commitments_without_a_call_of_its_own(db):
+    from memory.stages import Batch
+
+    chat = store.get_chat(db)
+    msgs = [
+        _say(db, chat, "the Lena invoice is in my court now", _at(7, 9)),  # no structure the detector reads
+        _say(db, chat, "Did I promise Lena anything?", _at(7, 10)),
+        _say(db, chat, "I'll send Priya the deck by Friday.", _at(7, 11)),
+    ]
+    batch = Batch(
+        msgs,
+        read={
+            "extracted": _extracted(
+                (1, "Lena", "send Lena the invoice", ""),
+                (2, "Lena", "something", ""),
+                (3, "Priya", "send Priya the deck", "by Friday"),
+            )
+        },
+    )
+    llm, model = _llm()  # no scripted reply: a call would fail the test
+    plan = ledger.plan_pass(db, batch, llm, date(2026, 10, 7))
+    assert plan.model_calls == 0
+    assert [(n.what, n.opened_message_id, n.due_on) for n in plan.new] == [
+        ("send Lena the invoice", msgs[0].id, None),
+        ("send Priya the deck", msgs[2].id, "2026-10-09"),
+    ]  # a question opens nothing
+
+
+def test_with_a_closing_message_the_hosted_path_still_asks_and_accepts_what_the_extraction_read(db):
+    from memory.stages import Batch
+
+    chat, _, p = _open_priya(db)
+    msgs = [
+        _say(db, chat, "the Lena invoice is in my court now", _at(8, 9)),
+        _say(db, chat, "Sent Priya the doc.", _at(8, 10)),
+    ]
+    batch = Batch(msgs, read={"extracted": _extracted((1, "Lena", "send Lena the invoice", ""))})
+    llm, model = _llm(
+        {
+            "promises": [
+                {
+                    "message": 1,
+                    "who": "me",
+                    "to_whom": "Lena",
+                    "what": "send Lena the invoice",
+                    "due_text": "",
+                    "due_date": "",
+                }
+            ],
+            "closures": [{"promise": "P1", "message": 2, "status": "done", "evidence": "Sent Priya the doc."}],
+        }
+    )
+    plan = ledger.plan_pass(db, batch, llm, date(2026, 10, 8))
+    model.assert_complete()
+    assert [n.what for n in plan.new] == ["send Lena the invoice"] and plan.rejected == []
+    assert [c.promise_id for c in plan.closures] == [p.id]

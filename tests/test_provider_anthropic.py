@@ -14,12 +14,19 @@ from tests.fakeservers import FakeAnthropic
 
 FAKE_KEY = "test-key-not-real"
 MEETING = {"title": "1:1 with Sam", "start": "Tuesday 10:00", "attendees": ["Sam"]}
-SCHEDULE = ToolSpec("schedule_meeting", "Book a meeting.", {
-    "type": "object",
-    "properties": {"title": {"type": "string"}, "start": {"type": "string"},
-                   "attendees": {"type": "array", "items": {"type": "string"}}},
-    "required": ["title", "start"],
-})
+SCHEDULE = ToolSpec(
+    "schedule_meeting",
+    "Book a meeting.",
+    {
+        "type": "object",
+        "properties": {
+            "title": {"type": "string"},
+            "start": {"type": "string"},
+            "attendees": {"type": "array", "items": {"type": "string"}},
+        },
+        "required": ["title", "start"],
+    },
+)
 
 
 @pytest.fixture
@@ -52,8 +59,12 @@ def test_text_reply(server):
     assert response.text == "Hello, how can I help?"
     assert response.tool_calls == [] and response.stop_reason == "end_turn"
     request = server.model_requests[0]
-    assert request.body == {"model": "claude-haiku-4-5", "max_tokens": 300, "system": "You are kept.",
-                            "messages": [{"role": "user", "content": [{"type": "text", "text": "hi"}]}]}
+    assert request.body == {
+        "model": "claude-haiku-4-5",
+        "max_tokens": 300,
+        "system": "You are kept.",
+        "messages": [{"role": "user", "content": [{"type": "text", "text": "hi"}]}],
+    }
     assert sent_key(request) == FAKE_KEY
     assert "anthropic-version" in request.headers
     server.assert_complete()
@@ -65,7 +76,8 @@ def test_tool_call_parsed_and_tools_sent(server):
     assert response.tool_calls == [ToolCall("toolu_abc", "schedule_meeting", MEETING)]
     assert response.text == "Booking it." and response.stop_reason == "tool_use"
     assert server.model_requests[0].body["tools"] == [
-        {"name": "schedule_meeting", "description": "Book a meeting.", "input_schema": SCHEDULE.parameters}]
+        {"name": "schedule_meeting", "description": "Book a meeting.", "input_schema": SCHEDULE.parameters}
+    ]
 
 
 def test_streaming_text_arrives_in_pieces_and_whole(server):
@@ -84,7 +96,9 @@ def test_streaming_tool_input_json_is_accumulated(server):
     pieces = []
     response = make(server).complete(ask(), tools=[SCHEDULE], on_text=pieces.append)
     assert [(c.name, c.arguments) for c in response.tool_calls] == [
-        ("schedule_meeting", MEETING), ("list_events", {"day": "Tuesday"})]
+        ("schedule_meeting", MEETING),
+        ("list_events", {"day": "Tuesday"}),
+    ]
     assert all(c.id.startswith("toolu_") for c in response.tool_calls)
     assert response.text == "Booking." == "".join(pieces)
     assert response.stop_reason == "tool_use"
@@ -108,7 +122,12 @@ def test_tool_round_trip_sends_tool_results_merged_in_one_user_turn(server):
     ]
     assert sent[2]["content"] == [
         {"type": "tool_result", "tool_use_id": "toolu_1", "content": '{"id": 3}'},
-        {"type": "tool_result", "tool_use_id": "toolu_2", "content": '{"error": "day must be a date"}', "is_error": True},
+        {
+            "type": "tool_result",
+            "tool_use_id": "toolu_2",
+            "content": '{"error": "day must be a date"}',
+            "is_error": True,
+        },
     ]
 
 
@@ -164,8 +183,16 @@ def test_timeout_is_mapped(server):
 def test_malformed_tool_input_is_an_error_never_an_answer(server, db, stream):
     server.reply_malformed_tool_call("schedule_meeting").reply_malformed_tool_call("schedule_meeting", '"Tuesday"')
     with pytest.raises(ModelError) as caught:
-        call_model(make(server), ask(), db=db, purpose="chat", tools=[SCHEDULE], max_attempts=2,
-                   on_text=(lambda s: None) if stream else None, sleep=lambda s: None)
+        call_model(
+            make(server),
+            ask(),
+            db=db,
+            purpose="chat",
+            tools=[SCHEDULE],
+            max_attempts=2,
+            on_text=(lambda s: None) if stream else None,
+            sleep=lambda s: None,
+        )
     assert caught.value.kind == base.MALFORMED
     assert [r["error_class"] for r in logged(db)] == [base.MALFORMED, base.MALFORMED]
 
@@ -174,8 +201,9 @@ def test_malformed_tool_input_is_an_error_never_an_answer(server, db, stream):
 def test_empty_reply_is_empty_reply(server, db, stream):
     server.reply_empty()
     with pytest.raises(ModelError) as caught:
-        call_model(make(server), ask(), db=db, purpose="chat", max_attempts=1,
-                   on_text=(lambda s: None) if stream else None)
+        call_model(
+            make(server), ask(), db=db, purpose="chat", max_attempts=1, on_text=(lambda s: None) if stream else None
+        )
     assert caught.value.kind == base.EMPTY
     assert [r["error_class"] for r in logged(db)] == [base.EMPTY]
 
@@ -243,12 +271,21 @@ def test_no_key_is_not_configured():
 
 def test_memory_writing_forces_its_one_tool(server, db):
     from agent.memory_llm import ModelMemoryLLM
+    from memory.replies import Reply
 
-    schema = {"type": "object", "properties": {"facts": {"type": "array", "items": {"type": "string"}}}, "required": ["facts"]}
+    class Facts(Reply):  # a memory pass's reply: its schema is what the tool offers
+        facts: list[str]
+
+    schema = Facts
     server.reply_tool_call("save_facts", {"facts": ["The launch is on December 3."]})
-    got = ModelMemoryLLM(make(server), db=db)(purpose="memory.extract", system="Extract.", prompt="1. me: launch Dec 3",
-                                              schema=schema, schema_name="save_facts")
-    assert got == {"facts": ["The launch is on December 3."]}
+    got = ModelMemoryLLM(make(server), db=db)(
+        purpose="memory.extract",
+        system="Extract.",
+        prompt="1. me: launch Dec 3",
+        schema=schema,
+        schema_name="save_facts",
+    )
+    assert got == Facts(facts=["The launch is on December 3."])
     assert server.model_requests[0].body["tool_choice"] == {"type": "tool", "name": "save_facts"}
 
 

@@ -16,12 +16,19 @@ from tests.fakeservers import FakeOpenAI
 
 FAKE_KEY = "test-key-not-real"
 MEETING = {"title": "1:1 with Sam", "start": "Tuesday 10:00", "attendees": ["Sam"]}
-SCHEDULE = ToolSpec("schedule_meeting", "Book a meeting.", {
-    "type": "object",
-    "properties": {"title": {"type": "string"}, "start": {"type": "string"},
-                   "attendees": {"type": "array", "items": {"type": "string"}}},
-    "required": ["title", "start"],
-})
+SCHEDULE = ToolSpec(
+    "schedule_meeting",
+    "Book a meeting.",
+    {
+        "type": "object",
+        "properties": {
+            "title": {"type": "string"},
+            "start": {"type": "string"},
+            "attendees": {"type": "array", "items": {"type": "string"}},
+        },
+        "required": ["title", "start"],
+    },
+)
 
 
 @pytest.fixture
@@ -62,10 +69,16 @@ def test_tool_call_parsed_and_tools_sent(server):
     response = make(server).complete(ask(), tools=[SCHEDULE])
     assert response.tool_calls == [ToolCall("call_abc", "schedule_meeting", MEETING)]
     assert response.stop_reason == "tool_calls"
-    assert server.model_requests[0].body["tools"] == [{
-        "type": "function",
-        "function": {"name": "schedule_meeting", "description": "Book a meeting.", "parameters": SCHEDULE.parameters},
-    }]
+    assert server.model_requests[0].body["tools"] == [
+        {
+            "type": "function",
+            "function": {
+                "name": "schedule_meeting",
+                "description": "Book a meeting.",
+                "parameters": SCHEDULE.parameters,
+            },
+        }
+    ]
 
 
 def test_streaming_text_arrives_in_pieces_and_whole(server):
@@ -85,7 +98,9 @@ def test_streaming_tool_call_arguments_are_accumulated(server):
     pieces = []
     response = make(server).complete(ask(), tools=[SCHEDULE], on_text=pieces.append)
     assert [(c.name, c.arguments) for c in response.tool_calls] == [
-        ("schedule_meeting", MEETING), ("list_events", {"day": "Tuesday"})]
+        ("schedule_meeting", MEETING),
+        ("list_events", {"day": "Tuesday"}),
+    ]
     assert all(c.id.startswith("call_") for c in response.tool_calls)
     assert response.text == "Booking." == "".join(pieces)
 
@@ -95,13 +110,28 @@ def test_tool_round_trip_sends_the_result_in_wire_shape(server):
     call = ToolCall("call_7", "schedule_meeting", MEETING)
     convo = ask() + [
         Message("assistant", "", tool_calls=[call]),
-        Message("tool", '{"id": 3, "start": "2026-12-01T10:00:00+01:00"}', tool_call_id="call_7", name="schedule_meeting"),
+        Message(
+            "tool", '{"id": 3, "start": "2026-12-01T10:00:00+01:00"}', tool_call_id="call_7", name="schedule_meeting"
+        ),
     ]
     make(server).complete(convo, system="sys", tools=[SCHEDULE])
     assistant, tool = server.model_requests[0].body["messages"][2:]
-    assert assistant == {"role": "assistant", "content": None, "tool_calls": [
-        {"id": "call_7", "type": "function", "function": {"name": "schedule_meeting", "arguments": json.dumps(MEETING)}}]}
-    assert tool == {"role": "tool", "tool_call_id": "call_7", "content": '{"id": 3, "start": "2026-12-01T10:00:00+01:00"}'}
+    assert assistant == {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {
+                "id": "call_7",
+                "type": "function",
+                "function": {"name": "schedule_meeting", "arguments": json.dumps(MEETING)},
+            }
+        ],
+    }
+    assert tool == {
+        "role": "tool",
+        "tool_call_id": "call_7",
+        "content": '{"id": 3, "start": "2026-12-01T10:00:00+01:00"}',
+    }
 
 
 def test_rate_limit_then_success_honours_retry_after(server, db):
@@ -141,8 +171,16 @@ def test_timeout_is_mapped(server):
 def test_malformed_tool_arguments_are_an_error_never_an_answer(server, db, stream):
     server.reply_malformed_tool_call("schedule_meeting").reply_malformed_tool_call("schedule_meeting", "[1, 2]")
     with pytest.raises(ModelError) as caught:
-        call_model(make(server), ask(), db=db, purpose="chat", tools=[SCHEDULE], max_attempts=2,
-                   on_text=(lambda s: None) if stream else None, sleep=lambda s: None)
+        call_model(
+            make(server),
+            ask(),
+            db=db,
+            purpose="chat",
+            tools=[SCHEDULE],
+            max_attempts=2,
+            on_text=(lambda s: None) if stream else None,
+            sleep=lambda s: None,
+        )
     assert caught.value.kind == base.MALFORMED
     assert [r["error_class"] for r in logged(db)] == [base.MALFORMED, base.MALFORMED]
 
@@ -157,8 +195,9 @@ def test_plain_text_where_a_tool_call_was_expected_is_text(server):
 def test_empty_reply_is_empty_reply(server, db, stream):
     server.reply_empty()
     with pytest.raises(ModelError) as caught:
-        call_model(make(server), ask(), db=db, purpose="chat", max_attempts=1,
-                   on_text=(lambda s: None) if stream else None)
+        call_model(
+            make(server), ask(), db=db, purpose="chat", max_attempts=1, on_text=(lambda s: None) if stream else None
+        )
     assert caught.value.kind == base.EMPTY
     assert [r["error_class"] for r in logged(db)] == [base.EMPTY]
 
@@ -251,12 +290,21 @@ def test_no_key_and_no_base_url_is_not_configured():
 
 def test_memory_writing_forces_its_one_tool(server, db):
     from agent.memory_llm import ModelMemoryLLM
+    from memory.replies import Reply
 
-    schema = {"type": "object", "properties": {"facts": {"type": "array", "items": {"type": "string"}}}, "required": ["facts"]}
+    class Facts(Reply):  # a memory pass's reply: its schema is what the tool offers
+        facts: list[str]
+
+    schema = Facts
     server.reply_tool_call("save_facts", {"facts": ["The launch is on December 3."]})
-    got = ModelMemoryLLM(make(server), db=db)(purpose="memory.extract", system="Extract.", prompt="1. me: launch Dec 3",
-                                              schema=schema, schema_name="save_facts")
-    assert got == {"facts": ["The launch is on December 3."]}
+    got = ModelMemoryLLM(make(server), db=db)(
+        purpose="memory.extract",
+        system="Extract.",
+        prompt="1. me: launch Dec 3",
+        schema=schema,
+        schema_name="save_facts",
+    )
+    assert got == Facts(facts=["The launch is on December 3."])
     assert server.model_requests[0].body["tool_choice"] == {"type": "function", "function": {"name": "save_facts"}}
 
 

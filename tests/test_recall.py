@@ -146,6 +146,13 @@ def test_turns_about_the_persons_world_say_why(query, why):
     assert recall.about_their_world(query, {"harwick"} if "Harwick" in query else set()).startswith(why)
 
 
+def test_a_question_keeps_its_quoted_subject_and_a_named_one_is_not_about_a_kind():
+    docs = ["The user ran the 'Harbour Dash' 10k on May 3.", "Odile became a parent in March.", "The user likes rain."]
+    assert [m.index for m in recall.match("When was the 'Harbour Dash' race?", docs)] == [0]
+    assert not recall.general_question("Who became a parent first, Odile or Tam?", named=True)
+    assert 1 in [m.index for m in recall.match("Who became a parent first, Odile or Tam?", docs)]
+
+
 def test_ordinary_turns_and_quoted_material_get_nothing():
     docs = ["The Quarry launch meeting is postponed to May 2.", "The user's cat is called Miso."]
     assert recall.match("thanks, that's great", docs) == []
@@ -225,7 +232,9 @@ def test_a_question_naming_the_old_value_gets_the_current_fact(db):
     assert [r.id for r in recall.recall_facts(db, "is the offsite still in porto?")] == [new]
 
 
-@pytest.mark.parametrize("query", ["Where was the offsite before it moved?", "How many times has the offsite moved?", "offsite 之前在哪里？"])
+@pytest.mark.parametrize(
+    "query", ["Where was the offsite before it moved?", "How many times has the offsite moved?", "offsite 之前在哪里？"]
+)
 def test_a_question_about_the_past_gets_the_chain_marked(db, query):
     _add_fact(db, "2026-09-03: Ines Duarte is the office manager in Braga.")
     first = _add_fact(db, "2026-08-02: The offsite is in Porto on June 3.", status="superseded")

@@ -19,7 +19,9 @@ TZ = ZoneInfo("Europe/Berlin")
 def make_session(db, steps):
     model = ScriptedModel(list(steps))
     chat = store.get_chat(db, "me")
-    return Session(db=db, model=model, tools=[], tz=TZ, chat=chat, clock=lambda: datetime(2026, 11, 30, 9, tzinfo=TZ)), model
+    return Session(
+        db=db, model=model, tools=[], tz=TZ, chat=chat, clock=lambda: datetime(2026, 11, 30, 9, tzinfo=TZ)
+    ), model
 
 
 def test_a_message_typed_at_the_prompt_is_answered_and_stored(db, capsys):

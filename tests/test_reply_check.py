@@ -18,8 +18,10 @@ from tools import all_tools
 
 TZ = ZoneInfo("Europe/Berlin")
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=TZ)
-INTRO = ("Hi! I'm Alexandra Novak, product manager at Northwind. Please call me Sasha, "
-         "and please never use bullet points with me.")
+INTRO = (
+    "Hi! I'm Alexandra Novak, product manager at Northwind. Please call me Sasha, "
+    "and please never use bullet points with me."
+)
 
 
 class EmbeddedLike(ScriptedModel):
@@ -44,24 +46,30 @@ def session(db, model, tools=None):
 # ---- what counts as a claim, a parrot, a request
 
 
-@pytest.mark.parametrize("reply, tools", [
-    ("schedule_meeting done: event id: 2; title: Atlas Launch Plan", {"schedule_meeting"}),
-    ("I have booked the meeting with Marco for 2pm.", {"schedule_meeting"}),
-    ("The invite has been sent to Priya.", {"send_message"}),
-    ("I've assigned the slides to Sam.", {"assign_task"}),
-    ("已为你预订了明天下午两点的会议。", {"schedule_meeting"}),
-])
+@pytest.mark.parametrize(
+    "reply, tools",
+    [
+        ("schedule_meeting done: event id: 2; title: Atlas Launch Plan", {"schedule_meeting"}),
+        ("I have booked the meeting with Marco for 2pm.", {"schedule_meeting"}),
+        ("The invite has been sent to Priya.", {"send_message"}),
+        ("I've assigned the slides to Sam.", {"assign_task"}),
+        ("已为你预订了明天下午两点的会议。", {"schedule_meeting"}),
+    ],
+)
 def test_a_reply_that_says_kept_acted_is_a_claim(reply, tools):
     assert tools <= reply_check.claimed_actions(reply)
 
 
-@pytest.mark.parametrize("reply", [
-    "Shall I book it for 2pm?",
-    "I have not sent anything to Priya.",
-    "Priya said she sent the report on Monday.",
-    "You have a meeting booked on Tuesday.",
-    "我没有发送任何消息。",
-])
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Shall I book it for 2pm?",
+        "I have not sent anything to Priya.",
+        "Priya said she sent the report on Monday.",
+        "You have a meeting booked on Tuesday.",
+        "我没有发送任何消息。",
+    ],
+)
 def test_questions_negations_and_reports_about_others_are_not_claims(reply):
     assert reply_check.claimed_actions(reply) == set()
 
@@ -74,8 +82,9 @@ def test_an_echo_with_a_name_swapped_is_a_parrot_and_an_answer_is_not():
 
 
 def test_a_short_reply_that_repeats_an_earlier_one_is_a_parrot():
-    verdict = reply_check.check("No events found.", request="Some context: I run Atlas.",
-                                earlier=["No events found."], done=[])
+    verdict = reply_check.check(
+        "No events found.", request="Some context: I run Atlas.", earlier=["No events found."], done=[]
+    )
     assert not verdict.ok and verdict.reason.startswith("parrot")
     assert reply_check.check("Noted.", request="The launch is Friday.", earlier=["Got it."], done=[]).ok
 
@@ -141,10 +150,12 @@ def test_a_parroted_reply_never_reaches_the_screen_or_the_models_history(db):
 
 
 def test_a_statement_never_books(db):
-    model = EmbeddedLike([
-        tool_call("schedule_meeting", title="Project Atlas", start="today 09:00"),
-        text("Thanks for the context on Project Atlas."),
-    ])
+    model = EmbeddedLike(
+        [
+            tool_call("schedule_meeting", title="Project Atlas", start="today 09:00"),
+            text("Thanks for the context on Project Atlas."),
+        ]
+    )
     result = run_turn(session(db, model), "Some context: I'm running Project Atlas and the launch is next Thursday.")
     model.assert_complete()
     assert result.calls == [] and result.reply == "Thanks for the context on Project Atlas."
@@ -152,8 +163,9 @@ def test_a_statement_never_books(db):
 
 
 def test_after_an_action_the_confirmation_is_built_from_the_result(db):
-    model = EmbeddedLike([tool_call("schedule_meeting", title="Atlas launch plan", attendees=["Marco Rossi"],
-                                    start="tomorrow 14:00")])
+    model = EmbeddedLike(
+        [tool_call("schedule_meeting", title="Atlas launch plan", attendees=["Marco Rossi"], start="tomorrow 14:00")]
+    )
     result = run_turn(session(db, model), "Book a meeting with Marco Rossi tomorrow at 2pm: Atlas launch plan")
     model.assert_complete()  # no second generation: kept writes the confirmation
     (call,) = result.calls
@@ -164,8 +176,12 @@ def test_after_an_action_the_confirmation_is_built_from_the_result(db):
 
 
 def test_a_hosted_model_streams_and_writes_its_own_confirmation(db):
-    model = ScriptedModel([tool_call("schedule_meeting", title="Sync", start="tomorrow 10:00"),
-                           text("Booked your sync for tomorrow at 10:00.")])
+    model = ScriptedModel(
+        [
+            tool_call("schedule_meeting", title="Sync", start="tomorrow 10:00"),
+            text("Booked your sync for tomorrow at 10:00."),
+        ]
+    )
     shown: list[str] = []
     result = run_turn(session(db, model), "Book a sync tomorrow at 10:00", on_text=shown.append)
     model.assert_complete()

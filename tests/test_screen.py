@@ -58,12 +58,18 @@ def test_values_from_memory_are_grounded_and_nothing_else_of_the_prompt_is():
 
 
 def test_a_time_from_an_earlier_request_does_not_license_a_new_booking():
-    history = [Message("user", "Schedule a meeting with Anna tomorrow at 3pm"), Message("assistant", "Booked for 15:00."),
-               Message("user", "What's a good way to structure a weekly team meeting?")]
+    history = [
+        Message("user", "Schedule a meeting with Anna tomorrow at 3pm"),
+        Message("assistant", "Booked for 15:00."),
+        Message("user", "What's a good way to structure a weekly team meeting?"),
+    ]
     invented = ToolCall("c", "schedule_meeting", {"title": "Weekly team meeting", "start": "tomorrow 15:00"})
     assert _guard([invented], [SCHEDULE], history[-1].content, history=history)[0] == []
-    follow_up = [Message("user", "Set up a sync with Anna"), Message("assistant", "Shall I book tomorrow at 3pm?"),
-                 Message("user", "yes, the sync")]
+    follow_up = [
+        Message("user", "Set up a sync with Anna"),
+        Message("assistant", "Shall I book tomorrow at 3pm?"),
+        Message("user", "yes, the sync"),
+    ]
     call = ToolCall("c", "schedule_meeting", {"title": "Sync with Anna", "start": "tomorrow 15:00"})
     assert _guard([call], [SCHEDULE], "yes, the sync", history=follow_up)[0] == [call]
 
@@ -77,8 +83,10 @@ def test_missing_required_arguments_and_unknown_tools_are_dropped():
     assert [n.tool for n in notes] == ["schedule_meeting", "book_flight"]
 
 
-@pytest.mark.parametrize("request_text", [
-    "Did I send anything to Priya about the Q3 budget?", "我给Priya发过Q3预算吗？", "When did I last write to Priya?"])
+@pytest.mark.parametrize(
+    "request_text",
+    ["Did I send anything to Priya about the Q3 budget?", "我给Priya发过Q3预算吗？", "When did I last write to Priya?"],
+)
 def test_a_real_question_never_acts(request_text):
     send = ToolCall("c", "send_message", {"to": "Priya", "body": "the Q3 budget"})
     kept, notes = _guard([send], [SEND], request_text)
@@ -87,10 +95,18 @@ def test_a_real_question_never_acts(request_text):
     assert _guard([look], [SEARCH], request_text)[0] == [look]
 
 
-@pytest.mark.parametrize("request_text", [
-    "Can you send Priya the Q3 budget?", "How about sending Priya the Q3 budget?", "Is it possible to send Priya the Q3 budget?",
-    "Are you able to send Priya the Q3 budget?", "Why don't you send Priya the Q3 budget?", "Send Priya the Q3 budget, ok?",
-    "你能把Q3 budget发给Priya吗？"])
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "Can you send Priya the Q3 budget?",
+        "How about sending Priya the Q3 budget?",
+        "Is it possible to send Priya the Q3 budget?",
+        "Are you able to send Priya the Q3 budget?",
+        "Why don't you send Priya the Q3 budget?",
+        "Send Priya the Q3 budget, ok?",
+        "你能把Q3 budget发给Priya吗？",
+    ],
+)
 def test_a_polite_request_in_question_form_acts(request_text):
     send = ToolCall("c", "send_message", {"to": "Priya", "body": "the Q3 budget"})
     assert _guard([send], [SEND], request_text)[0] == [send]
@@ -99,27 +115,52 @@ def test_a_polite_request_in_question_form_acts(request_text):
 # ---------------------------------------------------------------- times
 
 
-@pytest.mark.parametrize("request_text, phrase, day, has_clock", [
-    ("Schedule a meeting with Anna tomorrow at 3pm about the Q3 budget.", "tomorrow at 3pm", date(2026, 12, 1), True),
-    ("Set up a kickoff on Dec 9 at 14:00 with Lena and Omar, 60 minutes.", "Dec 9 at 14:00", date(2026, 12, 9), True),
-    ("明天下午三点和王伟开会讨论预算", "明天下午三点", date(2026, 12, 1), True),
-    ("Do I have anything on Friday?", "Friday", date(2026, 12, 4), False),
-    ("Set up a follow-up at 4pm after the review tomorrow.", "tomorrow 4pm", date(2026, 12, 1), True),
-])
+@pytest.mark.parametrize(
+    "request_text, phrase, day, has_clock",
+    [
+        (
+            "Schedule a meeting with Anna tomorrow at 3pm about the Q3 budget.",
+            "tomorrow at 3pm",
+            date(2026, 12, 1),
+            True,
+        ),
+        (
+            "Set up a kickoff on Dec 9 at 14:00 with Lena and Omar, 60 minutes.",
+            "Dec 9 at 14:00",
+            date(2026, 12, 9),
+            True,
+        ),
+        ("明天下午三点和王伟开会讨论预算", "明天下午三点", date(2026, 12, 1), True),
+        ("Do I have anything on Friday?", "Friday", date(2026, 12, 4), False),
+        ("Set up a follow-up at 4pm after the review tomorrow.", "tomorrow 4pm", date(2026, 12, 1), True),
+    ],
+)
 def test_the_request_names_its_day_and_time(request_text, phrase, day, has_clock):
     named = screen.named_time(request_text, NOW, TZ)
     assert (named.phrase, named.day, named.has_clock) == (phrase, day, has_clock)
 
 
-@pytest.mark.parametrize("request_text", ["Cancel event 7.", "Tell Marco that I'll be 10 minutes late.", "What is a mutex?"])
+@pytest.mark.parametrize(
+    "request_text", ["Cancel event 7.", "Tell Marco that I'll be 10 minutes late.", "What is a mutex?"]
+)
 def test_a_request_without_a_time_names_none(request_text):
     assert screen.named_time(request_text, NOW, TZ) is None
 
 
 def test_a_copied_clock_becomes_the_requests_time_and_invented_fields_go():
-    written = ToolCall("c", "schedule_meeting", {
-        "title": "Q3 budget meeting", "start": "2026-11-30 09:00", "attendees": ["Anna", "Sam"],
-        "duration_minutes": 30, "end": "2026-11-30 14:30", "location": "Room 4", "notes": "Discuss the budget with Anna."})
+    written = ToolCall(
+        "c",
+        "schedule_meeting",
+        {
+            "title": "Q3 budget meeting",
+            "start": "2026-11-30 09:00",
+            "attendees": ["Anna", "Sam"],
+            "duration_minutes": 30,
+            "end": "2026-11-30 14:30",
+            "location": "Room 4",
+            "notes": "Discuss the budget with Anna.",
+        },
+    )
     out = _screen("Schedule a meeting with Anna tomorrow at 3pm about the Q3 budget.", written)
     (call,) = out.calls
     assert call.arguments == {"title": "Q3 budget meeting", "start": "tomorrow at 3pm", "attendees": ["Anna"]}
@@ -135,8 +176,11 @@ def test_a_model_value_that_means_the_requests_moment_stays_as_written():
 
 
 def test_values_the_request_gave_stay():
-    written = ToolCall("c", "schedule_meeting", {
-        "title": "Design review", "start": "Wednesday at 11am", "location": "Room 2", "duration_minutes": 45})
+    written = ToolCall(
+        "c",
+        "schedule_meeting",
+        {"title": "Design review", "start": "Wednesday at 11am", "location": "Room 2", "duration_minutes": 45},
+    )
     out = _screen("Schedule a design review on Wednesday at 11am in Room 2 for 45 minutes.", written)
     assert out.calls[0].arguments == written.arguments and out.notes == []
 
@@ -166,8 +210,14 @@ def test_two_times_in_the_request_keep_the_one_the_model_chose_or_ask():
 
 
 def test_a_value_from_memory_is_grounded():
-    written = ToolCall("c", "send_message", {"to": "Jonas", "body": "The investor call moved to 4pm.", "subject": "Investor call"})
-    out = _screen("Tell my co-founder the investor call moved to 4pm.", written, memory="- 2026-11-02: My co-founder is Jonas Berg.")
+    written = ToolCall(
+        "c", "send_message", {"to": "Jonas", "body": "The investor call moved to 4pm.", "subject": "Investor call"}
+    )
+    out = _screen(
+        "Tell my co-founder the investor call moved to 4pm.",
+        written,
+        memory="- 2026-11-02: My co-founder is Jonas Berg.",
+    )
     assert out.calls[0].arguments == written.arguments
 
 
@@ -180,16 +230,22 @@ def test_a_day_argument_takes_the_requests_day_and_an_invented_end_goes():
 
 
 def test_an_end_is_kept_only_when_the_request_says_it():
-    copied = ToolCall("c", "schedule_meeting", {"title": "1:1 with Sam", "start": "Thursday at 10:00", "end": "2026-11-10 10:30"})
-    out = _screen("Book a 1:1 with Sam on Thursday at 10:00.", copied, memory="- 2026-11-10: I prefer meetings after 10am.")
+    copied = ToolCall(
+        "c", "schedule_meeting", {"title": "1:1 with Sam", "start": "Thursday at 10:00", "end": "2026-11-10 10:30"}
+    )
+    out = _screen(
+        "Book a 1:1 with Sam on Thursday at 10:00.", copied, memory="- 2026-11-10: I prefer meetings after 10am."
+    )
     assert "end" not in out.calls[0].arguments
     said = ToolCall("c", "schedule_meeting", {"title": "Review", "start": "Thursday at 10:00", "end": "11:30"})
     assert _screen("Book a review on Thursday at 10:00 until 11:30.", said).calls[0].arguments["end"] == "11:30"
 
 
 def test_describe_is_one_line():
-    notes = [screen.Note("send_message", "dropped", "it acts, and the request only asks a question"),
-             screen.Note("schedule_meeting", "changed", "start 'x' -> 'tomorrow at 3pm'")]
+    notes = [
+        screen.Note("send_message", "dropped", "it acts, and the request only asks a question"),
+        screen.Note("schedule_meeting", "changed", "start 'x' -> 'tomorrow at 3pm'"),
+    ]
     line = screen.describe(notes)
     assert "\n" not in line and line.startswith("screen: ") and "dropped send_message" in line
     assert screen.describe([]) == ""
@@ -209,7 +265,9 @@ def _session(db, steps, tools=None):
 
 
 def test_the_turn_screens_calls_records_it_and_asks_again_in_words(db):
-    s, model = _session(db, [tool_call("send_message", to="Priya", body="hello"), text("No, nothing was sent to Priya.")])
+    s, model = _session(
+        db, [tool_call("send_message", to="Priya", body="hello"), text("No, nothing was sent to Priya.")]
+    )
     result = run_turn(s, "Did I send anything to Priya?")
     model.assert_complete()
     assert result.calls == [] and result.reply == "No, nothing was sent to Priya."
@@ -234,14 +292,18 @@ def test_a_model_that_answers_in_words_itself_keeps_its_tools_in_the_prompt(db):
 
 
 def test_the_turn_runs_the_repaired_call_and_a_held_call_asks(db):
-    s, model = _session(db, [tool_call("schedule_meeting", title="Budget with Anna", start="2026-11-30 09:00"), text("Booked.")])
+    s, model = _session(
+        db, [tool_call("schedule_meeting", title="Budget with Anna", start="2026-11-30 09:00"), text("Booked.")]
+    )
     result = run_turn(s, "Schedule a meeting with Anna tomorrow at 3pm about the budget.")
     assert result.calls[0].arguments["start"] == "tomorrow at 3pm" and not result.calls[0].is_error
     assert result.calls[0].result["start"].startswith("2026-12-01T15:00")
     assert "changed" in screen.describe(result.screened) or "->" in screen.describe(result.screened)
 
-    s, model = _session(db, [tool_call("schedule_meeting", title="Brunch with Kim", start="2026-12-05 10:00"),
-                             text("Saturday or Sunday?")])
+    s, model = _session(
+        db,
+        [tool_call("schedule_meeting", title="Brunch with Kim", start="2026-12-05 10:00"), text("Saturday or Sunday?")],
+    )
     result = run_turn(s, "Book brunch with Kim this weekend at 10.")
     assert result.calls[0].is_error and "Sunday" in result.calls[0].result["error"]
     assert result.reply == "Saturday or Sunday?" and result.screened[0].action == "held"

@@ -61,25 +61,44 @@ class FakeLLM:
 
 
 def test_plan_takes_moved_out_items_and_soul_changes():
-    llm = FakeLLM({
-        "who": "- Mo", "asked": "", "keep": "- Atlas: Nov 17", "lately": "",
-        "moved_out": [{"text": "Atlas was planned for November 10", "date": "2026-09-01"}, {"text": "2026-09-02: the old team was Falcon"}],
-        "soul": "Call me Mo.",
-    })
-    plan = summary.plan(llm, old_note="", old_soul="", transcript="[1] ...", cap=6000, default_date="2026-10-07")
+    llm = FakeLLM(
+        {
+            "who": "- Mo",
+            "asked": "",
+            "keep": "- Atlas: Nov 17",
+            "lately": "",
+            "moved_out": [
+                {"text": "Atlas was planned for November 10", "date": "2026-09-01"},
+                {"text": "2026-09-02: the old team was Falcon"},
+            ],
+            "soul": "Call me Mo.",
+        }
+    )
+    plan = summary.rewrite(llm, old_note="", old_soul="", transcript="[1] ...", cap=6000, default_date="2026-10-07")
     assert plan.soul == "Call me Mo."
     assert [(o.text, o.said_on) for o in plan.overflow] == [
-        ("Atlas was planned for November 10", "2026-09-01"), ("the old team was Falcon", "2026-09-02")]
+        ("Atlas was planned for November 10", "2026-09-01"),
+        ("the old team was Falcon", "2026-09-02"),
+    ]
     assert llm.calls[0]["schema_name"] == summary.TOOL and "6000" in llm.calls[0]["system"]
 
 
 def test_plan_redacts_secrets_and_ignores_an_unchanged_soul():
-    llm = FakeLLM({"who": "- Mo, token: ghp_" + "FAKE" * 6, "asked": "", "keep": "", "lately": "", "soul": "Call me Mo."})
-    plan = summary.plan(llm, old_note="", old_soul="Call me Mo.", transcript="", cap=6000, default_date="2026-10-07")
+    llm = FakeLLM(
+        {"who": "- Mo, token: ghp_" + "FAKE" * 6, "asked": "", "keep": "", "lately": "", "soul": "Call me Mo."}
+    )
+    plan = summary.rewrite(llm, old_note="", old_soul="Call me Mo.", transcript="", cap=6000, default_date="2026-10-07")
     assert "ghp_" not in plan.text and "[redacted secret]" in plan.text
     assert plan.soul is None
 
 
 def test_plan_refuses_a_reply_without_sections():
     with pytest.raises(UnusableReply):
-        summary.plan(FakeLLM({"who": ["not", "text"]}), old_note="", old_soul="", transcript="", cap=6000, default_date="2026-10-07")
+        summary.rewrite(
+            FakeLLM({"who": ["not", "text"]}),
+            old_note="",
+            old_soul="",
+            transcript="",
+            cap=6000,
+            default_date="2026-10-07",
+        )

@@ -14,11 +14,23 @@ from memory.text.acts import QUESTION, REQUEST, STATEMENT, act, asks_only, is_qu
 
 @pytest.mark.parametrize(
     "text",
-    ["Could you book a table for two?", "Would you kindly forward the notes to Ann?", "Are you able to call the vendor?",
-     "Would it be possible to shift the demo to noon?", "Why don't we invite Kim as well?", "How about moving it to 5?",
-     "Would you mind texting Bo that I'm late?", "Do you think you could file the expense report?",
-     "I'd like you to add milk to my list.", "Email Ann the agenda, ok?", "Ok, ping the team.",
-     "你能帮我订个会议室吗？", "可不可以帮我发一下周报？", "请把报告发给老板。", "把会议推迟半小时。"],
+    [
+        "Could you book a table for two?",
+        "Would you kindly forward the notes to Ann?",
+        "Are you able to call the vendor?",
+        "Would it be possible to shift the demo to noon?",
+        "Why don't we invite Kim as well?",
+        "How about moving it to 5?",
+        "Would you mind texting Bo that I'm late?",
+        "Do you think you could file the expense report?",
+        "I'd like you to add milk to my list.",
+        "Email Ann the agenda, ok?",
+        "Ok, ping the team.",
+        "你能帮我订个会议室吗？",
+        "可不可以帮我发一下周报？",
+        "请把报告发给老板。",
+        "把会议推迟半小时。",
+    ],
 )
 def test_requests_are_requests_whatever_their_form(text):
     assert is_request(text)
@@ -28,9 +40,19 @@ def test_requests_are_requests_whatever_their_form(text):
 
 @pytest.mark.parametrize(
     "text",
-    ["Did I reply to Ann?", "When does the train leave?", "Is Kim coming on Friday?", "Could Bo have sent it already?",
-     "Can you tell me when the review is?", "Remind me what Ann said about the budget.", "The demo is at 3, right?",
-     "How about the invoice, was it paid?", "我有没有回复Ann？", "报告发了吗？", "明天谁值班？"],
+    [
+        "Did I reply to Ann?",
+        "When does the train leave?",
+        "Is Kim coming on Friday?",
+        "Could Bo have sent it already?",
+        "Can you tell me when the review is?",
+        "Remind me what Ann said about the budget.",
+        "The demo is at 3, right?",
+        "How about the invoice, was it paid?",
+        "我有没有回复Ann？",
+        "报告发了吗？",
+        "明天谁值班？",
+    ],
 )
 def test_real_questions_only_ask(text):
     assert is_question(text)
@@ -38,7 +60,9 @@ def test_real_questions_only_ask(text):
     assert asks_only(text)
 
 
-@pytest.mark.parametrize("text", ["Kim moved to Lisbon.", "Ann Lee joined the team.", "Thanks a lot!", "我下午在家。", "好的。"])
+@pytest.mark.parametrize(
+    "text", ["Kim moved to Lisbon.", "Ann Lee joined the team.", "Thanks a lot!", "我下午在家。", "好的。"]
+)
 def test_statements_are_neither(text):
     assert act(text) == STATEMENT
 

@@ -11,9 +11,25 @@ from memory.text.numbers import CN_NUMERAL, NUMBER, amount, cn_int, en_int, to_i
 
 @pytest.mark.parametrize(
     "text, value",
-    [("三", 3), ("十", 10), ("十二", 12), ("二十", 20), ("二十三", 23), ("两", 2), ("一百零五", 105),
-     ("一百五", 150), ("三千二", 3200), ("三万五千", 35000), ("两万五", 25000), ("二〇二六", 2026),
-     ("3万", 30000), ("5千", 5000), ("一万亿", 10**12), ("九十九", 99), ("12", 12)],
+    [
+        ("三", 3),
+        ("十", 10),
+        ("十二", 12),
+        ("二十", 20),
+        ("二十三", 23),
+        ("两", 2),
+        ("一百零五", 105),
+        ("一百五", 150),
+        ("三千二", 3200),
+        ("三万五千", 35000),
+        ("两万五", 25000),
+        ("二〇二六", 2026),
+        ("3万", 30000),
+        ("5千", 5000),
+        ("一万亿", 10**12),
+        ("九十九", 99),
+        ("12", 12),
+    ],
 )
 def test_chinese_numerals(text, value):
     assert cn_int(text) == value
@@ -26,8 +42,18 @@ def test_not_a_chinese_numeral_is_none(text):
 
 @pytest.mark.parametrize(
     "text, value",
-    [("one", 1), ("a", 1), ("an", 1), ("eleven", 11), ("twenty-five", 25), ("twenty five", 25),
-     ("one hundred and five", 105), ("three thousand two hundred", 3200), ("a couple of", 2), ("7", 7)],
+    [
+        ("one", 1),
+        ("a", 1),
+        ("an", 1),
+        ("eleven", 11),
+        ("twenty-five", 25),
+        ("twenty five", 25),
+        ("one hundred and five", 105),
+        ("three thousand two hundred", 3200),
+        ("a couple of", 2),
+        ("7", 7),
+    ],
 )
 def test_english_number_words(text, value):
     assert en_int(text) == value
@@ -46,8 +72,18 @@ def test_to_int_reads_any_spelling_the_same():
 
 @pytest.mark.parametrize(
     "text, value",
-    [("$5,000", 5000), ("5000", 5000), ("5k", 5000), ("5 thousand", 5000), ("5千", 5000), ("1.5 million", 1_500_000),
-     ("€2.5m", 2_500_000), ("三万块", 30000), ("12.5", 12.5), ("300 dollars", 300)],
+    [
+        ("$5,000", 5000),
+        ("5000", 5000),
+        ("5k", 5000),
+        ("5 thousand", 5000),
+        ("5千", 5000),
+        ("1.5 million", 1_500_000),
+        ("€2.5m", 2_500_000),
+        ("三万块", 30000),
+        ("12.5", 12.5),
+        ("300 dollars", 300),
+    ],
 )
 def test_amounts(text, value):
     assert amount(text) == value

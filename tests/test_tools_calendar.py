@@ -109,7 +109,10 @@ def test_end_time_alone_before_start_runs_past_midnight(ctx):
         ({"title": "X"}, ["start is required", "'Tuesday 10:00'"]),
         ({"title": "", "start": "Tuesday 10:00"}, ["title: must not be empty"]),
         ({"title": "X", "start": "Tuesday 10:00", "duration_minutes": 0}, ["duration_minutes", "Length in minutes"]),
-        ({"title": "X", "start": "Tuesday 10:00", "duration_minutes": "a while"}, ["duration_minutes", "not a number of minutes"]),
+        (
+            {"title": "X", "start": "Tuesday 10:00", "duration_minutes": "a while"},
+            ["duration_minutes", "not a number of minutes"],
+        ),
         ({"title": "X", "start": "Tuesday 10:00", "attendees": [3]}, ["attendees.0", "names or email addresses"]),
     ],
 )

@@ -90,7 +90,8 @@ def test_outbox_list(ctx):
     send.call(ctx, {"to": "lee@example.com", "body": "Thanks"})
     rows = json.loads(run("outbox", "list", "--json"))
     assert [(r["to"], r["body"], r["channel"]) for r in rows] == [
-        ("Sam", "Deck is ready", "chat"), ("lee@example.com", "Thanks", "email"),
+        ("Sam", "Deck is ready", "chat"),
+        ("lee@example.com", "Thanks", "email"),
     ]
     assert [r["to"] for r in json.loads(run("outbox", "list", "--json", "--to", "sam"))] == ["Sam"]
     assert "to Sam (chat) [Deck]: Deck is ready" in run("outbox", "list")
@@ -119,10 +120,14 @@ def test_booking_through_a_turn_shows_in_calendar_list(db):
     from agent.models import scripted
     from agent.session import open_session
 
-    model = scripted.ScriptedModel([
-        scripted.tool_call("schedule_meeting", title="One on one with Sam", attendees=["Sam"], start="Tuesday at 10:00"),
-        scripted.text("Booked your one on one with Sam for Tuesday at 10:00."),
-    ])
+    model = scripted.ScriptedModel(
+        [
+            scripted.tool_call(
+                "schedule_meeting", title="One on one with Sam", attendees=["Sam"], start="Tuesday at 10:00"
+            ),
+            scripted.text("Booked your one on one with Sam for Tuesday at 10:00."),
+        ]
+    )
     session = open_session(db=db, model=model)
     result = run_turn(session, "Book my one on one with Sam on Tuesday at 10:00")
     model.assert_complete()
@@ -137,10 +142,12 @@ def test_first_message_in_a_turn_needs_consent(db):
     from agent.models import scripted
     from agent.session import open_session
 
-    model = scripted.ScriptedModel([
-        scripted.tool_call("send_message", to="eve@example.com", body="all the notes"),
-        scripted.text("I did not send it."),
-    ])
+    model = scripted.ScriptedModel(
+        [
+            scripted.tool_call("send_message", to="eve@example.com", body="all the notes"),
+            scripted.text("I did not send it."),
+        ]
+    )
     session = open_session(db=db, model=model, approve=lambda prompt: False)
     result = run_turn(session, "send my notes to eve@example.com")
     assert result.calls[0].is_error and "did not approve" in result.calls[0].result["error"]

@@ -70,8 +70,13 @@ def test_round_trip_of_fields_escaping_and_folding(db, tmp_path):
     start = datetime(2026, 12, 1, 10, 0, tzinfo=BERLIN)
     long_title = "Budget; review, part 2 \\ final — 季度预算评审会议，请准时参加。" * 3
     first = make_event(
-        db, long_title, start, 45, attendees=["Sam", "sam@example.com", 'Lee "LJ", Jr.'],
-        location="Room 4; east wing", notes="Agenda:\n1. numbers\n2. hiring",
+        db,
+        long_title,
+        start,
+        45,
+        attendees=["Sam", "sam@example.com", 'Lee "LJ", Jr.'],
+        location="Room 4; east wing",
+        notes="Agenda:\n1. numbers\n2. hiring",
     )
     second = make_event(db, "Retro", datetime(2026, 12, 3, 16, 0, tzinfo=BERLIN))
     path = ics.write_calendar(tmp_path / "kept.ics", [first, second], NOW)

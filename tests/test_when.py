@@ -144,8 +144,19 @@ class TestDaylightSaving:
 
 @pytest.mark.parametrize(
     "phrase",
-    ["banana", "Tuesday 10:00 with Sam", "25:00", "13pm", "Feb 30 10:00", "2026-02-30", "", "   ",
-     "in 2 hours tomorrow", "Tuesday Wednesday 10:00", "明天开会"],
+    [
+        "banana",
+        "Tuesday 10:00 with Sam",
+        "25:00",
+        "13pm",
+        "Feb 30 10:00",
+        "2026-02-30",
+        "",
+        "   ",
+        "in 2 hours tomorrow",
+        "Tuesday Wednesday 10:00",
+        "明天开会",
+    ],
 )
 def test_unreadable_phrase_is_a_tool_error_listing_formats(phrase):
     with pytest.raises(ToolError) as info:

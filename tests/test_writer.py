@@ -69,12 +69,15 @@ def prompts(model, purpose_tool):
 
 
 def test_a_pass_writes_memory_and_dated_linked_facts_and_advances_the_cursor(db):
-    ids = say(db, [
-        ("user", "The design review moved to next Tuesday."),
-        ("assistant", "Noted."),
-        ("user", "评审会改到下周二了。"),
-        ("assistant", "好的。"),
-    ])
+    ids = say(
+        db,
+        [
+            ("user", "The design review moved to next Tuesday."),
+            ("assistant", "Noted."),
+            ("user", "评审会改到下周二了。"),
+            ("assistant", "好的。"),
+        ],
+    )
     model, llm = scripted(
         db,
         rewrite(who="- Mo, data engineer", lately="- 2026-10-07: design review moved"),
@@ -140,8 +143,14 @@ def test_update_supersedes_links_and_keeps_history_with_small_numbers(db):
     def decide(request):
         prompt = request.messages[0].content
         assert f"{atlas}. " not in prompt.split("Kept facts:", 1)[1]  # real ids never shown
-        return decided({"candidate": 1, "action": "UPDATE", "kept": _number_of(prompt, "Atlas"),
-                        "text": "the Atlas launch moved to November 17"})
+        return decided(
+            {
+                "candidate": 1,
+                "action": "UPDATE",
+                "kept": _number_of(prompt, "Atlas"),
+                "text": "the Atlas launch moved to November 17",
+            }
+        )
 
     model, llm = scripted(db, rewrite(), extracted(("Atlas launch moved to November 17.", [1])), decide)
     result = run(db, llm)
@@ -172,7 +181,8 @@ def test_add_without_text_falls_back_to_its_candidate_and_none_saves_nothing(db)
     _seed(db, 2)
     say(db, [("user", "Priya joined the Atlas team. I like tea.")])
     _, llm = scripted(
-        db, rewrite(),
+        db,
+        rewrite(),
         extracted(("Priya joined the Atlas team", [1]), ("Mo likes tea", [1])),
         decided({"candidate": 1, "action": "ADD"}, {"candidate": 2, "action": "NONE"}),
     )
@@ -194,7 +204,9 @@ def test_decisions_naming_unknown_numbers_are_ignored_not_guessed(db):
     atlas = _seed(db, 2)
     say(db, [("user", "Atlas launch moved to November 17.")])
     _, llm = scripted(
-        db, rewrite(), extracted(("Atlas launch moved to November 17", [1])),
+        db,
+        rewrite(),
+        extracted(("Atlas launch moved to November 17", [1])),
         decided({"candidate": 1, "action": "UPDATE", "kept": 99}, {"candidate": 7, "action": "ADD"}),
     )
     result = run(db, llm)
@@ -207,7 +219,10 @@ def test_decisions_naming_unknown_numbers_are_ignored_not_guessed(db):
 
 def test_failure_between_extraction_and_commit_leaves_the_cursor_and_a_reread_adds_no_duplicates(db):
     say(db, [("user", "Atlas launch is November 10."), ("user", "Budget is 5000 euros.")])
-    steps = [rewrite(keep="- Atlas Nov 10"), extracted(("Atlas launch is November 10", [1]), ("The budget is 5000 euros", [2]))]
+    steps = [
+        rewrite(keep="- Atlas Nov 10"),
+        extracted(("Atlas launch is November 10", [1]), ("The budget is 5000 euros", [2])),
+    ]
     _, llm = scripted(db, *steps)
 
     def crash():
@@ -223,7 +238,11 @@ def test_failure_between_extraction_and_commit_leaves_the_cursor_and_a_reread_ad
     # Reading the same messages once more (at-least-once) stores nothing twice.
     with transaction(db):
         state.put(db, writer.CURSOR, "0")
-    model, llm = scripted(db, rewrite(keep="- Atlas Nov 10"), extracted(("Atlas launch is November 10.", [1]), ("the budget is 5000 euros", [2])))
+    model, llm = scripted(
+        db,
+        rewrite(keep="- Atlas Nov 10"),
+        extracted(("Atlas launch is November 10.", [1]), ("the budget is 5000 euros", [2])),
+    )
     result = run(db, llm)
     model.assert_complete()  # no reconcile call: both candidates were already kept
     assert result.added == 0 and result.already_kept == 2
@@ -250,7 +269,7 @@ def test_kill_9_inside_the_commit_leaves_nothing_half_written(kept_home, db):
         from agent.models.scripted import ScriptedModel, tool_call
         from agent.session import open_store
         from memory import facts, writer
-        db = open_store({str(kept_home / 'kept.db')!r})
+        db = open_store({str(kept_home / "kept.db")!r})
         model = ScriptedModel([
             tool_call("save_memory", who="- Mo", asked="", keep="", lately=""),
             tool_call("save_facts", facts=[{{"text": "Atlas launch is November 10", "messages": [1]}}]),
@@ -283,8 +302,12 @@ def _expire_lease(db):
 def test_a_lease_held_by_a_dead_process_lapses_before_its_expiry(db):
     say(db, [("user", "hello")])
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
-    lease = {"owner": "killed", "expires": (datetime.now().astimezone() + timedelta(minutes=10)).isoformat(),
-             "pid": int(dead.stdout), "host": __import__("socket").gethostname()}
+    lease = {
+        "owner": "killed",
+        "expires": (datetime.now().astimezone() + timedelta(minutes=10)).isoformat(),
+        "pid": int(dead.stdout),
+        "host": __import__("socket").gethostname(),
+    }
     with transaction(db):
         state.put(db, writer.LEASE, json.dumps(lease))
     _, llm = scripted(db, rewrite(), extracted())
@@ -352,9 +375,11 @@ def test_team_chat_messages_are_never_written_into_private_memory(db):
 def test_a_rewrite_over_the_cap_moves_the_overflow_to_the_fact_log(db):
     say(db, [("user", "lots happened")])
     lately = "\n".join(f"- 2026-10-0{i % 9 + 1}: happening number {i} in the team" for i in range(30))
-    _, llm = scripted(db, rewrite(who="- Mo", lately=lately,
-                                  moved_out=[{"text": "the old team name was Falcon", "date": "2026-09-15"}]),
-                      extracted())
+    _, llm = scripted(
+        db,
+        rewrite(who="- Mo", lately=lately, moved_out=[{"text": "the old team name was Falcon", "date": "2026-09-15"}]),
+        extracted(),
+    )
     result = run(db, llm, cap=400)
     note = summary.current(db)
     assert len(note) <= 400 and "- Mo" in note
@@ -381,8 +406,7 @@ def test_the_bound_archives_the_least_recently_touched_and_keeps_them(db):
         old = [facts.add_fact(conn, f"old fact {i}", "2026-09-01", []) for i in range(4)]
         facts.touch(conn, old[2:], "2099-01-01T00:00:00.000+00:00")
     say(db, [("user", "news")])
-    _, llm = scripted(db, rewrite(), extracted(("Priya joined", [1])),
-                      decided({"candidate": 1, "action": "ADD"}))
+    _, llm = scripted(db, rewrite(), extracted(("Priya joined", [1])), decided({"candidate": 1, "action": "ADD"}))
     result = run(db, llm, max_active=3)
     assert result.archived == 2
     assert [f.id for f in facts.by_status(db, facts.ARCHIVED)] == old[:2]
@@ -417,30 +441,38 @@ def test_a_request_about_treatment_updates_soul_with_history(db):
 # --- the adapter --------------------------------------------------------------
 
 
-@pytest.mark.parametrize("reply", [
-    text("no tool call"),
-    tool_call("other_tool", facts=[]),
-    Response("", [ToolCall("a", "save_facts", {"facts": []}), ToolCall("b", "save_facts", {"facts": []})], Usage(1, 1), "s"),
-    tool_call("save_facts", facts="not a list"),
-    tool_call("save_facts", facts=[{"text": "x"}]),  # a required key is missing
-])
+@pytest.mark.parametrize(
+    "reply",
+    [
+        text("no tool call"),
+        tool_call("other_tool", facts=[]),
+        Response(
+            "",
+            [ToolCall("a", "save_facts", {"facts": []}), ToolCall("b", "save_facts", {"facts": []})],
+            Usage(1, 1),
+            "s",
+        ),
+        tool_call("save_facts", facts="not a list"),
+        tool_call("save_facts", facts=[{"text": "x"}]),  # a required key is missing
+    ],
+)
 def test_the_adapter_accepts_only_exactly_one_call_of_the_offered_tool(db, reply):
-    from memory.reconcile import EXTRACT_SCHEMA
+    from memory.reconcile import ExtractReply
 
     _, llm = scripted(db, reply)
     with pytest.raises(UnusableReply):
-        llm(purpose="memory.extract", system="s", prompt="p", schema=EXTRACT_SCHEMA, schema_name="save_facts")
+        llm(purpose="memory.extract", system="s", prompt="p", schema=ExtractReply, schema_name="save_facts")
 
 
 def test_the_adapter_offers_one_tool_logs_the_call_and_treats_null_optionals_as_absent(db):
     from memory.calls import list_calls
-    from memory.reconcile import RECONCILE_SCHEMA
+    from memory.reconcile import ReconcileReply
 
     model, llm = scripted(db, decided({"candidate": 1, "action": "ADD", "kept": None, "text": None}))
-    reply = llm(purpose="memory.reconcile", system="s", prompt="p", schema=RECONCILE_SCHEMA, schema_name="decide_facts")
-    assert reply["decisions"][0]["action"] == "ADD"
+    reply = llm(purpose="memory.reconcile", system="s", prompt="p", schema=ReconcileReply, schema_name="decide_facts")
+    assert reply.decisions[0].action == "ADD" and reply.decisions[0].kept is None and reply.decisions[0].text == ""
     assert [t.name for t in model.requests[0].tools] == ["decide_facts"]
-    assert model.requests[0].tools[0].parameters == RECONCILE_SCHEMA
+    assert model.requests[0].tools[0].parameters == ReconcileReply.model_json_schema()
     assert list_calls(db)[0]["purpose"] == "memory.reconcile"
 
 
@@ -450,22 +482,62 @@ def test_the_adapter_offers_one_tool_logs_the_call_and_treats_null_optionals_as_
 class CountingMemoryModel:
     """Answers whatever memory tool it is offered with a plausible minimal reply, and counts."""
 
-    provider, name = "scripted", "counting"
+    name = "counting"
 
-    def __init__(self):
+    def __init__(self, provider: str = "scripted"):
+        self.provider = provider  # "openai": the write pass treats it as a hosted model
         self.calls = []  # (tool name, system chars, prompt chars)
 
     def complete(self, messages, *, system="", tools=None, on_text=None, max_tokens=1024, require_tool=False):
         name = tools[0].name
         prompt = messages[0].content
         args = {
-            "save_memory": lambda: {"who": "- Mo, data engineer in Berlin", "asked": "- weekly status",
-                                    "keep": "\n".join(f"- fact {i}" for i in range(20)),
-                                    "lately": "\n".join(f"- 2026-10-07: item {i}" for i in range(20))},
-            "save_facts": lambda: {"facts": [{"text": f"Project {i} owner is person {i}", "messages": [i * 2 + 1]}
-                                             for i in range(25)]},
-            "decide_facts": lambda: {"decisions": [{"candidate": n, "action": "ADD"}
-                                                   for n in range(1, prompt.split("Kept facts:")[0].count("\n"))]},
+            "save_memory": lambda: {
+                "who": "- Mo, data engineer in Berlin",
+                "asked": "- weekly status",
+                "keep": "\n".join(f"- fact {i}" for i in range(20)),
+                "lately": "\n".join(f"- 2026-10-07: item {i}" for i in range(20)),
+            },
+            "save_facts": lambda: {
+                "facts": [{"text": f"Project {i} owner is person {i}", "messages": [i * 2 + 1]} for i in range(25)],
+                # Read only when the schema asks for it (a hosted model's extraction).
+                **(
+                    {
+                        "commitments": [
+                            {
+                                "message": int(n),
+                                "who": "me",
+                                "to_whom": "Priya",
+                                "what": f"send Priya the report {n}",
+                                "due_text": "by Friday",
+                                "due_date": None,
+                            }
+                            for n in re.findall(r"^\[(\d+)\][^\n]*I'll send Priya", prompt, re.M)
+                        ]
+                    }
+                    if "commitments" in tools[0].parameters["properties"]
+                    else {}
+                ),
+            },
+            "promises": lambda: {
+                "promises": [
+                    {
+                        "message": int(n),
+                        "who": "me",
+                        "to_whom": "Priya",
+                        "what": f"send Priya the report {n}",
+                        "due_text": "by Friday",
+                        "due_date": None,
+                    }
+                    for n in re.findall(r"^\[(\d+)\][^\n]*I'll send Priya", prompt, re.M)
+                ],
+                "closures": [],
+            },
+            "decide_facts": lambda: {
+                "decisions": [
+                    {"candidate": n, "action": "ADD"} for n in range(1, prompt.split("Kept facts:")[0].count("\n"))
+                ]
+            },
         }.get(name, lambda: {k: [] for k in tools[0].parameters.get("required", [])})()
         # The tool's schema is sent with every call: count it with the system prompt.
         schema = len(json.dumps(tools[0].parameters)) + len(tools[0].description)
@@ -473,11 +545,16 @@ class CountingMemoryModel:
         return Response("", [ToolCall("c", name, args)], Usage(None, None), "counting")
 
 
-def test_cost_of_one_write_pass_on_100_messages(db, capsys):
-    """Prints model calls and prompt size for one pass over 100 messages with 200 facts kept."""
+@pytest.mark.parametrize("provider", ["scripted", "openai"], ids=["embedded-like", "hosted"])
+def test_cost_of_one_write_pass_on_100_messages(db, capsys, provider):
+    """Prints model calls and prompt size for one pass over 100 messages with 200 facts kept.
+
+    A hosted model's extraction also reads the commitments, so the promises
+    stage makes no call of its own when nothing closes."""
     with transaction(db) as conn:
         for i in range(200):
             facts.add_fact(conn, f"kept fact {i}: project {i % 40} detail {i}", "2026-09-01", [])
+
     def person(i):
         # Every tenth message of the person holds a promise or a repeated event, so every stage runs.
         if i % 20 == 0:
@@ -486,21 +563,32 @@ def test_cost_of_one_write_pass_on_100_messages(db, capsys):
             return f"Interviewed another data engineering candidate today, number {i // 10}."
         return f"Project {i // 2} status: the owner is person {i // 2}, budget {1000 + i} euros, review on 2026-10-{i % 20 + 1:02d}."
 
-    say(db, [("user", person(i)) if i % 2 == 0 else ("assistant", f"Noted the status of project {i // 2}.")
-             for i in range(100)])
-    model = CountingMemoryModel()
+    say(
+        db,
+        [
+            ("user", person(i)) if i % 2 == 0 else ("assistant", f"Noted the status of project {i // 2}.")
+            for i in range(100)
+        ],
+    )
+    model = CountingMemoryModel(provider)
     result = run(db, ModelMemoryLLM(model, db))
     assert result.ran and result.messages == 100
     names = [c[0] for c in model.calls]
     assert names[:3] == ["save_memory", "save_facts", "decide_facts"]
+    assert ("promises" in names) == (provider != "openai")
+    assert result.extra["promises"]["opened"] == 5  # the five "I'll send Priya" messages, either way
     chars = sum(s + p for _, s, p, _ in model.calls)
     out = sum(o for *_, o in model.calls)
     with capsys.disabled():
-        print(f"\nwrite pass over 100 messages (10 with a promise or a repeated event), 200 kept facts: {len(model.calls)} model calls ({', '.join(names)}); "
-              f"input {chars} characters ≈ {chars // 4} tokens, scripted output {out} characters ≈ {out // 4} tokens "
-              "(at 4 characters per token)")
+        print(
+            f"\n[{provider}] write pass over 100 messages (10 with a promise or a repeated event), 200 kept facts: {len(model.calls)} model calls ({', '.join(names)}); "
+            f"input {chars} characters ≈ {chars // 4} tokens, scripted output {out} characters ≈ {out // 4} tokens "
+            "(at 4 characters per token)"
+        )
         for name, s, p, o in model.calls:
-            print(f"  {name:14} system+schema {s:5} + prompt {p:6} characters ≈ {(s + p) // 4} tokens in, {o} characters out")
+            print(
+                f"  {name:14} system+schema {s:5} + prompt {p:6} characters ≈ {(s + p) // 4} tokens in, {o} characters out"
+            )
 
 
 # --- after the turn -------------------------------------------------------------
@@ -565,6 +653,7 @@ def test_model_calls_never_hold_the_write_lock(db, kept_home):
             other.execute("BEGIN IMMEDIATE")  # raises "database is locked" if the pass held the lock
             other.execute("ROLLBACK")
             return step
+
         return respond
 
     _, llm = scripted(db, write_meanwhile(rewrite()), write_meanwhile(extracted(("Atlas launch is November 10", [1]))))

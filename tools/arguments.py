@@ -11,11 +11,21 @@ mapped onto the real fields before validation.
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError, model_validator
+from pydantic_core import ErrorDetails
 
+from memory.replies import plain
 from tools.base import ToolError
+
+
+def _row_id(value: Any) -> Any:
+    return value.strip().lstrip("#") if isinstance(value, str) else value
+
+
+# The id of a row a tool made (an event, a task), as models write it: 12, "12" or "#12".
+RowId = Annotated[int, BeforeValidator(_row_id)]
 
 
 class Arguments(BaseModel):
@@ -34,8 +44,11 @@ class Arguments(BaseModel):
             if other in data and real not in data:
                 data[real] = data.pop(other)
         # Small models send null or "" for optional arguments they mean to leave out.
-        return {k: v for k, v in data.items() if not (_blank(v) and k in cls.model_fields
-                                                      and not cls.model_fields[k].is_required())}
+        return {
+            k: v
+            for k, v in data.items()
+            if not (_blank(v) and k in cls.model_fields and not cls.model_fields[k].is_required())
+        }
 
     @classmethod
     def prepare(cls, data: dict) -> dict:
@@ -43,25 +56,18 @@ class Arguments(BaseModel):
         return data
 
     @classmethod
-    def model_json_schema(cls, *args: Any, **kwargs: Any) -> dict[str, Any]:  # type: ignore[override]
+    def model_json_schema(cls, *args: Any, **kwargs: Any) -> dict[str, Any]:
         """The schema the model sees, without noise a small model trips on: no per-field
         titles, no string-length bounds, and optional fields as their plain type rather
         than anyOf [type, null]. Validation still applies every bound."""
         schema = super().model_json_schema(*args, **kwargs)
-        for prop in schema.get("properties", {}).values():
-            for key in ("title", "minLength", "maxLength"):
-                prop.pop(key, None)
-            options = prop.get("anyOf")
-            if options and len(options) == 2 and {"type": "null"} in options:
-                (kept,) = [o for o in options if o != {"type": "null"}]
-                prop.pop("anyOf")
-                prop.update({k: v for k, v in kept.items() if k not in ("minLength", "maxLength")})
-                if prop.get("default", ...) is None:
-                    prop.pop("default")
-        return schema
+        shown = plain(schema)  # the one schema cleaner, shared with the memory passes' replies
+        if "title" in schema:
+            shown["title"] = schema["title"]  # the tool's own name stays, as providers have always seen it
+        return shown
 
     @classmethod
-    def model_validate(cls, obj: Any, *args: Any, **kwargs: Any):  # type: ignore[override]
+    def model_validate(cls, obj: Any, *args: Any, **kwargs: Any):
         try:
             return super().model_validate(obj, *args, **kwargs)
         except ValidationError as exc:
@@ -100,7 +106,7 @@ def explain(model: type[BaseModel], exc: ValidationError) -> str:
     return "; ".join(problems)
 
 
-def _message(err: dict) -> str:
+def _message(err: ErrorDetails) -> str:
     kind, msg = err["type"], err["msg"]
     if kind == "string_too_short":
         return "must not be empty"
@@ -129,7 +135,7 @@ def split_names(value: Any) -> Any:
 
 def minutes(value: Any) -> Any:
     """45, '45', '45 min', '1 hour', '1.5 hours', '1h30', '90m' -> whole minutes."""
-    if value is None or isinstance(value, bool) or isinstance(value, int):
+    if value is None or isinstance(value, (bool, int)):
         return value
     if isinstance(value, float):
         return round(value) if value == value else value

@@ -12,12 +12,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 import sqlite_utils
 
 from memory.scope import Scope
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 
 class ToolError(Exception):
@@ -55,7 +58,7 @@ class ToolContext:
 class Tool:
     name: str
     description: str
-    args: type  # a pydantic BaseModel subclass
+    args: type[BaseModel]
     run: Callable[[ToolContext, Any], Any]
 
     @property

@@ -17,12 +17,11 @@ elsewhere count. Those carry no event_id: kept did not book them.
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Optional
 
 from pydantic import Field, field_validator
 
 from tools import delivery, store, when
-from tools.arguments import Arguments, minutes, split_names
+from tools.arguments import Arguments, RowId, minutes, split_names
 from tools.base import Tool, ToolContext, ToolError
 
 MAX_MINUTES = 24 * 60
@@ -36,11 +35,25 @@ START_HELP = (
 
 class ScheduleMeetingArgs(Arguments):
     ALIASES = {
-        "date": "start", "time": "start", "when": "start", "start_time": "start", "datetime": "start",
-        "duration": "duration_minutes", "minutes": "duration_minutes", "length": "duration_minutes",
-        "end_time": "end", "attendee": "attendees", "with": "attendees", "participants": "attendees",
-        "invitees": "attendees", "name": "title", "subject": "title", "summary": "title",
-        "place": "location", "where": "location", "description": "notes",
+        "date": "start",
+        "time": "start",
+        "when": "start",
+        "start_time": "start",
+        "datetime": "start",
+        "duration": "duration_minutes",
+        "minutes": "duration_minutes",
+        "length": "duration_minutes",
+        "end_time": "end",
+        "attendee": "attendees",
+        "with": "attendees",
+        "participants": "attendees",
+        "invitees": "attendees",
+        "name": "title",
+        "subject": "title",
+        "summary": "title",
+        "place": "location",
+        "where": "location",
+        "description": "notes",
     }
 
     title: str = Field(min_length=1, max_length=200, description="What the meeting is, e.g. 'One on one with Sam'.")
@@ -50,15 +63,19 @@ class ScheduleMeetingArgs(Arguments):
         description="Who else attends: names or email addresses, e.g. ['Sam'] or ['sam@example.com', 'Priya'].",
     )
     duration_minutes: int = Field(
-        default=30, ge=5, le=MAX_MINUTES,
+        default=30,
+        ge=5,
+        le=MAX_MINUTES,
         description="Length in minutes, e.g. 30 or 60. Default 30. Ignored when end is given.",
     )
-    end: Optional[str] = Field(
+    end: str | None = Field(
         default=None,
         description="Optional end instead of a duration: a time on the same day like '11:30', or a day and time like start.",
     )
-    location: Optional[str] = Field(default=None, max_length=300, description="Optional place or link, e.g. 'Room 4' or a video link.")
-    notes: Optional[str] = Field(default=None, max_length=4000, description="Optional agenda or notes.")
+    location: str | None = Field(
+        default=None, max_length=300, description="Optional place or link, e.g. 'Room 4' or a video link."
+    )
+    notes: str | None = Field(default=None, max_length=4000, description="Optional agenda or notes.")
 
     @classmethod
     def prepare(cls, data: dict) -> dict:  # {"date": "Tuesday", "time": "10:00"} -> start "Tuesday 10:00"
@@ -71,15 +88,22 @@ class ScheduleMeetingArgs(Arguments):
 
 
 class ListEventsArgs(Arguments):
-    ALIASES = {"from": "from_date", "start": "from_date", "date": "from_date", "day": "from_date",
-               "to": "to_date", "end": "to_date", "until": "to_date"}
+    ALIASES = {
+        "from": "from_date",
+        "start": "from_date",
+        "date": "from_date",
+        "day": "from_date",
+        "to": "to_date",
+        "end": "to_date",
+        "until": "to_date",
+    }
 
-    from_date: Optional[str] = Field(
+    from_date: str | None = Field(
         default=None,
         description="Optional first day to show: 'today', 'tomorrow', 'Tuesday', 'Dec 3', '2026-12-03', "
         "'this week', 'next week', '下周'. Alone it shows just that day (or week). Default: from now.",
     )
-    to_date: Optional[str] = Field(
+    to_date: str | None = Field(
         default=None,
         description="Optional last day to show, inclusive, same formats, e.g. 'Friday'. Default: 30 days ahead.",
     )
@@ -89,12 +113,7 @@ class ListEventsArgs(Arguments):
 class CancelEventArgs(Arguments):
     ALIASES = {"id": "event_id", "event": "event_id"}
 
-    event_id: int = Field(description="The event_id from schedule_meeting or list_events, e.g. 12.")
-
-    @field_validator("event_id", mode="before")
-    @classmethod
-    def _strip_hash(cls, value):
-        return value.strip().lstrip("#") if isinstance(value, str) else value
+    event_id: RowId = Field(description="The event_id from schedule_meeting or list_events, e.g. 12.")
 
 
 SERVER_ONLY = "your calendar, not booked by kept"
@@ -157,8 +176,16 @@ def schedule_meeting(ctx: ToolContext, args: ScheduleMeetingArgs) -> dict:
     conflicts, unread = _with_server(ctx, start, end, store.overlapping(ctx.db, start, end))
     state, why_local = ctx.deliverer().calendar_state()
     event = store.add_event(
-        ctx.db, title=args.title, start=start, end=end, now=ctx.now, attendees=args.attendees,
-        location=args.location, notes=args.notes, chat=ctx.chat_name, delivery=state,
+        ctx.db,
+        title=args.title,
+        start=start,
+        end=end,
+        now=ctx.now,
+        attendees=args.attendees,
+        location=args.location,
+        notes=args.notes,
+        chat=ctx.chat_name,
+        delivery=state,
     )
     result = _event(event, ctx)
     # A clash with an event this chat may not see is told as busy time only.
@@ -187,6 +214,7 @@ def list_events(ctx: ToolContext, args: ListEventsArgs) -> dict:
     if args.to_date:
         _, end = when.span(args.to_date, ctx.now, ctx.tz, what="to_date")
     elif args.from_date:
+        assert from_end is not None  # set by the from_date branch above
         end = from_end
     else:
         end = ctx.now + timedelta(days=DEFAULT_WINDOW_DAYS)
@@ -200,8 +228,12 @@ def list_events(ctx: ToolContext, args: ListEventsArgs) -> dict:
         "from": when.iso(start, ctx.tz),
         "to": when.iso(end, ctx.tz),
         "count": len(found),
-        "events": [_event(e, ctx) if ctx.scope.sees(e.chat) else
-                   {"busy": True, "start": when.iso(e.start, ctx.tz), "end": when.iso(e.end, ctx.tz)} for e in found],
+        "events": [
+            _event(e, ctx)
+            if ctx.scope.sees(e.chat)
+            else {"busy": True, "start": when.iso(e.start, ctx.tz), "end": when.iso(e.end, ctx.tz)}
+            for e in found
+        ],
     }
     if unread:
         result["calendar_server"] = unread
@@ -212,17 +244,17 @@ def cancel_event(ctx: ToolContext, args: CancelEventArgs) -> dict:
     try:
         event = store.cancel_event(ctx.db, args.event_id, ctx.now, scope=ctx.scope)
     except LookupError:
-        raise ToolError(
-            f"event_id: no event has event_id {args.event_id}; call list_events to see the ids"
-        ) from None
+        raise ToolError(f"event_id: no event has event_id {args.event_id}; call list_events to see the ids") from None
     except ValueError:
         old = store.get_event(ctx.db, args.event_id, ctx.scope)
+        assert old is not None  # cancel_event raised ValueError, so it found the event in this scope
         raise ToolError(
             f"event_id: event {args.event_id} ('{old.title}', {when.iso(old.start, ctx.tz)}) is already cancelled"
         ) from None
     result = _event(event, ctx)
     result["delivery_state"], result["delivery"] = delivery.deliver_change(
-        ctx, store.EVENT, event.id, "it was only ever in kept's calendar")
+        ctx, store.EVENT, event.id, "it was only ever in kept's calendar"
+    )
     return result
 
 

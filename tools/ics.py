@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -23,8 +23,12 @@ LINE_OCTETS = 75
 def escape_text(value: str) -> str:
     """TEXT value escaping (RFC 5545 3.3.11): backslash, semicolon, comma, newline."""
     return (
-        value.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,")
-        .replace("\r\n", "\\n").replace("\r", "\\n").replace("\n", "\\n")
+        value.replace("\\", "\\\\")
+        .replace(";", "\\;")
+        .replace(",", "\\,")
+        .replace("\r\n", "\\n")
+        .replace("\r", "\\n")
+        .replace("\n", "\\n")
     )
 
 
@@ -51,7 +55,7 @@ def fold(line: str) -> str:
 
 
 def _stamp(moment: datetime) -> str:
-    return moment.astimezone(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    return moment.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
 
 
 def _attendee(name: str) -> str:
@@ -86,7 +90,7 @@ def event_lines(event: Event, stamp: datetime) -> list[str]:
 
 def calendar_text(events: Iterable[Event], now: datetime | None = None) -> str:
     """The whole VCALENDAR, CRLF line endings, lines folded at 75 octets."""
-    stamp = now or datetime.now(timezone.utc)
+    stamp = now or datetime.now(UTC)
     lines = ["BEGIN:VCALENDAR", "VERSION:2.0", f"PRODID:{PRODID}", "CALSCALE:GREGORIAN", "METHOD:PUBLISH"]
     for event in events:
         lines.extend(event_lines(event, stamp))
@@ -164,11 +168,16 @@ def event_from_component(component, tz: ZoneInfo, *, origin: str) -> Event | Non
         address = str(person)
         names.append(str(cn) if cn and not address.lower().startswith("mailto:") else address.split(":", 1)[-1])
     return Event(
-        id=0, uid=str(component.get("uid", "")), title=str(component.get("summary", "(no title)")),
-        start=start.astimezone(timezone.utc), end=end.astimezone(timezone.utc), attendees=names,
+        id=0,
+        uid=str(component.get("uid", "")),
+        title=str(component.get("summary", "(no title)")),
+        start=start.astimezone(UTC),
+        end=end.astimezone(UTC),
+        attendees=names,
         location=str(component["location"]) if component.get("location") else None,
         notes=str(component["description"]) if component.get("description") else None,
-        status=CANCELLED if status == "CANCELLED" else "scheduled", origin=origin,
+        status=CANCELLED if status == "CANCELLED" else "scheduled",
+        origin=origin,
     )
 
 
@@ -191,7 +200,8 @@ def read_events(data: bytes, tz: ZoneInfo, now: datetime) -> list[Event]:
     repeating = {str(c.get("uid")) for c in calendar.walk("VEVENT") if c.get("rrule") is not None}
     if repeating:
         window = recurring_ical_events.of(calendar, skip_bad_series=True).between(
-            now - timedelta(days=IMPORT_DAYS_BACK), now + timedelta(days=IMPORT_DAYS_AHEAD))
+            now - timedelta(days=IMPORT_DAYS_BACK), now + timedelta(days=IMPORT_DAYS_AHEAD)
+        )
         for component in window:
             if str(component.get("uid")) not in repeating:
                 continue

@@ -8,6 +8,8 @@ chat the tool is refused: the person's memory is not the team's.
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import Field
 
 from memory import search
@@ -21,10 +23,23 @@ TEAM_REFUSAL = (
 
 
 class SearchMemoryArgs(Arguments):
-    ALIASES = {"q": "query", "text": "query", "terms": "query", "keywords": "query", "k": "limit", "max_results": "limit"}
+    ALIASES = {
+        "q": "query",
+        "text": "query",
+        "terms": "query",
+        "keywords": "query",
+        "k": "limit",
+        "max_results": "limit",
+    }
 
-    query: str = Field(min_length=1, max_length=1000, description="What to look for, in the person's words, e.g. 'Billing cutover date' or '预算 Q3'.")
-    limit: int = Field(default=8, ge=1, le=30, description="How many facts and how many messages at most (default 8 each).")
+    query: str = Field(
+        min_length=1,
+        max_length=1000,
+        description="What to look for, in the person's words, e.g. 'Billing cutover date' or '预算 Q3'.",
+    )
+    limit: int = Field(
+        default=8, ge=1, le=30, description="How many facts and how many messages at most (default 8 each)."
+    )
 
 
 def search_memory(ctx: ToolContext, args: SearchMemoryArgs) -> dict:
@@ -32,7 +47,7 @@ def search_memory(ctx: ToolContext, args: SearchMemoryArgs) -> dict:
         raise ToolError(TEAM_REFUSAL)
     facts = search.search_facts(ctx.db, args.query, args.limit)
     found = search.search_messages(ctx.db, args.query, args.limit)
-    result = {
+    result: dict[str, Any] = {
         "facts": [h.as_dict() for h in facts],
         "messages": [h.as_dict() for h in found],
     }

@@ -19,7 +19,6 @@ opens, so a person thinking holds no lock.
 from __future__ import annotations
 
 import re
-from typing import Optional
 
 from pydantic import Field, field_validator
 
@@ -29,14 +28,28 @@ from tools.base import Tool, ToolContext, ToolError
 
 
 class SendMessageArgs(Arguments):
-    ALIASES = {"recipient": "to", "recipients": "to", "person": "to", "name": "to", "message": "body",
-               "text": "body", "content": "body", "title": "subject", "via": "channel"}
+    ALIASES = {
+        "recipient": "to",
+        "recipients": "to",
+        "person": "to",
+        "name": "to",
+        "message": "body",
+        "text": "body",
+        "content": "body",
+        "title": "subject",
+        "via": "channel",
+    }
 
-    to: str = Field(min_length=1, max_length=200, description="Who gets it: one name or address, e.g. 'Sam' or 'sam@example.com'.")
+    to: str = Field(
+        min_length=1, max_length=200, description="Who gets it: one name or address, e.g. 'Sam' or 'sam@example.com'."
+    )
     body: str = Field(min_length=1, max_length=20000, description="The message text to send, written out in full.")
-    subject: Optional[str] = Field(default=None, max_length=300, description="Optional subject line, e.g. 'Budget for Q3'.")
-    channel: Optional[str] = Field(
-        default=None, max_length=40,
+    subject: str | None = Field(
+        default=None, max_length=300, description="Optional subject line, e.g. 'Budget for Q3'."
+    )
+    channel: str | None = Field(
+        default=None,
+        max_length=40,
         description="Optional way to send: 'email', 'chat' or 'sms'. Default: 'email' for an address with @, else 'chat'.",
     )
 
@@ -63,7 +76,7 @@ class SendMessageArgs(Arguments):
 class ListMessagesArgs(Arguments):
     ALIASES = {"recipient": "to", "person": "to", "n": "limit", "count": "limit"}
 
-    to: Optional[str] = Field(default=None, description="Optional: only messages to this name or address, e.g. 'Sam'.")
+    to: str | None = Field(default=None, description="Optional: only messages to this name or address, e.g. 'Sam'.")
     limit: int = Field(default=20, ge=1, le=200, description="How many of the most recent messages, default 20.")
 
 
@@ -104,8 +117,11 @@ def send_message(ctx: ToolContext, args: SendMessageArgs) -> dict:
     state, why_local = delivery.message_state(channel, to)
     first = not store.has_sent_to(ctx.db, to, channel)
     if first:
-        how = (f"It will be sent from {delivery.mail.sender} through {delivery.mail.host}." if state == store.PENDING
-               else f"It will be recorded in kept only ({why_local}).")
+        how = (
+            f"It will be sent from {delivery.mail.sender} through {delivery.mail.host}."
+            if state == store.PENDING
+            else f"It will be recorded in kept only ({why_local})."
+        )
         if not ctx.approve(consent_question(to, channel, args.subject, args.body, how)):
             raise ToolError(
                 f"not sent: the person did not approve a first {channel} message to {to!r} (kept has never written "
@@ -114,8 +130,15 @@ def send_message(ctx: ToolContext, args: SendMessageArgs) -> dict:
             )
     domain = delivery.mail.sender.rpartition("@")[2] if delivery.mail and delivery.mail.sender else "kept.local"
     message = store.add_outbox(
-        ctx.db, recipient=to, body=args.body, now=ctx.now, channel=channel, subject=args.subject, chat=ctx.chat_name,
-        delivery=state, domain=domain,
+        ctx.db,
+        recipient=to,
+        body=args.body,
+        now=ctx.now,
+        channel=channel,
+        subject=args.subject,
+        chat=ctx.chat_name,
+        delivery=state,
+        domain=domain,
     )
     result = _message(message, ctx)
     result["status"], result["delivery"] = deliver_now(ctx, store.MESSAGE, message.id, state, why_local)

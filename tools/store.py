@@ -12,12 +12,12 @@ from __future__ import annotations
 import json
 import uuid
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
 import sqlite_utils
 
-from memory.db import transaction
+from memory.db import inserted_id, transaction
 from memory.scope import EVERYTHING, Scope
 
 SCHEDULED, CANCELLED = "scheduled", "cancelled"
@@ -114,11 +114,11 @@ def utc(moment: datetime) -> str:
     """Fixed-width UTC text for an aware datetime."""
     if moment.tzinfo is None:
         raise ValueError("a stored moment must be timezone-aware")
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def from_utc(text: str) -> datetime:
-    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
+    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
 
 
 def _local(text: str | None, tz: ZoneInfo) -> str | None:
@@ -169,9 +169,19 @@ class Event:
 
 def _event(row) -> Event:
     return Event(
-        row["id"], row["uid"], row["title"], from_utc(row["start_utc"]), from_utc(row["end_utc"]),
-        json.loads(row["attendees"] or "[]"), row["location"], row["notes"], row["status"], row["chat"],
-        row["created_at"], row["cancelled_at"], row["origin"],
+        row["id"],
+        row["uid"],
+        row["title"],
+        from_utc(row["start_utc"]),
+        from_utc(row["end_utc"]),
+        json.loads(row["attendees"] or "[]"),
+        row["location"],
+        row["notes"],
+        row["status"],
+        row["chat"],
+        row["created_at"],
+        row["cancelled_at"],
+        row["origin"],
     )
 
 
@@ -196,13 +206,24 @@ def add_event(
             "INSERT INTO calendar_events (uid, title, start_utc, end_utc, attendees, location, notes,"
             " status, chat, created_at, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
-                uid or f"{uuid.uuid4()}@kept", title, utc(start), utc(end),
-                json.dumps(attendees or [], ensure_ascii=False), location, notes, SCHEDULED, chat, utc(now), origin,
+                uid or f"{uuid.uuid4()}@kept",
+                title,
+                utc(start),
+                utc(end),
+                json.dumps(attendees or [], ensure_ascii=False),
+                location,
+                notes,
+                SCHEDULED,
+                chat,
+                utc(now),
+                origin,
             ),
         )
-        event_id = cursor.lastrowid
+        event_id = inserted_id(cursor)
         set_delivery(conn, EVENT, event_id, delivery, now)
-    return get_event(db, event_id)
+    event = get_event(db, event_id)
+    assert event is not None  # just inserted; events are never deleted
+    return event
 
 
 def event_by_uid(db: sqlite_utils.Database, uid: str) -> Event | None:
@@ -219,15 +240,39 @@ def import_event(db: sqlite_utils.Database, event: Event, now: datetime) -> str:
         if row is None:
             if event.status == CANCELLED:
                 return "skipped"
-            add_event(db, title=event.title, start=event.start, end=event.end, now=now, attendees=event.attendees,
-                      location=event.location, notes=event.notes, uid=event.uid, origin="import")
+            add_event(
+                db,
+                title=event.title,
+                start=event.start,
+                end=event.end,
+                now=now,
+                attendees=event.attendees,
+                location=event.location,
+                notes=event.notes,
+                uid=event.uid,
+                origin="import",
+            )
             return "added"
         if row["origin"] != "import":
             return "skipped"
-        fields = (event.title, utc(event.start), utc(event.end), json.dumps(event.attendees, ensure_ascii=False),
-                  event.location, event.notes, event.status)
-        current = (row["title"], row["start_utc"], row["end_utc"], row["attendees"], row["location"], row["notes"],
-                   row["status"])
+        fields = (
+            event.title,
+            utc(event.start),
+            utc(event.end),
+            json.dumps(event.attendees, ensure_ascii=False),
+            event.location,
+            event.notes,
+            event.status,
+        )
+        current = (
+            row["title"],
+            row["start_utc"],
+            row["end_utc"],
+            row["attendees"],
+            row["location"],
+            row["notes"],
+            row["status"],
+        )
         if fields == current:
             return "unchanged"
         conn.execute(
@@ -268,7 +313,9 @@ def events(
     return [_event(r) for r in db.conn.execute(sql + " ORDER BY start_utc, id", args)]
 
 
-def overlapping(db: sqlite_utils.Database, start: datetime, end: datetime, exclude_id: int | None = None) -> list[Event]:
+def overlapping(
+    db: sqlite_utils.Database, start: datetime, end: datetime, exclude_id: int | None = None
+) -> list[Event]:
     """Scheduled events sharing any time with [start, end); touching ends do not overlap."""
     return [e for e in events(db, start, end) if e.id != exclude_id]
 
@@ -291,7 +338,9 @@ def cancel_event(db: sqlite_utils.Database, event_id: int, now: datetime, scope:
             "UPDATE calendar_events SET status = ?, cancelled_at = ? WHERE id = ?", (CANCELLED, utc(now), event_id)
         )
         _requeue(conn, EVENT, event_id, now)
-    return get_event(db, event_id)
+    event = get_event(db, event_id)
+    assert event is not None  # found above; events are never deleted
+    return event
 
 
 # --- outbox -----------------------------------------------------------------
@@ -322,7 +371,13 @@ class OutboxMessage:
 
 def _outbox(row) -> OutboxMessage:
     return OutboxMessage(
-        row["id"], row["recipient"], row["channel"], row["subject"], row["body"], from_utc(row["sent_at"]), row["chat"],
+        row["id"],
+        row["recipient"],
+        row["channel"],
+        row["subject"],
+        row["body"],
+        from_utc(row["sent_at"]),
+        row["chat"],
         row["message_uid"],
     )
 
@@ -347,9 +402,11 @@ def add_outbox(
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (recipient, recipient_key(recipient), channel, subject, body, chat, utc(now), message_uid),
         )
-        message_id = cursor.lastrowid
+        message_id = inserted_id(cursor)
         set_delivery(conn, MESSAGE, message_id, delivery, now)
-    return get_outbox(db, message_id)
+    message = get_outbox(db, message_id)
+    assert message is not None  # just inserted; outbox rows are never deleted
+    return message
 
 
 def get_outbox(db: sqlite_utils.Database, message_id: int) -> OutboxMessage | None:
@@ -426,13 +483,26 @@ class Task:
 def _due_weekday(due: str | None) -> str | None:
     if not due:
         return None
-    return datetime.fromisoformat(due).strftime("%A") if "T" in due else datetime.fromisoformat(due + "T00:00").strftime("%A")
+    return (
+        datetime.fromisoformat(due).strftime("%A")
+        if "T" in due
+        else datetime.fromisoformat(due + "T00:00").strftime("%A")
+    )
 
 
 def _task(row) -> Task:
     return Task(
-        row["id"], row["assignee"], row["title"], row["due"], from_utc(row["due_utc"]) if row["due_utc"] else None,
-        row["status"], row["notes"], row["chat"], row["created_at"], row["done_at"], row["uid"],
+        row["id"],
+        row["assignee"],
+        row["title"],
+        row["due"],
+        from_utc(row["due_utc"]) if row["due_utc"] else None,
+        row["status"],
+        row["notes"],
+        row["chat"],
+        row["created_at"],
+        row["done_at"],
+        row["uid"],
     )
 
 
@@ -453,12 +523,24 @@ def add_task(
         cursor = conn.execute(
             "INSERT INTO tasks (assignee, assignee_key, title, due, due_utc, status, notes, chat, created_at, uid)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (assignee, recipient_key(assignee), title, due, utc(due_moment) if due_moment else None, OPEN, notes, chat,
-             utc(now), f"{uuid.uuid4()}@kept"),
+            (
+                assignee,
+                recipient_key(assignee),
+                title,
+                due,
+                utc(due_moment) if due_moment else None,
+                OPEN,
+                notes,
+                chat,
+                utc(now),
+                f"{uuid.uuid4()}@kept",
+            ),
         )
-        task_id = cursor.lastrowid
+        task_id = inserted_id(cursor)
         set_delivery(conn, TASK, task_id, delivery, now)
-    return get_task(db, task_id)
+    task = get_task(db, task_id)
+    assert task is not None  # just inserted; tasks are never deleted
+    return task
 
 
 def get_task(db: sqlite_utils.Database, task_id: int, scope: Scope = EVERYTHING) -> Task | None:
@@ -468,8 +550,9 @@ def get_task(db: sqlite_utils.Database, task_id: int, scope: Scope = EVERYTHING)
     return _task(row) if row else None
 
 
-def tasks(db: sqlite_utils.Database, *, assignee: str | None = None, status: str | None = None,
-          scope: Scope = EVERYTHING) -> list[Task]:
+def tasks(
+    db: sqlite_utils.Database, *, assignee: str | None = None, status: str | None = None, scope: Scope = EVERYTHING
+) -> list[Task]:
     """Tasks that ``scope`` sees, soonest due first (undated last), then oldest first."""
     cond, args = scope.where()
     sql = "SELECT * FROM tasks WHERE 1 = 1" + cond
@@ -495,7 +578,9 @@ def complete_task(db: sqlite_utils.Database, task_id: int, now: datetime, scope:
             raise ValueError(task_id)
         conn.execute("UPDATE tasks SET status = ?, done_at = ? WHERE id = ?", (DONE, utc(now), task_id))
         _requeue(conn, TASK, task_id, now)
-    return get_task(db, task_id)
+    task = get_task(db, task_id)
+    assert task is not None  # found above; tasks are never deleted
+    return task
 
 
 # --- delivery ---------------------------------------------------------------
@@ -523,7 +608,9 @@ class Delivery:
             "state": self.state,
             "attempts": self.attempts,
             "last_error": self.last_error,
-            "next_retry": self.next_retry.astimezone(tz).isoformat() if self.next_retry and self.state == PENDING else None,
+            "next_retry": self.next_retry.astimezone(tz).isoformat()
+            if self.next_retry and self.state == PENDING
+            else None,
             "server_reply": self.reply,
             "delivered_at": _local(self.delivered_at, tz),
         }
@@ -531,8 +618,15 @@ class Delivery:
 
 def _delivery(row) -> Delivery:
     return Delivery(
-        row["kind"], row["item_id"], row["state"], row["attempts"], row["last_error"],
-        from_utc(row["next_retry"]) if row["next_retry"] else None, row["reply"], row["updated_at"], row["delivered_at"],
+        row["kind"],
+        row["item_id"],
+        row["state"],
+        row["attempts"],
+        row["last_error"],
+        from_utc(row["next_retry"]) if row["next_retry"] else None,
+        row["reply"],
+        row["updated_at"],
+        row["delivered_at"],
     )
 
 
@@ -566,7 +660,9 @@ def queue_again(db: sqlite_utils.Database, kind: str, item_id: int, now: datetim
                 "UPDATE deliveries SET state = ?, next_retry = ?, updated_at = ? WHERE kind = ? AND item_id = ?",
                 (PENDING, utc(now), utc(now), kind, item_id),
             )
-    return delivery_of(db, kind, item_id)
+    found_row = delivery_of(db, kind, item_id)
+    assert found_row is not None  # made or updated above; delivery rows are never deleted
+    return found_row
 
 
 def delivery_of(db: sqlite_utils.Database, kind: str, item_id: int) -> Delivery | None:
@@ -590,8 +686,9 @@ def due_deliveries(db: sqlite_utils.Database, now: datetime | None, *, include_f
     return [_delivery(r) for r in db.conn.execute(sql + " ORDER BY updated_at, kind, item_id", args)]
 
 
-def claim_delivery(db: sqlite_utils.Database, kind: str, item_id: int, now: datetime, *, lease_seconds: float,
-                   owner: int, alive) -> bool:
+def claim_delivery(
+    db: sqlite_utils.Database, kind: str, item_id: int, now: datetime, *, lease_seconds: float, owner: int, alive
+) -> bool:
     """Take an item for one attempt. False when it is not waiting, or another live process holds it."""
     from datetime import timedelta
 
@@ -612,8 +709,18 @@ def claim_delivery(db: sqlite_utils.Database, kind: str, item_id: int, now: date
     return True
 
 
-def finish_delivery(db: sqlite_utils.Database, kind: str, item_id: int, now: datetime, *, owner: int, state: str,
-                    reply: str | None = None, error: str | None = None, next_retry: datetime | None = None) -> Delivery:
+def finish_delivery(
+    db: sqlite_utils.Database,
+    kind: str,
+    item_id: int,
+    now: datetime,
+    *,
+    owner: int,
+    state: str,
+    reply: str | None = None,
+    error: str | None = None,
+    next_retry: datetime | None = None,
+) -> Delivery:
     """Record one attempt's outcome and release the claim; a no-op when the claim is no longer
     ``owner``'s (the item changed meanwhile, or another process took over an expired lease)."""
     with transaction(db) as conn:
@@ -622,7 +729,19 @@ def finish_delivery(db: sqlite_utils.Database, kind: str, item_id: int, now: dat
             " claimed_by = NULL, claimed_until = NULL, updated_at = ?,"
             " delivered_at = CASE WHEN ? = 'delivered' THEN ? ELSE delivered_at END"
             " WHERE kind = ? AND item_id = ? AND claimed_by = ?",
-            (state, reply, error, utc(next_retry) if next_retry else None, utc(now), state, utc(now), kind, item_id,
-             owner),
+            (
+                state,
+                reply,
+                error,
+                utc(next_retry) if next_retry else None,
+                utc(now),
+                state,
+                utc(now),
+                kind,
+                item_id,
+                owner,
+            ),
         )
-    return delivery_of(db, kind, item_id)
+    recorded = delivery_of(db, kind, item_id)
+    assert recorded is not None  # the claim that preceded this found the row; delivery rows are never deleted
+    return recorded

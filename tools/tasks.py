@@ -7,36 +7,47 @@ A due phrase with a time ("Friday 17:00") is a moment; a day alone
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Optional
 
 from pydantic import Field, field_validator
 
 from tools import delivery, store, when
-from tools.arguments import Arguments
+from tools.arguments import Arguments, RowId
 from tools.base import Tool, ToolContext, ToolError
 
 STATUSES = ("open", "done", "all")
 
 
 class AssignTaskArgs(Arguments):
-    ALIASES = {"to": "assignee", "owner": "assignee", "who": "assignee", "person": "assignee",
-               "task": "title", "description": "title", "name": "title", "due_date": "due", "deadline": "due",
-               "by": "due", "when": "due"}
+    ALIASES = {
+        "to": "assignee",
+        "owner": "assignee",
+        "who": "assignee",
+        "person": "assignee",
+        "task": "title",
+        "description": "title",
+        "name": "title",
+        "due_date": "due",
+        "deadline": "due",
+        "by": "due",
+        "when": "due",
+    }
 
-    assignee: str = Field(min_length=1, max_length=200, description="Who does it: a name, e.g. 'Sam', or 'me' for the person.")
+    assignee: str = Field(
+        min_length=1, max_length=200, description="Who does it: a name, e.g. 'Sam', or 'me' for the person."
+    )
     title: str = Field(min_length=1, max_length=500, description="What is to be done, e.g. 'Send the Q3 budget'.")
-    due: Optional[str] = Field(
+    due: str | None = Field(
         default=None,
         description="Optional deadline as the person said it: 'Friday', 'tomorrow 17:00', 'Dec 3', '下周二', "
         "or '2026-12-03'. A day alone means by the end of that day.",
     )
-    notes: Optional[str] = Field(default=None, max_length=4000, description="Optional details.")
+    notes: str | None = Field(default=None, max_length=4000, description="Optional details.")
 
 
 class ListTasksArgs(Arguments):
     ALIASES = {"who": "assignee", "to": "assignee", "owner": "assignee", "state": "status"}
 
-    assignee: Optional[str] = Field(default=None, description="Optional: only tasks for this person, e.g. 'Sam' or 'me'.")
+    assignee: str | None = Field(default=None, description="Optional: only tasks for this person, e.g. 'Sam' or 'me'.")
     status: str = Field(default="open", description="'open' (default), 'done', or 'all'.")
 
     @field_validator("status", mode="before")
@@ -47,8 +58,15 @@ class ListTasksArgs(Arguments):
         if not isinstance(value, str):
             raise ValueError("must be 'open', 'done' or 'all'")
         text = value.strip().lower()
-        text = {"completed": "done", "complete": "done", "closed": "done", "finished": "done",
-                "pending": "open", "todo": "open", "any": "all"}.get(text, text)
+        text = {
+            "completed": "done",
+            "complete": "done",
+            "closed": "done",
+            "finished": "done",
+            "pending": "open",
+            "todo": "open",
+            "any": "all",
+        }.get(text, text)
         if text not in STATUSES:
             raise ValueError(f"{value!r} is not a status; use 'open', 'done' or 'all'")
         return text
@@ -57,12 +75,7 @@ class ListTasksArgs(Arguments):
 class CompleteTaskArgs(Arguments):
     ALIASES = {"id": "task_id", "task": "task_id"}
 
-    task_id: int = Field(description="The task_id from assign_task or list_tasks, e.g. 4.")
-
-    @field_validator("task_id", mode="before")
-    @classmethod
-    def _strip_hash(cls, value):
-        return value.strip().lstrip("#") if isinstance(value, str) else value
+    task_id: RowId = Field(description="The task_id from assign_task or list_tasks, e.g. 4.")
 
 
 def _task(task: store.Task, ctx: ToolContext) -> dict:
@@ -75,6 +88,7 @@ def assign_task(ctx: ToolContext, args: AssignTaskArgs) -> dict:
     if args.due:
         parsed = when.parse(args.due, ctx.now, ctx.tz, what="due")
         if parsed.exact is None and parsed.clock is None:  # a day: due by its end
+            assert parsed.day is not None  # dates.read names a day or a time of day, or raises
             if parsed.day < ctx.now.astimezone(ctx.tz).date():
                 raise ToolError(f"due: {args.due!r} is {parsed.day.isoformat()}, in the past; give a future day")
             due = parsed.day.isoformat()
@@ -88,15 +102,20 @@ def assign_task(ctx: ToolContext, args: AssignTaskArgs) -> dict:
             due = when.iso(moment, ctx.tz)
     state, why_local = ctx.deliverer().calendar_state()
     task = store.add_task(
-        ctx.db, assignee=" ".join(args.assignee.split()), title=args.title, now=ctx.now, due=due, due_moment=moment,
-        notes=args.notes, chat=ctx.chat_name, delivery=state,
+        ctx.db,
+        assignee=" ".join(args.assignee.split()),
+        title=args.title,
+        now=ctx.now,
+        due=due,
+        due_moment=moment,
+        notes=args.notes,
+        chat=ctx.chat_name,
+        delivery=state,
     )
     result = _task(task, ctx)
     # With a calendar server connected the task is a VTODO there too.
     result["delivery_state"], result["delivery"] = delivery.deliver_now(ctx, store.TASK, task.id, state, why_local)
     return result
-
-
 
 
 def list_tasks(ctx: ToolContext, args: ListTasksArgs) -> dict:
@@ -112,10 +131,12 @@ def complete_task(ctx: ToolContext, args: CompleteTaskArgs) -> dict:
         raise ToolError(f"task_id: no task has task_id {args.task_id}; call list_tasks to see the ids") from None
     except ValueError:
         old = store.get_task(ctx.db, args.task_id, ctx.scope)
+        assert old is not None  # complete_task raised ValueError, so it found the task in this scope
         raise ToolError(f"task_id: task {args.task_id} ('{old.title}') is already done") from None
     result = _task(task, ctx)
     result["delivery_state"], result["delivery"] = delivery.deliver_change(
-        ctx, store.TASK, task.id, "it was only ever in kept's task list")
+        ctx, store.TASK, task.id, "it was only ever in kept's task list"
+    )
     return result
 
 

@@ -62,8 +62,19 @@ def span(phrase: str, now: datetime, tz: ZoneInfo, what: str = "date") -> tuple[
     now = now.astimezone(tz)
     text = dates.normalise(phrase or "")
     monday = now.date() - timedelta(days=now.date().weekday())
-    weeks = {"this week": 0, "本周": 0, "这周": 0, "這週": 0, "本週": 0, "next week": 1, "下周": 1,
-             "下週": 1, "last week": -1, "上周": -1, "上週": -1}
+    weeks = {
+        "this week": 0,
+        "本周": 0,
+        "这周": 0,
+        "這週": 0,
+        "本週": 0,
+        "next week": 1,
+        "下周": 1,
+        "下週": 1,
+        "last week": -1,
+        "上周": -1,
+        "上週": -1,
+    }
     if text in weeks:
         first = monday + timedelta(weeks=weeks[text])
         return day_start(first, tz), day_start(first + timedelta(days=7), tz)
@@ -71,6 +82,7 @@ def span(phrase: str, now: datetime, tz: ZoneInfo, what: str = "date") -> tuple[
     if parsed.exact is not None:
         return parsed.exact, parsed.exact
     if parsed.clock is None:
+        assert parsed.day is not None  # dates.read names a day or a time of day, or raises
         return day_start(parsed.day, tz), day_start(parsed.day + timedelta(days=1), tz)
     moment = resolve(phrase, now, tz, what=what)
     return moment, moment

@@ -12,14 +12,16 @@ import typer
 
 from agent.commands.errors import fail
 
-app = typer.Typer(help="Measure recall and search (public benchmarks, scale, the relevance gate) and the embedded model's speed.", no_args_is_help=True)
+app = typer.Typer(
+    help="Measure recall and search (public benchmarks, scale, the relevance gate) and the embedded model's speed.",
+    no_args_is_help=True,
+)
 NAME = "bench"
 
 DATA_HELP = "Path to the benchmark file (never copied into kept)."
 LIMIT_OPT = typer.Option(None, "--limit", min=1, help="Only the first N questions (quick iterations).")
 JSON_OPT = typer.Option(False, "--json", help="Print the figures as JSON instead of tables.")
 QUIET_OPT = typer.Option(False, "--no-progress", help="Do not show a progress bar.")
-
 
 
 def _check_data(path: Path) -> None:
@@ -73,7 +75,9 @@ def locomo(
 
 @app.command()
 def scale(
-    sizes: str = typer.Option("1000,10000,100000", "--messages", help="Comma-separated message counts to build stores of."),
+    sizes: str = typer.Option(
+        "1000,10000,100000", "--messages", help="Comma-separated message counts to build stores of."
+    ),
     facts: int = typer.Option(500, "--facts", min=1, help="How many active facts recall ranks."),
     queries: int = typer.Option(200, "--queries", min=1, help="Queries timed per measurement."),
     as_json: bool = JSON_OPT,
@@ -91,8 +95,12 @@ def scale(
 
 @app.command()
 def gate(
-    split: Path | None = typer.Option(None, "--split", help="One split file (JSONL) instead of the shipped test and dev sets."),
-    misses: bool = typer.Option(False, "--misses", help="List the turns kept recall gets wrong on the DEV set (for tuning; never on test)."),
+    split: Path | None = typer.Option(
+        None, "--split", help="One split file (JSONL) instead of the shipped test and dev sets."
+    ),
+    misses: bool = typer.Option(
+        False, "--misses", help="List the turns kept recall gets wrong on the DEV set (for tuning; never on test)."
+    ),
     as_json: bool = JSON_OPT,
 ) -> None:
     """What recall brings per kind of turn (answerable, rule, update, ordinary, general, never stored), on the held-out test set and the dev set, kept recall beside plain top-12."""
@@ -163,10 +171,10 @@ def delivery(
 ) -> None:
     """Kill `kept outbox retry` mid-delivery to real SMTP and CalDAV servers on 127.0.0.1 and count what they received."""
     try:
-        from evals.bench import delivery as bench
-
         import aiosmtpd  # noqa: F401  the servers come with the dev extra
         import radicale  # noqa: F401
+
+        from evals.bench import delivery as bench
     except ModuleNotFoundError as exc:
         fail(f"{exc.name} is not installed; `pip install -e '.[dev]'` installs the test servers")
 

@@ -4,37 +4,34 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
 
 import typer
 
-from agent.commands.errors import fail
+from agent.commands.errors import fail, open_store_and_zone
 
-app = typer.Typer(help="The calendar kept keeps: list events (and whether each reached your calendar server), "
-                  "import a .ics file, export one.", no_args_is_help=True)
-
+app = typer.Typer(
+    help="The calendar kept keeps: list events (and whether each reached your calendar server), "
+    "import a .ics file, export one.",
+    no_args_is_help=True,
+)
 
 
 def _open():
     """The store, the person's zone and now; known failures become one line."""
     from datetime import datetime
 
-    from agent import config
-    from agent.config import ConfigError
-    from agent.session import open_store
-    from memory.db import StoreError
-
-    try:
-        tz = config.timezone(config.load())
-        return open_store(), tz, datetime.now(tz)
-    except (StoreError, ConfigError) as exc:
-        fail(str(exc))
+    db, tz = open_store_and_zone()
+    return db, tz, datetime.now(tz)
 
 
 @app.command("list")
 def list_events(
-    start: Optional[str] = typer.Option(None, "--from", help="First day to show: 'today', 'Tuesday', 'Dec 3', '2026-12-03', 'next week'. Default: today."),
-    end: Optional[str] = typer.Option(None, "--to", help="Last day to show, inclusive, same formats. Default: no limit."),
+    start: str | None = typer.Option(
+        None,
+        "--from",
+        help="First day to show: 'today', 'Tuesday', 'Dec 3', '2026-12-03', 'next week'. Default: today.",
+    ),
+    end: str | None = typer.Option(None, "--to", help="Last day to show, inclusive, same formats. Default: no limit."),
     include_cancelled: bool = typer.Option(False, "--all", help="Also show cancelled events."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
 ) -> None:
@@ -68,37 +65,30 @@ def list_events(
     if not rows:
         typer.echo("No events.")
         return
+    from agent.terminal import event_line
+
     for row, event in zip(rows, found, strict=True):
         where = "imported" if event.origin == "import" else state_text(states.get(event.id), tz)
-        typer.echo(f"{_line(row)}  [{where}]")
+        typer.echo(f"{event_line(row)}  [{where}]")
     local = [e for e in found if e.origin == "kept" and (e.id not in states or states[e.id].state == store.LOCAL)]
     if local:
         server = deliverer()
         if server.calendar is None:
             why = server.problem or "no calendar account is connected"
-            typer.echo(f"{len(local)} event{'s are' if len(local) != 1 else ' is'} in kept's calendar only: {why}. "
-                       f"Connect one with `{CONNECT_CALENDAR}`.")
-
-
-def _line(row: dict) -> str:
-    from datetime import datetime
-
-    start, end = datetime.fromisoformat(row["start"]), datetime.fromisoformat(row["end"])
-    span = f"{start:%a %Y-%m-%d %H:%M}-{end:%H:%M}" if start.date() == end.date() else f"{start:%a %Y-%m-%d %H:%M} - {end:%a %Y-%m-%d %H:%M}"
-    text = f"#{row['event_id']:<4} {span}  {row['title']}"
-    if row["attendees"]:
-        text += f"  with {', '.join(row['attendees'])}"
-    if row["location"]:
-        text += f"  @ {row['location']}"
-    if row["status"] != "scheduled":
-        text += f"  [{row['status']}]"
-    return text
+            typer.echo(
+                f"{len(local)} event{'s are' if len(local) != 1 else ' is'} in kept's calendar only: {why}. "
+                f"Connect one with `{CONNECT_CALENDAR}`."
+            )
 
 
 @app.command("export")
 def export(
-    file: Path = typer.Argument(..., help="Where to write the calendar, e.g. kept.ics. Overwritten if it exists; readable by you only."),
-    include_cancelled: bool = typer.Option(False, "--all", help="Also export cancelled events (marked cancelled, so a re-import removes them)."),
+    file: Path = typer.Argument(
+        ..., help="Where to write the calendar, e.g. kept.ics. Overwritten if it exists; readable by you only."
+    ),
+    include_cancelled: bool = typer.Option(
+        False, "--all", help="Also export cancelled events (marked cancelled, so a re-import removes them)."
+    ),
 ) -> None:
     """Write every event to an iCalendar (.ics) file that calendar apps import."""
     from tools import ics, store
@@ -136,4 +126,6 @@ def import_ics(
     for event in events:
         counts[store.import_event(db, event, now)] += 1
     parts = [f"{n} {word}" for word, n in counts.items() if n]
-    typer.echo(f"Read {len(events)} event{'s' if len(events) != 1 else ''} from {file}: {', '.join(parts) or 'nothing new'}.")
+    typer.echo(
+        f"Read {len(events)} event{'s' if len(events) != 1 else ''} from {file}: {', '.join(parts) or 'nothing new'}."
+    )

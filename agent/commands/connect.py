@@ -14,12 +14,16 @@ import typer
 
 from agent.commands.errors import fail
 
-app = typer.Typer(help="Connect your own calendar (CalDAV) and mail (SMTP) accounts, so what kept books and sends "
-                  "reaches them.", no_args_is_help=True)
+app = typer.Typer(
+    help="Connect your own calendar (CalDAV) and mail (SMTP) accounts, so what kept books and sends reaches them.",
+    no_args_is_help=True,
+)
 NAME = "connect"
 
 STDIN_OPT = typer.Option(False, "--password-stdin", help="Read the password from standard input instead of asking.")
-TEST_OPT = typer.Option(True, "--test/--no-test", help="Reach the server once the account is saved, and say what it found.")
+TEST_OPT = typer.Option(
+    True, "--test/--no-test", help="Reach the server once the account is saved, and say what it found."
+)
 
 
 def _home():
@@ -42,8 +46,11 @@ def _save(account, password: str | None, test: bool) -> None:
     from tools.delivery import accounts
 
     where = accounts.save(_home(), account, password)
-    stored = {"keyring": "in the OS keyring", "file": f"in {_home() / accounts.PASSWORDS_FILE} (owner-only; "
-              "this machine has no keyring backend)", "none": "none given"}[where]
+    stored = {
+        "keyring": "in the OS keyring",
+        "file": f"in {_home() / accounts.PASSWORDS_FILE} (owner-only; this machine has no keyring backend)",
+        "none": "none given",
+    }[where]
     typer.echo(f"Saved the {account.kind} account {account.url} (password: {stored}).")
     if test:
         _test(account.kind)
@@ -51,9 +58,15 @@ def _save(account, password: str | None, test: bool) -> None:
 
 @app.command("caldav")
 def caldav(
-    url: str = typer.Argument(..., help="The server, your principal or one calendar, e.g. https://cal.example.com/dav/"),
+    url: str = typer.Argument(
+        ..., help="The server, your principal or one calendar, e.g. https://cal.example.com/dav/"
+    ),
     user: str = typer.Option(..., "--user", "-u", help="Your login name on the calendar server."),
-    calendar: str | None = typer.Option(None, "--calendar", help="The calendar to use, by name. Default: the one the URL names, else the first that holds events."),
+    calendar: str | None = typer.Option(
+        None,
+        "--calendar",
+        help="The calendar to use, by name. Default: the one the URL names, else the first that holds events.",
+    ),
     password_stdin: bool = STDIN_OPT,
     test: bool = TEST_OPT,
 ) -> None:
@@ -70,7 +83,9 @@ def caldav(
 
 @app.command("smtp")
 def smtp(
-    url: str = typer.Argument(..., help="smtp://USER@HOST:587 (STARTTLS) or smtps://USER@HOST:465 (TLS from the start)."),
+    url: str = typer.Argument(
+        ..., help="smtp://USER@HOST:587 (STARTTLS) or smtps://USER@HOST:465 (TLS from the start)."
+    ),
     sender: str = typer.Option(..., "--from", help="Your address, the From of every message, e.g. ana@example.com"),
     user: str | None = typer.Option(None, "--user", "-u", help="Login name, if not in the URL (often your address)."),
     password_stdin: bool = STDIN_OPT,
@@ -104,8 +119,10 @@ def list_accounts(as_json: bool = typer.Option(False, "--json", help="Print JSON
         typer.echo(json.dumps(rows, ensure_ascii=False, indent=2))
         return
     if not rows:
-        typer.echo("No accounts connected: events and messages stay in kept. "
-                   "`kept connect caldav URL --user NAME` or `kept connect smtp URL --from ADDRESS` connects one.")
+        typer.echo(
+            "No accounts connected: events and messages stay in kept. "
+            "`kept connect caldav URL --user NAME` or `kept connect smtp URL --from ADDRESS` connects one."
+        )
         return
     for row in rows:
         extra = "".join(f", {k} {row[k]}" for k in ("user", "from", "calendar") if k in row)
@@ -156,8 +173,10 @@ def remove(name: str = typer.Argument(..., help="caldav or smtp.")) -> None:
     except accounts.AccountError as exc:
         fail(str(exc))
     if not removed:
-        fail(f"no {name} account was saved by `kept connect`" + (
-            " (the one in use comes from the environment)" if _from_env(name) else ""))
+        fail(
+            f"no {name} account was saved by `kept connect`"
+            + (" (the one in use comes from the environment)" if _from_env(name) else "")
+        )
     typer.echo(f"Removed the {name} account and its password.")
 
 

@@ -51,3 +51,17 @@ def guard(fn):
             raise
 
     return wrapper
+
+
+def open_store_and_zone():
+    """The person's store and time zone, for a command; a bad config or store is one line and exit 1."""
+    from agent import config
+    from agent.config import ConfigError
+    from agent.session import open_store
+    from memory.db import StoreError
+
+    try:
+        tz = config.timezone(config.load())
+        return open_store(), tz
+    except (StoreError, ConfigError) as exc:
+        fail(str(exc))

@@ -89,26 +89,129 @@ def facts(
     if not rows:
         typer.echo("No facts." if show_all else "No active facts.")
         return
+    from agent.terminal import fact_line
+
     for f in rows:
-        status = "" if f.status == fact_log.ACTIVE else f" [{f.status}]"
-        link = f" (replaces #{f.replaces})" if f.replaces else ""
-        typer.echo(f"#{f.id}{status} {f.text}{link}")
+        typer.echo(fact_line(f))
+
+
+def _today() -> str:
+    from datetime import datetime
+
+    from agent import config
+
+    return datetime.now(config.timezone(config.load())).date().isoformat()
 
 
 @app.command()
 @_guard
-def forget(fact_id: int = typer.Argument(..., help="The fact's id, as `kept memory facts` shows it.")) -> None:
-    """Mark a fact deleted. The change is recorded in `kept memory log`."""
-    from memory import facts as fact_log
-    from memory.db import transaction
+def add(text: str = typer.Argument(..., help='The fact, in your words, e.g. "Priya leads the Atlas launch".')) -> None:
+    """Remember a fact by hand: dated today, from you (an ADD event in `kept memory log`)."""
+    from agent.terminal import fact_line
+    from memory import corrections
 
+    try:
+        fact = corrections.remember(_store(), text, _today())
+    except corrections.Refused as exc:
+        fail(str(exc))
+    typer.echo(f"Remembered {fact_line(fact)}")
+
+
+@app.command()
+@_guard
+def edit(
+    fact_id: int = typer.Argument(..., help="The fact's id, as `kept memory facts` shows it (#12 -> 12)."),
+    text: str = typer.Argument(..., help="The corrected fact."),
+) -> None:
+    """Correct a fact: the new text replaces it (an UPDATE event; the old version stays in the log)."""
+    from agent.terminal import fact_line
+    from memory import corrections
+
+    try:
+        fact = corrections.correct(_store(), fact_id, text, _today())
+    except corrections.Refused as exc:
+        fail(str(exc))
+    typer.echo(f"Corrected: {fact_line(fact)}")
+
+
+def _interactive() -> bool:
+    import sys
+
+    return sys.stdin.isatty()
+
+
+def _forget_llm(db, use_model: bool, spec: str | None):
+    """The memory model that rewrites MEMORY without the forgotten text, or None (lines removed by rule)."""
+    if not use_model:
+        return None
+    from agent import config
+    from agent.memory_llm import ModelMemoryLLM
+    from agent.models import registry
+
+    settings = config.load()
+    try:
+        return ModelMemoryLLM(registry.create(spec or settings.memory_model or settings.model, memory=True), db)
+    except Exception as exc:  # no model to reach: say so, remove the lines by rule
+        typer.echo(f"kept: no memory model ({exc}); removing the MEMORY lines that hold it instead", err=True)
+        return None
+
+
+@app.command()
+@_guard
+def forget(
+    fact_id: int = typer.Argument(None, help="The fact's id, as `kept memory facts` shows it."),
+    matching: str = typer.Option(None, "--matching", help="Forget every fact and message that holds this text."),
+    use_model: bool = typer.Option(
+        True,
+        "--model/--no-model",
+        help="Rewrite MEMORY through the memory model (default), or only remove the lines that hold it.",
+    ),
+    model: str = typer.Option(
+        None, "--memory-model", help="provider:name of the memory model (default: the configured one)."
+    ),
+    yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask first at a terminal (a forget cannot be undone)."),
+) -> None:
+    """Forget a fact (and the messages it came from), or every fact and message holding some text.
+
+    It leaves recall, MEMORY (every version), search_memory, the history and
+    exports; the log keeps only that something was forgotten, and when.
+    """
+    from agent.terminal import forgot_line
+    from memory import forget as forgetting
+
+    if (fact_id is None) == (matching is None):
+        fail("give a fact id or --matching TEXT (one of them)")
     db = _store()
-    with transaction(db) as conn:
-        try:
-            changed = fact_log.delete_fact(conn, fact_id, "forgotten on request")
-        except KeyError:
-            fail(f"no fact #{fact_id}; `kept memory facts --all` lists them")
-    typer.echo(f"Forgot fact #{fact_id}." if changed else f"Fact #{fact_id} was already deleted.")
+    try:
+        target = forgetting.for_fact(db, fact_id) if fact_id is not None else forgetting.for_text(db, matching)
+    except forgetting.NotFound as exc:
+        fail(str(exc))
+    if not yes and _interactive():  # a person at the terminal is asked; scripts are not
+        what = (
+            f"This forgets {len(target.fact_ids)} fact{'s' if len(target.fact_ids) != 1 else ''} and "
+            f"{len(target.message_ids)} message{'s' if len(target.message_ids) != 1 else ''} for good"
+        )
+        if not typer.confirm(what + ". Go on?", default=False):
+            fail("nothing was forgotten")
+    try:
+        done = forgetting.forget(db, target, _forget_llm(db, use_model, model))
+    except forgetting.Busy as exc:
+        fail(str(exc))
+    typer.echo(forgot_line(fact_id, done))
+
+
+@app.command()
+@_guard
+def undo() -> None:
+    """Undo what the last memory write pass saved; each reversal is an event in `kept memory log`."""
+    from agent.terminal import undone_line
+    from memory import undo as journal
+
+    try:
+        changes = journal.undo(_store())
+    except journal.NothingToUndo as exc:
+        fail(str(exc))
+    typer.echo(undone_line(changes))
 
 
 @app.command()
@@ -117,26 +220,64 @@ def log(
     limit: int = typer.Option(50, "--limit", "-n", min=1, help="Show at most this many events."),
     as_json: bool = JSON_OPT,
 ) -> None:
-    """Fact events (ADD, UPDATE, DELETE, ARCHIVE), newest first."""
+    """Fact events (ADD, UPDATE, DELETE, ARCHIVE), undone changes (UNDO) and forgets, newest first."""
     from memory import facts as fact_log
+    from memory import forget as forgetting
+    from memory import undo as journal
 
     db = _store()
-    rows = fact_log.events(db, limit)
+    rows = [e.__dict__ for e in fact_log.events(db, limit)]
+    rows += [
+        {
+            "id": None,
+            "fact_id": u.ref_id,
+            "event": "UNDO",
+            "old_text": u.text,
+            "new_text": None,
+            "at": u.at,
+            "reason": f"{u.kind.lower()}, undoing {u.label}",
+        }
+        for u in journal.undo_events(db, limit)
+    ]
+    # A forget that reached facts has their DELETE events; one of messages only is said here.
+    rows += [
+        {
+            "id": None,
+            "fact_id": None,
+            "event": "FORGET",
+            "old_text": None,
+            "new_text": None,
+            "at": f["at"],
+            "reason": f"{f['messages']} messages forgotten on request",
+        }
+        for f in forgetting.log(db)
+        if not f["facts"]
+    ]
+    rows = sorted(rows, key=lambda e: e["at"], reverse=True)[:limit]
     if as_json:
-        _echo_json([e.__dict__ for e in rows])
+        _echo_json(rows)
         return
     if not rows:
         typer.echo("No fact events yet.")
         return
     for e in rows:
-        change = e.new_text if e.event == "ADD" else (f"{e.old_text}  ->  {e.new_text}" if e.event == "UPDATE" else e.old_text)
-        why = f"  ({e.reason})" if e.reason else ""
-        typer.echo(f"{e.at[:19].replace('T', ' ')} {e.event:7} #{e.fact_id} {change}{why}")
+        event, old, new = e["event"], e["old_text"], e["new_text"]
+        if event == "ADD":
+            change = new or "(text forgotten)"
+        elif event == "UPDATE":
+            change = f"{old or '(text forgotten)'}  ->  {new or '(text forgotten)'}"
+        else:
+            change = old or ""
+        ref = f" #{e['fact_id']}" if e["fact_id"] is not None else ""
+        why = f"  ({e['reason']})" if e["reason"] else ""
+        typer.echo(f"{e['at'][:19].replace('T', ' ')} {event:7}{ref} {change}{why}".rstrip())
 
 
 @app.command("export")
 @_guard
-def export_cmd(file: Path = typer.Argument(..., help="Where to write the JSON export ('-' for standard output).")) -> None:
+def export_cmd(
+    file: Path = typer.Argument(..., help="Where to write the JSON export ('-' for standard output)."),
+) -> None:
     """Write notes, facts, events, promises and series to a JSON file."""
     from memory.files import write_private
     from memory.transfer import export_data
@@ -150,8 +291,10 @@ def export_cmd(file: Path = typer.Argument(..., help="Where to write the JSON ex
         write_private(file, (text + "\n").encode("utf-8"))
     except OSError as exc:
         fail(f"cannot write {file}: {exc.strerror or exc}")
-    typer.echo(f"Exported {len(data['notes'])} note versions, {len(data['facts'])} facts, "
-               f"{len(data['events'])} events to {file}.")
+    typer.echo(
+        f"Exported {len(data['notes'])} note versions, {len(data['facts'])} facts, "
+        f"{len(data['events'])} events to {file}."
+    )
 
 
 @app.command("import")
@@ -167,16 +310,22 @@ def import_cmd(file: Path = typer.Argument(..., help="A JSON file written by `ke
 @app.command()
 @_guard
 def rewrite(
-    model: str = typer.Option(None, "--model", "-m", help="provider:name of the memory model (default: the configured memory model)."),
-    again: int = typer.Option(None, "--again", min=1, metavar="FROM_ID",
-                              help="Reread messages from this message id on, though a pass read them already."),
+    model: str = typer.Option(
+        None, "--model", "-m", help="provider:name of the memory model (default: the configured memory model)."
+    ),
+    again: int = typer.Option(
+        None,
+        "--again",
+        min=1,
+        metavar="FROM_ID",
+        help="Reread messages from this message id on, though a pass read them already.",
+    ),
     as_json: bool = JSON_OPT,
 ) -> None:
     """Run write passes now, whatever the schedule, until every message has been read; say what was stored and dropped."""
     from agent import config
     from agent.background import run_due_pass
     from agent.models import registry
-
     from memory import writer
 
     db = _store()
@@ -212,10 +361,17 @@ def rewrite(
             f"facts +{r.added} added, {r.updated} updated, {r.deleted} deleted, {r.archived} archived, "
             f"{r.overflow} moved out of MEMORY."
         )
-        undecided = getattr(r, "extra", {}).get("undecided") or 0
+        facts = r.extra.get("facts") if isinstance(r.extra.get("facts"), dict) else {}
+        undecided = facts.get("undecided") or 0
         if r.already_kept or undecided:
-            typer.echo(f"  dropped: {r.already_kept} already stored" + (f", {undecided} the model decided nothing for" if undecided else ""))
-        for line in r.extra.get("decisions", []):
+            typer.echo(
+                f"  dropped: {r.already_kept} already stored"
+                + (f", {undecided} the model decided nothing for" if undecided else "")
+            )
+        for name in ("promises", "series"):
+            if isinstance(r.extra.get(name), str):  # a stage skipped on the embedded path
+                typer.echo(f"  {name}: {r.extra[name]}")
+        for line in facts.get("decisions", []):
             typer.echo(f"  {line}")
 
 

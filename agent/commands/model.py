@@ -16,7 +16,6 @@ app = typer.Typer(
 )
 
 
-
 @app.command()
 def install(
     verify: bool = typer.Option(False, "--verify", help="Hash an already installed file again."),
@@ -32,8 +31,10 @@ def install(
             progress, advance = _progress_bar()
             with progress:
                 found = model_file.ensure(progress=advance)
-            typer.echo(f"installed {model_file.MODEL_NAME} at {found.path} "
-                       f"(sha256 verified, {time.perf_counter() - started:.1f}s)")
+            typer.echo(
+                f"installed {model_file.MODEL_NAME} at {found.path} "
+                f"(sha256 verified, {time.perf_counter() - started:.1f}s)"
+            )
             return
         if not found.verified:
             typer.echo(f"using {found.path} from {model_file.ENV_OVERRIDE} (your own file: not hash-checked)")
@@ -102,7 +103,9 @@ def info(as_json: bool = typer.Option(False, "--json", help="Print JSON instead 
 @app.command()
 def serve(
     port: int = typer.Option(8080, "--port", "-p", help="TCP port to listen on."),
-    host: str = typer.Option("127.0.0.1", "--host", help="Address to bind; keep 127.0.0.1 unless you mean to share it."),
+    host: str = typer.Option(
+        "127.0.0.1", "--host", help="Address to bind; keep 127.0.0.1 unless you mean to share it."
+    ),
 ) -> None:
     """Serve the embedded model as an OpenAI-compatible API (tool calls included).
 

@@ -3,26 +3,19 @@
 from __future__ import annotations
 
 import json
-from typing import Optional
 
 import typer
 
-from agent.commands.errors import fail
+from agent.commands.errors import fail, open_store_and_zone
 
-app = typer.Typer(help="The messages kept sent for you, whether each was delivered, and retrying those that were not.",
-                  no_args_is_help=True)
+app = typer.Typer(
+    help="The messages kept sent for you, whether each was delivered, and retrying those that were not.",
+    no_args_is_help=True,
+)
 
 
 def _open():
-    from agent import config
-    from agent.config import ConfigError
-    from agent.session import open_store
-    from memory.db import StoreError
-
-    try:
-        return open_store(), config.timezone(config.load())
-    except (StoreError, ConfigError) as exc:
-        fail(str(exc))
+    return open_store_and_zone()
 
 
 def deliverer():
@@ -43,15 +36,17 @@ def state_text(delivery, tz) -> str:
         return "delivered"
     if delivery.state == store.PENDING:
         when = delivery.next_retry.astimezone(tz).strftime("%H:%M") if delivery.next_retry else "now"
-        tried = f", tried {delivery.attempts}x: {delivery.last_error}" if delivery.attempts and delivery.last_error else ""
+        tried = (
+            f", tried {delivery.attempts}x: {delivery.last_error}" if delivery.attempts and delivery.last_error else ""
+        )
         return f"pending (next try {when}{tried})"
     return f"failed after {delivery.attempts} attempt{'s' if delivery.attempts != 1 else ''}: {delivery.last_error}"
 
 
 @app.command("list")
 def list_outbox(
-    to: Optional[str] = typer.Option(None, "--to", help="Only messages to this name or address."),
-    limit: Optional[int] = typer.Option(None, "--limit", "-n", min=1, help="Only the last N messages."),
+    to: str | None = typer.Option(None, "--to", help="Only messages to this name or address."),
+    limit: int | None = typer.Option(None, "--limit", "-n", min=1, help="Only the last N messages."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
 ) -> None:
     """List sent messages, oldest first, each with its delivery state."""
@@ -73,23 +68,27 @@ def list_outbox(
     if not rows:
         typer.echo("No messages sent.")
         return
+    from agent.terminal import outbox_line
+
     for row, m in zip(rows, found, strict=True):
-        subject = f" [{row['subject']}]" if row["subject"] else ""
-        state = state_text(states.get(m.id), tz)
-        typer.echo(f"#{row['message_id']:<4} {row['sent_at'][:16].replace('T', ' ')}  to {row['to']} ({row['channel']})"
-                   f"{subject}: {row['body']}  [{state}]")
+        typer.echo(f"{outbox_line(row)}  [{state_text(states.get(m.id), tz)}]")
     local = [m for m in found if m.id not in states or states[m.id].state == store.LOCAL]
     if local:
         mail = deliverer()
         if mail.mail is None:
             why = mail.problem or "no email account is connected"
-            typer.echo(f"{len(local)} message{'s were' if len(local) != 1 else ' was'} recorded in kept only, not "
-                       f"delivered: {why}. Connect one with `{CONNECT_MAIL}`, then `kept outbox retry ID` sends one.")
+            typer.echo(
+                f"{len(local)} message{'s were' if len(local) != 1 else ' was'} recorded in kept only, not "
+                f"delivered: {why}. Connect one with `{CONNECT_MAIL}`, then `kept outbox retry ID` sends one."
+            )
 
 
 @app.command("retry")
 def retry(
-    ids: Optional[list[int]] = typer.Argument(None, help="Outbox message ids to send now (also ones recorded before an account was connected). Default: every waiting or failed item."),
+    ids: list[int] | None = typer.Argument(
+        None,
+        help="Outbox message ids to send now (also ones recorded before an account was connected). Default: every waiting or failed item.",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
 ) -> None:
     """Try again now: messages, and calendar events and tasks waiting for the calendar server."""
@@ -117,8 +116,11 @@ def retry(
         results = delivery.run_due(db, include_failed=True)
     results = [r for r in results if r is not None]
     if as_json:
-        typer.echo(json.dumps([{"kind": r.kind, "id": r.item_id, **r.as_dict(tz)} for r in results], ensure_ascii=False,
-                              indent=2))
+        typer.echo(
+            json.dumps(
+                [{"kind": r.kind, "id": r.item_id, **r.as_dict(tz)} for r in results], ensure_ascii=False, indent=2
+            )
+        )
         return
     if not results:
         waiting = store.due_deliveries(db, None, include_failed=True)
@@ -126,14 +128,20 @@ def retry(
             from tools.delivery import CONNECT_CALENDAR, CONNECT_MAIL
 
             mail = sum(1 for d in waiting if d.kind == store.MESSAGE)
-            how = " and ".join(f"`{h}`" for n, h in ((mail, CONNECT_MAIL), (len(waiting) - mail, CONNECT_CALENDAR)) if n)
-            fail(f"{len(waiting)} item{'s wait' if len(waiting) != 1 else ' waits'} for an account that is not "
-                 f"connected; connect it with {how}")
+            how = " and ".join(
+                f"`{h}`" for n, h in ((mail, CONNECT_MAIL), (len(waiting) - mail, CONNECT_CALENDAR)) if n
+            )
+            fail(
+                f"{len(waiting)} item{'s wait' if len(waiting) != 1 else ' waits'} for an account that is not "
+                f"connected; connect it with {how}"
+            )
         typer.echo("Nothing is waiting for delivery.")
         return
     for r in results:
         label = {"message": "message", "event": "event", "task": "task"}[r.kind]
-        typer.echo(f"{label} #{r.item_id}: {state_text(r, tz)}" + (f" ({r.reply})" if r.state == store.DELIVERED else ""))
+        typer.echo(
+            f"{label} #{r.item_id}: {state_text(r, tz)}" + (f" ({r.reply})" if r.state == store.DELIVERED else "")
+        )
     waiting = [r for r in results if r.state != store.DELIVERED]
     if waiting:
         fail(f"{len(waiting)} of {len(results)} not delivered yet; each line above says why")

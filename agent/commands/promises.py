@@ -7,7 +7,7 @@ import sys
 
 import typer
 
-from agent.commands.errors import fail
+from agent.commands.errors import fail, open_store_and_zone
 
 app = typer.Typer(
     help="Promises you or kept made: open ones (overdue first), or all with the evidence that closed them.",
@@ -16,21 +16,12 @@ app = typer.Typer(
 )
 
 
-
 def _open():
     """The store and today's date in the person's zone, or one clear line."""
     from datetime import datetime
 
-    from agent import config
-    from agent.config import ConfigError
-    from agent.session import open_store
-    from memory.db import StoreError
-
-    try:
-        tz = config.timezone(config.load())
-        return open_store(), datetime.now(tz).date()
-    except (StoreError, ConfigError) as exc:
-        fail(str(exc))
+    db, tz = open_store_and_zone()
+    return db, datetime.now(tz).date()
 
 
 @app.callback()

@@ -6,7 +6,7 @@ import json
 
 import typer
 
-from agent.commands.errors import fail
+from agent.commands.errors import fail, open_store_and_zone
 
 NAME = "soul"
 app = typer.Typer(help="SOUL: how you asked kept to treat you (name, tone, format, language).", no_args_is_help=True)
@@ -14,7 +14,6 @@ app = typer.Typer(help="SOUL: how you asked kept to treat you (name, tone, forma
 TEMPLATE = """# What kept should call you, and how it should answer (tone, format, language).
 # Lines starting with # are ignored. Save and close the editor to keep it.
 """
-
 
 
 def _edit(initial: str) -> str | None:
@@ -44,13 +43,7 @@ def _edit(initial: str) -> str | None:
 
 
 def _store():
-    from agent.session import open_store
-    from memory.db import StoreError
-
-    try:
-        return open_store()
-    except StoreError as exc:
-        fail(str(exc))
+    return open_store_and_zone()[0]
 
 
 @app.command()
@@ -78,7 +71,9 @@ def show(
 
 @app.command()
 def edit(
-    set_text: str | None = typer.Option(None, "--set", help="Replace SOUL with this text instead of opening $EDITOR ('' clears it)."),
+    set_text: str | None = typer.Option(
+        None, "--set", help="Replace SOUL with this text instead of opening $EDITOR ('' clears it)."
+    ),
 ) -> None:
     """Edit SOUL in $EDITOR (or set it with --set). Every version is kept."""
     from memory import soul

@@ -3,34 +3,24 @@
 from __future__ import annotations
 
 import json
-from typing import Optional
 
 import typer
 
-from agent.commands.errors import fail
+from agent.commands.errors import open_store_and_zone
 
 app = typer.Typer(help="The tasks kept tracks for you and others.", no_args_is_help=True)
-
 
 
 @app.command("list")
 def list_tasks(
     show_all: bool = typer.Option(False, "--all", help="Include done tasks (default: open ones only)."),
-    assignee: Optional[str] = typer.Option(None, "--assignee", help="Only tasks for this person, e.g. Sam or me."),
+    assignee: str | None = typer.Option(None, "--assignee", help="Only tasks for this person, e.g. Sam or me."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
 ) -> None:
     """List tasks, soonest due first, each with whether it reached your calendar server."""
-    from agent import config
-    from agent.config import ConfigError
-    from agent.session import open_store
-    from memory.db import StoreError
     from tools import store
 
-    try:
-        tz = config.timezone(config.load())
-        db = open_store()
-    except (StoreError, ConfigError) as exc:
-        fail(str(exc))
+    db, tz = open_store_and_zone()
     from agent.commands.outbox import state_text
 
     found = store.tasks(db, assignee=assignee, status=None if show_all else store.OPEN)

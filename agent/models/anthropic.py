@@ -20,9 +20,8 @@ from agent.models.base import (
     ToolCall,
     ToolSpec,
     Usage,
-    sdk_client,
-    sdk_errors,
 )
+from agent.models.sdk import sdk_client, sdk_errors
 
 
 class AnthropicModel:
@@ -33,8 +32,13 @@ class AnthropicModel:
 
         self.name = name
         self.base_url, self._client = sdk_client(
-            anthropic.Anthropic, api_key=api_key, base_url=base_url, key_var="ANTHROPIC_API_KEY",
-            base_var="ANTHROPIC_BASE_URL", timeout=timeout, missing="ANTHROPIC_API_KEY is not set",
+            anthropic.Anthropic,
+            api_key=api_key,
+            base_url=base_url,
+            key_var="ANTHROPIC_API_KEY",
+            base_var="ANTHROPIC_BASE_URL",
+            timeout=timeout,
+            missing="ANTHROPIC_API_KEY is not set",
         )
 
     def complete(
@@ -55,7 +59,9 @@ class AnthropicModel:
         if system:
             params["system"] = system
         if tools:
-            params["tools"] = [{"name": t.name, "description": t.description, "input_schema": t.parameters} for t in tools]
+            params["tools"] = [
+                {"name": t.name, "description": t.description, "input_schema": t.parameters} for t in tools
+            ]
             if require_tool:
                 params["tool_choice"] = {"type": "tool", "name": tools[0].name} if len(tools) == 1 else {"type": "any"}
         with sdk_errors("Anthropic"):
@@ -71,8 +77,13 @@ class AnthropicModel:
                 text.append(block.text)
             elif block.type == "tool_use":
                 calls.append(ToolCall(block.id, block.name, _arguments(block.name, block.input)))
-        return Response("".join(text), calls, _usage(getattr(message, "usage", None)), message.model or self.name,
-                        message.stop_reason)
+        return Response(
+            "".join(text),
+            calls,
+            _usage(getattr(message, "usage", None)),
+            message.model or self.name,
+            message.stop_reason,
+        )
 
     def _read_stream(self, stream, on_text: StreamCallback) -> Response:
         text: list[str] = []
@@ -100,8 +111,10 @@ class AnthropicModel:
                 finished = True
         if not finished:
             raise ModelError(MALFORMED, "the reply stream ended before message_stop")
-        calls = [ToolCall(cid, name, _arguments(name, _parse_json(name, "".join(parts) or "{}")))
-                 for _, (cid, name, parts) in sorted(tools.items())]
+        calls = [
+            ToolCall(cid, name, _arguments(name, _parse_json(name, "".join(parts) or "{}")))
+            for _, (cid, name, parts) in sorted(tools.items())
+        ]
         return Response("".join(text), calls, usage, model, stop_reason)
 
 

@@ -8,8 +8,7 @@ those are errors, never answers.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
@@ -148,8 +147,12 @@ def classify_sdk_error(exc: Exception, who: str) -> ModelError | None:
     error_type = error.get("type") or error.get("code") if isinstance(error, dict) else None
     if isinstance(status, int):
         response = getattr(exc, "response", None)
-        return error_for_status(status, f"{who} {status}: {getattr(exc, 'message', exc)}",
-                                getattr(response, "headers", None), getattr(exc, "code", None) or error_type)
+        return error_for_status(
+            status,
+            f"{who} {status}: {getattr(exc, 'message', exc)}",
+            getattr(response, "headers", None),
+            getattr(exc, "code", None) or error_type,
+        )
     if names & {"APITimeoutError", "TimeoutException"}:
         return ModelError(TIMEOUT, f"{who} did not answer in time")
     if names & {"APIConnectionError", "TransportError"}:
@@ -160,49 +163,6 @@ def classify_sdk_error(exc: Exception, who: str) -> ModelError | None:
     if "APIError" in names:  # an error event inside a 200 stream
         return error_for_status(500, f"{who} error: {getattr(exc, 'message', exc)}", None, error_type)
     return None
-
-
-def sdk_client(
-    sdk_class, *, api_key: str | None, base_url: str | None, key_var: str, base_var: str, timeout: float, missing: str
-):
-    """(base_url, client) for an Anthropic or OpenAI SDK client class, set up the same way for both.
-
-    The key and base URL come from the arguments, else the provider's variables;
-    a base URL alone gets a placeholder key (local servers need none). The
-    SDK's own retries are off: call_model retries and logs each attempt.
-    """
-    import os
-
-    base_url = base_url or os.environ.get(base_var) or None
-    api_key = api_key or os.environ.get(key_var) or (PLACEHOLDER_KEY if base_url else None)
-    if not api_key:
-        raise ModelError(NOT_CONFIGURED, missing)
-    import importlib
-
-    from agent.models.calls import deadline_client
-
-    sdk = importlib.import_module(sdk_class.__module__.split(".")[0])
-    # The client's HTTP transport enforces each model call's overall deadline (agent/models/calls.py).
-    return base_url, sdk_class(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0,
-                               http_client=deadline_client(sdk))
-
-
-@contextmanager
-def sdk_errors(who: str) -> Iterator[None]:
-    """Turn every SDK or transport failure into a classed ModelError; anything else is our bug and propagates."""
-    try:
-        yield
-    except ModelError:
-        raise
-    except (AttributeError, TypeError, KeyError, IndexError) as exc:
-        # The SDKs build reply objects without validating them: a 200 whose body is `null`
-        # or has a number where the message should be arrives here as one of these.
-        raise ModelError(MALFORMED, f"{who} sent a reply of an unexpected shape ({type(exc).__name__}: {exc})") from exc
-    except Exception as exc:
-        error = classify_sdk_error(exc, who)
-        if error is None:
-            raise
-        raise error from exc
 
 
 def retry_after_seconds(headers) -> float | None:

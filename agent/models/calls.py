@@ -40,73 +40,15 @@ def set_deadline(seconds: float) -> None:
     _deadline_seconds = float(seconds)
 
 
+def deadline_end() -> float | None:
+    """The monotonic time the current call must end by (None outside a call)."""
+    return _deadline.get()
+
+
 def time_left() -> float | None:
     """Seconds left before the current call's deadline (None outside a call)."""
     end = _deadline.get()
     return None if end is None else end - time.monotonic()
-
-
-def deadline_client(sdk):
-    """An HTTP client for ``sdk`` (the anthropic or openai module) whose requests obey the deadline."""
-    httpx = _httpx_of(sdk)
-    return sdk.DefaultHttpxClient(transport=_deadline_transport(httpx)(httpx.HTTPTransport()))
-
-
-def _httpx_of(sdk):
-    import importlib
-
-    base = next(c for c in sdk.DefaultHttpxClient.__mro__[1:] if c.__name__ == "Client")
-    return importlib.import_module(base.__module__.split(".")[0])  # httpx, or httpx2 for newer SDKs
-
-
-_TRANSPORTS: dict = {}
-
-
-def _deadline_transport(httpx):
-    """A transport class over ``httpx``'s own: each read waits at most the time left, and a body
-    that keeps arriving (keep-alive comments) is cut when the deadline passes."""
-    if httpx in _TRANSPORTS:
-        return _TRANSPORTS[httpx]
-
-    def expired(request):
-        return httpx.ReadTimeout("the model call's deadline passed", request=request)
-
-    class DeadlineStream(httpx.SyncByteStream):
-        def __init__(self, inner, request):
-            self.inner, self.request, self.end = inner, request, _deadline.get()
-
-        def __iter__(self):
-            for piece in self.inner:
-                if self.end is not None and time.monotonic() > self.end:
-                    raise expired(self.request)
-                yield piece
-
-        def close(self) -> None:
-            self.inner.close()
-
-    class DeadlineTransport(httpx.BaseTransport):
-        def __init__(self, inner):
-            self.inner = inner
-
-        def handle_request(self, request):
-            left = time_left()
-            if left is None:
-                return self.inner.handle_request(request)
-            if left <= 0:
-                raise expired(request)
-            timeouts = dict(request.extensions.get("timeout") or {})
-            for phase in ("connect", "read", "write", "pool"):
-                timeouts[phase] = left if timeouts.get(phase) is None else min(timeouts[phase], left)
-            request.extensions["timeout"] = timeouts
-            response = self.inner.handle_request(request)
-            response.stream = DeadlineStream(response.stream, request)
-            return response
-
-        def close(self) -> None:
-            self.inner.close()
-
-    _TRANSPORTS[httpx] = DeadlineTransport
-    return DeadlineTransport
 
 
 def backoff(attempt: int, retry_after: float | None) -> float:
@@ -141,13 +83,20 @@ def call_model(
             started = time.perf_counter()
             try:
                 response = check_reply(
-                    model.complete(messages, system=system, tools=tools, on_text=on_text, max_tokens=max_tokens,
-                                   require_tool=require_tool)
+                    model.complete(
+                        messages,
+                        system=system,
+                        tools=tools,
+                        on_text=on_text,
+                        max_tokens=max_tokens,
+                        require_tool=require_tool,
+                    )
                 )
             except ModelError as exc:
                 if exc.kind == TIMEOUT and (time_left() or 0) <= 0:
-                    exc = ModelError(TIMEOUT, f"no complete reply within the {seconds:g} s deadline "
-                                              "(model_deadline_seconds)")
+                    exc = ModelError(
+                        TIMEOUT, f"no complete reply within the {seconds:g} s deadline (model_deadline_seconds)"
+                    )
                 _log(db, model, purpose, started, attempt, error=exc)
                 if not exc.retryable or attempt >= max_attempts:
                     raise exc from None
@@ -164,7 +113,16 @@ def call_model(
         _deadline.reset(token)
 
 
-def _log(db, model: Model, purpose: str, started: float, attempt: int, *, response: Response | None = None, error: ModelError | None = None) -> None:
+def _log(
+    db,
+    model: Model,
+    purpose: str,
+    started: float,
+    attempt: int,
+    *,
+    response: Response | None = None,
+    error: ModelError | None = None,
+) -> None:
     if db is None:
         return
     usage = response.usage if response else None
@@ -175,8 +133,9 @@ def _log(db, model: Model, purpose: str, started: float, attempt: int, *, respon
         latency_ms=(time.perf_counter() - started) * 1000,
         input_tokens=usage.input_tokens if usage else None,
         output_tokens=usage.output_tokens if usage else None,
-        cost_usd=cost(model.provider, model.name, usage.input_tokens, usage.output_tokens,
-                      usage.cached_input_tokens) if usage else None,
+        cost_usd=cost(model.provider, model.name, usage.input_tokens, usage.output_tokens, usage.cached_input_tokens)
+        if usage
+        else None,
         attempt=attempt,
         error_class=error.kind if error else None,
         error=redact(str(error)) if error else None,

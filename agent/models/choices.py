@@ -33,9 +33,19 @@ class Choices:
 
 
 HOSTED = Choices()
-EMBEDDED = Choices(confirm_in_code=True, recent_limit=6, short_tools=False, pick_tools=True, memory_in_code=True,
-                   show_working=True, check_parrot=True, hold_reply=True, calls_need_request=True,
-                    max_reply_tokens=200, max_memory_tokens=320)
+EMBEDDED = Choices(
+    confirm_in_code=True,
+    recent_limit=6,
+    short_tools=False,
+    pick_tools=True,
+    memory_in_code=True,
+    show_working=True,
+    check_parrot=True,
+    hold_reply=True,
+    calls_need_request=True,
+    max_reply_tokens=200,
+    max_memory_tokens=320,
+)
 
 
 def for_model(model) -> Choices:

@@ -54,9 +54,13 @@ def _read_proc() -> tuple[float, float] | None:
 class Threads:
     """Threads for the next generation: the cores other programs left free, at least one."""
 
-    def __init__(self, read: Callable[[], tuple[float, float] | None] = _read_proc,
-                 clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep,
-                 n_cores: int | None = None):
+    def __init__(
+        self,
+        read: Callable[[], tuple[float, float] | None] = _read_proc,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+        n_cores: int | None = None,
+    ):
         self._read, self._clock, self._sleep = read, clock, sleep
         self.cores = n_cores or cores()
         self._last = self._look()

@@ -33,8 +33,18 @@ import uuid
 from typing import Any
 
 from agent.models.base import (
-    BAD_REQUEST, CANCELLED, MALFORMED, NOT_CONFIGURED, SERVER, Message, ModelError, Response, StreamCallback, ToolCall,
-    ToolSpec, Usage,
+    BAD_REQUEST,
+    CANCELLED,
+    MALFORMED,
+    NOT_CONFIGURED,
+    SERVER,
+    Message,
+    ModelError,
+    Response,
+    StreamCallback,
+    ToolCall,
+    ToolSpec,
+    Usage,
 )
 from agent.models.choices import EMBEDDED
 
@@ -71,11 +81,13 @@ def threads() -> int:
 
 def _import_llama():
     try:
-        import llama_cpp  # noqa: F401  (takes about a second; only on first use)
+        import llama_cpp
     except ImportError:
         from agent.models.model_file import HOW_TO_INSTALL
 
-        raise ModelError(NOT_CONFIGURED, f"the embedded model needs llama-cpp-python, which is not installed: {HOW_TO_INSTALL}") from None
+        raise ModelError(
+            NOT_CONFIGURED, f"the embedded model needs llama-cpp-python, which is not installed: {HOW_TO_INSTALL}"
+        ) from None
     return llama_cpp
 
 
@@ -86,8 +98,12 @@ def _progress_bar():
     from agent.models.model_file import SIZE
 
     progress = Progress(
-        TextColumn("assembling the embedded model"), BarColumn(), DownloadColumn(), TimeRemainingColumn(),
-        transient=True, console=_stderr_console(),
+        TextColumn("assembling the embedded model"),
+        BarColumn(),
+        DownloadColumn(),
+        TimeRemainingColumn(),
+        transient=True,
+        console=_stderr_console(),
     )
     task = progress.add_task("model", total=SIZE)
     return progress, (lambda n: progress.advance(task, n))
@@ -126,8 +142,12 @@ def load(path: str | None = None):
         try:
             n = threads()
             llm = llama_cpp.Llama(
-                model_path=path, n_ctx=N_CTX, n_threads=n, n_threads_batch=n,
-                n_batch=512, verbose=False,
+                model_path=path,
+                n_ctx=N_CTX,
+                n_threads=n,
+                n_threads_batch=n,
+                n_batch=512,
+                verbose=False,
             )
         except (ValueError, RuntimeError) as exc:
             raise ModelError(NOT_CONFIGURED, f"could not load the model file {path}: {exc}") from None
@@ -145,7 +165,9 @@ def _formatter(llm):
 
     template = llm.metadata.get("tokenizer.chat_template")
     if not template:
-        raise ModelError(NOT_CONFIGURED, "the model file has no chat template (tokenizer.chat_template); use an instruct GGUF")
+        raise ModelError(
+            NOT_CONFIGURED, "the model file has no chat template (tokenizer.chat_template); use an instruct GGUF"
+        )
     eos_id, bos_id = llm.token_eos(), llm.token_bos()
     formatter = Jinja2ChatFormatter(
         template=template,
@@ -187,7 +209,9 @@ def plain_memory(system: str) -> str:
     """Memory blocks as headed lists. Shown the XML-like blocks, the 0.5B model
     answered with more of them ('<memory kind="events" ...') instead of a reply
     or a tool call; the heading keeps the note that this is data."""
-    return _QUOTED.sub(lambda m: f"Stored {m.group(1)} ({m.group(2)}):\n{m.group(3)}\nEnd of stored {m.group(1)}.", system)
+    return _QUOTED.sub(
+        lambda m: f"Stored {m.group(1)} ({m.group(2)}):\n{m.group(3)}\nEnd of stored {m.group(1)}.", system
+    )
 
 
 def wire_messages(messages: list[Message], system: str, *, split: bool = True) -> list[dict]:
@@ -202,14 +226,16 @@ def wire_messages(messages: list[Message], system: str, *, split: bool = True) -
         if m.role == "tool":
             out.append({"role": "tool", "content": m.content, "tool_call_id": m.tool_call_id, "name": m.name})
         elif m.role == "assistant" and m.tool_calls:
-            out.append({
-                "role": "assistant",
-                "content": m.content or "",
-                "tool_calls": [
-                    {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
-                    for c in m.tool_calls
-                ],
-            })
+            out.append(
+                {
+                    "role": "assistant",
+                    "content": m.content or "",
+                    "tool_calls": [
+                        {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
+                        for c in m.tool_calls
+                    ],
+                }
+            )
         else:
             out.append({"role": m.role, "content": m.content})
     return out
@@ -286,9 +312,8 @@ def _loads_closing(text: str, decoder: json.JSONDecoder) -> Any:
             in_string = True
         elif ch in "{[":
             open_.append("}" if ch == "{" else "]")
-        elif ch in "}]":
-            if not open_ or open_.pop() != ch:
-                return None
+        elif ch in "}]" and (not open_ or open_.pop() != ch):
+            return None
     if in_string or not open_:
         return None
     try:
@@ -314,7 +339,7 @@ def parse_reply(text: str, tool_names: set[str] | None = None, *, bare: bool = T
             kept_text.append(text[pos:start])
             body_start = start + len(OPEN)
             end = text.find(CLOSE, body_start)
-            body = text[body_start: end if end != -1 else len(text)].strip()
+            body = text[body_start : end if end != -1 else len(text)].strip()
             obj = _loads_closing(body, decoder)
             if obj is None:
                 raise Malformed(f"a tool call that is not JSON: {body[:80]!r}")
@@ -367,7 +392,7 @@ class _Stream:
                     cut -= k
                     break
         if cut > self.sent:
-            self.on_text(self.buf[self.sent:cut])
+            self.on_text(self.buf[self.sent : cut])
             self.sent = cut
 
     def finish(self, final_text: str) -> None:
@@ -376,7 +401,7 @@ class _Stream:
             return
         done = self.buf[: self.sent]
         if final_text.startswith(done) and len(final_text) > len(done):
-            self.on_text(final_text[len(done):])
+            self.on_text(final_text[len(done) :])
 
 
 # ---------------------------------------------------------------- the screen
@@ -396,8 +421,15 @@ class LocalModel:
     provider = "local"
     choices = EMBEDDED  # agent/models/choices.py: what kept does in code for this model
 
-    def __init__(self, name: str = "qwen2.5-coder-0.5b-instruct", *, path: str | None = None,
-                 guard: bool | None = None, temperature: float = 0.0, choices=None):
+    def __init__(
+        self,
+        name: str = "qwen2.5-coder-0.5b-instruct",
+        *,
+        path: str | None = None,
+        guard: bool | None = None,
+        temperature: float = 0.0,
+        choices=None,
+    ):
         self.name = name
         if choices is not None:
             self.choices = choices
@@ -406,7 +438,7 @@ class LocalModel:
         self.temperature = temperature
         self._failed_prompt: list[int] | None = None  # the prompt whose reply was unusable
         self._last_prompt: list[int] | None = None
-        self.last_timing: dict[str, float] = {}  # the latest generation: tokens and seconds, for benchmarks
+        self.last_timing: dict[str, Any] = {}  # the latest generation: tokens and seconds, for benchmarks
         self._resample = False  # the next chat generation samples with changed settings (reply_check)
         self.prefix_source = ""  # where the latest prompt's fixed prefix came from: kept / disk / evaluated
 
@@ -434,19 +466,25 @@ class LocalModel:
                 _chat_waiting.clear()
             llm = load(self._path)
             if structured:
-                return self._structured(llm, messages, system, tools[0],
-                                        min(max_tokens, self.choices.max_memory_tokens or max_tokens))
+                assert tools is not None  # structured only with exactly one tool
+                return self._structured(
+                    llm, messages, system, tools[0], min(max_tokens, self.choices.max_memory_tokens or max_tokens)
+                )
             max_tokens = min(max_tokens, self.choices.max_reply_tokens or max_tokens)
             messages, tools = self._cut(messages, tools)
             if self._resample:
                 tools = None  # the retry of a failed text reply answers in words
+            from agent.terminal import working
+
             with working(self.choices.show_working):
                 text, calls, usage, stop = self._generate(llm, messages, system, tools, on_text, max_tokens)
             if not calls and not text.strip():
                 self._failed_prompt = self._last_prompt  # call_model will retry: sample then
             return Response(text, calls, usage, self.name, "tool_use" if calls else stop)
 
-    def _cut(self, messages: list[Message], tools: list[ToolSpec] | None) -> tuple[list[Message], list[ToolSpec] | None]:
+    def _cut(
+        self, messages: list[Message], tools: list[ToolSpec] | None
+    ) -> tuple[list[Message], list[ToolSpec] | None]:
         """The prompt made for this model (its choices): fewer recent messages,
         only the tools the turn can need (short tool descriptions when chosen)."""
         return cut_prompt(messages, tools, self.choices)
@@ -456,8 +494,15 @@ class LocalModel:
         """The turn screens this model's calls (agent/screen.py) unless the guard is off."""
         return self.guard
 
-    def answer_in_words(self, messages: list[Message], *, system: str = "", tools: list[ToolSpec] | None = None,
-                        on_text: StreamCallback | None = None, max_tokens: int = 1024) -> Response:
+    def answer_in_words(
+        self,
+        messages: list[Message],
+        *,
+        system: str = "",
+        tools: list[ToolSpec] | None = None,
+        on_text: StreamCallback | None = None,
+        max_tokens: int = 1024,
+    ) -> Response:
         """An answer in words after the screen dropped every call. The tools stay in
         the prompt (so its cached prefix still serves the next turn) but the token
         that opens a tool call is forbidden."""
@@ -489,7 +534,9 @@ class LocalModel:
             raise ModelError(MALFORMED, f"{tool.name}: the arguments were cut off by {reason}") from None
         if not isinstance(arguments, dict):
             raise ModelError(MALFORMED, f"{tool.name}: the arguments are not an object")
-        return Response("", [ToolCall(f"call_{uuid.uuid4().hex[:12]}", tool.name, arguments)], usage, self.name, "tool_use")
+        return Response(
+            "", [ToolCall(f"call_{uuid.uuid4().hex[:12]}", tool.name, arguments)], usage, self.name, "tool_use"
+        )
 
     def _generate(self, llm, messages, system, tools, on_text, max_tokens, *, words_only: bool = False, grammar=None):
         names = {t.name for t in tools} if tools else set()
@@ -503,7 +550,10 @@ class LocalModel:
             # Too long for the context: drop the oldest turn, keep the system prompt and the request.
             first = next((i for i, m in enumerate(wire) if m["role"] != "system"), None)
             if first is None or first >= len(wire) - 1:
-                raise ModelError(BAD_REQUEST, f"the prompt ({len(tokens)} tokens) does not fit the embedded model's {N_CTX}-token context")
+                raise ModelError(
+                    BAD_REQUEST,
+                    f"the prompt ({len(tokens)} tokens) does not fit the embedded model's {N_CTX}-token context",
+                )
             del wire[first]
             while first < len(wire) - 1 and wire[first]["role"] != "user":
                 del wire[first]
@@ -535,11 +585,18 @@ class LocalModel:
         finish = None
         try:
             for chunk in llm.create_completion(
-                prompt=tokens, max_tokens=max_tokens, temperature=temperature, top_k=40, top_p=0.95,
-                repeat_penalty=sampling["repeat_penalty"], stop=_stops(formatted.stop) if grammar is None else formatted.stop,
+                prompt=tokens,
+                max_tokens=max_tokens,
+                temperature=temperature,
+                top_k=40,
+                top_p=0.95,
+                repeat_penalty=sampling["repeat_penalty"],
+                stop=_stops(formatted.stop) if grammar is None else formatted.stop,
                 stopping_criteria=formatted.stopping_criteria,
-                stream=True, seed=None if temperature else 0,
-                logit_bias=_no_tool_call_bias(llm) if words_only else None, grammar=grammar,
+                stream=True,
+                seed=None if temperature else 0,
+                logit_bias=_no_tool_call_bias(llm) if words_only else None,
+                grammar=grammar,
             ):
                 if first_at is None:
                     first_at = time.perf_counter()
@@ -549,7 +606,9 @@ class LocalModel:
                 if after_tool and _first_json_done(stream.buf):
                     break
                 if grammar is not None and _chat_waiting.is_set():
-                    raise ModelError(CANCELLED, "memory writing stopped so the chat could answer; the pass reruns later")
+                    raise ModelError(
+                        CANCELLED, "memory writing stopped so the chat could answer; the pass reruns later"
+                    )
         except ValueError as exc:  # llama-cpp-python reports a context overflow this way
             raise ModelError(BAD_REQUEST, f"the embedded model refused the prompt: {exc}") from None
         except RuntimeError as exc:  # a failed decode inside llama.cpp
@@ -560,9 +619,13 @@ class LocalModel:
         usage = Usage(len(tokens), out_tokens, reused)
         first_at = first_at or ended
         self.last_timing = {
-            "prompt_tokens": len(tokens), "reused_tokens": reused, "prompt_seconds": first_at - started,
-            "output_tokens": out_tokens, "output_seconds": ended - first_at,
-            "prefix_seconds": prefix_seconds, "prefix_source": self.prefix_source,
+            "prompt_tokens": len(tokens),
+            "reused_tokens": reused,
+            "prompt_seconds": first_at - started,
+            "output_tokens": out_tokens,
+            "output_seconds": ended - first_at,
+            "prefix_seconds": prefix_seconds,
+            "prefix_source": self.prefix_source,
         }
         _timing(
             f"{n_threads} thread{'s' if n_threads > 1 else ''}: prompt {len(tokens)} tokens ({reused} reused) in {first_at - started:.2f}s "
@@ -570,7 +633,9 @@ class LocalModel:
             f"generated {out_tokens} tokens in {ended - first_at:.2f}s = {out_tokens / max(ended - first_at, 1e-6):.1f} tok/s"
         )
         try:
-            text, calls = parse_reply(raw, names, bare=not after_tool) if tools and not (words_only or grammar) else (raw, [])
+            text, calls = (
+                parse_reply(raw, names, bare=not after_tool) if tools and not (words_only or grammar) else (raw, [])
+            )
         except Malformed as exc:
             self._failed_prompt = tokens
             raise ModelError(MALFORMED, str(exc)) from None
@@ -601,8 +666,10 @@ class LocalModel:
         started = time.perf_counter()
         source = prefix_cache.ensure(llm, tokens[:n], key)
         if source != "kept":
-            _timing(f"prefix of {n} tokens {'restored from disk' if source == 'disk' else 'evaluated'} "
-                    f"in {time.perf_counter() - started:.2f}s")
+            _timing(
+                f"prefix of {n} tokens {'restored from disk' if source == 'disk' else 'evaluated'} "
+                f"in {time.perf_counter() - started:.2f}s"
+            )
         return source
 
 
@@ -620,8 +687,9 @@ def _stops(template_stops) -> list[str]:
     return base + [s for s in _CHAT_STOPS if s not in base]
 
 
-def cut_prompt(messages: list[Message], tools: list[ToolSpec] | None, choices
-               ) -> tuple[list[Message], list[ToolSpec] | None]:
+def cut_prompt(
+    messages: list[Message], tools: list[ToolSpec] | None, choices
+) -> tuple[list[Message], list[ToolSpec] | None]:
     """Fewer recent messages (from a person's message on), short tool descriptions
     (when chosen), on a question that asks nothing to be done only the tools that
     look things up, and on a statement none."""
@@ -646,7 +714,7 @@ def cut_prompt(messages: list[Message], tools: list[ToolSpec] | None, choices
         elif not mentions_time(request):
             # The screen drops a call whose required time the request does not name: do not offer it.
             tools = [t for t in tools if not set(t.parameters.get("required", [])) & TIME_ARGS] or tools
-    if choices.short_tools:
+    if choices.short_tools and tools:
         tools = [ToolSpec(t.name, first_sentence(t.description), _short_parameters(t.parameters)) for t in tools]
     return messages, tools
 
@@ -684,37 +752,6 @@ def _short_parameters(schema: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-class working:
-    """While the model reads and writes, a line on the terminal says so and
-    for how long ("kept is thinking… 4s"), cleared when the reply comes.
-    Only on a terminal: piped output stays clean."""
-
-    def __init__(self, enabled: bool = True, stream=None):
-        self.stream = stream or sys.stderr
-        self.enabled = enabled and getattr(self.stream, "isatty", lambda: False)()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-
-    def _run(self) -> None:
-        started = time.monotonic()
-        while not self._stop.wait(0.5):
-            self.stream.write(f"\r\x1b[2mkept is thinking… {time.monotonic() - started:.0f}s\x1b[0m")
-            self.stream.flush()
-
-    def __enter__(self):
-        if self.enabled:
-            self._thread = threading.Thread(target=self._run, daemon=True)
-            self._thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        if self._thread is not None:
-            self._stop.set()
-            self._thread.join()
-            self.stream.write("\r\x1b[2K")
-            self.stream.flush()
-
-
 _grammars: dict[str, Any] = {}
 
 
@@ -746,29 +783,29 @@ def results_in_words(messages: list[Message]) -> str:
     """This turn's tool results in kept's own sentences, for when the model wrote
     no reply. Not the raw fields: shown as a reply, those were copied by the
     model as fake confirmations in later turns."""
-    from agent.reply_check import READING, confirmation, failure, found
+    from agent.reply_check import said
 
     last_user = max((i for i, m in enumerate(messages) if m.role == "user"), default=-1)
+    calls = {c.id: c.arguments for m in messages[last_user + 1 :] for c in m.tool_calls}
     lines = []
-    for m in messages[last_user + 1:]:
+    for m in messages[last_user + 1 :]:
         if m.role != "tool":
             continue
         try:
             data = json.loads(m.content)
         except (TypeError, ValueError):
             data = m.content
-        name = m.name or "tool"
-        if m.is_error or (isinstance(data, dict) and "error" in data):
-            lines.append(failure(name, data))
-        else:
-            lines.append(found(name, data) if name.startswith(READING) else confirmation(name, data))
+        lines.append(said(m.name or "tool", calls.get(m.tool_call_id or "", {}), data, m.is_error))
     return "\n".join(lines)
 
 
 def _added(a: Usage, b: Usage) -> Usage:
     """Two generations' usage as one (llama.cpp always counts, so none is missing)."""
-    return Usage((a.input_tokens or 0) + (b.input_tokens or 0), (a.output_tokens or 0) + (b.output_tokens or 0),
-                 (a.cached_input_tokens or 0) + (b.cached_input_tokens or 0))
+    return Usage(
+        (a.input_tokens or 0) + (b.input_tokens or 0),
+        (a.output_tokens or 0) + (b.output_tokens or 0),
+        (a.cached_input_tokens or 0) + (b.cached_input_tokens or 0),
+    )
 
 
 def _looks_like_a_call(text: str, tools: list[ToolSpec]) -> bool:
@@ -789,7 +826,7 @@ def _common_prefix(llm, tokens: list[int]) -> int:
     if not llm.n_tokens:
         return 0
     n = 0
-    for a, b in zip(llm.input_ids[: llm.n_tokens], tokens):
+    for a, b in zip(llm.input_ids[: llm.n_tokens], tokens, strict=False):
         if a != b:
             break
         n += 1

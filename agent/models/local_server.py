@@ -11,6 +11,7 @@ OpenAI client (kept's own provider included) then gets real tool calls.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import time
@@ -61,7 +62,11 @@ def _as_kept(messages: list[dict]):
 
     system = "\n\n".join(text(m.get("content")) for m in messages if m.get("role") == "system")
     roles: dict[str, Role] = {"user": "user", "assistant": "assistant"}
-    rest = [Message(roles.get(m.get("role", ""), "tool"), text(m.get("content"))) for m in messages if m.get("role") != "system"]
+    rest = [
+        Message(roles.get(m.get("role", ""), "tool"), text(m.get("content")))
+        for m in messages
+        if m.get("role") != "system"
+    ]
     return rest, system
 
 
@@ -76,7 +81,9 @@ def _request(messages: list[Message], system: str):
 
     tz = config.timezone(config.load())
     request = next((m.content for m in reversed(messages) if m.role == "user"), "")
-    return screen.Request(request, datetime.now(tz), tz, _MEMORY_BLOCK.findall(system), messages)
+    # The blocks hold stored text escaped (agent/context.py escape): memory is the text itself.
+    memory = [html.unescape(body) for body in _MEMORY_BLOCK.findall(system)]
+    return screen.Request(request, datetime.now(tz), tz, memory, messages)
 
 
 def kept_tools_handler(*, llama, messages, tools=None, tool_choice=None, stream=False, **kwargs):
@@ -99,8 +106,10 @@ def kept_tools_handler(*, llama, messages, tools=None, tool_choice=None, stream=
     except Malformed:
         text, calls = raw, []
     if calls and guard_enabled():
-        specs = [ToolSpec(t["function"]["name"], t["function"].get("description", ""), t["function"].get("parameters", {}))
-                 for t in tools]
+        specs = [
+            ToolSpec(t["function"]["name"], t["function"].get("description", ""), t["function"].get("parameters", {}))
+            for t in tools
+        ]
         screened = screen.screen(calls, specs, _request(kept_messages, system))
         calls = screened.calls
         if screened.held and not calls:
@@ -110,7 +119,11 @@ def kept_tools_handler(*, llama, messages, tools=None, tool_choice=None, stream=
     message: dict[str, Any] = {"role": "assistant", "content": text or None}
     if calls:
         message["tool_calls"] = [
-            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": json.dumps(c.arguments, ensure_ascii=False)}}
+            {
+                "id": c.id,
+                "type": "function",
+                "function": {"name": c.name, "arguments": json.dumps(c.arguments, ensure_ascii=False)},
+            }
             for c in calls
         ]
     finish = "tool_calls" if calls else choice.get("finish_reason")
@@ -120,14 +133,23 @@ def kept_tools_handler(*, llama, messages, tools=None, tool_choice=None, stream=
 
 def _as_chunks(result: dict, message: dict, finish: str | None):
     """The finished reply as a stream: OpenAI clients that asked to stream read it the same way."""
-    base = {"id": result.get("id") or f"chatcmpl-{uuid.uuid4().hex}", "object": "chat.completion.chunk",
-            "created": result.get("created") or int(time.time()), "model": result.get("model", ALIAS)}
+    base = {
+        "id": result.get("id") or f"chatcmpl-{uuid.uuid4().hex}",
+        "object": "chat.completion.chunk",
+        "created": result.get("created") or int(time.time()),
+        "model": result.get("model", ALIAS),
+    }
     delta: dict[str, Any] = {"role": "assistant"}
     if message.get("content"):
         delta["content"] = message["content"]
     yield {**base, "choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": None}]}
     for i, call in enumerate(message.get("tool_calls") or []):
-        yield {**base, "choices": [{"index": 0, "delta": {"tool_calls": [{"index": i, **call}]}, "logprobs": None, "finish_reason": None}]}
+        yield {
+            **base,
+            "choices": [
+                {"index": 0, "delta": {"tool_calls": [{"index": i, **call}]}, "logprobs": None, "finish_reason": None}
+            ],
+        }
     yield {**base, "choices": [{"index": 0, "delta": {}, "logprobs": None, "finish_reason": finish}]}
 
 
@@ -146,10 +168,17 @@ def create_app(model_path: str):
     register()
     return llama_app(
         server_settings=ServerSettings(),
-        model_settings=[ModelSettings(
-            model=model_path, model_alias=ALIAS, n_ctx=8192, n_threads=2, n_threads_batch=2,
-            chat_format=HANDLER, verbose=False,
-        )],
+        model_settings=[
+            ModelSettings(
+                model=model_path,
+                model_alias=ALIAS,
+                n_ctx=8192,
+                n_threads=2,
+                n_threads_batch=2,
+                chat_format=HANDLER,
+                verbose=False,
+            )
+        ],
     )
 
 
@@ -162,12 +191,17 @@ def run(host: str = "127.0.0.1", port: int = 8080) -> None:
         import uvicorn
         from llama_cpp.server import app as _  # noqa: F401  (needs the [server] extra)
     except ImportError as exc:
-        raise ModelError(NOT_CONFIGURED, f"the server needs llama-cpp-python[server] ({exc.name} is missing): pip install -e '.[local]'") from None
+        raise ModelError(
+            NOT_CONFIGURED,
+            f"the server needs llama-cpp-python[server] ({exc.name} is missing): pip install -e '.[local]'",
+        ) from None
     path, verified = model_path()
     import typer
     import uvicorn
 
-    typer.echo(f"kept: serving {ALIAS} from {path}{'' if verified else ' (not hash-checked)'} "
-               f"at http://{host}:{port}/v1 (OpenAI-compatible; Ctrl-C stops)", err=True)
+    typer.echo(
+        f"kept: serving {ALIAS} from {path}{'' if verified else ' (not hash-checked)'} "
+        f"at http://{host}:{port}/v1 (OpenAI-compatible; Ctrl-C stops)",
+        err=True,
+    )
     uvicorn.run(create_app(path), host=host, port=port, log_level="warning")
-

@@ -20,9 +20,8 @@ from agent.models.base import (
     ToolCall,
     ToolSpec,
     Usage,
-    sdk_client,
-    sdk_errors,
 )
+from agent.models.sdk import sdk_client, sdk_errors
 
 
 class OpenAIModel:
@@ -33,8 +32,13 @@ class OpenAIModel:
 
         self.name = name
         self.base_url, self._client = sdk_client(
-            openai.OpenAI, api_key=api_key, base_url=base_url, key_var="OPENAI_API_KEY", base_var="OPENAI_BASE_URL",
-            timeout=timeout, missing="OPENAI_API_KEY is not set (or point OPENAI_BASE_URL at a local server)",
+            openai.OpenAI,
+            api_key=api_key,
+            base_url=base_url,
+            key_var="OPENAI_API_KEY",
+            base_var="OPENAI_BASE_URL",
+            timeout=timeout,
+            missing="OPENAI_API_KEY is not set (or point OPENAI_BASE_URL at a local server)",
         )
 
     def complete(
@@ -53,12 +57,16 @@ class OpenAIModel:
         params["max_completion_tokens" if official else "max_tokens"] = max_tokens
         if tools:
             params["tools"] = [
-                {"type": "function", "function": {"name": t.name, "description": t.description, "parameters": t.parameters}}
+                {
+                    "type": "function",
+                    "function": {"name": t.name, "description": t.description, "parameters": t.parameters},
+                }
                 for t in tools
             ]
             if require_tool:
                 params["tool_choice"] = (
-                    {"type": "function", "function": {"name": tools[0].name}} if len(tools) == 1 else "required")
+                    {"type": "function", "function": {"name": tools[0].name}} if len(tools) == 1 else "required"
+                )
         with sdk_errors("the OpenAI server"):
             if on_text is None:
                 return self._read_completion(self._client.chat.completions.create(**params))
@@ -75,8 +83,9 @@ class OpenAIModel:
             _call(tc.id or f"call_{i}", tc.function.name, tc.function.arguments)
             for i, tc in enumerate(message.tool_calls or [])
         ]
-        return Response(message.content or "", calls, _usage(completion.usage), completion.model or self.name,
-                        choice.finish_reason)
+        return Response(
+            message.content or "", calls, _usage(completion.usage), completion.model or self.name, choice.finish_reason
+        )
 
     def _read_stream(self, stream, on_text: StreamCallback) -> Response:
         text: list[str] = []
@@ -123,8 +132,11 @@ def wire_messages(messages: list[Message], system: str = "") -> list[dict]:
             entry: dict[str, Any] = {"role": "assistant", "content": m.content or None}
             if m.tool_calls:
                 entry["tool_calls"] = [
-                    {"id": c.id, "type": "function",
-                     "function": {"name": c.name, "arguments": json.dumps(c.arguments, ensure_ascii=False)}}
+                    {
+                        "id": c.id,
+                        "type": "function",
+                        "function": {"name": c.name, "arguments": json.dumps(c.arguments, ensure_ascii=False)},
+                    }
                     for c in m.tool_calls
                 ]
             wired.append(entry)
@@ -155,4 +167,6 @@ def _usage(raw) -> Usage:
     def count(value) -> int | None:
         return value if isinstance(value, int) else None
 
-    return Usage(count(getattr(raw, "prompt_tokens", None)), count(getattr(raw, "completion_tokens", None)), count(cached))
+    return Usage(
+        count(getattr(raw, "prompt_tokens", None)), count(getattr(raw, "completion_tokens", None)), count(cached)
+    )

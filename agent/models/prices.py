@@ -32,8 +32,13 @@ PRICES: dict[str, tuple[float, float, float]] = {
 FREE_PROVIDERS = {"local", "scripted"}
 
 
-def cost(provider: str, model: str, input_tokens: int | None, output_tokens: int | None,
-         cached_input_tokens: int | None = None) -> float | None:
+def cost(
+    provider: str,
+    model: str,
+    input_tokens: int | None,
+    output_tokens: int | None,
+    cached_input_tokens: int | None = None,
+) -> float | None:
     """USD for one call; ``input_tokens`` includes ``cached_input_tokens``."""
     if provider in FREE_PROVIDERS:
         return 0.0

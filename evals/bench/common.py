@@ -169,8 +169,7 @@ def render_report(report: dict, metrics: Sequence[str]) -> str:
         count = n.get(granularity) if isinstance(n, dict) else n
         columns = ["system", *metrics, "p50 ms", "p95 ms"]
         rows = [
-            [name, *[row.get(m) for m in metrics], row.get("p50_ms"), row.get("p95_ms")]
-            for name, row in table.items()
+            [name, *[row.get(m) for m in metrics], row.get("p50_ms"), row.get("p95_ms")] for name, row in table.items()
         ]
         out.append(render_table(f"{report['benchmark']}, {granularity} (n = {count})", columns, rows))
     return "\n\n".join(out)

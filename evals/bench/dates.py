@@ -95,8 +95,11 @@ def run(engine: str = "kept") -> dict[str, dict]:
     report = {}
     for split in SPLITS:
         rows = [(item, *judge(item, engine)) for item in load(split)]
-        report[split] = {"counts": Counter(v for _, v, _ in rows), "n": len(rows),
-                         "misses": [(i, v, s) for i, v, s in rows if v != RIGHT]}
+        report[split] = {
+            "counts": Counter(v for _, v, _ in rows),
+            "n": len(rows),
+            "misses": [(i, v, s) for i, v, s in rows if v != RIGHT],
+        }
     return report
 
 
@@ -104,7 +107,9 @@ def render(report: dict, engine: str, show: list[str]) -> str:
     lines = []
     for split, r in report.items():
         c, n = r["counts"], r["n"]
-        lines.append(f"{engine} {split}: {c[RIGHT]}/{n} right ({100 * c[RIGHT] / n:.1f}%), {c[WRONG]} wrong, {c[REFUSED]} refused")
+        lines.append(
+            f"{engine} {split}: {c[RIGHT]}/{n} right ({100 * c[RIGHT] / n:.1f}%), {c[WRONG]} wrong, {c[REFUSED]} refused"
+        )
         if split in show:
             for item, verdict, said in r["misses"]:
                 lines.append(f"  {verdict:>7}: {item['phrase']!r} want {item['want']}, got {said}")

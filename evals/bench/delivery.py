@@ -58,10 +58,16 @@ class Tally:
 
 
 def _env(home: Path, smtp: SmtpServer, caldav: CaldavServer, calendar: str) -> dict[str, str]:
-    return harness.kept_env(home, KEPT_SMTP_URL=smtp.url, KEPT_SMTP_FROM="ana@example.org",
-                            KEPT_CALDAV_URL=caldav.url, KEPT_CALDAV_USER=caldav.user,
-                            KEPT_CALDAV_PASSWORD=caldav.password, KEPT_CALDAV_CALENDAR=calendar,
-                            KEPT_DELIVERY_TIMEOUT="10")
+    return harness.kept_env(
+        home,
+        KEPT_SMTP_URL=smtp.url,
+        KEPT_SMTP_FROM="ana@example.org",
+        KEPT_CALDAV_URL=caldav.url,
+        KEPT_CALDAV_USER=caldav.user,
+        KEPT_CALDAV_PASSWORD=caldav.password,
+        KEPT_CALDAV_CALENDAR=calendar,
+        KEPT_DELIVERY_TIMEOUT="10",
+    )
 
 
 def seed(home: Path, trial: int) -> dict[str, list[str]]:
@@ -73,13 +79,29 @@ def seed(home: Path, trial: int) -> dict[str, list[str]]:
     now = datetime.now(UTC)
     ids: dict[str, list[str]] = {"emails": [], "events": [], "cancelled": [], "tasks": []}
     for i in range(EMAILS):
-        m = store.add_outbox(db, recipient=f"person{i}@example.com", body=f"trial {trial} message {i}", now=now,
-                             channel="email", subject=f"t{trial}-{i}", delivery=store.PENDING, domain="example.org")
+        m = store.add_outbox(
+            db,
+            recipient=f"person{i}@example.com",
+            body=f"trial {trial} message {i}",
+            now=now,
+            channel="email",
+            subject=f"t{trial}-{i}",
+            delivery=store.PENDING,
+            domain="example.org",
+        )
+        assert m.message_uid is not None  # add_outbox writes one
         ids["emails"].append(m.message_uid)
     for i in range(EVENTS):
         start = now + timedelta(days=1, hours=i)
-        e = store.add_event(db, title=f"trial {trial} event {i}", start=start, end=start + timedelta(minutes=30),
-                            now=now, attendees=["sam@example.com"], delivery=store.PENDING)
+        e = store.add_event(
+            db,
+            title=f"trial {trial} event {i}",
+            start=start,
+            end=start + timedelta(minutes=30),
+            now=now,
+            attendees=["sam@example.com"],
+            delivery=store.PENDING,
+        )
         if i == 0:
             store.cancel_event(db, e.id, now)
             ids["cancelled"].append(e.uid)
@@ -87,6 +109,7 @@ def seed(home: Path, trial: int) -> dict[str, list[str]]:
             ids["events"].append(e.uid)
     for i in range(TASKS):
         t = store.add_task(db, assignee="Sam", title=f"trial {trial} task {i}", now=now, delivery=store.PENDING)
+        assert t.uid is not None  # add_task writes one
         ids["tasks"].append(t.uid)
     db.conn.close()
     return ids
@@ -117,8 +140,15 @@ def calibrate(workdir: Path, smtp: SmtpServer, caldav: CaldavServer) -> tuple[fl
     return (first or end), end
 
 
-def trial(n: int, workdir: Path, smtp: SmtpServer, caldav: CaldavServer, rng: random.Random,
-          span: tuple[float, float], tally: Tally) -> None:
+def trial(
+    n: int,
+    workdir: Path,
+    smtp: SmtpServer,
+    caldav: CaldavServer,
+    rng: random.Random,
+    span: tuple[float, float],
+    tally: Tally,
+) -> None:
     home = workdir / f"trial-{n}"
     calendar = f"trial-{n}"
     caldav.make_calendar(calendar)
@@ -140,8 +170,15 @@ def trial(n: int, workdir: Path, smtp: SmtpServer, caldav: CaldavServer, rng: ra
     if proc.poll() is None:
         proc.wait()
     done_before = _delivered_count(home)
-    tally.kills["exited before the kill" if not killed else "before any delivery" if done_before == 0
-                else "after the last delivery" if done_before >= total else "mid-delivery"] += 1
+    tally.kills[
+        "exited before the kill"
+        if not killed
+        else "before any delivery"
+        if done_before == 0
+        else "after the last delivery"
+        if done_before >= total
+        else "mid-delivery"
+    ] += 1
     for _ in range(3):  # a run after a crash; a second one only if the first left something due
         after = harness.run_kept("outbox", "retry", home=home, env=env, timeout=120)
         problem = harness.person_error(after)
@@ -159,8 +196,9 @@ def trial(n: int, workdir: Path, smtp: SmtpServer, caldav: CaldavServer, rng: ra
 
 def _count(n, ids, smtp, caldav, calendar, home, tally: Tally) -> None:
     received = Counter(i for i in smtp.message_ids() if i in set(ids["emails"]))
-    subjects = Counter(str(m.message["Subject"]) for m in list(smtp.messages)
-                       if str(m.message["Subject"]).startswith(f"t{n}-"))
+    subjects = Counter(
+        str(m.message["Subject"]) for m in list(smtp.messages) if str(m.message["Subject"]).startswith(f"t{n}-")
+    )
     for uid in ids["emails"]:
         if received[uid] == 0:
             tally.lost += 1

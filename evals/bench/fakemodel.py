@@ -150,13 +150,23 @@ def memory_answer(tool: str, schema: dict, prompt: str) -> dict:
     """The arguments an obedient memory model would give ``tool`` for ``prompt``."""
     lines = [(n, text) for n, who, text in transcript_lines(prompt) if who != "assistant"]
     if tool == "save_facts":
-        return {"facts": [{"text": f"The person said: {text}", "messages": [n]} for n, text in lines]}
+        # Every other key the schema requires (a hosted model's commitments) gets its smallest value.
+        return {
+            **minimal(schema),
+            "facts": [{"text": f"The person said: {text}", "messages": [n]} for n, text in lines],
+        }
     if tool == "decide_facts":
         numbers = [int(m.group(1)) for m in map(_CANDIDATE.match, prompt.split("\n\nKept facts:")[0].splitlines()) if m]
         return {"decisions": [{"candidate": n, "action": "ADD"} for n in numbers]}
     if tool == "save_memory":
-        return {"who": "A person at work.", "asked": "", "keep": "\n".join(text for _, text in lines[-5:]),
-                "lately": "", "moved_out": [], "soul": ""}
+        return {
+            "who": "A person at work.",
+            "asked": "",
+            "keep": "\n".join(text for _, text in lines[-5:]),
+            "lately": "",
+            "moved_out": [],
+            "soul": "",
+        }
     return minimal(schema)
 
 
@@ -172,4 +182,3 @@ def minimal(schema: dict) -> Any:
     if not isinstance(kind, str):
         return None
     return {"array": [], "string": "", "integer": 0, "number": 0, "boolean": False}.get(kind)
-

@@ -25,13 +25,30 @@ import time
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import TypedDict
 
 from evals.bench import harness
 from evals.bench.fakemodel import RespondingOpenAI
 
+
+# TypedDicts, so mypy checks the keys unpacked into run_kept/spawn_kept's **extra.
+class _PassEveryTurn(TypedDict):
+    KEPT_WRITE_EVERY_TURNS: str
+    KEPT_WRITE_MIN_USER_TURNS: str
+    KEPT_WRITE_MIN_HOURS: str
+
+
+class _NoPasses(TypedDict):
+    KEPT_WRITE_EVERY_TURNS: str
+
+
 # Every turn is followed by a write pass, so kills land in passes too.
-PASS_EVERY_TURN = {"KEPT_WRITE_EVERY_TURNS": "1", "KEPT_WRITE_MIN_USER_TURNS": "1", "KEPT_WRITE_MIN_HOURS": "0"}
-NO_PASSES = {"KEPT_WRITE_EVERY_TURNS": "1000000"}
+PASS_EVERY_TURN: _PassEveryTurn = {
+    "KEPT_WRITE_EVERY_TURNS": "1",
+    "KEPT_WRITE_MIN_USER_TURNS": "1",
+    "KEPT_WRITE_MIN_HOURS": "0",
+}
+NO_PASSES: _NoPasses = {"KEPT_WRITE_EVERY_TURNS": "1000000"}
 CURSOR_KEY = "writer.cursor"
 
 
@@ -76,10 +93,20 @@ class Tally:
 
     @property
     def clean(self) -> bool:
-        return not (self.messages_lost or self.messages_duplicated or self.facts_duplicated
-                    or self.integrity_failures or self.cursor_errors or self.passes_not_rerun
-                    or self.passes_overlapping or self.locked_errors or self.unclean_outputs
-                    or self.failures_unlogged or self.failures_hidden or self.private_leaks)
+        return not (
+            self.messages_lost
+            or self.messages_duplicated
+            or self.facts_duplicated
+            or self.integrity_failures
+            or self.cursor_errors
+            or self.passes_not_rerun
+            or self.passes_overlapping
+            or self.locked_errors
+            or self.unclean_outputs
+            or self.failures_unlogged
+            or self.failures_hidden
+            or self.private_leaks
+        )
 
 
 # --- what the store says -------------------------------------------------------
@@ -100,8 +127,11 @@ def cursor(home: Path) -> int:
 
 
 def last_private_id(home: Path) -> int:
-    rows = harness.query(home, "SELECT coalesce(max(m.id), 0) FROM messages m JOIN chats c ON c.id = m.chat_id "
-                               "WHERE c.kind = 'private' AND m.role IN ('user', 'assistant')")
+    rows = harness.query(
+        home,
+        "SELECT coalesce(max(m.id), 0) FROM messages m JOIN chats c ON c.id = m.chat_id "
+        "WHERE c.kind = 'private' AND m.role IN ('user', 'assistant')",
+    )
     return rows[0][0]
 
 
@@ -161,8 +191,9 @@ def check_output(proc, tally: Tally, where: str) -> None:
 # --- crash trials --------------------------------------------------------------
 
 
-def crash_trials(trials: int, *, seed: int = 1, workdir: Path | None = None, per_store: int = 5,
-                 max_delay: float = 0.6) -> Tally:
+def crash_trials(
+    trials: int, *, seed: int = 1, workdir: Path | None = None, per_store: int = 5, max_delay: float = 0.6
+) -> Tally:
     """``trials`` SIGKILLs of `kept ask` at random points of a turn and of the write pass after it.
 
     A third of the kills are timed from the start of the process (they land
@@ -176,18 +207,21 @@ def crash_trials(trials: int, *, seed: int = 1, workdir: Path | None = None, per
     rng = random.Random(seed)
     tally = Tally()
     started = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="kept-crash-", dir=workdir) as tmp:
-        with RespondingOpenAI(delay=lambda body: rng.uniform(0.05, max_delay)) as server:
-            startup = _startup_seconds(Path(tmp) / "probe", server)
-            group = 0
-            try:
-                while tally.trials < trials:
-                    home = Path(tmp) / f"store-{group}"
-                    _crash_group(min(per_store, trials - tally.trials), home, server, rng, startup, tally,
-                                 f"{seed}.{group}")
-                    group += 1
-            except KeyboardInterrupt:  # Ctrl-C: report the trials that ran
-                tally.problem(f"stopped by Ctrl-C after {tally.trials} of {trials} trials")
+    with (
+        tempfile.TemporaryDirectory(prefix="kept-crash-", dir=workdir) as tmp,
+        RespondingOpenAI(delay=lambda body: rng.uniform(0.05, max_delay)) as server,
+    ):
+        startup = _startup_seconds(Path(tmp) / "probe", server)
+        group = 0
+        try:
+            while tally.trials < trials:
+                home = Path(tmp) / f"store-{group}"
+                _crash_group(
+                    min(per_store, trials - tally.trials), home, server, rng, startup, tally, f"{seed}.{group}"
+                )
+                group += 1
+        except KeyboardInterrupt:  # Ctrl-C: report the trials that ran
+            tally.problem(f"stopped by Ctrl-C after {tally.trials} of {trials} trials")
     tally.seconds = time.perf_counter() - started
     return tally
 
@@ -198,14 +232,18 @@ def _startup_seconds(home: Path, server) -> float:
     return time.perf_counter() - began
 
 
-def _crash_group(n: int, home: Path, server: RespondingOpenAI, rng: random.Random, startup: float,
-                 tally: Tally, label: str) -> None:
+def _crash_group(
+    n: int, home: Path, server: RespondingOpenAI, rng: random.Random, startup: float, tally: Tally, label: str
+) -> None:
     sent: dict[str, bool] = {}
     for i in range(n):
-        text = f"trial {label}.{i}: the budget for project {rng.randrange(10_000)} is {rng.randrange(100, 99_999)} euros"
+        text = (
+            f"trial {label}.{i}: the budget for project {rng.randrange(10_000)} is {rng.randrange(100, 99_999)} euros"
+        )
         before = len(server.model_requests)
         server.arrived.clear()
         proc = harness.spawn_kept("ask", text, home=home, base_url=server.base_url, **PASS_EVERY_TURN)
+        assert proc.stdout is not None and proc.stderr is not None  # spawn_kept pipes both
         if rng.random() < 1 / 3:
             time.sleep(rng.uniform(0, startup * 1.2))
         else:  # from the model request on: the call, storing the reply, the write pass after it
@@ -234,12 +272,14 @@ def _crash_group(n: int, home: Path, server: RespondingOpenAI, rng: random.Rando
         tally.messages_sent += must
         check_messages(home, sent, tally, where, via_cli=False)
         check_store(home, tally, where)
-        _progress(f"{where}: {'killed' if killed else 'finished'}, "
-                  f"{len(chat_calls)} chat and {len(pass_calls)} memory calls seen; problems so far {len(tally.problems)}")
+        _progress(
+            f"{where}: {'killed' if killed else 'finished'}, "
+            f"{len(chat_calls)} chat and {len(pass_calls)} memory calls seen; problems so far {len(tally.problems)}"
+        )
     # The restart that finishes: its pass must read everything an interrupted pass left.
     settle = f"settle {label}: nothing more today"
-    proc = harness.run_kept("ask", settle, home=home, base_url=server.base_url, **PASS_EVERY_TURN)
-    check_output(proc, tally, f"settle {label}")
+    settled = harness.run_kept("ask", settle, home=home, base_url=server.base_url, **PASS_EVERY_TURN)
+    check_output(settled, tally, f"settle {label}")
     sent[settle] = True
     tally.messages_sent += 1
     check_messages(home, sent, tally, f"settle {label}")
@@ -248,8 +288,10 @@ def _crash_group(n: int, home: Path, server: RespondingOpenAI, rng: random.Rando
     unread = [t for t, must in sent.items() if t != settle and must and facts_citing(home, t) == 0]
     if c < last - 1 or unread:  # the settle's own reply may come after its pass read the messages
         tally.passes_not_rerun += 1
-        tally.problem(f"settle {label}: cursor {c} of {last}; {len(unread)} sent messages never reached the "
-                      f"fact log; last output: {proc.stderr.strip()[-200:]!r}")
+        tally.problem(
+            f"settle {label}: cursor {c} of {last}; {len(unread)} sent messages never reached the "
+            f"fact log; last output: {settled.stderr.strip()[-200:]!r}"
+        )
 
 
 def _progress(line: str) -> None:
@@ -280,8 +322,10 @@ FAULTS = {
     "unknown tool name": (lambda s: s.reply_tool_call("teleport", {"to": "Mars"}), None),
 }
 # Some classes are one class or the other depending on where the transport breaks.
-EQUIVALENT = {"connection": {"connection", "malformed_reply", "timeout"},
-              "malformed_reply": {"malformed_reply", "connection"}}
+EQUIVALENT = {
+    "connection": {"connection", "malformed_reply", "timeout"},
+    "malformed_reply": {"malformed_reply", "connection"},
+}
 
 
 def provider_trials(rounds: int = 1, *, workdir: Path | None = None, persistent: bool = True) -> Tally:
@@ -294,7 +338,7 @@ def provider_trials(rounds: int = 1, *, workdir: Path | None = None, persistent:
         sent: dict[str, bool] = {}
         for r in range(rounds):
             for name, (inject, kind) in FAULTS.items():
-                for repeat in ((1, 4) if persistent and kind is not None else (1,)):
+                for repeat in (1, 4) if persistent and kind is not None else (1,):
                     text = f"fault {r}.{name}.{repeat}: book 30 minutes with Sam on Friday"
                     for _ in range(repeat):
                         inject(server)
@@ -343,18 +387,30 @@ def concurrency_trial(turns: int = 6, *, workdir: Path | None = None, delay: flo
     locked reaches the person, nothing is lost, and no two passes read the same messages."""
     tally = Tally()
     started = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="kept-concurrent-", dir=workdir) as tmp, \
-            RespondingOpenAI(delay=delay) as server:
+    with (
+        tempfile.TemporaryDirectory(prefix="kept-concurrent-", dir=workdir) as tmp,
+        RespondingOpenAI(delay=delay) as server,
+    ):
         home = Path(tmp) / "store"
         harness.run_kept("history", home=home)  # create the store before the race
-        sent = {f"{chat} turn {i}: the {chat} report is due on day {i + 1}": True
-                for chat in ("me", "work") for i in range(turns)}
+        sent = {
+            f"{chat} turn {i}: the {chat} report is due on day {i + 1}": True
+            for chat in ("me", "work")
+            for i in range(turns)
+        }
         lock = threading.Lock()
 
         def session(chat: str) -> None:
             lines = [t for t in sent if t.startswith(chat)] + ["/quit"]
-            proc = harness.run_kept("chat", "--chat", chat, home=home, base_url=server.base_url,
-                                    input="\n".join(lines) + "\n", **PASS_EVERY_TURN)
+            proc = harness.run_kept(
+                "chat",
+                "--chat",
+                chat,
+                home=home,
+                base_url=server.base_url,
+                input="\n".join(lines) + "\n",
+                **PASS_EVERY_TURN,
+            )
             with lock:
                 check_output(proc, tally, f"kept chat {chat}")
                 if proc.returncode != 0:
@@ -378,8 +434,11 @@ def concurrency_trial(turns: int = 6, *, workdir: Path | None = None, delay: flo
         check_store(home, tally, "concurrency")
         # Every message went to exactly one fact-extraction request: no pass read it twice.
         for text in sent:
-            reads = sum(1 for r in server.model_requests if _tool(r) == "save_facts"
-                        and text in json.dumps(r.body, ensure_ascii=False))
+            reads = sum(
+                1
+                for r in server.model_requests
+                if _tool(r) == "save_facts" and text in json.dumps(r.body, ensure_ascii=False)
+            )
             if reads > 1:
                 tally.passes_overlapping += 1
                 tally.problem(f"concurrency: {reads} passes read {text[:50]!r}")
@@ -433,8 +492,14 @@ def run(trials: int = 50, seed: int = 1, rounds: int = 2, turns: int = 8) -> dic
     concurrent = concurrency_trial(turns)
     private, privacy_detail = privacy_trial()
     total = Tally().merge(crash).merge(provider).merge(concurrent).merge(private)
-    return {"crash": crash, "provider": provider, "concurrency": concurrent, "privacy": private,
-            "privacy_detail": privacy_detail, "total": total}
+    return {
+        "crash": crash,
+        "provider": provider,
+        "concurrency": concurrent,
+        "privacy": private,
+        "privacy_detail": privacy_detail,
+        "total": total,
+    }
 
 
 def report(results: dict) -> str:
@@ -444,8 +509,10 @@ def report(results: dict) -> str:
         + ", ".join(f"{k} {v}" for k, v in sorted(crash.kill_points.items())),
         f"provider faults: {sum(provider.faults.values())} injected over {provider.trials} turns in "
         f"{provider.seconds:.0f} s: " + ", ".join(f"{k} {v}" for k, v in provider.faults.items()),
-        "  turns ended: " + ", ".join(f"{k} {v}" for k, v in sorted(provider.outcomes.items()))
-        + "; model_calls failures logged: " + ", ".join(f"{k} {v}" for k, v in sorted(provider.logged_failures.items())),
+        "  turns ended: "
+        + ", ".join(f"{k} {v}" for k, v in sorted(provider.outcomes.items()))
+        + "; model_calls failures logged: "
+        + ", ".join(f"{k} {v}" for k, v in sorted(provider.logged_failures.items())),
         f"concurrency: {concurrent.trials} turns in two `kept chat` sessions with write passes and "
         f"`kept memory rewrite` beside them, {concurrent.seconds:.0f} s",
         f"messages sent {total.messages_sent}, lost {total.messages_lost}, duplicated {total.messages_duplicated}; "

@@ -51,14 +51,29 @@ def load(path: str | Path) -> dict:
                 said_on, text = row.get("said_on"), row["text"]
                 if said_on is None and text[:10].count("-") == 2:
                     said_on, text = text[:10], text[12:]
-                facts.append({"id": row["id"], "said_on": said_on or "2026-01-01", "text": text,
-                              "replaces": row.get("replaces"), "status": row.get("status", "active")})
+                facts.append(
+                    {
+                        "id": row["id"],
+                        "said_on": said_on or "2026-01-01",
+                        "text": text,
+                        "replaces": row.get("replaces"),
+                        "status": row.get("status", "active"),
+                    }
+                )
             elif kind == "turn":
                 turns.append(row)
             else:  # older layout: the kind is the class
-                turns.append({"case": row.get("case", row["text"]), "class": kind, "text": row["text"],
-                              "gold": row.get("gold", []), "task": row.get("task", False),
-                              "rule": row.get("rule", False), "lang": row.get("lang", "")})
+                turns.append(
+                    {
+                        "case": row.get("case", row["text"]),
+                        "class": kind,
+                        "text": row["text"],
+                        "gold": row.get("gold", []),
+                        "task": row.get("task", False),
+                        "rule": row.get("rule", False),
+                        "lang": row.get("lang", ""),
+                    }
+                )
     return {"facts": facts, "turns": turns, "meta": meta}
 
 
@@ -99,7 +114,15 @@ def systems(db, back: dict) -> dict[str, Callable[[str], list]]:
 
 def evaluate(split: dict, bring: Callable[[str], list]) -> dict:
     by_class: dict[str, list] = {"ordinary": [], "general": [], "absent": [], "answerable": []}
-    all_needed: dict[str, list] = {"question": [], "task": [], "current": [], "chain": [], "en": [], "zh": [], "mix": []}
+    all_needed: dict[str, list] = {
+        "question": [],
+        "task": [],
+        "current": [],
+        "chain": [],
+        "en": [],
+        "zh": [],
+        "mix": [],
+    }
     rule_cases: dict[str, list] = {}
     rule_turns = []
     stale = []
@@ -125,8 +148,10 @@ def evaluate(split: dict, bring: Callable[[str], list]) -> dict:
     def any_fact(rows):
         return _share([bool(g) for g in rows])
 
-    answerable = [set(t["gold"]) <= set(g) for t, g in zip(
-        [t for t in split["turns"] if t["class"] == "answerable"], by_class["answerable"], strict=True)]
+    answerable = [
+        set(t["gold"]) <= set(g)
+        for t, g in zip([t for t in split["turns"] if t["class"] == "answerable"], by_class["answerable"], strict=True)
+    ]
     found_cases = sum(1 for hits in rule_cases.values() if sum(hits) * 2 >= len(hits))
     return {
         "answerable: all facts": _share(answerable),
@@ -171,7 +196,9 @@ def run(paths: dict[str, Path] | None = None) -> dict:
             for t in split["turns"]:
                 counts[t["class"]] = counts.get(t["class"], 0) + 1
             report["splits"][name] = {
-                "path": str(path), "facts": len(split["facts"]), "turns": counts,
+                "path": str(path),
+                "facts": len(split["facts"]),
+                "turns": counts,
                 "how": split["meta"].get("how", ""),
                 "systems": {sys_name: evaluate(split, fn) for sys_name, fn in systems(db, back).items()},
             }
@@ -191,8 +218,14 @@ def misses(path: str | Path, system: str = "kept recall") -> list[dict]:
         got = bring(turn["text"])
         wrong = (not set(turn["gold"]) <= set(got)) if turn["class"] == "answerable" else bool(got)
         if wrong:
-            out.append({"class": turn["class"], "text": turn["text"], "gold": turn["gold"],
-                        "got": [(i, texts[i][:70]) for i in got]})
+            out.append(
+                {
+                    "class": turn["class"],
+                    "text": turn["text"],
+                    "gold": turn["gold"],
+                    "got": [(i, texts[i][:70]) for i in got],
+                }
+            )
     db.conn.close()
     return out
 

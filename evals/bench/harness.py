@@ -22,10 +22,20 @@ REPO = Path(__file__).resolve().parents[2]
 
 # Variables that would point a child at a real provider or a person's data.
 SCRUBBED = (
-    "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_API_KEY", "OPENAI_BASE_URL",
-    "KEPT_MODEL", "KEPT_MEMORY_MODEL", "KEPT_LOCAL_MODEL", "KEPT_HOME",
-    "KEPT_CALDAV_URL", "KEPT_CALDAV_USER", "KEPT_CALDAV_PASSWORD", "KEPT_CALDAV_CALENDAR",
-    "KEPT_SMTP_URL", "KEPT_SMTP_FROM",
+    "ANTHROPIC_API_KEY",
+    "ANTHROPIC_BASE_URL",
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+    "KEPT_MODEL",
+    "KEPT_MEMORY_MODEL",
+    "KEPT_LOCAL_MODEL",
+    "KEPT_HOME",
+    "KEPT_CALDAV_URL",
+    "KEPT_CALDAV_USER",
+    "KEPT_CALDAV_PASSWORD",
+    "KEPT_CALDAV_CALENDAR",
+    "KEPT_SMTP_URL",
+    "KEPT_SMTP_FROM",
     # Each child would otherwise compile the SDKs from source on every start.
     "PYTHONDONTWRITEBYTECODE",
 )
@@ -38,8 +48,10 @@ def kept_env(home: Path, base_url: str | None = None, **extra: str) -> dict[str,
     env.update(KEPT_HOME=str(home), KEPT_TZ=env.get("KEPT_TZ", "Europe/Berlin"), PYTHONUNBUFFERED="1")
     if base_url:
         env.update(
-            OPENAI_BASE_URL=base_url, OPENAI_API_KEY=FAKE_KEY,
-            KEPT_MODEL="openai:fake-model", KEPT_MEMORY_MODEL="openai:fake-model",
+            OPENAI_BASE_URL=base_url,
+            OPENAI_API_KEY=FAKE_KEY,
+            KEPT_MODEL="openai:fake-model",
+            KEPT_MEMORY_MODEL="openai:fake-model",
         )
     env.update({k: str(v) for k, v in extra.items()})
     return env
@@ -49,30 +61,50 @@ def command(*args: str) -> list[str]:
     return [sys.executable, "-m", "agent.cli", *args]
 
 
-def run_kept(*args: str, home: Path, base_url: str | None = None, input: bytes | str | None = None,
-             timeout: float = 300, env: dict[str, str] | None = None, **extra: str) -> subprocess.CompletedProcess:
+def run_kept(
+    *args: str,
+    home: Path,
+    base_url: str | None = None,
+    input: bytes | str | None = None,
+    timeout: float = 300,
+    env: dict[str, str] | None = None,
+    **extra: str,
+) -> subprocess.CompletedProcess:
     """Run `kept ARGS` to completion; stdout and stderr are text (undecodable bytes replaced)."""
     if isinstance(input, str):
         input = input.encode("utf-8")
     try:
         proc = subprocess.run(
-            command(*args), cwd=REPO, env=env or kept_env(home, base_url, **extra), input=input,
-            capture_output=True, timeout=timeout,
+            command(*args),
+            cwd=REPO,
+            env=env or kept_env(home, base_url, **extra),
+            input=input,
+            capture_output=True,
+            timeout=timeout,
         )
     except subprocess.TimeoutExpired:  # counted by the caller as an unclear ending, not a crash of the bench
-        return subprocess.CompletedProcess(command(*args), 124, "", f"kept {' '.join(args)[:60]}: no answer within {timeout:g} s")
+        return subprocess.CompletedProcess(
+            command(*args), 124, "", f"kept {' '.join(args)[:60]}: no answer within {timeout:g} s"
+        )
     return subprocess.CompletedProcess(
-        proc.args, proc.returncode,
-        proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace"),
+        proc.args,
+        proc.returncode,
+        proc.stdout.decode("utf-8", "replace"),
+        proc.stderr.decode("utf-8", "replace"),
     )
 
 
-def spawn_kept(*args: str, home: Path, base_url: str | None = None, env: dict[str, str] | None = None,
-               **extra: str) -> subprocess.Popen:
+def spawn_kept(
+    *args: str, home: Path, base_url: str | None = None, env: dict[str, str] | None = None, **extra: str
+) -> subprocess.Popen:
     """Start `kept ARGS` without waiting (to kill it, or to run two at once)."""
     return subprocess.Popen(
-        command(*args), cwd=REPO, env=env or kept_env(home, base_url, **extra),
-        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        command(*args),
+        cwd=REPO,
+        env=env or kept_env(home, base_url, **extra),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
     )
 
 
@@ -118,8 +150,13 @@ def stored(home: Path) -> list[dict]:
     path itself is not what a check is about)."""
     if not db_file(home).exists():
         return []
-    rows = query(home, "SELECT m.id, m.role, m.author, m.text, c.name FROM messages m JOIN chats c ON c.id = m.chat_id ORDER BY m.id")
-    return [{"id": i, "role": role, "author": author, "text": text, "chat": chat} for i, role, author, text, chat in rows]
+    rows = query(
+        home,
+        "SELECT m.id, m.role, m.author, m.text, c.name FROM messages m JOIN chats c ON c.id = m.chat_id ORDER BY m.id",
+    )
+    return [
+        {"id": i, "role": role, "author": author, "text": text, "chat": chat} for i, role, author, text, chat in rows
+    ]
 
 
 def user_texts(rows: list[dict]) -> Counter:

@@ -72,7 +72,11 @@ def _model():
 def child(root: Path) -> dict:
     """The second process: load, then a question and a booking from the saved prefixes."""
     model, _llm, load_seconds = _model()
-    return {"load_seconds": load_seconds, "question": _turn(model, root, QUESTION), "booking": _turn(model, root, BOOKING)}
+    return {
+        "load_seconds": load_seconds,
+        "question": _turn(model, root, QUESTION),
+        "booking": _turn(model, root, BOOKING),
+    }
 
 
 def run() -> dict:
@@ -96,8 +100,13 @@ def run() -> dict:
         llm.reset()
         restored = _turn(model, root, QUESTION)
         env = {**os.environ, prefix_cache.ENV_DIR: str(root / "prefix"), prefix_cache.ENV_OFF: "1"}
-        proc = subprocess.run([sys.executable, "-m", "evals.bench.local", "--child", str(root)], env=env,
-                              capture_output=True, text=True, timeout=900)
+        proc = subprocess.run(
+            [sys.executable, "-m", "evals.bench.local", "--child", str(root)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
         if proc.returncode != 0:
             raise RuntimeError(f"the second process failed: {proc.stderr.strip()[-400:]}")
         second = json.loads(proc.stdout.strip().splitlines()[-1])
@@ -115,14 +124,18 @@ def run() -> dict:
 
 def render(r: dict) -> str:
     def row(label: str, t: dict) -> str:
-        return (f"  {label:<28} first token {t['first_token_seconds']:6.2f}s  ({t['prompt_tokens']} prompt tokens, "
-                f"prefix {t['prefix_source'] or '-'} {t['prefix_seconds']:.2f}s)  {t['tokens_per_second']:5.1f} tok/s")
+        return (
+            f"  {label:<28} first token {t['first_token_seconds']:6.2f}s  ({t['prompt_tokens']} prompt tokens, "
+            f"prefix {t['prefix_source'] or '-'} {t['prefix_seconds']:.2f}s)  {t['tokens_per_second']:5.1f} tok/s"
+        )
 
     restored = r["restored_prefix_seconds"]
     lines = [
         f"model load                   {r['load_seconds']:.2f}s",
         f"prefix, cold (evaluated)     {r['cold_prefix_seconds']:.2f}s",
-        f"prefix, restored from disk   {restored:.2f}s" if restored is not None else "prefix, restored from disk   (not restored)",
+        f"prefix, restored from disk   {restored:.2f}s"
+        if restored is not None
+        else "prefix, restored from disk   (not restored)",
         "this process, cold:",
         row("question", r["cold"]["question"]),
         row("booking", r["cold"]["booking"]),

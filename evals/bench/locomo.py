@@ -68,7 +68,7 @@ def run(path: str | Path, limit: int | None = None, show_progress: bool = True) 
     report: dict = {"benchmark": "LoCoMo", "n": {}, "granularities": {}}
     for granularity in ("session", "turn"):
         runners = systems()
-        scores = {r.name: {m: [] for m in METRICS} for r in runners}
+        scores: dict[str, dict[str, list[float]]] = {r.name: {m: [] for m in METRICS} for r in runners}
         jobs = []
         for conv in data:
             sessions, numbers, turns, turn_ids = documents(conv)
@@ -92,7 +92,9 @@ def run(path: str | Path, limit: int | None = None, show_progress: bool = True) 
                 row["recall@10"].append(recall_frac(ranked, g, 10))
                 row["ndcg@5"].append(ndcg(ranked, g, 5))
         report["n"][granularity] = len(jobs)
-        table = {r.name: {**{m: mean(v) for m, v in scores[r.name].items()}, **latency_ms(r.latencies)} for r in runners}
+        table = {
+            r.name: {**{m: mean(v) for m, v in scores[r.name].items()}, **latency_ms(r.latencies)} for r in runners
+        }
         table["published bm25"] = dict(PUBLISHED[granularity])
         if granularity in FUSION:
             table["published bm25+e5-large fusion"] = dict(FUSION[granularity])

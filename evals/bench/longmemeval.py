@@ -33,7 +33,10 @@ def load(path: str | Path) -> list[dict]:
 
 def corpus(item: dict) -> tuple[list[str], set[int], list[str], set[int]]:
     """(session docs, gold session indexes, turn docs, gold turn indexes) of one question."""
-    sessions, gold_sessions, turns, gold_turns = [], set(), [], set()
+    sessions: list[str] = []
+    turns: list[str] = []
+    gold_sessions: set[int] = set()
+    gold_turns: set[int] = set()
     for s, session in enumerate(item["haystack_sessions"]):
         user = [t for t in session if t.get("role") == "user"]
         sessions.append(" ".join(t["content"] for t in user))
@@ -58,7 +61,7 @@ def run(path: str | Path, limit: int | None = None, show_progress: bool = True, 
     report: dict = {"benchmark": "LongMemEval-S", "n": len(items), "granularities": {}}
     for granularity in ("session", "turn"):
         runners = systems()
-        scores = {r.name: {m: [] for m in METRICS} for r in runners}
+        scores: dict[str, dict[str, list[float]]] = {r.name: {m: [] for m in METRICS} for r in runners}
         for item in progress(items, f"LongMemEval {granularity}", len(items), show_progress):
             sessions, gold_s, turns, gold_t = corpus(item)
             docs, gold = (sessions, gold_s) if granularity == "session" else (turns, gold_t)

@@ -46,26 +46,46 @@ def seed(db, now: datetime = NOW) -> dict[str, int]:
 
     me = store.get_chat(db)
     m = MARKERS
-    store.add_message(db, me, "user", "me", f"Between us: the {m['messages']} launch slips to March. "
-                      f"My password is {m['secret']}", now - timedelta(days=2))
+    store.add_message(
+        db,
+        me,
+        "user",
+        "me",
+        f"Between us: the {m['messages']} launch slips to March. My password is {m['secret']}",
+        now - timedelta(days=2),
+    )
     store.add_message(db, me, "assistant", "kept", f"Noted: {m['messages']} slips.", now - timedelta(days=2))
-    store.add_message(db, me, "tool", "list_messages", json.dumps({"body": m["tool messages"]}), now - timedelta(days=2))
+    store.add_message(
+        db, me, "tool", "list_messages", json.dumps({"body": m["tool messages"]}), now - timedelta(days=2)
+    )
     with transaction(db) as conn:
         soul.save(conn, f"Call me Captain {m['soul']}.", "asked in conversation")
         notes.save(conn, notes.MEMORY, f"keep: the {m['memory']} budget is 48,000 euros", "write pass")
         facts.add_fact(conn, f"the {m['facts']} budget is 48,000 euros", "2026-10-01", [])
         promises.add(conn, "me", f"send Priya the {m['promises']} timeline", "2026-10-01", to_whom="Priya")
-        conn.execute("INSERT INTO series (name, key, created_at) VALUES (?, ?, ?)",
-                     (f"{m['series']} outages", m["series"].lower(), "2026-10-01"))
+        conn.execute(
+            "INSERT INTO series (name, key, created_at) VALUES (?, ?, ?)",
+            (f"{m['series']} outages", m["series"].lower(), "2026-10-01"),
+        )
         series_id = conn.execute("SELECT id FROM series").fetchone()[0]
-        conn.execute("INSERT INTO series_events (series_id, on_date, message_id, text, created_at) VALUES (?, ?, ?, ?, ?)",
-                     (series_id, "2026-10-02", 1, f"another {m['series']} outage", "2026-10-02"))
-    sent = tool_store.add_outbox(db, recipient="Dana", body=f"the {m['outbox']} offer", now=now - timedelta(days=1),
-                                 chat=me.name)
+        conn.execute(
+            "INSERT INTO series_events (series_id, on_date, message_id, text, created_at) VALUES (?, ?, ?, ?, ?)",
+            (series_id, "2026-10-02", 1, f"another {m['series']} outage", "2026-10-02"),
+        )
+    sent = tool_store.add_outbox(
+        db, recipient="Dana", body=f"the {m['outbox']} offer", now=now - timedelta(days=1), chat=me.name
+    )
     tool_store.add_outbox(db, recipient="Ravi", body=f"the {m['outbox (command)']} draft", now=now - timedelta(days=1))
-    event = tool_store.add_event(db, title=f"{m['event title']} interview", start=now + timedelta(days=1),
-                                 end=now + timedelta(days=1, hours=1), now=now, attendees=["Dana"],
-                                 notes=f"bring the {m['event notes']} file", chat=me.name)
+    event = tool_store.add_event(
+        db,
+        title=f"{m['event title']} interview",
+        start=now + timedelta(days=1),
+        end=now + timedelta(days=1, hours=1),
+        now=now,
+        attendees=["Dana"],
+        notes=f"bring the {m['event notes']} file",
+        chat=me.name,
+    )
     task = tool_store.add_task(db, assignee="me", title=f"renew the {m['task']} lease", now=now, chat=me.name)
     return {"event": event.id, "task": task.id, "outbox": sent.id}
 
@@ -120,7 +140,9 @@ def run_pass(db, team: bool = True) -> PrivacyTally:
     if missing:  # a new tool must join the pass before the pass can say anything
         raise AssertionError(f"the privacy pass does not drive these tools: {sorted(missing)}")
     # One turn per tool call (the call, then a reply), so each request shows its own tool result.
-    steps = [step for name, args in calls for step in (scripted.tool_call(name, **args), scripted.text("Done."))]
+    steps: list[scripted.Step] = [
+        step for name, args in calls for step in (scripted.tool_call(name, **args), scripted.text("Done."))
+    ]
     steps.append(scripted.text("You're welcome."))
     model = ScriptedModel(steps)
     chat = TEAM_CHAT if team else "me"
@@ -132,18 +154,27 @@ def run_pass(db, team: bool = True) -> PrivacyTally:
         repl.handle(f"please run {name}")
     # A last turn that names every marker (in lower case, so the question itself is no leak):
     # what recall, promises and series would put into a private chat's prompt for it.
-    repl.handle("how many times did these come up, and what do you know about them: "
-                + ", ".join(MARKERS.values()).lower() + "?")
+    repl.handle(
+        "how many times did these come up, and what do you know about them: "
+        + ", ".join(MARKERS.values()).lower()
+        + "?"
+    )
     for command in COMMANDS:
         try:
             repl.handle("/" + command.name)
         except Quit:
             pass
-    sent = "\n".join(r.system + "\n" + json.dumps([m.__dict__ for m in r.messages], ensure_ascii=False, default=str)
-                     for r in model.requests)
+    sent = "\n".join(
+        r.system + "\n" + json.dumps([m.__dict__ for m in r.messages], ensure_ascii=False, default=str)
+        for r in model.requests
+    )
     shown = "".join(screen)
-    tally = PrivacyTally("team" if team else "private", tools=[n for n, _ in calls],
-                         commands=[c.name for c in COMMANDS], model_requests=len(model.requests))
+    tally = PrivacyTally(
+        "team" if team else "private",
+        tools=[n for n, _ in calls],
+        commands=[c.name for c in COMMANDS],
+        model_requests=len(model.requests),
+    )
     for table, marker in MARKERS.items():
         tally.in_requests[table] = sent.count(marker)
         tally.on_screen[table] = shown.count(marker)
@@ -157,6 +188,7 @@ def report(team: PrivacyTally, control: PrivacyTally) -> str:
         f"privacy: {len(team.tools)} tool calls ({len(set(team.tools))} tools) and {len(team.commands)} chat commands "
         f"in a team chat over private data in {len(MARKERS)} places; {team.model_requests} model requests; "
         f"private strings in model requests {sum(team.in_requests.values())}, on the screen "
-        f"{sum(team.on_screen.values())}" + (f" ({leaks})" if leaks else "")
+        f"{sum(team.on_screen.values())}"
+        + (f" ({leaks})" if leaks else "")
         + f"; control (same pass in a private chat) saw {seen} of {len(MARKERS)} private places"
     )

@@ -13,7 +13,7 @@ import random
 import statistics
 import tempfile
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from evals.bench.common import latency_ms, lowercase_words, render_table
@@ -48,7 +48,9 @@ def _query(rng: random.Random) -> str:
 
 
 def _task_query(rng: random.Random) -> str:
-    return f"Send {rng.choice(_NAMES)} the {rng.choice(_TOPICS)} {rng.choice(_TOPICS)} notes by {rng.choice(_MONTHS)} 3."
+    return (
+        f"Send {rng.choice(_NAMES)} the {rng.choice(_TOPICS)} {rng.choice(_TOPICS)} notes by {rng.choice(_MONTHS)} 3."
+    )
 
 
 def _long_query(rng: random.Random, words: int = 20) -> str:
@@ -78,7 +80,7 @@ def run(message_counts: list[int], n_facts: int = 500, n_queries: int = 200, see
     report: dict = {"facts": n_facts, "queries": n_queries, "recall": {}, "messages": []}
     with tempfile.TemporaryDirectory(prefix="kept-scale-") as tmp:
         db = open_store(Path(tmp) / "kept.db")
-        day = datetime(2026, 1, 1, 9, 0, tzinfo=timezone.utc)
+        day = datetime(2026, 1, 1, 9, 0, tzinfo=UTC)
         with transaction(db) as conn:
             for i in range(n_facts):
                 said = (day + timedelta(days=i % 300)).date().isoformat()
@@ -116,25 +118,35 @@ def run(message_counts: list[int], n_facts: int = 500, n_queries: int = 200, see
         for target in sorted(message_counts):
             with transaction(db):  # bulk load in one transaction; the index hook runs per message
                 while have < target:
-                    messages.add_message(db, chat, "user" if have % 2 == 0 else "assistant", "me",
-                                         _sentence(rng), day + timedelta(minutes=have))
+                    messages.add_message(
+                        db,
+                        chat,
+                        "user" if have % 2 == 0 else "assistant",
+                        "me",
+                        _sentence(rng),
+                        day + timedelta(minutes=have),
+                    )
                     have += 1
-            found = []
-            search_times = _time(lambda i: found.append(len(search.search_messages(db, queries[i], 10))), n_queries)
+            found: list[int] = []
+            search_times = _time(
+                lambda i, found=found: found.append(len(search.search_messages(db, queries[i], 10))), n_queries
+            )
 
-            def add_one(i):
+            def add_one(i, have=have):
                 messages.add_message(db, chat, "user", "me", _sentence(rng), day + timedelta(minutes=have + i))
 
             add_times = _time(add_one, 50)
             have += 50
             long_times = _time(lambda i: search.search_messages(db, long_queries[i], 10), len(long_queries))
-            report["messages"].append({
-                "messages": target,
-                "search": latency_ms(search_times),
-                "hits_per_query": round(statistics.fmean(found), 1),
-                "search_long": latency_ms(long_times),
-                "add_message": latency_ms(add_times),
-            })
+            report["messages"].append(
+                {
+                    "messages": target,
+                    "search": latency_ms(search_times),
+                    "hits_per_query": round(statistics.fmean(found), 1),
+                    "search_long": latency_ms(long_times),
+                    "add_message": latency_ms(add_times),
+                }
+            )
         db.conn.close()
     return report
 
@@ -144,14 +156,33 @@ def render(report: dict) -> str:
     rows = [[name, v["p50_ms"], v["p95_ms"]] for name, v in r.items() if isinstance(v, dict)]
     first = render_table(
         f"Recall over {report['facts']} active facts ({report['queries']} queries); kept/plain p50 = {r['ratio_p50']}",
-        ["recall", "p50 ms", "p95 ms"], rows,
+        ["recall", "p50 ms", "p95 ms"],
+        rows,
     )
     second = render_table(
         "search_memory messages (FTS5) and the cost of adding one message (own transaction, index updated)",
-        ["messages", "search p50 ms", "search p95 ms", "hits/query", "20-word query p50 ms", "20-word p95 ms",
-         "add p50 ms", "add p95 ms"],
-        [[m["messages"], m["search"]["p50_ms"], m["search"]["p95_ms"], m["hits_per_query"],
-          m["search_long"]["p50_ms"], m["search_long"]["p95_ms"],
-          m["add_message"]["p50_ms"], m["add_message"]["p95_ms"]] for m in report["messages"]],
+        [
+            "messages",
+            "search p50 ms",
+            "search p95 ms",
+            "hits/query",
+            "20-word query p50 ms",
+            "20-word p95 ms",
+            "add p50 ms",
+            "add p95 ms",
+        ],
+        [
+            [
+                m["messages"],
+                m["search"]["p50_ms"],
+                m["search"]["p95_ms"],
+                m["hits_per_query"],
+                m["search_long"]["p50_ms"],
+                m["search_long"]["p95_ms"],
+                m["add_message"]["p50_ms"],
+                m["add_message"]["p95_ms"],
+            ]
+            for m in report["messages"]
+        ],
     )
     return first + "\n\n" + second

@@ -89,12 +89,20 @@ class SmtpServer:
                 return f"250 2.0.0 Ok: queued as {len(server.messages)}"
 
         def authenticator(smtp, session, envelope, mechanism, auth_data):
-            ok = isinstance(auth_data, LoginPassword) and auth_data.login.decode() == self.user \
+            ok = (
+                isinstance(auth_data, LoginPassword)
+                and auth_data.login.decode() == self.user
                 and auth_data.password.decode() == self.password
+            )
             return AuthResult(success=ok, handled=False)
 
-        kwargs = dict(hostname="127.0.0.1", port=self.port, authenticator=authenticator, auth_required=True,
-                      auth_require_tls=False)
+        kwargs = dict(
+            hostname="127.0.0.1",
+            port=self.port,
+            authenticator=authenticator,
+            auth_required=True,
+            auth_require_tls=False,
+        )
         if self.tls_context is not None:
             kwargs["tls_context"] = self.tls_context
         if self.implicit_tls is not None:
@@ -146,15 +154,22 @@ def self_signed():
     key = ec.generate_private_key(ec.SECP256R1())
     name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
     now = datetime.datetime.now(datetime.UTC)
-    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
-            .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(days=1))
-            .not_valid_after(now + datetime.timedelta(days=2))
-            .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), False)
-            .sign(key, hashes.SHA256()))
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(days=1))
+        .not_valid_after(now + datetime.timedelta(days=2))
+        .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), False)
+        .sign(key, hashes.SHA256())
+    )
     folder = Path(tempfile.mkdtemp(prefix="kept-tls-"))
     (folder / "cert.pem").write_bytes(cert.public_bytes(serialization.Encoding.PEM))
-    (folder / "key.pem").write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                                       serialization.NoEncryption()))
+    (folder / "key.pem").write_bytes(
+        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    )
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     context.load_cert_chain(folder / "cert.pem", folder / "key.pem")
     return context, folder / "cert.pem"
@@ -271,11 +286,15 @@ class CaldavServer:
             "[logging]\n"
             "level = warning\n"
         )
-        self._proc = subprocess.Popen([sys.executable, "-m", "radicale", "--config", str(config)],
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self._proc = subprocess.Popen(
+            [sys.executable, "-m", "radicale", "--config", str(config)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self._proc.poll() is not None:
+                assert self._proc.stderr is not None  # stderr=PIPE
                 raise RuntimeError(f"radicale exited: {self._proc.stderr.read().decode()[-800:]}")
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):

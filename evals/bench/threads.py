@@ -17,8 +17,11 @@ import subprocess
 import sys
 import time
 
-PROMPT = ("<|im_start|>system\nYou are a helpful assistant.<|im_end|>\n<|im_start|>user\n"
-          + "Tell me about the history of the calendar. " * 40 + "<|im_end|>\n<|im_start|>assistant\n")
+PROMPT = (
+    "<|im_start|>system\nYou are a helpful assistant.<|im_end|>\n<|im_start|>user\n"
+    + "Tell me about the history of the calendar. " * 40
+    + "<|im_end|>\n<|im_start|>assistant\n"
+)
 
 
 def _time(llm, n: int) -> tuple[float, float]:
@@ -64,8 +67,11 @@ def main(argv: list[str] | None = None) -> int:
                     runs.append((n, *_time(llm, n)))
                 used = ",".join(sorted({str(r[0]) for r in runs}))
                 shown = label if label != "kept's choice" else f"kept ({used})"
-                print(f"{condition:<22}{shown:<16}{statistics.median(r[1] for r in runs):>14.0f}"
-                      f"{statistics.median(r[2] for r in runs):>12.1f}", flush=True)
+                print(
+                    f"{condition:<22}{shown:<16}{statistics.median(r[1] for r in runs):>14.0f}"
+                    f"{statistics.median(r[2] for r in runs):>12.1f}",
+                    flush=True,
+                )
         finally:
             if spinner is not None:
                 spinner.kill()

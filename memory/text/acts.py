@@ -67,10 +67,15 @@ def sentences(text: str) -> list[tuple[int, int]]:
     while i < n:
         ch = text[i]
         end = None
-        if ch in _HARD_END or ch == "." and (i + 1 == n or text[i + 1].isspace() or text[i + 1] in "\"'”’)") and not _ABBREV.search(text[start:i + 1]):
+        if (
+            ch in _HARD_END
+            or ch == "."
+            and (i + 1 == n or text[i + 1].isspace() or text[i + 1] in "\"'”’)")
+            and not _ABBREV.search(text[start : i + 1])
+        ):
             end = i + 1
         if end is not None:
-            while end < n and (text[end] in _HARD_END + ".\"'”’)" ):
+            while end < n and (text[end] in _HARD_END + ".\"'”’)"):
                 end += 1
             if text[start:end].strip():
                 spans.append((start, end))
@@ -89,38 +94,251 @@ def split(text: str) -> list[str]:
 
 # --- English ------------------------------------------------------------------
 
-_WH = {"what", "what's", "whats", "when", "when's", "where", "where's", "who", "who's", "whom", "whose", "which",
-       "why", "how", "how's", "how'd"}
-_AUX = {"do", "does", "did", "is", "are", "was", "were", "am", "have", "has", "had", "can", "could", "will", "would",
-        "shall", "should", "may", "might", "must", "isn't", "aren't", "wasn't", "weren't", "don't", "doesn't",
-        "didn't", "haven't", "hasn't", "hadn't", "can't", "couldn't", "won't", "wouldn't", "shouldn't"}
+_WH = {
+    "what",
+    "what's",
+    "whats",
+    "when",
+    "when's",
+    "where",
+    "where's",
+    "who",
+    "who's",
+    "whom",
+    "whose",
+    "which",
+    "why",
+    "how",
+    "how's",
+    "how'd",
+}
+_AUX = {
+    "do",
+    "does",
+    "did",
+    "is",
+    "are",
+    "was",
+    "were",
+    "am",
+    "have",
+    "has",
+    "had",
+    "can",
+    "could",
+    "will",
+    "would",
+    "shall",
+    "should",
+    "may",
+    "might",
+    "must",
+    "isn't",
+    "aren't",
+    "wasn't",
+    "weren't",
+    "don't",
+    "doesn't",
+    "didn't",
+    "haven't",
+    "hasn't",
+    "hadn't",
+    "can't",
+    "couldn't",
+    "won't",
+    "wouldn't",
+    "shouldn't",
+}
 _MODAL = {"can", "could", "will", "would", "won't", "can't", "couldn't", "wouldn't"}
 # Words that cannot open an imperative (closed classes and the like).
-_NOT_A_VERB = _WH | _AUX | {
-    "i", "i'm", "i've", "i'll", "i'd", "you", "you're", "we", "we're", "he", "she", "it", "it's", "they", "they're",
-    "there", "there's", "that", "that's", "this", "these", "those", "the", "a", "an", "my", "our", "your", "his",
-    "her", "their", "its", "some", "any", "anything", "nothing", "everything", "something", "all", "no", "yes",
-    "not", "if", "because", "so", "but", "and", "or", "then", "also", "just", "maybe", "perhaps", "great", "good",
-    "nice", "cool", "fine", "sure", "thanks", "thank", "cheers", "sorry", "hello", "hi", "hey", "ok", "okay",
-    "got", "noted", "done", "today", "tomorrow", "yesterday", "tonight", "in", "on", "at", "for", "with", "from",
-    "to", "by", "after", "before", "as", "of", "one", "two", "still", "only", "even", "here", "now", "well",
-    "looks", "seems", "sounds",
-}
+_NOT_A_VERB = (
+    _WH
+    | _AUX
+    | {
+        "i",
+        "i'm",
+        "i've",
+        "i'll",
+        "i'd",
+        "you",
+        "you're",
+        "we",
+        "we're",
+        "he",
+        "she",
+        "it",
+        "it's",
+        "they",
+        "they're",
+        "there",
+        "there's",
+        "that",
+        "that's",
+        "this",
+        "these",
+        "those",
+        "the",
+        "a",
+        "an",
+        "my",
+        "our",
+        "your",
+        "his",
+        "her",
+        "their",
+        "its",
+        "some",
+        "any",
+        "anything",
+        "nothing",
+        "everything",
+        "something",
+        "all",
+        "no",
+        "yes",
+        "not",
+        "if",
+        "because",
+        "so",
+        "but",
+        "and",
+        "or",
+        "then",
+        "also",
+        "just",
+        "maybe",
+        "perhaps",
+        "great",
+        "good",
+        "nice",
+        "cool",
+        "fine",
+        "sure",
+        "thanks",
+        "thank",
+        "cheers",
+        "sorry",
+        "hello",
+        "hi",
+        "hey",
+        "ok",
+        "okay",
+        "got",
+        "noted",
+        "done",
+        "today",
+        "tomorrow",
+        "yesterday",
+        "tonight",
+        "in",
+        "on",
+        "at",
+        "for",
+        "with",
+        "from",
+        "to",
+        "by",
+        "after",
+        "before",
+        "as",
+        "of",
+        "one",
+        "two",
+        "still",
+        "only",
+        "even",
+        "here",
+        "now",
+        "well",
+        "looks",
+        "seems",
+        "sounds",
+    }
+)
 # What may stand as the subject after an auxiliary ("Did I…", "Is the review…").
-_SUBJECTS = {"i", "you", "we", "he", "she", "it", "they", "there", "this", "that", "these", "those", "the", "a", "an",
-             "my", "our", "your", "his", "her", "their", "its", "anyone", "anybody", "someone", "somebody", "everyone",
-             "any", "all", "one"}
+_SUBJECTS = {
+    "i",
+    "you",
+    "we",
+    "he",
+    "she",
+    "it",
+    "they",
+    "there",
+    "this",
+    "that",
+    "these",
+    "those",
+    "the",
+    "a",
+    "an",
+    "my",
+    "our",
+    "your",
+    "his",
+    "her",
+    "their",
+    "its",
+    "anyone",
+    "anybody",
+    "someone",
+    "somebody",
+    "everyone",
+    "any",
+    "all",
+    "one",
+}
 # What may follow an imperative verb: the thing it acts on.
 _OBJECT_START = {
-    "me", "us", "him", "her", "them", "it", "this", "that", "these", "those", "the", "a", "an", "my", "our", "his",
-    "their", "your", "some", "all", "everyone", "everybody", "up", "out", "off", "back", "over", "in", "down",
-    "together", "ahead", "on", "to", "another", "one", "two", "three", "next", "tomorrow", "today", "tonight",
+    "me",
+    "us",
+    "him",
+    "her",
+    "them",
+    "it",
+    "this",
+    "that",
+    "these",
+    "those",
+    "the",
+    "a",
+    "an",
+    "my",
+    "our",
+    "his",
+    "their",
+    "your",
+    "some",
+    "all",
+    "everyone",
+    "everybody",
+    "up",
+    "out",
+    "off",
+    "back",
+    "over",
+    "in",
+    "down",
+    "together",
+    "ahead",
+    "on",
+    "to",
+    "another",
+    "one",
+    "two",
+    "three",
+    "next",
+    "tomorrow",
+    "today",
+    "tonight",
 }
 _LEAD_IN = re.compile(
     r"^(?:(?:please|pls|plz|ok(?:ay)?|so|now|then|also|and|hey|hi|right|alright|quickly|kept|actually|oh|well)\b[,\s]*)+",
     re.I,
 )
-_TAG = re.compile(r"[,\s]+(?:ok(?:ay)?|please|pls|thanks|thank you|will you|would you|can you|could you|yeah|yes)\s*[?!.]*$", re.I)
+_TAG = re.compile(
+    r"[,\s]+(?:ok(?:ay)?|please|pls|thanks|thank you|will you|would you|can you|could you|yeah|yes)\s*[?!.]*$", re.I
+)
 _QUESTION_TAG = re.compile(r"[,\s]+(?:right|isn't it|aren't they|don't i|didn't i|is it|correct|no)\s*\?\s*$", re.I)
 _WORD = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|[a-z]+(?:['’][a-z]+)?|\d[\w:.]*|[A-Z][\w'’-]*", re.I)
 
@@ -132,13 +350,19 @@ _TELL_ME_WH = re.compile(
 )
 _FRAMES = [
     # modal + you (+ please) + verb: "could you please book", "would you mind sending", "will you tell"
-    re.compile(r"^(?:can|could|would|will|won't|can't|couldn't)\s+you\s+(?:please\s+|kindly\s+|maybe\s+|just\s+)?(?:mind\s+)?(?P<rest>.+)", re.I),
+    re.compile(
+        r"^(?:can|could|would|will|won't|can't|couldn't)\s+you\s+(?:please\s+|kindly\s+|maybe\s+|just\s+)?(?:mind\s+)?(?P<rest>.+)",
+        re.I,
+    ),
     # "do you think you could", "any chance you could", "is there any way you could"
     re.compile(r"^(?:.{0,30}?\b)?you\s+(?:could|can|would|might)\s+(?:please\s+)?(?P<rest>.+)", re.I),
     # "are you able to", "would you be able to", "are you free to"
     re.compile(r"^(?:are|would|will|could)\s+you\s+(?:be\s+)?(?:able|willing|free)\s+to\s+(?P<rest>.+)", re.I),
     # "is it possible to", "would it be possible (for you) to"
-    re.compile(r"^(?:is|would|will|was)\s+it\s+(?:be\s+)?(?:possible|ok(?:ay)?|alright)\s+(?:for\s+you\s+)?to\s+(?P<rest>.+)", re.I),
+    re.compile(
+        r"^(?:is|would|will|was)\s+it\s+(?:be\s+)?(?:possible|ok(?:ay)?|alright)\s+(?:for\s+you\s+)?to\s+(?P<rest>.+)",
+        re.I,
+    ),
     # "would you mind", "mind sending"
     re.compile(r"^(?:would\s+you\s+)?mind\s+(?P<rest>.+)", re.I),
     # "why don't you / we"
@@ -150,7 +374,9 @@ _FRAMES = [
     re.compile(r"^i\s*(?:need|want|'d\s+like|would\s+like|'d\s+love|would\s+love)\s+you\s+to\s+(?P<rest>.+)", re.I),
 ]
 # A condition or time before the main clause: "If not, send it now.", "When Dana replies, book the room."
-_LEADING_CLAUSE = re.compile(r"^(?:if|when|once|after|before|otherwise|in that case|then)\b[^,]{0,60},\s*(?P<rest>.+)", re.I)
+_LEADING_CLAUSE = re.compile(
+    r"^(?:if|when|once|after|before|otherwise|in that case|then)\b[^,]{0,60},\s*(?P<rest>.+)", re.I
+)
 # "how about / what about": a suggestion when a verb follows, a topic otherwise.
 _ABOUT = re.compile(r"^(?:how|what)\s+about\s+(?:you\s+|we\s+)?(?P<rest>.+)", re.I)
 
@@ -235,7 +461,14 @@ def _imperative(text: str) -> bool:
     if len(words) < 2:
         return False
     first, second = words[0].lower(), words[1]
-    if first in _NOT_A_VERB or first.endswith(("ed", "ly")) or first.endswith("ing") and len(first) > 5:
+    # "Going to send…", "Meeting moved…": an -ing form (a vowel before the -ing) opens no
+    # imperative; "ping", "bring" and "string" are verbs.
+    if (
+        first in _NOT_A_VERB
+        or first.endswith(("ed", "ly"))
+        or first.endswith("ing")
+        and re.search("[aeiouy]", first[:-3])
+    ):
         return False
     low = second.lower()
     if low in _OBJECT_START or low[0].isdigit() or low.startswith("'") or "@" in low:
@@ -249,13 +482,21 @@ def _imperative(text: str) -> bool:
 
 # --- Chinese ------------------------------------------------------------------
 
-_ZH_WH = re.compile(r"什么|甚么|啥|谁|哪|几[个次点号天时月岁位]|几$|多少|多久|多长|怎么|怎样|为什么|为何|何时|何地|是否|有没有|有没|是不是|对不对|好不好")
+_ZH_WH = re.compile(
+    r"什么|甚么|啥|谁|哪|几[个次点号天时月岁位]|几$|多少|多久|多长|怎么|怎样|为什么|为何|何时|何地|是否|有没有|有没|是不是|对不对|好不好"
+)
 _ZH_FINAL_Q = re.compile(r"(?:吗|么|嘛|呢)\s*[？?。]*$|[？?]\s*$")
 # A second person with a modal: "你能", "您可以", "能不能", "可不可以", "能否".
-_ZH_ASK_YOU = re.compile(r"^(?:你|您)?(?:能不能|能否|可不可以|可否|能|可以|会不会)(?:帮|替|给|把|将|提醒|发|安排|约|订|预约|加|取消|改|告诉|通知|转发|回复|查|看)")
-_ZH_PLEASE = re.compile(r"^(?:你|您)?(?:请|麻烦|劳驾|帮我|帮忙|替我|帮个忙|要不(?:你|您)?(?!我)|不如(?:你|您)?(?!我)|能不能帮|可以帮)")
+_ZH_ASK_YOU = re.compile(
+    r"^(?:你|您)?(?:能不能|能否|可不可以|可否|能|可以|会不会)(?:帮|替|给|把|将|提醒|发|安排|约|订|预约|加|取消|改|告诉|通知|转发|回复|查|看)"
+)
+_ZH_PLEASE = re.compile(
+    r"^(?:你|您)?(?:请|麻烦|劳驾|帮我|帮忙|替我|帮个忙|要不(?:你|您)?(?!我)|不如(?:你|您)?(?!我)|能不能帮|可以帮)"
+)
 # A sentence that opens with a coverb or a verb of action, with no subject of its own.
-_ZH_IMPERATIVE = re.compile(r"^(?:把|将|给.{1,40}?(?:发|打|回|写|转)|跟.{1,40}?说|提醒|安排|预约|预订|订|约|加|添加|新建|创建|取消|删除|删掉|改到|改成|推迟|提前|告诉|通知|回复|转发|发(?:给|个|一|封|条)|记(?:一下|下|得提醒))")
+_ZH_IMPERATIVE = re.compile(
+    r"^(?:把|将|给.{1,40}?(?:发|打|回|写|转)|跟.{1,40}?说|提醒|安排|预约|预订|订|约|加|添加|新建|创建|取消|删除|删掉|改到|改成|推迟|提前|告诉|通知|回复|转发|发(?:给|个|一|封|条)|记(?:一下|下|得提醒))"
+)
 _ZH_WANT_YOU = re.compile(r"^我(?:需要|想要|想让|要|希望)(?:你|您)")
 _ZH_SUBJECT_I = re.compile(r"^(?:我|我们)")
 _ZH_LEAD = re.compile(r"^(?:好的|好|嗯|那|那么|对了|另外|还有|然后|哦|喂)[，,、\s]*")

@@ -58,7 +58,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from memory.text.numbers import CN_NUMERAL, EN_NUMBER, cn_int, to_int
+from memory.text.numbers import CN_NUMERAL, EN_NUMBER, EN_ONES, cn_int, to_int
 
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
@@ -228,36 +228,61 @@ def _en_rules():
         def wrap(fn):
             R.append((re.compile(pattern, re.IGNORECASE), fn, in_text))
             return fn
+
         return wrap
 
     @rule(r"\bthe day after tomorrow\b")
-    def _(m, ref): return _day(ref + timedelta(days=2))
+    def _(m, ref):
+        return _day(ref + timedelta(days=2))
 
     @rule(r"\bthe day before yesterday\b")
-    def _(m, ref): return _day(ref - timedelta(days=2))
+    def _(m, ref):
+        return _day(ref - timedelta(days=2))
 
     # "Thursday next week", "Thursday of next week", "next week Thursday", "the week after next on Monday"
     @rule(r"\b" + _WD + r"(?:,)? (?:of )?(?P<which>next|this|last) week\b")
-    def _(m, ref): return _day(_in_week(ref, {"next": 1, "this": 0, "last": -1}[m.group("which").lower()], _wd(m.group("wd"))))
+    def _(m, ref):
+        return _day(_in_week(ref, {"next": 1, "this": 0, "last": -1}[m.group("which").lower()], _wd(m.group("wd"))))
 
     @rule(r"\b(?P<which>next|this|last) week(?:,)? (?:on )?" + _WD + r"\b")
-    def _(m, ref): return _day(_in_week(ref, {"next": 1, "this": 0, "last": -1}[m.group("which").lower()], _wd(m.group("wd"))))
+    def _(m, ref):
+        return _day(_in_week(ref, {"next": 1, "this": 0, "last": -1}[m.group("which").lower()], _wd(m.group("wd"))))
 
-    @rule(r"\b" + _WD + r"(?:,)? (?:of )?the week after next\b|\bthe week after next(?:,)? (?:on )?" + _WD.replace("wd", "wd2") + r"\b")
-    def _(m, ref): return _day(_in_week(ref, 2, _wd(m.group("wd") or m.group("wd2"))))
+    @rule(
+        r"\b"
+        + _WD
+        + r"(?:,)? (?:of )?the week after next\b|\bthe week after next(?:,)? (?:on )?"
+        + _WD.replace("wd", "wd2")
+        + r"\b"
+    )
+    def _(m, ref):
+        return _day(_in_week(ref, 2, _wd(m.group("wd") or m.group("wd2"))))
 
     @rule(r"\bthe week after next\b")
-    def _(m, ref): return _week(ref + timedelta(weeks=2))
+    def _(m, ref):
+        return _week(ref + timedelta(weeks=2))
 
     # "a week from Friday", "two weeks from tomorrow", "3 weeks from today"
-    @rule(r"\b" + _NUM + " " + _UNIT + r" (?:from|after) (?:(?P<anchor>today|now|tomorrow|yesterday)|(?:(?P<which>next|this) )?" + _WD + r")\b")
+    @rule(
+        r"\b"
+        + _NUM
+        + " "
+        + _UNIT
+        + r" (?:from|after) (?:(?P<anchor>today|now|tomorrow|yesterday)|(?:(?P<which>next|this) )?"
+        + _WD
+        + r")\b"
+    )
     def _(m, ref):
         n, unit = _count(m.group("n")), m.group("unit")
         if m.group("anchor"):
             base = ref + timedelta(days=_ANCHOR_DAYS[m.group("anchor").lower()])
         else:
             wd, which = _wd(m.group("wd")), (m.group("which") or "").lower()
-            base = _in_week(ref, 1, wd) if which == "next" else (_coming_weekday(ref, wd) if which == "this" else _next_weekday(ref, wd))
+            base = (
+                _in_week(ref, 1, wd)
+                if which == "next"
+                else (_coming_weekday(ref, wd) if which == "this" else _next_weekday(ref, wd))
+            )
         return _shift(base, n, unit)
 
     @rule(r"\b(?:the )?end of (?:the |this )?(?P<what>day|week|month|year)\b|\b(?P<abbr>eod|eow|eom)\b")
@@ -270,11 +295,13 @@ def _en_rules():
         return _day(_month_end(ref) if what == "month" else date(ref.year, 12, 31))
 
     @rule(r"\b(?:the )?end of next month\b")
-    def _(m, ref): return _day(_month_end(ref, 1))
+    def _(m, ref):
+        return _day(_month_end(ref, 1))
 
     # "the 5th of next month"
     @rule(r"\bthe (?P<d>\d{1,2})(?:st|nd|rd|th) of (?P<which>next|this) month\b")
-    def _(m, ref): return _day(_nth_of_month(ref, int(m.group("d")), 1 if m.group("which").lower() == "next" else 0))
+    def _(m, ref):
+        return _day(_nth_of_month(ref, int(m.group("d")), 1 if m.group("which").lower() == "next" else 0))
 
     @rule(r"\b(?:next|last|this|coming|past) weekend\b")
     def _(m, ref):
@@ -301,24 +328,34 @@ def _en_rules():
         return _month(ref, shift) if what == "month" else _year(ref, shift)
 
     @rule(r"\bin " + _NUM + " " + _UNIT + r"(?: time)?\b")
-    def _(m, ref): return _shift(ref, _count(m.group("n")), m.group("unit"))
+    def _(m, ref):
+        return _shift(ref, _count(m.group("n")), m.group("unit"))
 
     @rule(r"\b" + _NUM + " " + _UNIT + r" (?:ago|earlier|before)\b")
-    def _(m, ref): return _shift(ref, -_count(m.group("n")), m.group("unit"))
+    def _(m, ref):
+        return _shift(ref, -_count(m.group("n")), m.group("unit"))
 
     # "on the 22nd", "the 1st": the next such day, today counting (not "the 3rd of May": a date, read elsewhere)
-    @rule(r"\b(?:on |by |until |till |before |from )?the (?P<d>\d{1,2})(?:st|nd|rd|th)\b(?! (?:of )?" + _MONTH_NAMES + r"\b)",
-          in_text=False)
-    def _(m, ref): return _day(_nth_of_month(ref, int(m.group("d"))))
+    @rule(
+        r"\b(?:on |by |until |till |before |from )?the (?P<d>\d{1,2})(?:st|nd|rd|th)\b(?! (?:of )?"
+        + _MONTH_NAMES
+        + r"\b)",
+        in_text=False,
+    )
+    def _(m, ref):
+        return _day(_nth_of_month(ref, int(m.group("d"))))
 
     @rule(r"\b(?:tomorrow|tmrw|tmr)\b")
-    def _(m, ref): return _day(ref + timedelta(days=1))
+    def _(m, ref):
+        return _day(ref + timedelta(days=1))
 
     @rule(r"\byesterday\b")
-    def _(m, ref): return _day(ref - timedelta(days=1))
+    def _(m, ref):
+        return _day(ref - timedelta(days=1))
 
     @rule(r"\b(?:today|tonight|this (?:morning|afternoon|evening))\b")
-    def _(m, ref): return _day(ref)
+    def _(m, ref):
+        return _day(ref)
 
     @rule(r"\b(?:on|by|until|till|before|after|from) " + _WD + r"\b(?!\.\w)")
     def _(m, ref):
@@ -330,16 +367,55 @@ def _en_rules():
 
 # --- Chinese ---------------------------------------------------------------
 
-_ZH_WD = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6, "末": None,
-          "1": 0, "2": 1, "3": 2, "4": 3, "5": 4, "6": 5, "7": 6}
+_ZH_WD = {
+    "一": 0,
+    "二": 1,
+    "三": 2,
+    "四": 3,
+    "五": 4,
+    "六": 5,
+    "日": 6,
+    "天": 6,
+    "末": None,
+    "1": 0,
+    "2": 1,
+    "3": 2,
+    "4": 3,
+    "5": 4,
+    "6": 5,
+    "7": 6,
+}
 _ZH_NUM = r"(?P<n>\d+|" + CN_NUMERAL + ")"
 _ZH_WEEK = "(?:周|週|星期|礼拜|禮拜)"
-_ZH_MONTH_SHIFT = {"下下个": 2, "上上个": -2, "下个": 1, "下個": 1, "上个": -1, "上個": -1, "这个": 0, "這個": 0, "本": 0, "下": 1, "上": -1}
+_ZH_MONTH_SHIFT = {
+    "下下个": 2,
+    "上上个": -2,
+    "下个": 1,
+    "下個": 1,
+    "上个": -1,
+    "上個": -1,
+    "这个": 0,
+    "這個": 0,
+    "本": 0,
+    "下": 1,
+    "上": -1,
+}
 
 
 def _zh_week_shift(word: str) -> int:
-    return {"下下": 2, "下": 1, "上上": -2, "上": -1, "这": 0, "這": 0, "本": 0, "这个": 0, "下个": 1, "下個": 1,
-            "上个": -1}[word]
+    return {
+        "下下": 2,
+        "下": 1,
+        "上上": -2,
+        "上": -1,
+        "这": 0,
+        "這": 0,
+        "本": 0,
+        "这个": 0,
+        "下个": 1,
+        "下個": 1,
+        "上个": -1,
+    }[word]
 
 
 def _zh_rules():
@@ -349,6 +425,7 @@ def _zh_rules():
         def wrap(fn):
             R.append((re.compile(pattern), fn, in_text))
             return fn
+
         return wrap
 
     @rule(r"(?P<w>下下|上上|下个|下個|上个|下|上|这个|这|這|本)" + _ZH_WEEK + r"(?P<d>[一二三四五六日天末1-7])")
@@ -359,36 +436,64 @@ def _zh_rules():
         return _day(_in_week(ref, shift, d))
 
     @rule(r"(?P<w>下下|上上|下个|下個|上个|下|上|这个|这|這|本)" + _ZH_WEEK)
-    def _(m, ref): return _week(ref + timedelta(weeks=_zh_week_shift(m.group("w"))))
+    def _(m, ref):
+        return _week(ref + timedelta(weeks=_zh_week_shift(m.group("w"))))
 
     # 月底 / 下个月底 / 月末: the month's last day
     @rule(r"(?P<w>下下个|上上个|下个|下個|上个|上個|这个|這個|本|下|上)?个?月(?:底|末)")
-    def _(m, ref): return _day(_month_end(ref, _ZH_MONTH_SHIFT.get(m.group("w") or "", 0)))
+    def _(m, ref):
+        return _day(_month_end(ref, _ZH_MONTH_SHIFT.get(m.group("w") or "", 0)))
 
     @rule(r"(?:年底|年末)")
-    def _(m, ref): return _day(date(ref.year, 12, 31))
+    def _(m, ref):
+        return _day(date(ref.year, 12, 31))
 
     # 下个月5号 / 这个月28日
     @rule(r"(?P<w>下下个|上上个|下个|下個|上个|上個|这个|這個|本)月(?P<d>\d{1,2}|" + CN_NUMERAL + r")(?:号|號|日)")
-    def _(m, ref): return _day(_nth_of_month(ref, _zh_count(m.group("d")), _ZH_MONTH_SHIFT[m.group("w")]))
+    def _(m, ref):
+        return _day(_nth_of_month(ref, _zh_count(m.group("d")), _ZH_MONTH_SHIFT[m.group("w")]))
 
     @rule(r"(?P<w>下下个|上上个|下个|下個|上个|上個|这个|這個|本)月")
-    def _(m, ref): return _month(ref, _ZH_MONTH_SHIFT[m.group("w")])
+    def _(m, ref):
+        return _month(ref, _ZH_MONTH_SHIFT[m.group("w")])
 
     @rule(r"(?P<w>大前|前|去|今|明|后|後|大后)年")
-    def _(m, ref): return _year(ref, {"大前": -3, "前": -2, "去": -1, "今": 0, "明": 1, "后": 2, "後": 2, "大后": 3}[m.group("w")])
+    def _(m, ref):
+        return _year(ref, {"大前": -3, "前": -2, "去": -1, "今": 0, "明": 1, "后": 2, "後": 2, "大后": 3}[m.group("w")])
 
     @rule(_ZH_NUM + r"(?P<unit>天|个星期|個星期|星期|个礼拜|礼拜|周|个月|個月|年)(?:以后|之后|以後|之後|后|後)")
-    def _(m, ref): return _shift(ref, _zh_count(m.group("n")), m.group("unit").lstrip("个個"))
+    def _(m, ref):
+        return _shift(ref, _zh_count(m.group("n")), m.group("unit").lstrip("个個"))
 
     @rule(_ZH_NUM + r"(?P<unit>天|个星期|個星期|星期|个礼拜|礼拜|周|个月|個月|年)(?:以前|之前|前)")
-    def _(m, ref): return _shift(ref, -_zh_count(m.group("n")), m.group("unit").lstrip("个個"))
+    def _(m, ref):
+        return _shift(ref, -_zh_count(m.group("n")), m.group("unit").lstrip("个個"))
 
     @rule(r"(?P<w>大后天|大後天|后天|後天|明天|明日|明早|明晚|今天|今日|今晚|今早|昨天|昨晚|前天|大前天)")
     def _(m, ref):
-        return _day(ref + timedelta(days={"大后天": 3, "大後天": 3, "后天": 2, "後天": 2, "明天": 1, "明日": 1, "明早": 1,
-                                          "明晚": 1, "今天": 0, "今日": 0, "今晚": 0, "今早": 0, "昨天": -1, "昨晚": -1,
-                                          "前天": -2, "大前天": -3}[m.group("w")]))
+        return _day(
+            ref
+            + timedelta(
+                days={
+                    "大后天": 3,
+                    "大後天": 3,
+                    "后天": 2,
+                    "後天": 2,
+                    "明天": 1,
+                    "明日": 1,
+                    "明早": 1,
+                    "明晚": 1,
+                    "今天": 0,
+                    "今日": 0,
+                    "今晚": 0,
+                    "今早": 0,
+                    "昨天": -1,
+                    "昨晚": -1,
+                    "前天": -2,
+                    "大前天": -3,
+                }[m.group("w")]
+            )
+        )
 
     @rule(r"(?<![上下这這本个個])" + _ZH_WEEK + r"(?P<d>[一二三四五六日天末1-7])")
     def _(m, ref):
@@ -399,7 +504,8 @@ def _zh_rules():
 
     # 22号 / 5日 (not 12月5日, a date read elsewhere): the next such day, today counting
     @rule(r"(?<![\d月])(?P<d>\d{1,2}|" + CN_NUMERAL + r")(?:号|號)|(?<![\d月])(?P<d2>\d{1,2})日", in_text=False)
-    def _(m, ref): return _day(_nth_of_month(ref, _zh_count(m.group("d") or m.group("d2"))))
+    def _(m, ref):
+        return _day(_nth_of_month(ref, _zh_count(m.group("d") or m.group("d2"))))
 
     return R
 
@@ -489,27 +595,88 @@ def undated(text: str) -> str:
 PERIOD_DEFAULT = {"morning": time(9), "noon": time(12), "afternoon": time(14), "evening": time(19)}
 
 _EN_WEEKDAY = {
-    "monday": 0, "mon": 0, "tuesday": 1, "tue": 1, "tues": 1, "wednesday": 2, "wed": 2, "weds": 2,
-    "thursday": 3, "thu": 3, "thur": 3, "thurs": 3, "friday": 4, "fri": 4, "saturday": 5, "sat": 5,
-    "sunday": 6, "sun": 6,
+    "monday": 0,
+    "mon": 0,
+    "tuesday": 1,
+    "tue": 1,
+    "tues": 1,
+    "wednesday": 2,
+    "wed": 2,
+    "weds": 2,
+    "thursday": 3,
+    "thu": 3,
+    "thur": 3,
+    "thurs": 3,
+    "friday": 4,
+    "fri": 4,
+    "saturday": 5,
+    "sat": 5,
+    "sunday": 6,
+    "sun": 6,
 }
 _EN_MONTH = {
-    "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4,
-    "may": 5, "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8,
-    "september": 9, "sept": 9, "sep": 9, "october": 10, "oct": 10, "november": 11, "nov": 11,
-    "december": 12, "dec": 12,
+    "january": 1,
+    "jan": 1,
+    "february": 2,
+    "feb": 2,
+    "march": 3,
+    "mar": 3,
+    "april": 4,
+    "apr": 4,
+    "may": 5,
+    "june": 6,
+    "jun": 6,
+    "july": 7,
+    "jul": 7,
+    "august": 8,
+    "aug": 8,
+    "september": 9,
+    "sept": 9,
+    "sep": 9,
+    "october": 10,
+    "oct": 10,
+    "november": 11,
+    "nov": 11,
+    "december": 12,
+    "dec": 12,
 }
 _WDS = "|".join(sorted(_EN_WEEKDAY, key=len, reverse=True))
 _MON = "|".join(sorted(_EN_MONTH, key=len, reverse=True))
 _HOUR = r"(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
 _CN_NUM = r"(?:\d{1,2}|" + CN_NUMERAL + ")"
 _CN_PERIOD = {
-    "凌晨": "night", "早上": "morning", "早晨": "morning", "上午": "morning", "中午": "noon",
-    "下午": "afternoon", "傍晚": "evening", "晚上": "evening", "夜里": "evening",
+    "凌晨": "night",
+    "早上": "morning",
+    "早晨": "morning",
+    "上午": "morning",
+    "中午": "noon",
+    "下午": "afternoon",
+    "傍晚": "evening",
+    "晚上": "evening",
+    "夜里": "evening",
 }
 # Words a phrase may hold besides its day and time.
-FILLER = {"at", "on", "the", "of", "@", "by", "around", "about", "for", "starting", "-", ",", "this",
-          "的", "在", "于", "於", "，", "、"}
+FILLER = {
+    "at",
+    "on",
+    "the",
+    "of",
+    "@",
+    "by",
+    "around",
+    "about",
+    "for",
+    "starting",
+    "-",
+    ",",
+    "this",
+    "的",
+    "在",
+    "于",
+    "於",
+    "，",
+    "、",
+}
 
 
 @dataclass(frozen=True)
@@ -522,7 +689,9 @@ class Parsed:
 def normalise(phrase: str) -> str:
     text = phrase.strip()
     # Full-width digits and punctuation, as typed with a Chinese input method.
-    text = text.translate({0xFF10 + i: ord("0") + i for i in range(10)} | {0xFF1A: ord(":"), 0x3000: ord(" "), 0xFF0F: ord("/")})
+    text = text.translate(
+        {0xFF10 + i: ord("0") + i for i in range(10)} | {0xFF1A: ord(":"), 0x3000: ord(" "), 0xFF0F: ord("/")}
+    )
     text = text.lower().replace("a.m.", "am").replace("p.m.", "pm").replace("’", "'")
     text = re.sub(r"\s+", " ", text)
     return text.strip(" .。!！?？")
@@ -555,22 +724,30 @@ class _Reader:
             if not m:
                 return
             handle(m)
-            self.text = self.text[: m.start()] + " " + self.text[m.end():]
+            self.text = self.text[: m.start()] + " " + self.text[m.end() :]
 
     def set_day(self, value: date) -> None:
         if self.day is not None and self.day != value:
-            raise Ambiguous(self.phrase, [self.day.isoformat(), value.isoformat()], "it names two different days", conflict=True)
+            raise Ambiguous(
+                self.phrase, [self.day.isoformat(), value.isoformat()], "it names two different days", conflict=True
+            )
         self.day = value
 
     def name_weekday(self, target: int) -> None:
         if self.named_weekday is not None and self.named_weekday != target:
-            raise Ambiguous(self.phrase, [WEEKDAYS[self.named_weekday], WEEKDAYS[target]], "it names two weekdays", conflict=True)
+            raise Ambiguous(
+                self.phrase, [WEEKDAYS[self.named_weekday], WEEKDAYS[target]], "it names two weekdays", conflict=True
+            )
         self.named_weekday = target
 
     def set_time(self, hour: int, minute: int = 0, meridiem: str | None = None, leading_zero: bool = False) -> None:
         if self.hour is not None and (self.hour, self.minute) != (hour, minute):
-            raise Ambiguous(self.phrase, [f"{self.hour}:{self.minute:02d}", f"{hour}:{minute:02d}"], "it names two times of day",
-                            conflict=True)
+            raise Ambiguous(
+                self.phrase,
+                [f"{self.hour}:{self.minute:02d}", f"{hour}:{minute:02d}"],
+                "it names two times of day",
+                conflict=True,
+            )
         if meridiem and not 1 <= hour <= 12:
             raise DateError(f"{hour}{meridiem} is not a time")
         if not (0 <= hour <= 23 and 0 <= minute <= 59):
@@ -586,8 +763,14 @@ class _Reader:
         """Settle the day: a bare weekday picks one or checks the date beside it; a week narrows to it."""
         if self.range is not None:
             span, words = self.range
-            if self.named_weekday is not None and span.unit == "range" and span.start <= span.start + timedelta(
-                    days=(self.named_weekday - span.start.weekday()) % 7) <= span.end and self.day is None:
+            if (
+                self.named_weekday is not None
+                and span.unit == "range"
+                and span.start
+                <= span.start + timedelta(days=(self.named_weekday - span.start.weekday()) % 7)
+                <= span.end
+                and self.day is None
+            ):
                 self.set_day(span.start + timedelta(days=(self.named_weekday - span.start.weekday()) % 7))
                 self.named_weekday = None
             elif self.day is None or not span.start <= self.day <= span.end:
@@ -603,9 +786,15 @@ class _Reader:
         if self.day is None:
             self.day = self.today + timedelta(days=(target - self.today.weekday()) % 7 or 7)
         elif self.day.weekday() != target:
-            raise Ambiguous(self.phrase, [f"{WEEKDAYS[target]} {(self.day + timedelta(days=(target - self.day.weekday()) % 7)).isoformat()}",
-                                          f"{WEEKDAYS[self.day.weekday()]} {self.day.isoformat()}"],
-                            f"{self.day.isoformat()} is a {WEEKDAYS[self.day.weekday()]}, not a {WEEKDAYS[target]}", conflict=True)
+            raise Ambiguous(
+                self.phrase,
+                [
+                    f"{WEEKDAYS[target]} {(self.day + timedelta(days=(target - self.day.weekday()) % 7)).isoformat()}",
+                    f"{WEEKDAYS[self.day.weekday()]} {self.day.isoformat()}",
+                ],
+                f"{self.day.isoformat()} is a {WEEKDAYS[self.day.weekday()]}, not a {WEEKDAYS[target]}",
+                conflict=True,
+            )
 
     def month_day(self, month: int, day: int, year: int | None) -> date:
         try:
@@ -659,8 +848,13 @@ def read(phrase: str, now: datetime, tz: ZoneInfo) -> Parsed:
         return Parsed(exact=r.exact)
     if r.midnight and r.day is not None:
         start, end = r.day, r.day + timedelta(days=1)
-        raise Ambiguous(phrase.strip(), [f"00:00 on {WEEKDAYS[start.weekday()]} {start.isoformat()} (its start)",
-                                         f"00:00 on {WEEKDAYS[end.weekday()]} {end.isoformat()} (its end)"])
+        raise Ambiguous(
+            phrase.strip(),
+            [
+                f"00:00 on {WEEKDAYS[start.weekday()]} {start.isoformat()} (its start)",
+                f"00:00 on {WEEKDAYS[end.weekday()]} {end.isoformat()} (its end)",
+            ],
+        )
     clock = _clock(r)
     if r.day is None and clock is None:
         raise DateError(f"found no day or time in {phrase.strip()!r}")
@@ -694,22 +888,50 @@ def _read_iso(text: str, tz: ZoneInfo) -> Parsed | None:
 
 def _read_periods_with_days(r: _Reader) -> None:
     """Words that name a day and a part of it at once: "tonight", "this morning", 今晚, 明早."""
-    both = {r"\btonight\b": (0, "evening"), r"\bthis morning\b": (0, "morning"), r"\bthis afternoon\b": (0, "afternoon"),
-            r"\bthis evening\b": (0, "evening"), r"\btomorrow (?:morning)\b": (1, "morning"),
-            r"今晚": (0, "evening"), r"今早": (0, "morning"), r"明早": (1, "morning"), r"明晚": (1, "evening")}
+    both = {
+        r"\btonight\b": (0, "evening"),
+        r"\bthis morning\b": (0, "morning"),
+        r"\bthis afternoon\b": (0, "afternoon"),
+        r"\bthis evening\b": (0, "evening"),
+        r"\btomorrow (?:morning)\b": (1, "morning"),
+        r"今晚": (0, "evening"),
+        r"今早": (0, "morning"),
+        r"明早": (1, "morning"),
+        r"明晚": (1, "evening"),
+    }
+
+    def day_and_period(offset: int, period: str) -> None:
+        r.set_day(r.today + timedelta(days=offset))
+        r.set_period(period)
+
     for pattern, (offset, period) in both.items():
-        r.take(pattern, lambda m, o=offset, p=period: (r.set_day(r.today + timedelta(days=o)), r.set_period(p)))
+        r.take(pattern, lambda m, o=offset, p=period: day_and_period(o, p))
 
 
 _UNITS = {
-    "minute": 60, "minutes": 60, "min": 60, "mins": 60, "m": 60,
-    "hour": 3600, "hours": 3600, "hr": 3600, "hrs": 3600, "h": 3600,
-    "分钟": 60, "分鐘": 60, "小时": 3600, "小時": 3600, "个小时": 3600, "個小時": 3600, "钟头": 3600, "个钟头": 3600,
+    "minute": 60,
+    "minutes": 60,
+    "min": 60,
+    "mins": 60,
+    "m": 60,
+    "hour": 3600,
+    "hours": 3600,
+    "hr": 3600,
+    "hrs": 3600,
+    "h": 3600,
+    "分钟": 60,
+    "分鐘": 60,
+    "小时": 3600,
+    "小時": 3600,
+    "个小时": 3600,
+    "個小時": 3600,
+    "钟头": 3600,
+    "个钟头": 3600,
 }
 
 
 def _read_exact(r: _Reader) -> None:
-    """"in 2 hours", "45 minutes from now", "半小时后": a moment counted from now."""
+    """ "in 2 hours", "45 minutes from now", "半小时后": a moment counted from now."""
 
     def shift(amount: float, unit: str) -> None:
         if r.exact is not None:
@@ -719,7 +941,13 @@ def _read_exact(r: _Reader) -> None:
 
     def english(m: re.Match) -> None:
         count = m.group("n")
-        amount = 0.5 if count in ("half an", "half a") else float(count) if re.fullmatch(r"\d+(?:\.\d+)?", count) else _count(count)
+        amount = (
+            0.5
+            if count in ("half an", "half a")
+            else float(count)
+            if re.fullmatch(r"\d+(?:\.\d+)?", count)
+            else _count(count)
+        )
         shift(amount + (0.5 if m.group("half") else 0), m.group("unit"))
 
     units = "minutes|minute|mins|min|hours|hour|hrs|hr|h|m"
@@ -775,11 +1003,17 @@ def _read_absolute(r: _Reader) -> None:
         if not readings:
             raise DateError(f"{m.group(0)!r} is not a date")
         if len(readings) > 1:
-            raise Ambiguous(m.group(0), [f"{d.day} {calendar.month_name[d.month]} ({d.isoformat()})" for d in readings],
-                            "write the month as a word or the date as YYYY-MM-DD")
+            raise Ambiguous(
+                m.group(0),
+                [f"{d.day} {calendar.month_name[d.month]} ({d.isoformat()})" for d in readings],
+                "write the month as a word or the date as YYYY-MM-DD",
+            )
         r.set_day(readings[0])
 
-    r.take(r"(?<![\d/])(?P<a>\d{1,2})[/.](?P<b>\d{1,2})(?:[/.](?P<y>\d{4}|\d{2}))?(?![\d/]|\.\d)(?!\s*(?:am|pm|h)\b)", numeric)
+    r.take(
+        r"(?<![\d/])(?P<a>\d{1,2})[/.](?P<b>\d{1,2})(?:[/.](?P<y>\d{4}|\d{2}))?(?![\d/]|\.\d)(?!\s*(?:am|pm|h)\b)",
+        numeric,
+    )
 
 
 def _read_relative_days(r: _Reader) -> None:
@@ -800,8 +1034,7 @@ def _read_weekdays(r: _Reader) -> None:
     r.take(rf"\b(?P<d>{_WDS})\b\.?", lambda m: r.name_weekday(_EN_WEEKDAY[m.group("d")]))
 
 
-_WORD_HOURS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-               "ten": 10, "eleven": 11, "twelve": 12}
+_WORD_HOURS = {word: n for word, n in EN_ONES.items() if 1 <= n <= 12}  # "at five", "seven o'clock"
 
 
 def _hour(word: str) -> int:
@@ -847,8 +1080,10 @@ def _read_clock(r: _Reader) -> None:
         else:
             r.set_time(stated - 1 if stated > 1 else 12, 60 - amount, m.group("ap"), keep)
 
-    r.take(rf"\b(?:a )?(?P<amt>half|quarter|\d{{1,2}}|{EN_NUMBER})(?: minutes?)? (?P<dir>past|to) (?P<h>{_HOUR})\b(?: ?(?P<ap>am|pm)\b)?",
-           past_to)
+    r.take(
+        rf"\b(?:a )?(?P<amt>half|quarter|\d{{1,2}}|{EN_NUMBER})(?: minutes?)? (?P<dir>past|to) (?P<h>{_HOUR})\b(?: ?(?P<ap>am|pm)\b)?",
+        past_to,
+    )
 
     def hm(m: re.Match) -> None:
         g = m.groupdict()
@@ -858,8 +1093,11 @@ def _read_clock(r: _Reader) -> None:
     r.take(r"\b(?P<h>\d{1,2}) ?(?P<ap>am|pm)\b", hm)
     r.take(r"\b(?P<h>\d{1,2}) ?(?:o'?clock|h)\b", hm)
 
-    for words, period in ((r"(?:in the )?morning", "morning"), (r"(?:in the )?afternoon", "afternoon"),
-                          (r"(?:in the )?evening|at night|night", "evening")):
+    for words, period in (
+        (r"(?:in the )?morning", "morning"),
+        (r"(?:in the )?afternoon", "afternoon"),
+        (r"(?:in the )?evening|at night|night", "evening"),
+    ):
         r.take(rf"\b(?:{words})\b", lambda m, p=period: r.set_period(p))
 
     # A bare hour counts once a day or "at" frames it: "tomorrow at 9", "Tuesday 10".
@@ -869,7 +1107,9 @@ def _read_clock(r: _Reader) -> None:
 
     if r.hour is None:
         r.take(r"(?:\bat |@ ?)(?P<h>\d{1,2})\b(?P<h2>)", bare)
-    if r.hour is None and (r.day is not None or r.named_weekday is not None or r.period is not None or r.range is not None):
+    if r.hour is None and (
+        r.day is not None or r.named_weekday is not None or r.period is not None or r.range is not None
+    ):
         r.take(r"^ *(?P<h>\d{1,2}) *$|(?<= )(?P<h2>\d{1,2})(?= *$)", bare)
 
 
@@ -906,8 +1146,9 @@ def day_start(day: date, tz: ZoneInfo) -> datetime:
     return localize(day, time(0), tz)
 
 
-def moment(phrase: str, now: datetime, tz: ZoneInfo, *, on_day: date | None = None,
-           default_time: time | None = None) -> datetime:
+def moment(
+    phrase: str, now: datetime, tz: ZoneInfo, *, on_day: date | None = None, default_time: time | None = None
+) -> datetime:
     """An aware datetime in ``tz`` for ``phrase`` said at ``now``.
 
     ``on_day`` is the day a time alone falls on (for an end time after a
@@ -920,6 +1161,7 @@ def moment(phrase: str, now: datetime, tz: ZoneInfo, *, on_day: date | None = No
         return parsed.exact.astimezone(tz)
     clock = parsed.clock if parsed.clock is not None else default_time
     if clock is None:
+        assert parsed.day is not None  # read() gives a moment, a day or a time of day
         raise DateError(
             f"{phrase.strip()!r} names a day but no time of day; add one, e.g. "
             f"'{WEEKDAYS[parsed.day.weekday()]} 10:00' or '{parsed.day.isoformat()} 14:30'"

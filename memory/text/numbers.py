@@ -23,36 +23,110 @@ from __future__ import annotations
 import re
 import unicodedata
 
-CN_DIGITS = {"零": 0, "〇": 0, "○": 0, "一": 1, "壹": 1, "二": 2, "贰": 2, "两": 2, "兩": 2, "三": 3, "叁": 3,
-             "四": 4, "肆": 4, "五": 5, "伍": 5, "六": 6, "陆": 6, "七": 7, "柒": 7, "八": 8, "捌": 8, "九": 9, "玖": 9}
+CN_DIGITS = {
+    "零": 0,
+    "〇": 0,
+    "○": 0,
+    "一": 1,
+    "壹": 1,
+    "二": 2,
+    "贰": 2,
+    "两": 2,
+    "兩": 2,
+    "三": 3,
+    "叁": 3,
+    "四": 4,
+    "肆": 4,
+    "五": 5,
+    "伍": 5,
+    "六": 6,
+    "陆": 6,
+    "七": 7,
+    "柒": 7,
+    "八": 8,
+    "捌": 8,
+    "九": 9,
+    "玖": 9,
+}
 CN_UNITS = {"十": 10, "拾": 10, "百": 100, "佰": 100, "千": 1_000, "仟": 1_000}
 CN_BIG = {"万": 10_000, "萬": 10_000, "亿": 100_000_000, "億": 100_000_000}
 
 # A run of Chinese numeral characters (digits may be mixed in: "3万").
 CN_NUMERAL = "[" + "".join(CN_DIGITS) + "".join(CN_UNITS) + "".join(CN_BIG) + "]+"
 
-_EN_ONES = {
-    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
-    "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19,
+EN_ONES = {
+    "zero": 0,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
 }
-_EN_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+_EN_TENS = {
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+}
 _EN_SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
-_EN_ARTICLE = {"a": 1, "an": 1, "a couple of": 2, "couple of": 2, "a couple": 2, "a pair of": 2, "a dozen": 12, "dozen": 12}
+_EN_ARTICLE = {
+    "a": 1,
+    "an": 1,
+    "a couple of": 2,
+    "couple of": 2,
+    "a couple": 2,
+    "a pair of": 2,
+    "a dozen": 12,
+    "dozen": 12,
+}
 _EN_VAGUE = {"a few": 3, "few": 3, "several": 3}
 
-_EN_WORD = "|".join(sorted([*_EN_ONES, *_EN_TENS, *_EN_SCALES], key=len, reverse=True))
+_EN_WORD = "|".join(sorted([*EN_ONES, *_EN_TENS, *_EN_SCALES], key=len, reverse=True))
 # English number words, hyphenated or spaced ("twenty-five", "one hundred and five"), or an article count.
 EN_NUMBER = (
-    r"(?:a couple of|couple of|a couple|a pair of|a dozen|an?(?= )|(?:" + _EN_WORD + r")(?:(?:[- ]|\s+and\s+)(?:" + _EN_WORD + r"))*)"
+    r"(?:a couple of|couple of|a couple|a pair of|a dozen|an?(?= )|(?:"
+    + _EN_WORD
+    + r")(?:(?:[- ]|\s+and\s+)(?:"
+    + _EN_WORD
+    + r"))*)"
 )
 # Any count: digits, English words or Chinese numerals.
 NUMBER = r"(?:\d+|" + EN_NUMBER + "|" + CN_NUMERAL + ")"
 
 # Magnitudes written after a number: "5k", "2m", "1.5 million", "5千", "3万".
-SCALE = {"k": 1_000, "m": 1_000_000, "mm": 1_000_000, "bn": 1_000_000_000, "b": 1_000_000_000,
-         "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000,
-         "千": 1_000, "万": 10_000, "萬": 10_000, "亿": 100_000_000, "億": 100_000_000}
+SCALE = {
+    "k": 1_000,
+    "m": 1_000_000,
+    "mm": 1_000_000,
+    "bn": 1_000_000_000,
+    "b": 1_000_000_000,
+    "thousand": 1_000,
+    "million": 1_000_000,
+    "billion": 1_000_000_000,
+    "千": 1_000,
+    "万": 10_000,
+    "萬": 10_000,
+    "亿": 100_000_000,
+    "億": 100_000_000,
+}
 
 
 def cn_int(text: str | None) -> int | None:
@@ -62,7 +136,9 @@ def cn_int(text: str | None) -> int | None:
     text = text.strip()
     if text.isascii() and text.isdigit():
         return int(text)
-    if not text or any(ch not in CN_DIGITS and ch not in CN_UNITS and ch not in CN_BIG and not ch.isdigit() for ch in text):
+    if not text or any(
+        ch not in CN_DIGITS and ch not in CN_UNITS and ch not in CN_BIG and not ch.isdigit() for ch in text
+    ):
         return None
     if not any(ch in CN_UNITS or ch in CN_BIG for ch in text):
         # Digit by digit: "二〇二六" is 2026, "三" is 3.
@@ -135,8 +211,8 @@ def en_int(text: str | None, *, approx: bool = False) -> int | None:
     for word in re.split(r"[- ]+", words):
         if word == "and" and seen:
             continue
-        if word in _EN_ONES:
-            current += _EN_ONES[word]
+        if word in EN_ONES:
+            current += EN_ONES[word]
         elif word in _EN_TENS:
             current += _EN_TENS[word]
         elif word == "hundred":
@@ -179,7 +255,7 @@ def amount(text: str | None) -> float | None:
         scale = m.group("scale")
         return value * SCALE[scale.lower() if scale.isascii() else scale] if scale else value
     cn = re.sub("[元块]$", "", text)
-    value = cn_int(cn)
-    if value is None:
-        value = en_int(cn)
-    return float(value) if value is not None else None
+    whole = cn_int(cn)
+    if whole is None:
+        whole = en_int(cn)
+    return float(whole) if whole is not None else None

@@ -29,30 +29,54 @@ from memory.text.numbers import SCALE as _SCALE
 from memory.text.numbers import cn_int as _cn_int
 
 MONTHS = (
-    "january", "february", "march", "april", "may", "june",
-    "july", "august", "september", "october", "november", "december",
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
 )
 _MONTH_ABBR = {m[:3]: m for m in MONTHS} | {"sept": "september"}
-_MONTH_BY_NAME = {m: i + 1 for i, m in enumerate(MONTHS)} | {
-    k: MONTHS.index(v) + 1 for k, v in _MONTH_ABBR.items()
-}
+_MONTH_BY_NAME = {m: i + 1 for i, m in enumerate(MONTHS)} | {k: MONTHS.index(v) + 1 for k, v in _MONTH_ABBR.items()}
 # "may" is also a verb: only an unambiguous abbreviation is rewritten to a month.
 _ABBR_REWRITE = {k: v for k, v in _MONTH_ABBR.items() if k not in {"mar", "may", "jun", "jan"}} | {
-    "jan": "january", "jun": "june",
+    "jan": "january",
+    "jun": "june",
 }
 
-_UNSTEMMED = frozenset(MONTHS) | frozenset(("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"))
+_UNSTEMMED = frozenset(MONTHS) | frozenset(
+    ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+)
 
 NUMBER_WORDS = {
-    "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
-    "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12",
-    "twenty": "20", "thirty": "30", "fifty": "50", "hundred": "100",
+    "two": "2",
+    "three": "3",
+    "four": "4",
+    "five": "5",
+    "six": "6",
+    "seven": "7",
+    "eight": "8",
+    "nine": "9",
+    "ten": "10",
+    "eleven": "11",
+    "twelve": "12",
+    "twenty": "20",
+    "thirty": "30",
+    "fifty": "50",
+    "hundred": "100",
 }
 
 # Words that carry no topic. Kept short on purpose: question words stay out of
 # the index but words like "before", "changed" or "not" are left to the callers
 # that need them (recall reads them from the raw query).
-STOP_WORDS = frozenset("""
+STOP_WORDS = frozenset(
+    """
 a about above after again against all also am an and any are aren as at be because been
 being below between both but by can could couldn did didn do does doesn doing don down during
 each else ever few for from further get got had hadn has hasn have haven having he her here
@@ -63,7 +87,8 @@ theirs them themselves then there these they this those through to too under unt
 ve very was wasn we were weren what when where which while who whom whose why will with won
 would wouldn y you your yours yourself yourselves d m o ma really ok okay oh yeah yes hey hi
 hello thanks thank please tell know remind something anything thing things
-""".split())
+""".split()
+)
 
 # A pronoun is no part of a topic word: "我对" in 我对什么过敏 is noise beside 过敏.
 _CJK_PRONOUNS = frozenset("我你您他她它")
@@ -96,7 +121,11 @@ _TOKEN_RE = re.compile(
   | (?P<num>[$€£¥]?(?P<digits>\d{1,3}(?:,\d{3})+|\d+)(?P<frac>\.\d+)?(?:\s?(?P<scale>k|mm|m|bn|b|thousand|million|billion)\b|(?P<cnscale>[千万萬亿]))?(?P<suffix>st|nd|rd|th|s)?(?![a-z0-9]))
   | (?P<alnum>\d+[a-z][a-z0-9]*)
   | (?P<word>[a-z][a-z0-9]*(?:['’][a-z]+)*)
-  | (?P<cjk>(?:(?!""" + _CN_SPECIAL + r""")[""" + _CJK + r"""])+)
+  | (?P<cjk>(?:(?!"""
+    + _CN_SPECIAL
+    + r""")["""
+    + _CJK
+    + r"""])+)
     """,
     re.VERBOSE,
 )
@@ -117,8 +146,20 @@ def _latin_fold_table() -> dict[int, str]:
         base = "".join(c for c in unicodedata.normalize("NFKD", chr(code)) if not unicodedata.combining(c))
         if base != chr(code) and base.isascii():
             table[code] = base
-    table.update({ord("ø"): "o", ord("Ø"): "O", ord("ł"): "l", ord("Ł"): "L", ord("đ"): "d", ord("ß"): "ss",
-                  ord("æ"): "ae", ord("Æ"): "AE", ord("œ"): "oe", ord("þ"): "th"})
+    table.update(
+        {
+            ord("ø"): "o",
+            ord("Ø"): "O",
+            ord("ł"): "l",
+            ord("Ł"): "L",
+            ord("đ"): "d",
+            ord("ß"): "ss",
+            ord("æ"): "ae",
+            ord("Æ"): "AE",
+            ord("œ"): "oe",
+            ord("þ"): "th",
+        }
+    )
     return table
 
 
@@ -165,7 +206,13 @@ def _emit_cndate(m, out):
     _date(out, m.group("cy"), month, _cn_int(day) if day else None)
 
 
-_CN_WEEKDAY = dict(zip("一二三四五六日天", ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "sunday"), strict=True))
+_CN_WEEKDAY = dict(
+    zip(
+        "一二三四五六日天",
+        ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "sunday"),
+        strict=True,
+    )
+)
 
 
 def _emit_cnweek(m, out):
@@ -187,9 +234,7 @@ def _emit_cnclock(m, out):
         minute = _cn_int(minute_raw.rstrip("分"))
     if hour is None or minute is None or hour > 24 or minute > 59:
         return
-    if part in ("下午", "晚上") and hour < 12:
-        hour += 12
-    elif part == "中午" and hour < 11:
+    if part in ("下午", "晚上") and hour < 12 or part == "中午" and hour < 11:
         hour += 12
     out.append(f"{hour}:{minute:02d}")
 
@@ -278,8 +323,17 @@ def _ngrams(run: str, out: list[str]) -> None:
 
 
 _EMIT = {
-    "iso": _emit_iso, "cndate": _emit_cndate, "cnweek": _emit_cnweek, "cnclock": _emit_cnclock, "clock": _emit_clock,
-    "hour": _emit_hour, "slash": _emit_slash, "num": _emit_num, "alnum": _emit_alnum, "word": _emit_word, "cjk": _emit_cjk,
+    "iso": _emit_iso,
+    "cndate": _emit_cndate,
+    "cnweek": _emit_cnweek,
+    "cnclock": _emit_cnclock,
+    "clock": _emit_clock,
+    "hour": _emit_hour,
+    "slash": _emit_slash,
+    "num": _emit_num,
+    "alnum": _emit_alnum,
+    "word": _emit_word,
+    "cjk": _emit_cjk,
 }
 
 
@@ -308,9 +362,9 @@ def _fmt(value: float) -> str:
 
 @lru_cache(maxsize=1)
 def _snowball():
-    import snowballstemmer  # pure Python (it uses PyStemmer's C code when that is installed)
+    import Stemmer  # PyStemmer: the Snowball project's own C stemmers (~1 ms to load)
 
-    return snowballstemmer.stemmer("english")
+    return Stemmer.Stemmer("english")
 
 
 @lru_cache(maxsize=200_000)

@@ -25,7 +25,7 @@ def _sent_user_text(server) -> str:
 
 
 def test_a_one_megabyte_paste_is_stored_whole_and_the_prompt_stays_bounded(kept, server, kept_home):
-    paste = ("log line 42: worker restarted after OOM\n" * 30_000)[: 1_000_000]
+    paste = ("log line 42: worker restarted after OOM\n" * 30_000)[:1_000_000]
     server.reply_text("That is a long log.")
     proc = kept("ask", "-", input=paste)
     assert_clean(proc)
@@ -48,7 +48,11 @@ def test_a_one_megabyte_paste_is_indexed_up_to_a_bound_and_a_normal_message_in_f
     paste_id = store.add_message(db, chat, "user", "me", paste, at)
     assert max(tokenised) <= search.MAX_INDEXED_CHARS
     assert [h.message_ids for h in search.search_messages(db, "kestrel OOM")] == [[paste_id]]
-    normal = "Notes from the offsite: " + "we talked about the roadmap and hiring. " * 150 + "The quokka budget is 7,500 euros."
+    normal = (
+        "Notes from the offsite: "
+        + "we talked about the roadmap and hiring. " * 150
+        + "The quokka budget is 7,500 euros."
+    )
     normal_id = store.add_message(db, chat, "user", "me", normal, at)
     assert len(normal) > 6_000
     assert [h.message_ids for h in search.search_messages(db, "quokka budget")][0] == [normal_id]

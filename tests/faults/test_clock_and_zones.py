@@ -15,6 +15,7 @@ BERLIN = ZoneInfo("Europe/Berlin")
 JULY = datetime(2026, 7, 1, 12, 0, tzinfo=ZoneInfo("UTC"))
 JANUARY = datetime(2026, 1, 15, 12, 0, tzinfo=ZoneInfo("UTC"))
 
+
 @pytest.fixture(autouse=True)
 def _c_library_zone_restored():
     """HostRuleZone makes the C library reread TZ; put it back for the tests after these."""

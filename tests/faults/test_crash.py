@@ -73,4 +73,9 @@ def test_random_sigkills_during_turns_and_passes_lose_and_duplicate_nothing(tmp_
     assert tally.trials == 4
     why = "\n".join(tally.problems)
     assert (tally.messages_lost, tally.messages_duplicated, tally.facts_duplicated) == (0, 0, 0), why
-    assert (tally.integrity_failures, tally.cursor_errors, tally.unclean_outputs, tally.locked_errors) == (0, 0, 0, 0), why
+    assert (tally.integrity_failures, tally.cursor_errors, tally.unclean_outputs, tally.locked_errors) == (
+        0,
+        0,
+        0,
+        0,
+    ), why

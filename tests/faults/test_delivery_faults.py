@@ -39,8 +39,9 @@ def mail_account(url: str, timeout: float = 2) -> Deliverer:
 
 
 def calendar_account(url: str, user="ana", password=None, name=None, timeout: float = 2) -> Deliverer:
-    return Deliverer({"caldav": Account("caldav", url, user, password or make_password(), calendar=name)},
-                     timeout=timeout)
+    return Deliverer(
+        {"caldav": Account("caldav", url, user, password or make_password(), calendar=name)}, timeout=timeout
+    )
 
 
 def ctx(db, delivery) -> ToolContext:
@@ -118,10 +119,13 @@ def test_a_rejected_recipient_fails_without_retry(db):
         assert server.messages == []
 
 
-@pytest.mark.parametrize("reply, status, retry", [
-    ("451 4.3.0 try again later", "queued", True),
-    ("554 5.7.1 message refused", "failed", False),
-])
+@pytest.mark.parametrize(
+    "reply, status, retry",
+    [
+        ("451 4.3.0 try again later", "queued", True),
+        ("554 5.7.1 message refused", "failed", False),
+    ],
+)
 def test_a_refused_message_is_queued_only_when_the_server_says_later(db, reply, status, retry):
     with SmtpServer(data_reply=reply) as server:
         result = email(db, mail_account(server.url))
@@ -176,12 +180,15 @@ def test_wrong_calendar_password_is_401_and_not_retried(db, radicale):
     assert result["delivery_state"] == "failed" and "refused the login (401)" in one_line(result["delivery"])
 
 
-@pytest.mark.parametrize("status, needle, retried", [
-    (403, "403 forbidden", False),
-    (404, "no calendar at that address (404)", False),
-    (500, "server error (500)", True),
-    (503, "server error (503)", True),
-])
+@pytest.mark.parametrize(
+    "status, needle, retried",
+    [
+        (403, "403 forbidden", False),
+        (404, "no calendar at that address (404)", False),
+        (500, "server error (500)", True),
+        (503, "server error (503)", True),
+    ],
+)
 def test_calendar_server_statuses(db, status, needle, retried):
     with HttpStatusServer(status) as broken:
         result = booking(db, calendar_account(broken.url))
@@ -217,22 +224,29 @@ def test_an_unreadable_calendar_server_still_books_and_says_conflicts_were_check
 
 def test_outbox_retry_with_the_server_down_is_one_line_per_item_and_no_traceback(kept_home):
     port = free_port()
-    env = harness.kept_env(kept_home, KEPT_SMTP_URL=f"smtp://ana:{make_password()}@127.0.0.1:{port}",
-                           KEPT_SMTP_FROM="ana@example.org", KEPT_DELIVERY_TIMEOUT="2")
+    env = harness.kept_env(
+        kept_home,
+        KEPT_SMTP_URL=f"smtp://ana:{make_password()}@127.0.0.1:{port}",
+        KEPT_SMTP_FROM="ana@example.org",
+        KEPT_DELIVERY_TIMEOUT="2",
+    )
     from agent.session import open_store
 
     db = open_store(kept_home / "kept.db")
     now = datetime.now(UTC) - timedelta(minutes=1)
     for i in range(2):
-        store.add_outbox(db, recipient=f"p{i}@example.com", body=f"m{i}", now=now, channel="email",
-                         delivery=store.PENDING)
+        store.add_outbox(
+            db, recipient=f"p{i}@example.com", body=f"m{i}", now=now, channel="email", delivery=store.PENDING
+        )
     proc = harness.run_kept("outbox", "retry", home=kept_home, env=env, timeout=60)
     assert proc.returncode == 1
     assert_clean(proc)
     lines = [ln for ln in proc.stdout.splitlines() if ln.strip()]
-    assert lines == [f"message #1: pending (next try {lines[0].split('next try ')[1].split(',')[0]}, tried 1x: "
-                     f"could not connect to the mail server 127.0.0.1:{port}: connection refused (is the server "
-                     "running?))"], lines  # the second waits: the server is known to be down
+    assert lines == [
+        f"message #1: pending (next try {lines[0].split('next try ')[1].split(',')[0]}, tried 1x: "
+        f"could not connect to the mail server 127.0.0.1:{port}: connection refused (is the server "
+        "running?))"
+    ], lines  # the second waits: the server is known to be down
     listing = harness.run_kept("outbox", "list", home=kept_home, env=env)
     assert_clean(listing)
     assert listing.stdout.count("pending") == 2

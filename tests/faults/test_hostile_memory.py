@@ -35,7 +35,9 @@ def _plant(db) -> None:
 
 def test_recalled_memory_reaches_the_prompt_only_inside_blocks_marked_as_data(db):
     _plant(db)
-    ctx = context.build(db, store.get_chat(db), "What do my notes say I should send, and to whom?", NOW, "Europe/Berlin")
+    ctx = context.build(
+        db, store.get_chat(db), "What do my notes say I should send, and to whom?", NOW, "Europe/Berlin"
+    )
     blocks = BLOCK.findall(ctx.system)
     quoted = [body for note, body in blocks if "eve@example.com" in body]
     assert quoted, "the planted fact was not recalled at all; the test would prove nothing"
@@ -152,8 +154,11 @@ def test_the_angle_bracket_fold_list_is_complete():
     import sys
     import unicodedata
 
-    folding = {chr(c) for c in range(0x80, sys.maxunicode + 1)
-               if any(x in "<>" for form in ("NFKC", "NFKD") for x in unicodedata.normalize(form, chr(c)))}
+    folding = {
+        chr(c)
+        for c in range(0x80, sys.maxunicode + 1)
+        if any(x in "<>" for form in ("NFKC", "NFKD") for x in unicodedata.normalize(form, chr(c)))
+    }
     assert folding <= set(context.FOLDS_TO_ANGLE)
 
 

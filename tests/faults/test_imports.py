@@ -12,15 +12,38 @@ from tests.faults.checks import assert_clean, assert_one_line_error
 
 
 def _export(**parts) -> dict:
-    data = {"kept_export": 1, "exported_at": "2026-10-06T10:00:00+00:00", "notes": [], "facts": [], "events": [],
-            "promises": {}, "series": {}}
+    data = {
+        "kept_export": 1,
+        "exported_at": "2026-10-06T10:00:00+00:00",
+        "notes": [],
+        "facts": [],
+        "events": [],
+        "promises": {},
+        "series": {},
+    }
     data.update(parts)
     return data
 
 
-FACT = {"id": 1, "text": "2026-10-01: the Atlas budget is 5,000 euros", "said_on": "2026-10-01", "status": "active",
-        "replaces": None, "source_ids": "[]", "created_at": "2026-10-01T10:00:00Z", "touched_at": "2026-10-01T10:00:00Z"}
-EVENT = {"id": 1, "fact_id": 1, "event": "ADD", "old_text": None, "new_text": FACT["text"], "at": "2026-10-01", "reason": None}
+FACT = {
+    "id": 1,
+    "text": "2026-10-01: the Atlas budget is 5,000 euros",
+    "said_on": "2026-10-01",
+    "status": "active",
+    "replaces": None,
+    "source_ids": "[]",
+    "created_at": "2026-10-01T10:00:00Z",
+    "touched_at": "2026-10-01T10:00:00Z",
+}
+EVENT = {
+    "id": 1,
+    "fact_id": 1,
+    "event": "ADD",
+    "old_text": None,
+    "new_text": FACT["text"],
+    "at": "2026-10-01",
+    "reason": None,
+}
 
 CRAFTED = {
     "source_ids not JSON": (_export(facts=[{**FACT, "source_ids": "not json ["}]), ("facts row 1", "source_ids")),
@@ -33,14 +56,19 @@ CRAFTED = {
     "duplicate ids": (_export(facts=[FACT, {**FACT, "text": "2026-10-01: other"}]), ("facts row 2", "id 1")),
     "NOT NULL missing": (_export(facts=[{k: v for k, v in FACT.items() if k != "text"}]), ("facts row 1", "text")),
     "NOT NULL null": (_export(facts=[{**FACT, "said_on": None}]), ("facts row 1", "said_on")),
-    "a dangling reference": (_export(facts=[FACT], events=[{**EVENT, "fact_id": 99}]), ("fact_events row 1", "fact_id")),
+    "a dangling reference": (
+        _export(facts=[FACT], events=[{**EVENT, "fact_id": 99}]),
+        ("fact_events row 1", "fact_id"),
+    ),
     "a self-reference to nothing": (_export(facts=[{**FACT, "replaces": 42}]), ("facts row 1", "replaces")),
     "a CHECK violation": (_export(facts=[{**FACT, "status": "maybe"}]), ("facts row 1", "status")),
     "an unknown field": (_export(facts=[{**FACT, "colour": "red"}]), ("facts row 1", "colour")),
     "facts not a list": (_export(facts={"1": FACT}), ("facts",)),
     "a promises table not a list": (_export(promises={"promises": {"a": 1}}), ("promises",)),
-    "an oversized fact": (_export(facts=[{**FACT, "id": 7, "text": "2026-10-01: " + "x" * 10_000_000}]),
-                          ("facts row 1", "id 7", "text", "limit")),
+    "an oversized fact": (
+        _export(facts=[{**FACT, "id": 7, "text": "2026-10-01: " + "x" * 10_000_000}]),
+        ("facts row 1", "id 7", "text", "limit"),
+    ),
 }
 
 
@@ -78,8 +106,10 @@ def test_after_a_refused_import_every_command_still_works(kept_offline, server, 
 def test_a_good_export_still_imports_and_round_trips(db, tmp_path):
     from agent.session import open_store
 
-    data = _export(facts=[FACT, {**FACT, "id": 2, "replaces": 1, "text": "2026-10-02: now 6,000 euros",
-                                 "source_ids": "[3, 4]"}], events=[EVENT])
+    data = _export(
+        facts=[FACT, {**FACT, "id": 2, "replaces": 1, "text": "2026-10-02: now 6,000 euros", "source_ids": "[3, 4]"}],
+        events=[EVENT],
+    )
     counts = transfer.import_data(db, data)
     assert counts["facts"] == 2 and counts["events"] == 1
     again = open_store(tmp_path / "again.db")

@@ -62,8 +62,9 @@ def test_a_team_chat_prompt_carries_no_soul_memory_fact_promise_or_private_messa
 def test_the_same_question_in_a_private_chat_does_see_that_memory(db):
     """The control: the team test passes because of the team rule, not because memory is empty."""
     _private_memory(db)
-    ctx = context.build(db, store.get_chat(db), "What is the Nightjar budget? Did I promise Priya the timeline?",
-                        NOW, "Europe/Berlin")
+    ctx = context.build(
+        db, store.get_chat(db), "What is the Nightjar budget? Did I promise Priya the timeline?", NOW, "Europe/Berlin"
+    )
     assert "Quillon" in ctx.system
     assert "48,000" in ctx.system
     assert "Priya" in ctx.system.split("What is the Nightjar")[0] or "Priya the Nightjar timeline" in ctx.system
@@ -71,10 +72,12 @@ def test_the_same_question_in_a_private_chat_does_see_that_memory(db):
 
 def test_search_memory_is_refused_in_a_team_chat_and_returns_nothing_private(db):
     _private_memory(db)
-    model = ScriptedModel([
-        scripted.tool_call("search_memory", query="Nightjar budget"),
-        scripted.text("I cannot search private memory here."),
-    ])
+    model = ScriptedModel(
+        [
+            scripted.tool_call("search_memory", query="Nightjar budget"),
+            scripted.text("I cannot search private memory here."),
+        ]
+    )
     session = open_session(model=model, db=db, chat_name="standup", team=True)
     result = run_turn(session, QUESTION)
     model.assert_complete()
@@ -182,8 +185,11 @@ def test_no_tool_or_chat_command_in_a_team_chat_reaches_private_data(db):
 
     tally = privacy.run_pass(db, team=True)
     assert set(tally.tools) >= {t.name for t in __import__("tools").all_tools()}
-    leaks = {t: (tally.in_requests[t], tally.on_screen[t]) for t in privacy.MARKERS
-             if tally.in_requests[t] or tally.on_screen[t]}
+    leaks = {
+        t: (tally.in_requests[t], tally.on_screen[t])
+        for t in privacy.MARKERS
+        if tally.in_requests[t] or tally.on_screen[t]
+    }
     assert leaks == {}, f"private data (in requests, on screen) reached a team chat: {leaks}"
 
 
@@ -198,12 +204,10 @@ def test_the_same_pass_in_a_private_chat_does_see_the_private_data(kept_home, tm
 
 
 def test_a_team_chat_cannot_cancel_or_complete_a_private_row(db):
-    from tools import store as tool_store
-    from tools.base import ToolContext
-    from tools.calendar import TOOLS as CAL
-    from tools.base import ToolError
-
     from evals.bench import privacy
+    from tools import store as tool_store
+    from tools.base import ToolContext, ToolError
+    from tools.calendar import TOOLS as CAL
 
     ids = privacy.seed(db)
     ctx = ToolContext(db, NOW, BERLIN, "standup", True)

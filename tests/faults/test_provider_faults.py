@@ -108,13 +108,15 @@ def test_a_write_pass_that_meets_a_fault_leaves_the_cursor_and_the_next_pass_rea
         assert cursor(kept_home) == 0
         assert facts_citing(kept_home, first) == 0
         # The next turn's pass succeeds and reads the first message again.
-        proc = harness.run_kept("ask", "And the budget is 5,000 euros", home=kept_home, base_url=server.base_url,
-                                **PASS_EVERY_TURN)
+        proc = harness.run_kept(
+            "ask", "And the budget is 5,000 euros", home=kept_home, base_url=server.base_url, **PASS_EVERY_TURN
+        )
         assert_clean(proc)
         assert facts_citing(kept_home, first) == 1
         assert cursor(kept_home) >= 3
-        pass_failures = harness.query(kept_home, "SELECT count(*) FROM model_calls WHERE purpose LIKE 'memory%' "
-                                                 "AND error_class = 'rate_limit'")[0][0]
+        pass_failures = harness.query(
+            kept_home, "SELECT count(*) FROM model_calls WHERE purpose LIKE 'memory%' AND error_class = 'rate_limit'"
+        )[0][0]
         assert pass_failures == 4
 
 

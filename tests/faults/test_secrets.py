@@ -116,8 +116,12 @@ def test_search_memory_results_are_redacted_like_facts(db):
     now = datetime(2026, 10, 6, 10, 0, tzinfo=ZoneInfo("Europe/Berlin"))
     for paste in PASTES:
         store.add_message(db, store.get_chat(db), "user", "me", paste, now)
-    model = ScriptedModel([scripted.tool_call("search_memory", query="wiki password AWS access key billing"),
-                           scripted.text("Found them.")])
+    model = ScriptedModel(
+        [
+            scripted.tool_call("search_memory", query="wiki password AWS access key billing"),
+            scripted.text("Found them."),
+        ]
+    )
     session = open_session(model=model, db=db, chat_name="work")
     result = run_turn(session, "what was the wiki password and the billing key?")
     (call,) = result.calls

@@ -25,8 +25,9 @@ def _make_store(home, n: int = 40) -> None:
     db = open_store(home / "kept.db")
     chat = store.get_chat(db)
     for i in range(n):
-        store.add_message(db, chat, "user", "me", f"stored message {i}: " + "words " * 30,
-                          datetime(2026, 10, 1, 9, tzinfo=BERLIN))
+        store.add_message(
+            db, chat, "user", "me", f"stored message {i}: " + "words " * 30, datetime(2026, 10, 1, 9, tzinfo=BERLIN)
+        )
     db.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     db.conn.close()
 
@@ -68,7 +69,7 @@ def test_a_database_with_garbage_pages_is_refused_or_read_but_never_tracebacks(k
     rng = random.Random(3)
     page = 4096
     for p in range(2, len(data) // page, 3):  # scribble over every third page after the schema
-        data[p * page + 8: p * page + 200] = bytes(rng.randrange(256) for _ in range(192))
+        data[p * page + 8 : p * page + 200] = bytes(rng.randrange(256) for _ in range(192))
     path.write_bytes(bytes(data))
     before = harness.Held.of(path)
     for args in (("history", "--json"), ("ask", "hello")):
@@ -125,8 +126,13 @@ def test_a_full_data_directory_gets_one_line_and_leaves_a_sound_store(server, ke
         server.reply_text("ok")
     after = tmp_path / "after"
     proc = sandbox.nearly_full(
-        kept_home, harness.command("ask", "a message written to a full disk " + "x" * 20_000), env,
-        size_kb=2048, leave_bytes=free_kb * 1024, seed_from=kept_home, copy_back=after,
+        kept_home,
+        harness.command("ask", "a message written to a full disk " + "x" * 20_000),
+        env,
+        size_kb=2048,
+        leave_bytes=free_kb * 1024,
+        seed_from=kept_home,
+        copy_back=after,
     )
     line = assert_one_line_error(proc)
     assert "full" in line.replace(str(kept_home), "the data directory"), line  # the tmp path says "full" too

@@ -27,8 +27,9 @@ BAD_VALUES = [
 
 
 @pytest.mark.parametrize("key, value, expected", BAD_VALUES)
-def test_a_setting_of_the_wrong_type_is_one_line_naming_key_value_and_type(kept, server, kept_home,
-                                                                          key, value, expected):
+def test_a_setting_of_the_wrong_type_is_one_line_naming_key_value_and_type(
+    kept, server, kept_home, key, value, expected
+):
     kept_home.mkdir(parents=True, exist_ok=True)
     (kept_home / "config.toml").write_text(f"{key} = {value}\n", encoding="utf-8")
     server.reply_text("ok")
@@ -37,8 +38,9 @@ def test_a_setting_of_the_wrong_type_is_one_line_naming_key_value_and_type(kept,
     assert server.model_requests == []  # refused at load, before any turn
 
 
-@pytest.mark.parametrize("env, value", [("KEPT_WRITE_EVERY_TURNS", "often"), ("KEPT_WRITE_MIN_HOURS", "-1"),
-                                        ("KEPT_MODEL_DEADLINE", "soon")])
+@pytest.mark.parametrize(
+    "env, value", [("KEPT_WRITE_EVERY_TURNS", "often"), ("KEPT_WRITE_MIN_HOURS", "-1"), ("KEPT_MODEL_DEADLINE", "soon")]
+)
 def test_a_wrong_setting_from_the_environment_is_one_line_too(kept, server, env, value):
     server.reply_text("ok")
     line = assert_one_line_error(kept("ask", "hello", **{env: value}))
@@ -71,11 +73,12 @@ def test_kept_home_that_is_a_file_is_one_line(server, tmp_path):
     assert home.read_text() == "not a folder"
 
 
-def test_kept_home_under_a_file_is_one_line(server, tmp_path):
+@pytest.mark.parametrize("command", [("history",), ("path",), ("memory", "facts")])
+def test_kept_home_under_a_file_is_one_line(tmp_path, command):
     from evals.bench import harness
 
     (tmp_path / "a-file").write_text("not a folder")
-    proc = harness.run_kept("history", home=tmp_path / "a-file" / "kept")
+    proc = harness.run_kept(*command, home=tmp_path / "a-file" / "kept")
     line = assert_one_line_error(proc)
     assert "KEPT_HOME" in line and "a-file" in line, line
 
@@ -85,7 +88,12 @@ def test_good_settings_still_load(kept_home):
 
     kept_home.mkdir(parents=True, exist_ok=True)
     (kept_home / "config.toml").write_text(
-        'model = "openai:gpt-4.1"\nrecall_k = 20\nwrite_min_hours = 2\nmodel_deadline_seconds = 90\n', encoding="utf-8")
+        'model = "openai:gpt-4.1"\nrecall_k = 20\nwrite_min_hours = 2\nmodel_deadline_seconds = 90\n', encoding="utf-8"
+    )
     settings = config.load()
-    assert (settings.model, settings.recall_k, settings.write_min_hours, settings.model_deadline_seconds) == \
-        ("openai:gpt-4.1", 20, 2.0, 90.0)
+    assert (settings.model, settings.recall_k, settings.write_min_hours, settings.model_deadline_seconds) == (
+        "openai:gpt-4.1",
+        20,
+        2.0,
+        90.0,
+    )

@@ -60,8 +60,13 @@ def timeout_from_env() -> float:
 class Deliverer:
     """Sends queued items to the configured accounts. ``accounts`` maps 'caldav'/'smtp' to an Account."""
 
-    def __init__(self, accounts: dict[str, Account] | None = None, *, timeout: float = DEFAULT_TIMEOUT,
-                 problem: str | None = None):
+    def __init__(
+        self,
+        accounts: dict[str, Account] | None = None,
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        problem: str | None = None,
+    ):
         self.accounts = dict(accounts or {})
         self.timeout = timeout
         self.owner = os.getpid()
@@ -101,8 +106,9 @@ class Deliverer:
     def message_state(self, channel: str, recipient: str) -> tuple[str, str | None]:
         """(state, why it stays local) for a new outbox row."""
         if channel != "email":
-            return store.LOCAL, (f"kept has no {channel} connection; only email is delivered "
-                                 "(give an email address and channel 'email')")
+            return store.LOCAL, (
+                f"kept has no {channel} connection; only email is delivered (give an email address and channel 'email')"
+            )
         if "@" not in recipient or " " in recipient.strip():
             return store.LOCAL, f"{recipient!r} is not an email address; send to an address to deliver it"
         if self.mail is None:
@@ -130,8 +136,17 @@ class Deliverer:
         recorded: list[store.Delivery] = []
 
         def accepted(reply: str) -> None:  # the server has it: say so before anything else can fail
-            recorded.append(store.finish_delivery(db, kind, item_id, datetime.now(UTC), owner=self.owner,
-                                                  state=store.DELIVERED, reply=scrub(reply, *self._secrets())))
+            recorded.append(
+                store.finish_delivery(
+                    db,
+                    kind,
+                    item_id,
+                    datetime.now(UTC),
+                    owner=self.owner,
+                    state=store.DELIVERED,
+                    reply=scrub(reply, *self._secrets()),
+                )
+            )
 
         try:
             reply = self._attempt(db, kind, item_id, accepted)
@@ -142,12 +157,23 @@ class Deliverer:
         except Exception as exc:  # a bug or an unforeseen library error: keep the item, say what it was
             if recorded:
                 return recorded[0]
-            return self._failed(db, kind, item_id, DeliveryProblem(
-                f"delivery failed: {type(exc).__name__}: {str(exc)[:160]}", retry=True))
+            return self._failed(
+                db,
+                kind,
+                item_id,
+                DeliveryProblem(f"delivery failed: {type(exc).__name__}: {str(exc)[:160]}", retry=True),
+            )
         if recorded:
             return recorded[0]
-        return store.finish_delivery(db, kind, item_id, datetime.now(UTC), owner=self.owner,
-                                     state=store.DELIVERED, reply=scrub(reply, *self._secrets()))
+        return store.finish_delivery(
+            db,
+            kind,
+            item_id,
+            datetime.now(UTC),
+            owner=self.owner,
+            state=store.DELIVERED,
+            reply=scrub(reply, *self._secrets()),
+        )
 
     def _failed(self, db, kind: str, item_id: int, problem: DeliveryProblem) -> store.Delivery:
         if problem.unreachable:
@@ -158,8 +184,16 @@ class Deliverer:
         line = scrub(problem.line, *self._secrets())
         if problem.retry and attempts < MAX_ATTEMPTS:
             wait = min(FIRST_BACKOFF * 2 ** (attempts - 1), MAX_BACKOFF)
-            return store.finish_delivery(db, kind, item_id, now, owner=self.owner, state=store.PENDING, error=line,
-                                         next_retry=now + timedelta(seconds=wait))
+            return store.finish_delivery(
+                db,
+                kind,
+                item_id,
+                now,
+                owner=self.owner,
+                state=store.PENDING,
+                error=line,
+                next_retry=now + timedelta(seconds=wait),
+            )
         if problem.retry:
             line += f" (gave up after {attempts} attempts)"
         return store.finish_delivery(db, kind, item_id, now, owner=self.owner, state=store.FAILED, error=line)
@@ -168,13 +202,23 @@ class Deliverer:
         stamp = datetime.now(UTC)
         if kind == store.MESSAGE:
             message = store.get_outbox(db, item_id)
+            assert message is not None  # a delivery row is written with its item, and outbox rows are never deleted
             state, why = self.message_state(message.channel, message.recipient)
             if state != store.PENDING:
+                assert why is not None  # message_state says why whenever it keeps a message local
                 raise DeliveryProblem(why, retry=False)
+            assert self.mail is not None  # message_state queues a message only with an email account
+            assert message.message_uid is not None  # add_outbox makes one for every new row; m002 filled older ones
             from tools.delivery import smtp
 
-            email = smtp.build(self.mail, to=message.recipient, subject=message.subject, body=message.body,
-                               message_uid=message.message_uid, date=message.sent_at)
+            email = smtp.build(
+                self.mail,
+                to=message.recipient,
+                subject=message.subject,
+                body=message.body,
+                message_uid=message.message_uid,
+                date=message.sent_at,
+            )
             return smtp.send(self.mail, email, self.timeout, accepted)
         server = self.server()
         if server is None:
@@ -185,8 +229,9 @@ class Deliverer:
             return server.put_todo(store.get_task(db, item_id), stamp)
         raise ValueError(kind)
 
-    def run_due(self, db, now: datetime | None = None, *, include_failed: bool = False,
-                progress=None) -> list[store.Delivery]:
+    def run_due(
+        self, db, now: datetime | None = None, *, include_failed: bool = False, progress=None
+    ) -> list[store.Delivery]:
         """Attempt every waiting item once (failed ones too with ``include_failed``).
 
         After a server refuses a connection or times out, the rest of that
@@ -240,8 +285,10 @@ def outcome(delivery: store.Delivery | None, tz, *, why_local: str | None = None
         retry = delivery.next_retry.astimezone(tz).strftime("%Y-%m-%d %H:%M") if delivery.next_retry else "soon"
         what = f"not delivered yet: {delivery.last_error}" if delivery.last_error else "queued for delivery"
         return "queued", f"{what}; kept keeps it and tries again at {retry} (or now with `kept outbox retry`)"
-    return "failed", (f"not delivered: {delivery.last_error}. It is kept in kept's record; once that is fixed, "
-                      "`kept outbox retry` tries again")
+    return "failed", (
+        f"not delivered: {delivery.last_error}. It is kept in kept's record; once that is fixed, "
+        "`kept outbox retry` tries again"
+    )
 
 
 def deliver_now(ctx, kind: str, item_id: int, state: str, why_local: str | None) -> tuple[str, str]:

@@ -63,8 +63,15 @@ class Account:
 
     def public(self) -> dict:
         """What `kept connect list` shows: everything but the password."""
-        row = {"name": self.kind, "url": self.url, "user": self.user, "from": self.sender,
-               "calendar": self.calendar, "source": self.source, "password": self.password_store}
+        row = {
+            "name": self.kind,
+            "url": self.url,
+            "user": self.user,
+            "from": self.sender,
+            "calendar": self.calendar,
+            "source": self.source,
+            "password": self.password_store,
+        }
         return {k: v for k, v in row.items() if v is not None}
 
 
@@ -90,8 +97,11 @@ def parse_url(kind: str, raw: str, *, where: str) -> tuple[str, str | None, str 
     """Check a server URL; return it without credentials, and the user and password it carried."""
     raw = (raw or "").strip()
     schemes = ("smtp", "smtps") if kind == SMTP else ("http", "https")
-    example = "smtp://user:password@mail.example.com:587 (or smtps://... for TLS from the start)" if kind == SMTP \
+    example = (
+        "smtp://user:password@mail.example.com:587 (or smtps://... for TLS from the start)"
+        if kind == SMTP
         else "https://cal.example.com/dav/"
+    )
     try:
         parts = urlsplit(raw)
         port = parts.port
@@ -102,7 +112,9 @@ def parse_url(kind: str, raw: str, *, where: str) -> tuple[str, str | None, str 
     netloc = parts.hostname if ":" not in parts.hostname else f"[{parts.hostname}]"
     if port:
         netloc += f":{port}"
-    clean = urlunsplit((parts.scheme, netloc, parts.path if kind == CALDAV else "", parts.query if kind == CALDAV else "", ""))
+    clean = urlunsplit(
+        (parts.scheme, netloc, parts.path if kind == CALDAV else "", parts.query if kind == CALDAV else "", "")
+    )
     user = unquote(parts.username) if parts.username else None
     password = unquote(parts.password) if parts.password is not None else None
     return clean, user, password
@@ -119,15 +131,19 @@ def load(home: Path, env: Mapping[str, str] | None = None) -> dict[str, Account]
     if env.get("KEPT_CALDAV_URL"):
         url, user, password = parse_url(CALDAV, env["KEPT_CALDAV_URL"], where="KEPT_CALDAV_URL")
         found[CALDAV] = Account(
-            CALDAV, url, env.get("KEPT_CALDAV_USER") or user, env.get("KEPT_CALDAV_PASSWORD") or password,
+            CALDAV,
+            url,
+            env.get("KEPT_CALDAV_USER") or user,
+            env.get("KEPT_CALDAV_PASSWORD") or password,
             calendar=env.get("KEPT_CALDAV_CALENDAR") or None,
             password_store="environment" if (env.get("KEPT_CALDAV_PASSWORD") or password) else "none",
         )
     if env.get("KEPT_SMTP_URL"):
         url, user, password = parse_url(SMTP, env["KEPT_SMTP_URL"], where="KEPT_SMTP_URL")
         sender = env.get("KEPT_SMTP_FROM") or (user if user and "@" in user else None)
-        found[SMTP] = Account(SMTP, url, user, password, sender=sender,
-                              password_store="environment" if password else "none")
+        found[SMTP] = Account(
+            SMTP, url, user, password, sender=sender, password_store="environment" if password else "none"
+        )
     for kind in KINDS:
         if kind in found or kind not in stored:
             continue
@@ -135,13 +151,21 @@ def load(home: Path, env: Mapping[str, str] | None = None) -> dict[str, Account]
         if not isinstance(row, dict) or not isinstance(row.get("url"), str):
             raise AccountError(f"{home / ACCOUNTS_FILE}: the {kind} entry has no url; run `kept connect {kind}` again")
         url, _, _ = parse_url(kind, row["url"], where=f"{home / ACCOUNTS_FILE} ({kind})")
-        account = Account(kind, url, row.get("user"), sender=row.get("from"), calendar=row.get("calendar"),
-                          source=str(home / ACCOUNTS_FILE), password_store=row.get("password", "none"))
+        account = Account(
+            kind,
+            url,
+            row.get("user"),
+            sender=row.get("from"),
+            calendar=row.get("calendar"),
+            source=str(home / ACCOUNTS_FILE),
+            password_store=row.get("password", "none"),
+        )
         account.password = _read_password(home, account)
         found[kind] = account
     if SMTP in found and not found[SMTP].sender:
-        raise AccountError("the smtp account has no From address: set KEPT_SMTP_FROM, or run "
-                           "`kept connect smtp URL --from ADDRESS`")
+        raise AccountError(
+            "the smtp account has no From address: set KEPT_SMTP_FROM, or run `kept connect smtp URL --from ADDRESS`"
+        )
     return found
 
 
@@ -198,8 +222,13 @@ def save(home: Path, account: Account, password: str | None) -> str:
             secrets = _read_json(home / PASSWORDS_FILE)
             secrets[_key(account)] = password
             write_private(home / PASSWORDS_FILE, json.dumps(secrets, indent=2).encode("utf-8"))
-    row = {"url": account.url, "user": account.user, "from": account.sender, "calendar": account.calendar,
-           "password": where}
+    row = {
+        "url": account.url,
+        "user": account.user,
+        "from": account.sender,
+        "calendar": account.calendar,
+        "password": where,
+    }
     stored[account.kind] = {k: v for k, v in row.items() if v is not None}
     write_private(home / ACCOUNTS_FILE, json.dumps(stored, indent=2, ensure_ascii=False).encode("utf-8"))
     return where

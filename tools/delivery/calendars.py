@@ -30,7 +30,7 @@ class CalendarServer:
         self.account = account
         self.timeout = timeout
         self._client = None
-        self._calendars = None
+        self._calendars: list | None = None
         self._chosen = None
 
     @property
@@ -53,13 +53,17 @@ class CalendarServer:
             import caldav
 
             self._client = caldav.DAVClient(
-                url=self.account.url, username=self.account.user, password=self.account.password,
-                timeout=self.timeout, enable_rfc6764=False,
+                url=self.account.url,
+                username=self.account.user,
+                password=self.account.password,
+                timeout=self.timeout,
+                enable_rfc6764=False,
             )
         return self._client
 
     def calendars(self) -> list:
         if self._calendars is None:
+
             def find():
                 return list(self.client().principal().calendars())
 
@@ -78,21 +82,26 @@ class CalendarServer:
             return self._chosen
         found = self.calendars()
         if not found:
-            raise DeliveryProblem(f"{self.where} has no calendar for user {self.account.user or '(none)'}; "
-                                  "make one in your calendar app, then `kept connect test caldav`", retry=False)
+            raise DeliveryProblem(
+                f"{self.where} has no calendar for user {self.account.user or '(none)'}; "
+                "make one in your calendar app, then `kept connect test caldav`",
+                retry=False,
+            )
         wanted = self.account.calendar
         if wanted:
             match = [c for c in found if wanted in (self._name(c), _tail(c.url))]
             if not match:
                 names = ", ".join(self._name(c) for c in found)
-                raise DeliveryProblem(f"{self.where} has no calendar called {wanted!r} (it has: {names}); "
-                                      "check KEPT_CALDAV_CALENDAR or `kept connect caldav --calendar`", retry=False)
+                raise DeliveryProblem(
+                    f"{self.where} has no calendar called {wanted!r} (it has: {names}); "
+                    "check KEPT_CALDAV_CALENDAR or `kept connect caldav --calendar`",
+                    retry=False,
+                )
             self._chosen = match[0]
             return self._chosen
         target = str(self.account.url).rstrip("/")
         match = [c for c in found if str(c.url).rstrip("/") == target]
-        self._chosen = match[0] if match else next(
-            (c for c in found if "VEVENT" in self._components(c)), found[0])
+        self._chosen = match[0] if match else next((c for c in found if "VEVENT" in self._components(c)), found[0])
         return self._chosen
 
     def task_calendar(self):
@@ -102,8 +111,10 @@ class CalendarServer:
         for candidate in self.calendars():
             if "VTODO" in self._components(candidate):
                 return candidate
-        raise DeliveryProblem(f"no calendar on {self.where} takes tasks (VTODO); make one that does, "
-                              "or tasks stay in kept only", retry=False)
+        raise DeliveryProblem(
+            f"no calendar on {self.where} takes tasks (VTODO); make one that does, or tasks stay in kept only",
+            retry=False,
+        )
 
     @staticmethod
     def _name(calendar) -> str:
@@ -163,7 +174,9 @@ class CalendarServer:
         rows = []
         for calendar in self.calendars():
             parts = self._components(calendar)
-            rows.append(f"{self._name(calendar)!r} ({', '.join(p for p in parts if p in ('VEVENT', 'VTODO')) or 'no events'})")
+            rows.append(
+                f"{self._name(calendar)!r} ({', '.join(p for p in parts if p in ('VEVENT', 'VTODO')) or 'no events'})"
+            )
         chosen = self.calendar()
         try:
             tasks = f"tasks go to {self._name(self.task_calendar())!r}"

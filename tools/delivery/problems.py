@@ -42,7 +42,7 @@ def _status_of(exc: BaseException) -> int | None:
     return None
 
 
-def _chain(exc: BaseException):
+def _chain(exc: BaseException | None):
     seen = set()
     while exc is not None and id(exc) not in seen:
         seen.add(id(exc))
@@ -55,23 +55,47 @@ def _network(exc: BaseException, where: str, timeout: float) -> DeliveryProblem 
         text = str(link)
         if isinstance(link, ssl.SSLCertVerificationError) or "CERTIFICATE_VERIFY_FAILED" in text:
             reason = getattr(link, "verify_message", None) or "certificate verify failed"
-            return DeliveryProblem(f"TLS error with {where}: {reason} (the server's certificate is not trusted "
-                                   "by this system); fix the server's certificate or the URL", retry=False)
+            return DeliveryProblem(
+                f"TLS error with {where}: {reason} (the server's certificate is not trusted "
+                "by this system); fix the server's certificate or the URL",
+                retry=False,
+            )
         if isinstance(link, ssl.SSLError) or "SSL" in type(link).__name__ or "WRONG_VERSION_NUMBER" in text:
-            return DeliveryProblem(f"TLS error with {where}: {getattr(link, 'reason', None) or text[:120]} "
-                                   "(is the port right for TLS? smtps:// is TLS from the start, smtp:// uses STARTTLS)",
-                                   retry=False)
-        if isinstance(link, ConnectionRefusedError) or getattr(link, "errno", None) == errno.ECONNREFUSED \
-                or "Connection refused" in text or "ConnectionRefused" in text:
-            return DeliveryProblem(f"could not connect to {where}: connection refused (is the server running?)", retry=True, unreachable=True)
-        if isinstance(link, (socket.timeout, TimeoutError)) or "timed out" in text.lower() or "Timeout" in type(link).__name__:
+            return DeliveryProblem(
+                f"TLS error with {where}: {getattr(link, 'reason', None) or text[:120]} "
+                "(is the port right for TLS? smtps:// is TLS from the start, smtp:// uses STARTTLS)",
+                retry=False,
+            )
+        if (
+            isinstance(link, ConnectionRefusedError)
+            or getattr(link, "errno", None) == errno.ECONNREFUSED
+            or "Connection refused" in text
+            or "ConnectionRefused" in text
+        ):
+            return DeliveryProblem(
+                f"could not connect to {where}: connection refused (is the server running?)",
+                retry=True,
+                unreachable=True,
+            )
+        if (
+            isinstance(link, (socket.timeout, TimeoutError))
+            or "timed out" in text.lower()
+            or "Timeout" in type(link).__name__
+        ):
             return DeliveryProblem(f"{where} did not answer within {timeout:g} s", retry=True, unreachable=True)
-        if isinstance(link, socket.gaierror) or "Name or service not known" in text or "nodename nor servname" in text \
-                or "Failed to resolve" in text:
+        if (
+            isinstance(link, socket.gaierror)
+            or "Name or service not known" in text
+            or "nodename nor servname" in text
+            or "Failed to resolve" in text
+        ):
             return DeliveryProblem(f"cannot find the server {where} (no such host name)", retry=True, unreachable=True)
-        if isinstance(link, (ConnectionResetError, BrokenPipeError, smtplib.SMTPServerDisconnected)) \
-                or "RemoteDisconnected" in type(link).__name__ or "Connection aborted" in text \
-                or "connection closed" in text.lower():
+        if (
+            isinstance(link, (ConnectionResetError, BrokenPipeError, smtplib.SMTPServerDisconnected))
+            or "RemoteDisconnected" in type(link).__name__
+            or "Connection aborted" in text
+            or "connection closed" in text.lower()
+        ):
             return DeliveryProblem(f"{where} closed the connection before the item was accepted", retry=True)
         if isinstance(link, OSError) and getattr(link, "errno", None) in (errno.ENETUNREACH, errno.EHOSTUNREACH):
             return DeliveryProblem(f"cannot reach {where} (network unreachable)", retry=True, unreachable=True)
@@ -82,12 +106,16 @@ def smtp_problem(exc: BaseException, where: str, recipient: str, timeout: float)
     if isinstance(exc, DeliveryProblem):
         return exc
     if isinstance(exc, smtplib.SMTPAuthenticationError):
-        return DeliveryProblem(f"{where} refused the login ({exc.smtp_code} {_text(exc.smtp_error)}); check the user and "
-                               "password with `kept connect test smtp`", retry=False)
+        return DeliveryProblem(
+            f"{where} refused the login ({exc.smtp_code} {_text(exc.smtp_error)}); check the user and "
+            "password with `kept connect test smtp`",
+            retry=False,
+        )
     if isinstance(exc, smtplib.SMTPRecipientsRefused):
         code, message = next(iter(exc.recipients.values()), (0, b""))
-        return DeliveryProblem(f"{where} refused the recipient {recipient} ({code} {_text(message)})",
-                               retry=400 <= code < 500)
+        return DeliveryProblem(
+            f"{where} refused the recipient {recipient} ({code} {_text(message)})", retry=400 <= code < 500
+        )
     if isinstance(exc, (smtplib.SMTPSenderRefused, smtplib.SMTPDataError)):
         code = exc.smtp_code
         what = "the sender address" if isinstance(exc, smtplib.SMTPSenderRefused) else "the message"
@@ -112,13 +140,17 @@ def caldav_problem(exc: BaseException, where: str, timeout: float) -> DeliveryPr
     status = _status_of(exc)
     name = type(exc).__name__
     if status == 401 or name == "AuthorizationError" and status is None:
-        return DeliveryProblem(f"{where} refused the login (401); check the user and password with "
-                               "`kept connect test caldav`", retry=False)
+        return DeliveryProblem(
+            f"{where} refused the login (401); check the user and password with `kept connect test caldav`", retry=False
+        )
     if status == 403:
         return DeliveryProblem(f"{where} refused access (403 forbidden); this account may not write there", retry=False)
     if status == 404 or name == "NotFoundError":
-        return DeliveryProblem(f"{where}: no calendar at that address (404); check the URL or KEPT_CALDAV_CALENDAR "
-                               "with `kept connect test caldav`", retry=False)
+        return DeliveryProblem(
+            f"{where}: no calendar at that address (404); check the URL or KEPT_CALDAV_CALENDAR "
+            "with `kept connect test caldav`",
+            retry=False,
+        )
     if status is not None and status >= 500:
         return DeliveryProblem(f"{where} had a server error ({status}); it will be tried again", retry=True)
     if status == 429:

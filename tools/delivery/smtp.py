@@ -22,7 +22,9 @@ from tools.delivery.problems import DeliveryProblem, smtp_problem
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 
-def build(account: Account, *, to: str, subject: str | None, body: str, message_uid: str, date: datetime) -> EmailMessage:
+def build(
+    account: Account, *, to: str, subject: str | None, body: str, message_uid: str, date: datetime
+) -> EmailMessage:
     message = EmailMessage()
     message["From"] = account.sender
     message["To"] = to
@@ -49,7 +51,9 @@ def _connect(account: Account, timeout: float) -> smtplib.SMTP:
             elif account.password and account.host not in LOOPBACK:
                 raise DeliveryProblem(
                     f"{where(account)} does not offer STARTTLS, so kept will not send the password in the clear; "
-                    "use smtps:// or a server that offers STARTTLS", retry=False)
+                    "use smtps:// or a server that offers STARTTLS",
+                    retry=False,
+                )
         if account.user and account.password:
             client.login(account.user, account.password)
     except BaseException:
@@ -71,6 +75,7 @@ def send(account: Account, message: EmailMessage, timeout: float, accepted=None)
     the same Message-ID). Raises DeliveryProblem.
     """
     to = message["To"]
+    assert account.sender is not None  # accounts.load refuses an smtp account without a From address
     try:
         client = _connect(account, timeout)
         try:
@@ -103,8 +108,11 @@ def greet(account: Account, timeout: float) -> str:
         client = _connect(account, timeout)
         try:
             banner = " ".join((client.ehlo_resp or b"").decode("utf-8", "replace").split())[:200]
-            tls = "TLS" if account.implicit_tls or getattr(client, "sock", None) and isinstance(client.sock, ssl.SSLSocket) \
+            tls = (
+                "TLS"
+                if account.implicit_tls or getattr(client, "sock", None) and isinstance(client.sock, ssl.SSLSocket)
                 else "no TLS"
+            )
             login = "logged in" if account.user and account.password else "no login"
         finally:
             try:

@@ -1,0 +1,495 @@
+"""Reading commitments: which clauses of a message may commit someone to act.
+
+A recall-first pre-filter for the memory model, which confirms or drops each
+candidate: a commitment missed here is never seen, a false alarm costs a few
+tokens. So the reading is by clause structure, not by a list of phrasings:
+
+- a clause commits when its subject is the speaker (said, or left out as
+  people do in chat: "will send it tonight", "明早把纪要发群里") and its verb
+  looks ahead: a future or modal ("I'll", "gonna", "need to", "得", "会"),
+  ownership ("X is on me", "leave it with me", "我负责"), an agreement made
+  ("agreed to", "told Hannah I'd", "答应了"), a debt ("I still owe",
+  "还没回"), a reminder asked for, an action stated with a time still to come
+  ("tomorrow I'm calling the bank", "周五前把合同给你"), or an
+  acknowledgement carrying the task ("yep, on it", "收到，马上处理");
+- the same shapes with another subject ("Sam said he'll send the quote",
+  "客户答应下周一前付尾款") are a third party's promise, kept apart;
+- not candidates: questions and requests (``memory.text.acts``), hedges and
+  wishes, what already happened (a past time, "已经"), states ("I'll be in
+  Berlin") and orders of food or items to a server ("I'll have the salmon",
+  "来两杯冰美式").
+
+The closed-class words below (modals, pronouns, prepositions, particles) are
+the grammar the reading rests on, not phrasings of particular promises.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+
+from memory.text.acts import is_question, is_request, sentences
+
+OWN, THIRD = "own", "third"
+
+
+@dataclass
+class Candidate:
+    """A clause that may hold a commitment, as found by ``detect``."""
+
+    who: str  # "I" or "we" for the speaker; a third party's name or pronoun ("Sam", "he", "客户")
+    what: str  # the words of the commitment, e.g. "send Priya the timeline doc by Friday"
+    span: tuple[int, int]  # character offsets of the sentence in the text
+    matched: str  # text[span[0]:span[1]]
+    cue: str  # the structure that fired: future, obligation, promised, reminder, ownership, owe, plan, ack
+    to_whom: str = ""  # a best guess from the words; the model decides
+    due_text: str = ""  # the words naming the due date, if any
+    party: str = OWN  # OWN: the speaker's commitment; THIRD: someone else's promise to the speaker
+
+
+# --- questions and requests ----------------------------------------------------
+
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+_ON_THE_SPEAKER = {"reminder", "ownership", "ack", "promised", "owe", "todo"}
+
+
+def _on_the_speaker(cue: str, sentence: str) -> bool:
+    """A sentence shaped like a request still commits the speaker when its structure puts the task on them."""
+    if cue in _ON_THE_SPEAKER:
+        return True
+    if _CJK.search(sentence):
+        return False  # "帮我查一下…", "要不要我帮你问问": asked of kept, or offered
+    # An English clause with its own first-person subject, or one that dropped it before a future.
+    return cue == "future" or bool(re.search(r"\b(?:i|we)\b", _normal(sentence), re.I))
+
+
+# --- time ----------------------------------------------------------------------
+
+# Near-future words the calendar resolver has no date for ("later", "回头").
+_SOON = re.compile(
+    r"\b(?:later|soon|asap|right away|first thing|next|eod|eow|end of (?:the )?(?:day|week|month)|by (?:noon|\d)"
+    r"|(?:before|after|by|until) (?:the |my |our |your |lunch|noon|the weekend|\w+ing\b)|once\b|tonight|tomorrow)",
+    re.I,
+)
+_ZH_SOON = re.compile(
+    r"回头|马上|立刻|立即|待会儿?|等会儿?|一会儿|稍后|晚点|尽快|上午|下午|晚上|早上|中午|\S{1,3}(?:之前|以前|前)(?=[把给发交，,]|$)|之后|以后"
+)
+
+
+def _ref() -> date:
+    return date(2026, 6, 10)  # any Wednesday: only whether a time is before or after the day matters
+
+
+def _times(clause: str) -> tuple[bool, bool]:
+    """(mentions a time still to come, mentions a past time)."""
+    from memory.text import dates
+
+    ahead = past = False
+    ref = _ref()
+    for _, _, words, span in dates.find(clause, ref):
+        if span.end < ref:
+            past = True
+        elif span.start > ref or re.search(r"tonight|this (?:afternoon|evening)|今晚", words, re.I):
+            ahead = True  # "today" alone is the present ("the wifi is flaky today"), a later part of it is ahead
+    if re.search(r"\blast (?:night|week|month|year)\b|\bago\b|\balready\b|\bearlier\b|\bjust now\b", clause, re.I):
+        past = True
+    # A perfective 了 ("签了合同") reports what happened: a part of the day then is no time still to come.
+    done = bool(re.search(r"(?<![为除])了(?!解)", clause))
+    past = past or done
+    if _SOON.search(clause) or (_ZH_SOON.search(clause) and not done):
+        ahead = True
+    return ahead, past
+
+
+# --- English -------------------------------------------------------------------
+
+_CONTRACTIONS = [
+    (r"\bwon't\b", "will not"),
+    (r"\bcan't\b", "can not"),
+    (r"\bshan't\b", "shall not"),
+    (r"n't\b", " not"),
+    (r"'ll\b", " will"),
+    (r"'d\b", " would"),
+    (r"'ve\b", " have"),
+    (r"'re\b", " are"),
+    (r"\bi'm\b", "i am"),
+    (r"\bgonna\b", "going to"),
+    (r"\bgotta\b", "got to"),
+    (r"\bwanna\b", "want to"),
+    # "Mei's going to", "that one's on me": the verb 's, not the possessive
+    (r"'s (?=going|on me|on it|mine|with me|covered|handled|all)", " is "),
+]
+
+_FIRST = {"i", "we"}
+_PRONOUN_THIRD = {"he", "she", "they"}
+_DISCOURSE = re.compile(
+    r"^(?:(?:ok(?:ay)?|yep|yup|yes|yeah|sure(?: thing)?|right|alright|fine|great|cool|np|no problem|no worries|got it"
+    r"|will do|on it|sounds good|noted|thanks|and|so|then|also|oh|hey|hi|ah|well|anyway|fyi|tbh|honestly|ok then"
+    r"|好的?|收到|行|没问题|嗯|放心)\b[\s,.!:;—-]*)+",
+    re.I,
+)
+# An acknowledgement that by itself takes the task on.
+_ACK_TASK = re.compile(
+    r"^\s*(?:[\w ]{0,12}[,.!]\s*)?(?:i am |i )?(?:on it|will do|consider it done|leave it with me|count on me|i got this|got this)\b",
+    re.I,
+)
+_VAGUE = re.compile(r"\b(?:some ?day|one day|eventually|at some point|sometime|some time)\b", re.I)
+_HEDGE = re.compile(
+    r"\b(?:maybe|perhaps|might|may|probably|possibly|if|unless|whether|not sure|unsure|thinking (?:of|about)"
+    r"|wondering|some ?day|one day|eventually|at some point|sometime|some time|would love|wish|hope|when i said)\b",
+    re.I,
+)
+# Modals and what they say, with the word that must precede "would" for it to report an agreement.
+_MODAL = re.compile(
+    r"\b(?P<m>will|shall|would|am going to|is going to|are going to|going to|need to|needs to|have to|has to"
+    r"|have got to|has got to|got to|must|should|ought to|had better|plan to|intend to|am about to)\b",
+    re.I,
+)
+_REPORTING = re.compile(r"\b(?:told|tell|said|promised|promise|assured|agreed|swore)\b[^.]*$", re.I)
+# After a modal: words that make no action (states, deliberation, negation).
+_NOT_ACTION = re.compile(
+    r"^(?:not|never|think|see|consider|wait|wonder|guess|know|love|like|prefer|rather|hate|miss|lose|fail|say|admit"
+    r"|probably|maybe|perhaps|possibly|pass\b|sleep on|try\b|leave it|let it|keep (?:that|it|this) in mind"
+    r"|hope|need a|be(?! sure\b| done\b| in your\b| with you\b| on your\b| ready\b| over\b| sent\b| there\b))\b",
+    re.I,
+)
+_ADVERB = re.compile(
+    r"^(?:really|definitely|just|also|still|then|first|totally|absolutely|surely|certainly|def)\s+", re.I
+)
+# An order to a server: a consumption verb and a bare object, nothing owed to anyone, no time.
+_ORDER_VERB = re.compile(
+    r"^(?:have|take|get|go with|go for|order|grab)\s+(?:a|an|the|one|two|three|\d+|some|my)?\b", re.I
+)
+_NOT_AN_ORDER = re.compile(
+    r"\b(?:to|for|from|off|by|back|over|up|out|about|care|before|after|until|done|ready|covered|sorted|copied|fixed"
+    r"|sent|signed|[a-z]+ed|you|your|him|her|them)\b",
+    re.I,
+)
+_OWNERSHIP = re.compile(
+    r"\b(?:(?:is|are) (?:all )?(?:on me|mine|with me|my job|my responsibility)|leave (?:it|that|this|.+?) (?:with|to) me"
+    r"|on the hook for|responsible for|in charge of|count me in|(?:got|have) .{1,40} covered"
+    r"|my (?:job|task|responsibility|plan)\b.{0,30}\bis to|i will own|i own\b)",
+    re.I,
+)
+_AGREED = re.compile(
+    r"\b(?:(?:agreed|committed|volunteered|signed up|offered|said yes)\s+(?:to|that|for)|(?:promised|promise)(?!\s+(?:me|us)\b))\b",
+    re.I,
+)
+_OWE = re.compile(r"\b(?:owe|owes)\b|\bstill (?:have not|not|need to|got to|have to)\b|\byet to\b", re.I)
+_REMINDER = re.compile(
+    r"\b(?:remind me|ping me|nudge me|do not let me forget|make sure i (?:do not forget|remember)"
+    r"|set (?:a |me a )?reminder|note to self)\b",
+    re.I,
+)
+_HEADER = re.compile(r"^\s*(?P<head>[^:]{2,40}):\s*(?P<rest>[a-z]+\b.*)$", re.I)
+_TODO_HEAD = re.compile(r"\b(?:note to self|to-?do|my list|on my list|reminder|plan)\b", re.I)
+_PROGRESSIVE = re.compile(r"^(?:(?P<subj>i|we) (?:am|are) )?(?P<v>[a-z]+ing)\b", re.I)
+# A result offered: "you'll have the draft from me", "expect the summary from me".
+_YOU_RESULT = re.compile(
+    r"^(?:you will (?:have|get|receive|see)\b.*\b(?:from me|my)\b|(?:expect|look out for|watch for)\b.*\bfrom me\b)",
+    re.I,
+)
+_LET_ME = re.compile(
+    r"\blet me (?!know\b|think\b|see\b|guess\b|be\b|say\b|ask you\b|explain\b|get this straight\b)", re.I
+)
+
+
+def _normal(text: str) -> str:
+    s = text.replace("’", "'").replace("‘", "'")
+    for pattern, repl in _CONTRACTIONS:
+        s = re.sub(pattern, repl, s, flags=re.I)
+    return re.sub(r"\s+", " ", s).strip()
+
+
+def clauses(sentence: str) -> list[str]:
+    """The clauses of a sentence: split at commas, colons and dashes (English and Chinese)."""
+    return [c.strip() for c in re.split(r"[,，:：—–]|\s-\s|\band then\b", sentence) if c.strip()]
+
+
+def _party(subject: str) -> tuple[str, str] | None:
+    """(party, who) from the words before a modal; None when the subject is "you"."""
+    words = _DISCOURSE.sub("", subject.strip()).strip(" ,.!")
+    words = re.sub(
+        r"\b(?:really|definitely|just|also|still|then|probably|totally|first)\b", "", words, flags=re.I
+    ).strip()
+    if not words:
+        return OWN, "I"
+    last = words.split()[-1].lower()
+    if last in _FIRST:
+        return OWN, "we" if last == "we" else "I"
+    if last == "you":
+        return None
+    if last in _PRONOUN_THIRD:
+        return THIRD, last
+    return THIRD, words
+
+
+def _en(sentence: str) -> tuple[str, str, str, str] | None:
+    """(cue, party, who, what) for the first committing clause of an English sentence."""
+    s = _normal(sentence)
+    m = _REMINDER.search(s)
+    if m and not re.search(r"\bremind me (?:what|who|when|where|how|which|why|whether)\b", s, re.I):
+        rest = re.sub(r"^\s*:?\s*(?:to|about|that|of)?\s*", "", s[m.end() :])
+        return "reminder", OWN, "I", rest or s
+    if _ACK_TASK.search(s):
+        return "ack", OWN, "I", s
+    header = _HEADER.match(s)
+    if header:
+        ahead, _ = _times(header.group("head"))
+        if ahead or _TODO_HEAD.search(header.group("head")):
+            return "todo", OWN, "I", header.group("rest")
+    ack = bool(_DISCOURSE.match(s))
+    if _VAGUE.search(s):
+        return None  # "we need to talk at some point": an intention, not a commitment
+    for i, clause in enumerate(clauses(s)):
+        if i and _HEDGE.search(" ".join(clauses(s)[:i])):
+            break  # "If the client agrees, I'll send it": conditional on someone else
+        found = _en_clause(clause, ack)
+        if found:
+            return found
+    return None
+
+
+def _en_clause(clause: str, ack: bool) -> tuple[str, str, str, str] | None:
+    core = _DISCOURSE.sub("", clause).strip()
+    if not core:
+        return None
+    ahead, past = _times(core)
+    m = _OWNERSHIP.search(core)
+    if m and not _HEDGE.search(core[: m.start()]):
+        third = re.search(r"\b(he|she|they)\b", core[: m.start()], re.I)
+        party = (THIRD, third.group(1)) if third else (OWN, "I")
+        return "ownership", party[0], party[1], core
+    m = _AGREED.search(core)
+    if m and not _HEDGE.search(core[: m.start()]):
+        agreed = _party(core[: m.start()]) or (OWN, "I")
+        return "promised", agreed[0], agreed[1], core[m.end() :].strip()
+    debt = _OWE.search(core)
+    owed = _party(core[: debt.start()]) if debt else None
+    if owed:  # "I still owe Dev a reply", "still haven't sent Olga the NDA"; "Sam still owes me the quote"
+        return "owe", owed[0], owed[1], core
+    let = _LET_ME.search(core)
+    if let and not _HEDGE.search(core):
+        return "let_me", OWN, "I", core[let.end() :]
+    if _YOU_RESULT.match(core):
+        return "future", OWN, "I", core
+    for m in _MODAL.finditer(core):
+        before, after = core[: m.start()], _ADVERB.sub("", core[m.end() :].strip())
+        if _HEDGE.search(before) or not after or re.match(r"(?:you|i|we|he|she|they)\b", after, re.I):
+            continue  # a hedge, or the subject after its modal ("will you send it?"): asked, not committed
+        modal = m.group("m").lower()
+        if modal == "would" and not _REPORTING.search(before):
+            continue  # "I'd love to", "I'd be late": a wish or a state, unless an agreement is reported
+        found = _party(before)
+        if found is None:
+            continue
+        party = found
+        if party[0] == THIRD and re.match(r"^be (?:in your|with you|on your|over)\b", after, re.I):
+            party = (OWN, "I")  # "the revised budget will be in your inbox": a result offered
+        elif _NOT_ACTION.match(after):
+            continue
+        order = _ORDER_VERB.match(after)
+        if order and not _NOT_AN_ORDER.search(after[order.end() :]) and not ahead:
+            continue  # "I'll have the salmon with a side salad": an order to a server
+        if party[0] == THIRD and len(party[1].split()) > 4:
+            continue
+        cue = "obligation" if re.search(r"to$|must|should|better", modal) and "going" not in modal else "future"
+        return cue, party[0], party[1], after
+    m = _PROGRESSIVE.match(core)
+    if m and (ahead or ack) and not past and not _HEDGE.search(core):
+        return "ack" if ack else "plan", OWN, "I", core
+    # "tomorrow morning I'm calling the bank": a time first, then the action.
+    m = re.search(r"\b(?:i|we) (?:am|are) ([a-z]+ing)\b", core, re.I)
+    if m and ahead and not past and not _HEDGE.search(core[: m.start()]):
+        return "plan", OWN, "I", core[m.start() :]
+    if ack and ahead and not past and re.search(r"\b(?:goes|go|gets|going|will)\b", core, re.I):
+        return "ack", OWN, "I", core  # "yep, the report goes to finance by Friday": the acknowledgement takes it on
+    return None
+
+
+# --- Chinese -------------------------------------------------------------------
+
+_ZH_REMINDER = re.compile(r"提醒我|别让我忘了?|帮我记着|记得提醒")
+_ZH_HEDGE = re.compile(
+    r"我想|得说|要说|得承认|也许|可能|或许|大概|要是|如果|假如|的话|考虑|想想|希望|说不定|不确定|看天气|看情况|改天|有空的时候|哪天"
+)
+_ZH_PAST = re.compile(
+    r"已经|刚才|刚刚|昨天|昨晚|前天|上周|上个月|上星期|去年|过了|完了[。！!]*$|好了[。！!]*$|了[。！!]*$"
+)
+_ZH_PROMISE = re.compile(r"答应|承诺|保证")
+_ZH_OWN = re.compile(
+    r"我(?:们)?.{0,4}就(?=[^是在有])|我(?:们)?(?:来|去|负责|会|要|得|必须|需要|将|一定|马上|尽快|这就|还欠|欠)|交给我|包在我身上|我还没|还没"
+)
+_ZH_BARE = re.compile(r"^(?:得|必须|要|会|负责|还欠|欠)")
+_ZH_ACTION = re.compile(r"把|给|发|交|打|做|写|改|修|办|去|回|弄|搞|整理|准备|确认|处理|沟通|跟进|安排|带|帮|出|提交")
+
+
+def _zh_action(clause: str) -> bool:
+    """An action in a Chinese clause; an English verb counts in a mixed one ("我明天send你") when 我 is its subject."""
+    own = _ZH_OBJECT_ME.sub("", clause)  # "给我", "叫我": the speaker as object is no subject
+    return bool(_ZH_ACTION.search(own) or re.search(r"[A-Za-z]{2,}", own) and "我" in own)
+
+
+_ZH_ORDER = re.compile(r"(?:^|我)?(?:来|要|点)(?:一|两|二|三|四|五|几|\d+)(?:份|杯|碗|瓶|盘|碟|串|听|罐|打|客)")
+_ZH_OBJECT_ME = re.compile(r"[给让跟和帮对向被叫请告诉]我")
+_ZH_REPORTED = re.compile(r"(?P<subj>[^，,。我]{1,6}?)(?:说|答应|承诺|保证|表示)")
+
+
+def _zh(sentence: str) -> tuple[str, str, str, str] | None:
+    s = sentence.strip()
+    reminder = _ZH_REMINDER.search(s)
+    if reminder:
+        return "reminder", OWN, "I", s[reminder.end() :] or s
+    if _ZH_HEDGE.search(s) or _ZH_ORDER.search(s):
+        return None
+    ahead, past = _times(s)
+    reported = _ZH_REPORTED.search(s)
+    if (
+        reported
+        and not reported.group("subj").endswith(("我", "我们"))
+        and not _times(reported.group("subj"))[0]
+        and not _CJK.search(s[: reported.start()])
+    ):  # the reporter opens the sentence
+        who = reported.group("subj")
+        return "promised", THIRD, who, s[reported.end() :]
+    m = re.search(r"(?P<subj>他们|她们|他|她)(?:会|要|将|明天|下周|把)", s)
+    if m:
+        return "future", THIRD, m.group("subj"), s[m.end() :]
+    if past and not ahead or re.search(r"了[。！!]*$", s) and not re.search(r"就|马上|快", s):
+        return None
+    m = re.match(r"^(?P<subj>[^，,。]{1,8}?)(?:会|将)", s)
+    if "我" not in s and m and _strip_times(m.group("subj")).strip():
+        return "future", THIRD, m.group("subj"), s[m.end() :]
+    promised = _ZH_PROMISE.search(s)
+    if promised:
+        return "promised", OWN, "we" if "我们" in s[: promised.start()] else "I", s[promised.end() :]
+    if re.search(r"还没|还欠", s):
+        return "owe", OWN, "I", s
+    if past and not ahead:
+        return None
+    m = _ZH_OWN.search(_ZH_OBJECT_ME.sub("", s))
+    if m and not past:
+        return "future", OWN, "we" if "我们" in m.group(0) else "I", s
+    clause = re.sub(r"^(?:[A-Za-z]+\s*)?(?:好的?|收到|行|没问题|嗯|ok|OK|okay)?[，,\s]*", "", s)
+    if _ZH_BARE.match(clause) and _zh_action(clause):
+        return "obligation", OWN, "I", clause
+    for clause in clauses(s):
+        # A time still to come and then an action, in one clause: "周五前把合同草稿给你", "下午我给供应商打个电话";
+        # a time and a state is no commitment ("我下周在柏林", "下午很安静").
+        rest = _strip_times(clause)
+        if _times(clause)[0] and not past and _zh_action(clause) and not rest.startswith(("在", "是", "有")):
+            return "plan", OWN, "I", s
+    return None
+
+
+def _strip_times(s: str) -> str:
+    from memory.text import dates
+
+    out = s
+    for start, end, _, _ in reversed(dates.find(s, _ref())):
+        out = out[:start] + out[end:]
+    return _ZH_SOON.sub("", out).lstrip("我们， ,")
+
+
+# --- the reading ---------------------------------------------------------------
+
+
+def detect(text: str) -> list[Candidate]:
+    """Clauses of ``text`` that may commit the speaker, or report someone's promise to them.
+
+    High recall by design: the memory model confirms each candidate.
+    """
+    found: list[Candidate] = []
+    for start, end in sentences(text):
+        sentence = text[start:end]
+        # "(Can you) remind me to…" asks for a reminder, a commitment of the person's; "did you remind me…?" asks about one.
+        reminder = (_REMINDER.search(_normal(sentence)) or _ZH_REMINDER.search(sentence)) and not is_question(sentence)
+        if not reminder and is_question(sentence):
+            continue
+        got = _zh(sentence) if _CJK.search(sentence) else None
+        if got is None:
+            got = _en(sentence)
+        if got is None:
+            continue
+        cue, party, who, what = got
+        # A request by its shape (memory.text.acts) asks kept to act ("帮我查一下…", "will you send…"),
+        # unless the task is put on the speaker: "leave it with me", "remind me to…", "expect it from me",
+        # or a statement that dropped its subject ("going to tidy the wiki", "owe Tariq 40 quid").
+        if is_request(sentence) and not _on_the_speaker(cue, sentence):
+            continue
+        what = tidy(what)
+        if not what:
+            continue
+        found.append(Candidate(who, what, (start, end), sentence, cue, guess_to_whom(what), due_words(sentence), party))
+    return found
+
+
+def own(text: str) -> list[Candidate]:
+    """The speaker's own commitments in ``text`` (third parties' promises left out)."""
+    return [c for c in detect(text) if c.party == OWN]
+
+
+def tidy(what: str) -> str:
+    return what.strip().strip(",，。.!！;；:：").strip()
+
+
+_NAME = r"(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)"
+_STOP_NAMES = {
+    "I",
+    "The",
+    "A",
+    "An",
+    "OK",
+    "Friday",
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Saturday",
+    "Sunday",
+    "Q1",
+    "Q2",
+    "Q3",
+    "Q4",
+    "PR",
+    "API",
+    "March",
+    "June",
+    "May",
+    "April",
+    "Berlin",
+}
+
+
+def guess_to_whom(what: str) -> str:
+    for pattern in (
+        r"\b(?:to|for|with|tell|ask|ping|call|email|text|send|give|remind|owe|promised|message|show|pay) " + _NAME,
+        r"^" + _NAME + r"\b",
+    ):
+        for m in re.finditer(pattern, what):
+            name = m.group("name")
+            if name.split()[0] not in _STOP_NAMES:
+                return name
+    zh = re.search(
+        r"(?:给|跟|和|向|帮|答应了?|答应过)(?P<name>[A-Za-z]+|[\u4e00-\u9fff]{1,2}(?:经理|老师|总|哥|姐))", what
+    )
+    return zh.group("name") if zh else ""
+
+
+_DUE_WORDS = re.compile(
+    r"\b(?:(?:by|before|on|until|till|due)\s+)?(?:the day after tomorrow|tomorrow(?: morning| afternoon| evening)?|tonight|today"
+    r"|this (?:morning|afternoon|evening|week)|end of (?:the )?(?:day|week|month)|eod|eow"
+    r"|(?:next|this|coming) (?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+    r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday|the \d{1,2}(?:st|nd|rd|th)"
+    r"|in (?:\d+|a|an|one|two|three|four|five|ten) (?:minutes?|hours?|days?|weeks?))\b"
+    r"|(?:明天|后天|今天|今晚|下周[一二三四五六日天]?|这周[一二三四五六日天]?|周[一二三四五六日天末]|星期[一二三四五六日天]|月底|年底|\d{1,2}[号日])(?:前|之前|以前)?",
+    re.I,
+)
+
+
+def due_words(sentence: str) -> str:
+    m = _DUE_WORDS.search(sentence)
+    return m.group(0) if m else ""
