@@ -137,6 +137,7 @@ def run_turn(
                 convo,
                 request=text,
                 done=result.calls,
+                known=[item.text for item in ctx.items],
                 db=calls_db,
                 purpose="chat",
                 system=ctx.system,

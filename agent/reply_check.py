@@ -236,6 +236,49 @@ def _earlier_replies(convo: list[Message]) -> list[str]:
     return [m.content for m in convo[:last_user] if m.role in ("assistant", "user") and m.content]
 
 
+def request_alone(convo: list[Message], request: str) -> list[Message]:
+    """The conversation from the person's request on, the request as they wrote it.
+
+    In a session the 0.5B model made 0 of 5 requested calls where single
+    turns scored 10 of 12: earlier replies ("Budget: 40,000 euros") are
+    copied instead of acted on, and a message whose reply failed is merged
+    into the request after it. A request to act needs no earlier turn.
+    """
+    last_user = max((i for i, m in enumerate(convo) if m.role == "user"), default=-1)
+    return [Message("user", request)] + convo[last_user + 1 :]
+
+
+# "my", "our", "did I", "have we", 我的: a question about the person's own world
+# (a grammatical reading: memory.text.acts is where it belongs).
+_ABOUT_THE_PERSON = re.compile(r"\b(?:my|our|mine|ours)\b|\b(?:did|have|had|was|were)\s+(?:i|we)\b|我的|我们的", re.I)
+
+
+def unknown_to_kept(request: str, known: list[str], tools: list[ToolSpec] | None) -> bool:
+    """A question about the person's world that nothing kept holds can answer.
+
+    Most of its content words appear in no memory block and no message of the
+    chat, none of those is a word of what a look-up tool lists (calendar,
+    tasks, sent messages), and it names no time (a look-up would): "What's
+    my dog's name?" in a chat that never spoke of a dog.
+    """
+    from memory.text.dates import mentions_time
+    from memory.text.overlap import content_words
+
+    if not is_question(request) or is_request(request) or not _ABOUT_THE_PERSON.search(request):
+        return False
+    if mentions_time(request):
+        return False
+    asked = content_words(request)
+    if not asked:
+        return False
+    held = content_words("\n".join(known))
+    missing = asked - held
+    listing = content_words(
+        " ".join(f"{t.name.replace('_', ' ')} {t.description}" for t in tools or [] if t.name.startswith("list_"))
+    )
+    return len(missing) * 2 >= len(asked) and not missing & listing
+
+
 def checked_call(
     model: Model,
     convo: list[Message],
@@ -244,6 +287,7 @@ def checked_call(
     done: list[Any],
     tools: list[ToolSpec] | None,
     on_text: Callable[[str], None] | None = None,
+    known: list[str] | None = None,
     **kwargs: Any,
 ) -> tuple[Response, str]:
     """``call_model`` for a chat round, checked. Returns (response, failure reason or "").
@@ -256,10 +300,27 @@ def checked_call(
     too, the response carries an honest line and the reason is set, so the
     loop stores it marked failed. The text reaches ``on_text`` only after it
     passed: a withdrawn claim is never on the screen.
+
+    ``known``: the texts memory put in the prompt. For a model whose choices
+    say so, a question nothing known can answer is answered "I don't know"
+    in code (``unknown_to_kept``), and a request to act is shown alone
+    (``request_alone``).
     """
     from agent.models.choices import for_model
 
     choices = for_model(model)
+    if choices.dont_know_in_code and not done and known is not None:
+        # The chat's messages, less the question itself (a person's message before it may be merged into it).
+        history = [m.content for m in convo if m.role in ("user", "assistant", "tool") and m.content]
+        if history and history[-1].endswith(request):
+            history[-1] = history[-1][: -len(request)]
+        if unknown_to_kept(request, known + history, tools):
+            if on_text:
+                on_text(HONEST_DONT_KNOW)
+            return Response(HONEST_DONT_KNOW, [], Usage(), getattr(model, "name", ""), "end_turn"), ""
+    earlier = _earlier_replies(convo)
+    if choices.request_alone and is_request(request):
+        convo = request_alone(convo, request)
     if choices.confirm_in_code and convo and convo[-1].role == "tool":
         last_round = done[-_trailing_tools(convo) :]
         if all(acts(c.name) for c in last_round):
@@ -272,7 +333,7 @@ def checked_call(
     shown = None if hold else on_text
     failed = ""
     response = None
-    for _attempt in (1, 2):
+    for attempt in (1, 2):
         response = call_model(model, convo, tools=tools, on_text=shown, **kwargs)
         if response.tool_calls:
             kept_calls = [c for c in response.tool_calls if request_to_act or not acts(c.name)]
@@ -291,7 +352,7 @@ def checked_call(
         verdict = check(
             response.text,
             request=request,
-            earlier=_earlier_replies(convo),
+            earlier=earlier,
             done=done,
             parrot=choices.check_parrot,
             shown=evidence,
@@ -301,8 +362,9 @@ def checked_call(
                 on_text(response.text)
             return response, ""
         failed = verdict.reason
-        if not hold:
-            break  # already on the screen: say so below it rather than show a second reply
+        if not hold or attempt == 2:
+            break  # on the screen already (say so below it), or rerun once already
+        # Only before the rerun: a resample left set would take the tools from the next turn.
         resample = getattr(model, "resample", None) or getattr(getattr(model, "model", None), "resample", None)
         if resample is not None:
             resample()

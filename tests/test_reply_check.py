@@ -90,28 +90,52 @@ def test_a_short_reply_that_repeats_an_earlier_one_is_a_parrot():
 
 
 def test_an_answer_naming_what_was_never_said_is_not_shown(db):
-    model = EmbeddedLike([text("My dog's name is Sam."), text("Your dog is called Rex.")])
-    result = run_turn(session(db, model), "What's my dog's name?")
+    model = EmbeddedLike([text("Noted."), text("Your manager is Tom Baker."), text("It is Rex Miller.")])
+    s = session(db, model)
+    run_turn(s, "My manager is on leave this week.")
+    result = run_turn(s, "Who is my manager?")
+    model.assert_complete()  # the chat spoke of the manager: the model answers, and its invented name is not shown
     assert result.reply == reply_check.HONEST_DONT_KNOW
     assert store.get(db, result.reply_message_id).meta["failed"].startswith("ungrounded")
 
 
-def test_an_answer_from_memory_is_grounded():
-    shown = "Stored facts: 2026-12-01: Actually the Atlas budget is now 55,000 euros."
-    assert reply_check.ungrounded("The Atlas budget is 55,000 euros.", shown) == []
-    assert reply_check.ungrounded("The Atlas budget is $10,000.", shown) == ["10000"]
+def test_a_question_nothing_kept_holds_is_answered_i_dont_know_without_the_model(db):
+    model = EmbeddedLike([text("Noted.")])
+    s = session(db, model)
+    run_turn(s, "The Atlas budget is 40,000 euros.")
+    for question in ("What's my dog's name?", "我的车牌号是多少？", "What did I promise Tom?"):
+        result = run_turn(s, question)
+        assert result.reply == reply_check.HONEST_DONT_KNOW and result.calls == []
+    model.assert_complete()  # no generation for any of them
+    hosted = ScriptedModel([text("I don't have that.")])  # the choice is the embedded model's only
+    assert run_turn(session(db, hosted), "What's my dog's name?").reply == "I don't have that."
 
 
-def test_a_claim_is_covered_by_a_successful_call_of_its_tool_only():
-    class Done:
-        def __init__(self, name, is_error=False):
-            self.name, self.is_error = name, is_error
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What is the Atlas budget now?",  # the chat holds it
+        "What are my open tasks?",  # a look-up lists tasks
+        "What's on my calendar tomorrow?",  # names a time: a look-up
+        "What is a mutex?",  # not about the person
+    ],
+)
+def test_a_question_the_chat_or_a_look_up_can_answer_goes_to_the_model(question):
+    known = ["2026-12-01: The Atlas budget is 40,000 euros."]
+    assert not reply_check.unknown_to_kept(question, known, _specs())
 
-    reply = "I booked it."
-    assert not reply_check.check(reply, request="x", earlier=[], done=[]).ok
-    assert not reply_check.check(reply, request="x", earlier=[], done=[Done("schedule_meeting", True)]).ok
-    assert not reply_check.check(reply, request="x", earlier=[], done=[Done("send_message")]).ok
-    assert reply_check.check(reply, request="x", earlier=[], done=[Done("schedule_meeting")]).ok
+
+def test_a_request_is_shown_to_the_embedded_model_alone(db):
+    model = EmbeddedLike(
+        [text("Noted."), tool_call("schedule_meeting", title="Atlas plan", start="tomorrow 14:00", attendees=["Marco"])]
+    )
+    s = session(db, model)
+    run_turn(s, "Some context: I'm running Project Atlas.")
+    result = run_turn(s, "Book a meeting with Marco tomorrow at 2pm about the Atlas plan.")
+    assert [m.content for m in model.requests[-1].messages] == [
+        "Book a meeting with Marco tomorrow at 2pm about the Atlas plan."
+    ]
+    assert [c.name for c in result.calls] == ["schedule_meeting"]
 
 
 # ---- through the turn
@@ -122,7 +146,7 @@ def test_an_invented_confirmation_is_rerun_once_then_replaced_by_an_honest_line(
     model = EmbeddedLike([text(fake), text("I have booked it for 2pm.")])
     result = run_turn(session(db, model), "Book a meeting with Marco Rossi tomorrow at 2pm about the launch plan")
     model.assert_complete()
-    assert model.resamples == 2 and result.calls == []
+    assert model.resamples == 1 and result.calls == []  # rerun once; nothing left set for the next turn
     assert result.reply == reply_check.HONEST_NO_ACTION
     stored = store.get(db, result.reply_message_id)
     assert stored.meta["failed"].startswith("invented action")

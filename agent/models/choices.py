@@ -30,6 +30,8 @@ class Choices:
     calls_need_request: bool = False  # acting calls only when memory.text.acts reads the message as a request
     max_reply_tokens: int | None = None  # a chat generation stops here (the 0.5B model rambles to the limit)
     max_memory_tokens: int | None = None  # a memory call's output is cut here: bounded by design
+    request_alone: bool = False  # a request to act is shown without the earlier turns (agent/reply_check.py)
+    dont_know_in_code: bool = False  # a question nothing kept holds can answer gets "I don't know" from code
 
 
 HOSTED = Choices()
@@ -45,6 +47,8 @@ EMBEDDED = Choices(
     calls_need_request=True,
     max_reply_tokens=200,
     max_memory_tokens=320,
+    request_alone=True,
+    dont_know_in_code=True,
 )
 
 
