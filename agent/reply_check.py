@@ -75,6 +75,7 @@ HONEST_NO_ACTION = (
     'If you want me to act, say it as a request, e.g. "Book a meeting with Marco tomorrow at 2pm".'
 )
 HONEST_NO_ANSWER = "I could not work that out. Could you say it another way?"
+HONEST_NOTED = "Noted."  # a statement asks for nothing: the message is kept, and nothing more is claimed
 HONEST_DONT_KNOW = "I don't know: you have not told me that, and nothing I have stored says it."
 
 # A reply whose word trigrams are this much inside the person's message or an
@@ -188,8 +189,11 @@ def check(
 def repeats(reply: str, request: str, earlier: list[str]) -> str:
     """Why ``reply`` repeats the message or an earlier message of the chat, or ""."""
     mine = _plain(reply)
+    # The same short answer to a question that asks about its words again ("The
+    # Atlas budget is now 55,000 euros.") is an answer, not a copy.
+    answers = is_question(request) and bool(set(mine) & set(_plain(request)))
     for source, label in [(request, "the person's message")] + [(e, "an earlier message") for e in earlier]:
-        if mine and mine == _plain(source):  # too short for trigrams, and the same words
+        if mine and mine == _plain(source) and not (answers and source is not request):
             return f"the same words as {label}"
         share = containment(reply, source)
         if share >= PARROT_CONTAINMENT:
@@ -319,7 +323,7 @@ def checked_call(
                 on_text(HONEST_DONT_KNOW)
             return Response(HONEST_DONT_KNOW, [], Usage(), getattr(model, "name", ""), "end_turn"), ""
     earlier = _earlier_replies(convo)
-    if choices.request_alone and is_request(request):
+    if choices.request_alone and (is_request(request) or not is_question(request)):
         convo = request_alone(convo, request)
     if choices.confirm_in_code and convo and convo[-1].role == "tool":
         last_round = done[-_trailing_tools(convo) :]
@@ -374,6 +378,8 @@ def checked_call(
         else HONEST_DONT_KNOW
         if failed.startswith("ungrounded")
         else HONEST_NO_ANSWER
+        if is_request(request) or is_question(request)
+        else HONEST_NOTED
     )
     if on_text:
         on_text(honest if hold else f"\n({honest})")

@@ -125,9 +125,13 @@ def test_a_question_the_chat_or_a_look_up_can_answer_goes_to_the_model(question)
     assert not reply_check.unknown_to_kept(question, known, _specs())
 
 
-def test_a_request_is_shown_to_the_embedded_model_alone(db):
+def test_a_request_or_a_statement_is_shown_to_the_embedded_model_alone(db):
     model = EmbeddedLike(
-        [text("Noted."), tool_call("schedule_meeting", title="Atlas plan", start="tomorrow 14:00", attendees=["Marco"])]
+        [
+            text("Noted."),
+            tool_call("schedule_meeting", title="Atlas plan", start="tomorrow 14:00", attendees=["Marco"]),
+            text("Friday it is."),
+        ]
     )
     s = session(db, model)
     run_turn(s, "Some context: I'm running Project Atlas.")
@@ -136,6 +140,8 @@ def test_a_request_is_shown_to_the_embedded_model_alone(db):
         "Book a meeting with Marco tomorrow at 2pm about the Atlas plan."
     ]
     assert [c.name for c in result.calls] == ["schedule_meeting"]
+    run_turn(s, "The launch moved to Friday.")
+    assert [m.content for m in model.requests[-1].messages] == ["The launch moved to Friday."]
 
 
 # ---- through the turn
@@ -165,12 +171,26 @@ def test_a_parroted_reply_never_reaches_the_screen_or_the_models_history(db):
     shown: list[str] = []
     s = session(db, model)
     first = run_turn(s, INTRO, on_text=shown.append)
-    assert first.reply == reply_check.HONEST_NO_ANSWER and shown == [reply_check.HONEST_NO_ANSWER]
-    run_turn(s, "The launch is on Thursday.")
+    assert first.reply in (reply_check.HONEST_NO_ANSWER, reply_check.HONEST_NOTED) and shown == [first.reply]
+    assert store.get(db, first.reply_message_id).meta["failed"].startswith("parrot")
+    run_turn(s, "When is the launch?")  # a question: shown with the chat's history
     history = model.requests[-1].messages
-    assert all(m.content != reply_check.HONEST_NO_ANSWER and m.content != echo for m in history)
+    assert all(m.content != first.reply and m.content != echo for m in history)
     assert [m.role for m in history] == ["user"]  # the person's two messages, nothing of the failed reply
-    assert history[0].content.endswith("The launch is on Thursday.")
+    assert history[0].content.startswith(INTRO) and history[0].content.endswith("When is the launch?")
+
+
+def test_a_statement_whose_replies_fail_is_acknowledged_not_asked_again(db):
+    said = "Some context: I'm running Project Atlas, and the public launch is planned for next Thursday."
+    model = EmbeddedLike([text(said), text("I'm running Project Atlas, and the public launch is planned.")])
+    result = run_turn(session(db, model), said)
+    assert result.reply == reply_check.HONEST_NOTED  # not "say it another way": it asked for nothing
+
+
+def test_the_same_short_answer_to_a_question_asked_again_is_no_parrot():
+    earlier = ["The Atlas budget is now 55,000 euros."]
+    assert reply_check.check(earlier[0], request="What is the Atlas budget now?", earlier=earlier, done=[]).ok
+    assert not reply_check.check(earlier[0], request="Thanks, that's all.", earlier=earlier, done=[]).ok
 
 
 def test_a_statement_never_books(db):
