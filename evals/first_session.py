@@ -398,10 +398,10 @@ def _invented(fact: str, person: list[str]) -> bool:
 
 
 def run(
-    ids: list[str] | None = None, *, short: bool = False, say=lambda _line: None
+    ids: list[str] | None = None, *, short: bool = False, data: Path = DATA, say=lambda _line: None
 ) -> list[tuple[SessionResult, dict]]:
-    data = json.loads(DATA.read_text(encoding="utf-8"))
-    sessions = [s for s in data["sessions"] if (not ids or s["id"] in ids) and (not short or s.get("short"))]
+    loaded = json.loads(data.read_text(encoding="utf-8"))
+    sessions = [s for s in loaded["sessions"] if (not ids or s["id"] in ids) and (not short or s.get("short"))]
     out = []
     saved = os.environ.get("KEPT_HOME")
     try:
