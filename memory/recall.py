@@ -62,7 +62,7 @@ from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
-from memory.text import has_cjk, query_terms, tokens
+from memory.text import STOP_WORDS, bilingual, has_cjk, query_terms, tokens
 from memory.text.acts import is_question as _is_question
 from memory.text.acts import is_request as _is_request
 from memory.text.dates import undated
@@ -170,8 +170,12 @@ _METHOD = re.compile(
 )
 _CN_METHOD = re.compile("怎么|如何|为什么|应该|该怎样")
 _INDEFINITE = re.compile(r"\b(?:a|an)\b", re.I)
-# "my wife's birthday", "our vendor contact": the word right after a possessive is a thing of the person's.
-_OWNED = re.compile(r"\b(?:my|our)\s+([A-Za-z][\w-]*)|我的\s*([A-Za-z][\w-]*)", re.I)
+# "my wife's birthday", "our vendor contact", "我的牙医": what follows a possessive is a thing of the person's.
+_OWNER = re.compile(r"\b(?:my|our)\s+|我的\s*", re.I)
+_NP_WORD = re.compile(r"\s*([A-Za-z][\w-]*)(['’]s\b)?")
+# An auxiliary right before "my": "does my mom live", "will my car insurance renew": the noun
+# phrase is followed by its verb.
+_AUX_BEFORE = re.compile(r"\b(?:do|does|did|will|would|can|could|should|shall|might|may)\s+$", re.I)
 # A name right inside an indefinite noun phrase is used for a kind: "a Kafka broker", "a Postgres VACUUM".
 _KIND_OF = re.compile(r"\b(?:a|an)\s+(?:[\w'-]+\s+){0,2}$", re.I)
 _PREPOSITION = re.compile(r"\b(?:with|to|for|at|on|in|from|about|of|by|and)\b", re.I)
@@ -295,6 +299,25 @@ def is_rule(text: str) -> bool:
     return _RULE.search(text) is not None or _PREFERENCE.search(text) is not None
 
 
+def _terms(text: str) -> list[str]:
+    """A turn's distinct index terms, with the English words of its Chinese words."""
+    terms = query_terms(text)
+    return terms + [t for t in bilingual.english_terms(text) if t not in terms]
+
+
+def _words(text: str) -> list[frozenset[str]]:
+    """The turn's words, each as the terms that stand for it: an English word is its stem; a
+    Chinese word its character pairs and its English glosses, one word however many terms.
+    Character pairs across word boundaries (是几, 号到) are no words of the turn."""
+    out = [frozenset([t]) for t in query_terms(text) if not has_cjk(t)]
+    return out + [_chinese_word(w) for w in (bilingual.words(text) if has_cjk(text) else ())]
+
+
+def _chinese_word(word: str) -> frozenset[str]:
+    """The terms standing for one Chinese dictionary word: its character pairs and English glosses."""
+    return frozenset({word[i : i + 2] for i in range(len(word) - 1)} | set(bilingual.glosses(word)))
+
+
 def _is_when(term: str) -> bool:
     return term in _WHEN_WORDS or bool(_CLOCK.match(term))
 
@@ -311,7 +334,9 @@ class _DocsIndex:
         self.docs = list(docs)
         texts = list(match_texts) if match_texts is not None else self.docs
         self._texts = texts
-        toks = [tokens(d) for d in texts]
+        # A Chinese text also carries the English words of its Chinese words, so an English
+        # turn meets a Chinese fact and a Chinese turn an English one (memory.text.bilingual).
+        toks = [tokens(d) + list(bilingual.english_terms(d, inner=True)) for d in texts]
         self.index = Index(toks, k1, b)
         self.term_sets = [frozenset(t) for t in toks]
         self._names: dict[str, set[int]] | None = None
@@ -343,7 +368,7 @@ class _DocsIndex:
         min_terms: int = MIN_TERMS,
     ) -> list[Match]:
         text = unquoted(query)
-        terms = query_terms(text)
+        terms = _terms(text)
         if not terms or not self.docs:
             return []
         named, common = self._named(text, terms)
@@ -359,9 +384,8 @@ class _DocsIndex:
         # holding one, best first (the newest on a tie).
         limit = max(2, NAME_MAX_SHARE * self.index.n)
         anchors = {t: set(self.names[t]) for t in named}
-        for t in self._owned(text):
-            if t not in anchors and 0 < self.index.df(t) <= limit:
-                anchors[t] = {i for i, _ in self.index.postings[t]}
+        for key, holding in self._owned_anchors(text, limit).items():
+            anchors.setdefault(key, set()).update(holding)
         holders = {i for held in anchors.values() for i in held}
         for i in sorted(holders, key=lambda i: (-scores.get(i, 0.0), -i))[:MAX_NAMED]:
             held = sorted(t for t, docs in anchors.items() if i in docs)
@@ -374,16 +398,23 @@ class _DocsIndex:
         # Words no document holds say nothing about which one is meant (a typo, a
         # date nobody wrote down): the idf mass is that of the words the store knows.
         total = sum(w for t, w in idf.items() if t in self.index.postings)
-        n_words = max(1, sum(1 for t in terms if not _CJK_CHAR.fullmatch(t)))
+        turn_words = _words(text)
+        in_words = {t for w in turn_words for t in w}
+        n_words = max(1, len(turn_words))
         for i, score in best[: max(k * 3, 24)]:
             if score < floor or len(out) >= k:
                 break
             if i in out:
                 continue
-            shared = [t for t in terms if t in self.term_sets[i]]
-            # A single Chinese character is a letter of a word, not a word: it scores but is not counted.
-            words = [t for t in shared if not _CJK_CHAR.fullmatch(t)]
-            if len(words) >= min(min_terms, n_words) and total and sum(idf[t] for t in shared) / total >= min_coverage:
+            fact_terms = self.term_sets[i]
+            shared = [t for t in terms if t in fact_terms]
+            # Words of the turn the fact holds, and character pairs outside the turn's dictionary
+            # words (a name the dictionary lacks) that it holds too; a single Chinese character
+            # is a letter of a word, not a word: it scores but is not counted.
+            n_shared = sum(1 for word in turn_words if word & fact_terms) + sum(
+                1 for t in shared if len(t) == 2 and has_cjk(t) and t not in in_words
+            )
+            if n_shared >= min(min_terms, n_words) and total and sum(idf[t] for t in shared) / total >= min_coverage:
                 out[i] = Match(i, score, "words: " + ", ".join(shared))
         # One hop: a fact found on words names something ("Project Atlas, the
         # rebuild of the intake pipeline"); facts on that name sharing a word
@@ -427,9 +458,55 @@ class _DocsIndex:
         return telling, named - telling
 
     @staticmethod
-    def _owned(text: str) -> set[str]:
-        words = [w for m in _OWNED.finditer(fold(text)) for w in m.groups() if w]
-        return set(tokens(" ".join(words)))
+    def _owned(text: str) -> list[list[frozenset[str]]]:
+        """What the person calls theirs, as noun phrases (each word as the terms standing for it):
+        the words after "my/our" up to the head ("my next haircut", "my gym membership"), the
+        owner alone in "my wife's birthday", not the verb of "does my mom live"; the Chinese word
+        after 我的."""
+        folded = fold(text)
+        out: list[list[frozenset[str]]] = []
+        for m in _OWNER.finditer(folded):
+            rest = folded[m.end() :]
+            if m.group(0).startswith("我") and has_cjk(rest[:1]):
+                found = bilingual.words(rest[:12])
+                if found and rest.startswith(found[0]):
+                    out.append([_chinese_word(found[0])])
+                continue
+            run: list[str] = []
+            pos = 0
+            owner = False
+            while (np := _NP_WORD.match(rest, pos)) and np.group(1).lower() not in STOP_WORDS:
+                pos = np.end()
+                if np.group(2):  # "my wife's birthday": the wife is the person's
+                    run, owner = [np.group(1)], True
+                    break
+                if not np.group(1).lower().endswith("ly"):  # "my mother usually visit"
+                    run.append(np.group(1))
+            if not owner and len(run) > 1 and _AUX_BEFORE.search(folded[: m.start()]):
+                run = run[:-1]  # "does my car insurance renew": renew is the verb
+            phrase = [frozenset(tokens(w)) for w in run[:3]]
+            if any(phrase):
+                out.append([w for w in phrase if w])
+        return out
+
+    def _owned_anchors(self, text: str, limit: float) -> dict[str, set[int]]:
+        """Facts about what the person calls theirs: each holding most of the phrase's idf mass
+        (a word the store lacks weighs like the rarest), so "my next haircut" is not answered by
+        "next service is due" while "my gym membership" finds the gym."""
+        anchors: dict[str, set[int]] = {}
+        for phrase in self._owned(text):
+            weight = [max((self.index.idf(t) for t in w), default=0.0) for w in phrase]
+            holders: dict[int, float] = {}
+            for w, wt in zip(phrase, weight, strict=True):
+                docs = {i for t in w if 0 < self.index.df(t) <= limit for i, _ in self.index.postings[t]}
+                for i in docs:
+                    holders[i] = holders.get(i, 0.0) + wt
+            total = sum(weight)
+            for i, mass in holders.items():
+                if total and mass / total > 0.5:
+                    key = "+".join(sorted(t for w in phrase for t in w if t in self.term_sets[i] and not has_cjk(t)))
+                    anchors.setdefault(key or "+".join(sorted(t for w in phrase for t in w)), set()).add(i)
+        return anchors
 
     def _acts_in_world(self, terms: list[str]) -> bool:
         """A request that says when (a clock time, a weekday): acting in the person's calendar."""

@@ -106,6 +106,26 @@ def test_what_the_person_calls_theirs_anchors_on_that_word():
     assert [m.index for m in recall.match("when do I see my dentist", docs)] == [0]
 
 
+def test_the_phrase_the_person_calls_theirs_must_be_mostly_what_the_fact_is_about():
+    docs = ["The user's bike is due a service next month.", "User's climbing gym membership is 45 a month."]
+    # "next" is a modifier of "my next dentist visit", a phrase the store does not hold.
+    assert recall.match("When is my next dentist visit?", docs) == []
+    assert [m.index for m in recall.match("how much is my gym membership", docs)] == [1]
+    # The verb after "does my bike …" is not part of the phrase.
+    assert [m.index for m in recall.match("When does my bike need a service?", docs)] == [0]
+
+
+def test_a_chinese_turn_meets_an_english_fact_and_an_english_turn_a_chinese_fact():
+    docs = [
+        "User's accountant is Ilse Brandt; the tax return is due in May.",
+        "用户的儿子每周三下午上游泳课。",
+        "The team lunch is on Friday.",
+    ]
+    assert [m.index for m in recall.match("我的会计师是谁？", docs)] == [0]
+    assert [m.index for m in recall.match("when does my son have swimming", docs)] == [1]
+    assert recall.match("我喜欢吃什么？", docs) == []
+
+
 # --- is the turn about the person's world --------------------------------------
 
 

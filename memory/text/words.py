@@ -94,7 +94,7 @@ hello thanks thank please tell know remind something anything thing things
 _CJK_PRONOUNS = frozenset("我你您他她它")
 _CJK_STOP_CHARS = frozenset("的了是我你他她它们在和就都也吗呢吧啊呀么这那有个一不上下")
 # Question and function words (longest first) and particles that never form part of a topic word.
-_CN_FUNCTION_WORDS = re.compile(
+CN_FUNCTION_WORDS = re.compile(
     "什么时候|什么|时候|多少|怎么样|怎么|哪里|哪儿|哪个|哪些|为什么|是不是|有没有|一下|一共|几次|请问|帮我|我们的|我的|你的|[的了吗呢吧啊呀]"
 )
 
@@ -310,7 +310,7 @@ def _emit_word(m, out):
 def _emit_cjk(m, out):
     # Function words split a run: "Zenith 什么时候 launch" asks about Zenith and
     # launch, and "我的日历" is about 日历; their n-grams would only add noise.
-    for run in _CN_FUNCTION_WORDS.split(m.group("cjk")):
+    for run in CN_FUNCTION_WORDS.split(m.group("cjk")):
         _ngrams(run, out)
 
 
