@@ -24,15 +24,23 @@ to stores and wordings it was not tuned on.
    which are mostly shared vocabulary (VP, QA, OKR). A turn naming one in any
    casing ("who runs atlas") gets the facts holding it on that one word, best
    first, at most ``MAX_NAMED``, and so does what the person calls theirs
-   ("my dentist"); a name inside an indefinite noun phrase ("a Kafka broker")
+   ("my dentist", 我的牙医: the noun phrase after my/our, and a fact must hold
+   most of its idf mass, so "my next haircut" does not find "next service");
+   a name inside an indefinite noun phrase ("a Kafka broker")
    names a kind, and one held by more than ``NAME_MAX_SHARE`` of the facts
    (the person themself, a speaker of every chat line) tells nothing.
 3. **Other facts** need two distinct shared words (all, for a one-word turn;
-   a lone Chinese character is not a word) holding ``MIN_COVERAGE`` of the
-   idf mass of the turn's words the store knows and scoring ``MIN_RELATIVE``
-   of the best: one shared topic word is what ordinary turns have. A fact
-   found so that names something brings, one hop on, the facts on that name
-   sharing a word with the turn.
+   a lone Chinese character is not a word, a Chinese word with its English
+   glosses is one) holding ``MIN_COVERAGE`` of the idf mass of the turn's
+   words the store knows and scoring ``MIN_RELATIVE`` of the best: one shared
+   topic word is what ordinary turns have. A rare word (held by at most
+   ``RARE_SHARE`` of the documents) counts twice when the turn's most telling
+   word is one the store holds; a turn whose most telling word the store
+   lacks ("When is my next haircut?") is about something never stored, and
+   its other words do not stand in for it. These rules say where to cut
+   BM25's ranking, not which documents to skip: a document outscoring one
+   they let in comes too. A fact found so that names something brings, one
+   hop on, the facts on that name sharing a word with the turn.
 4. **Standing rules** (a fact that says what must, must not, or is preferred:
    a modal, a negation or a preference verb) reach a request by what they are
    about: a word the rule shares with the request or with the facts the
@@ -40,6 +48,10 @@ to stores and wordings it was not tuned on.
    "Send Magnus…" reaches it through "Magnus … prospective client"), or a
    clock time or weekday on both sides (a rule about when reaches a request
    that says when). At most ``MAX_RULES``.
+
+Across languages: a Chinese text also carries the English words of its
+Chinese words (``memory.text.bilingual``, CC-CEDICT), so a Chinese turn meets
+an English fact and an English turn a Chinese one.
 
 Updates: an active fact is matched with the text of the facts it replaced
 ("is Atlas still on the 2nd?" finds the current date); a turn that asks about
@@ -78,7 +90,8 @@ MIN_TERMS = 2  # and shares at least this many distinct words with the turn (all
 MAX_NAMED = 4  # facts brought by a name of the turn
 NAME_MAX_SHARE = 0.25  # a name held by more of the documents than this is no anchor
 MAX_RULES = 3  # standing rules brought to a request
-LINK_MAX_SHARE = 0.2  # a word linking a rule to a request is held by at most this share of the facts
+LINK_MAX_SHARE = 0.2
+RARE_SHARE = 0.05  # a word held by at most this share of the documents (or two) is a rare one  # a word linking a rule to a request is held by at most this share of the facts
 
 
 @dataclass
@@ -401,6 +414,13 @@ class _DocsIndex:
         turn_words = _words(text)
         in_words = {t for w in turn_words for t in w}
         n_words = max(1, len(turn_words))
+        rare = max(2, RARE_SHARE * self.index.n)
+        # The turn's most telling word is the rarest, and a word the store lacks is rarer than any:
+        # when the store holds it ("bikes" in "How many bikes do I own?"), a rare word shared with
+        # a document counts twice; when it does not ("my next haircut"), nothing counts twice.
+        weights = [(max(self.index.idf(t) for t in w), any(t in self.index.postings for t in w)) for w in turn_words]
+        top = max((weight for weight, _ in weights), default=0.0)
+        subject_known = all(known for weight, known in weights if weight >= top)
         for i, score in best[: max(k * 3, 24)]:
             if score < floor or len(out) >= k:
                 break
@@ -414,8 +434,23 @@ class _DocsIndex:
             n_shared = sum(1 for word in turn_words if word & fact_terms) + sum(
                 1 for t in shared if len(t) == 2 and has_cjk(t) and t not in in_words
             )
+            if subject_known:
+                n_shared += sum(
+                    1 for word in turn_words if any(0 < self.index.df(t) <= rare for t in word & fact_terms)
+                )
             if n_shared >= min(min_terms, n_words) and total and sum(idf[t] for t in shared) / total >= min_coverage:
                 out[i] = Match(i, score, "words: " + ", ".join(shared))
+        on_words = [m.score for m in out.values() if m.reason.startswith("words")]
+        if on_words:
+            # The word rules say where to cut BM25's ranking, not which documents to skip: a
+            # document outscoring one they let in is let in too.
+            bar = min(on_words)
+            for i, score in best:
+                if score <= bar or len(out) >= k:
+                    break
+                if i not in out:
+                    shared = [t for t in terms if t in self.term_sets[i]]
+                    out[i] = Match(i, score, "words: " + ", ".join(shared) + " (outscores a match)")
         # One hop: a fact found on words names something ("Project Atlas, the
         # rebuild of the intake pipeline"); facts on that name sharing a word
         # with the turn come too ("Atlas beta launch moved to 21 October").

@@ -115,6 +115,28 @@ def test_the_phrase_the_person_calls_theirs_must_be_mostly_what_the_fact_is_abou
     assert [m.index for m in recall.match("When does my bike need a service?", docs)] == [0]
 
 
+def test_a_rare_word_the_turn_is_about_is_enough_and_one_the_store_lacks_vetoes():
+    docs = [f"User walked the dog on day {i} of the trip." for i in range(30)]
+    docs += ["User owns two kayaks, both kept at the lake house.", "The next ferry leaves at 9."]
+    # "kayaks" is the turn's most telling word and only one document holds it.
+    assert [m.index for m in recall.match("How many kayaks do I own?", docs)] == [30]
+    # "haircut" is the most telling word and no document holds it: "next" does not stand in.
+    assert recall.match("When is my next haircut?", docs) == []
+
+
+def test_the_word_rules_cut_the_ranking_and_never_skip_a_higher_scored_document():
+    docs = [
+        "Ilse's team reviews the quarterly budget with finance.",
+        "The quarterly budget review moved to Thursday; Ilse chairs it.",
+        "Budget notes: quarterly.",
+    ]
+    got = recall.match("when is our quarterly budget review with Ilse", docs)
+    scores = {m.index: m.score for m in got}
+    ranked = recall.rank("when is our quarterly budget review with Ilse", docs, 3)
+    lowest = min(scores.values())
+    assert all(i in scores for i, score in ranked if score > lowest)
+
+
 def test_a_chinese_turn_meets_an_english_fact_and_an_english_turn_a_chinese_fact():
     docs = [
         "User's accountant is Ilse Brandt; the tax return is due in May.",

@@ -81,7 +81,7 @@ a about above after again against all also am an and any are aren as at be becau
 being below between both but by can could couldn did didn do does doesn doing don down during
 each else ever few for from further get got had hadn has hasn have haven having he her here
 hers herself him himself his how i if in into is isn it its itself just ll let like me mightn more
-most much must mustn my myself need needn no nor not now of off on once only or other our ours
+most much many must mustn my myself need needn no nor not now of off on once only or other our ours
 ourselves out over own re s same shan she should shouldn so some such t than that the their
 theirs them themselves then there these they this those through to too under until up upon us
 ve very was wasn we were weren what when where which while who whom whose why will with won
