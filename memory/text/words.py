@@ -369,8 +369,9 @@ def _snowball():
 
 @lru_cache(maxsize=200_000)
 def stem(word: str) -> str:
-    """The Snowball (Porter 2) English stem: "meetings", "meeting" and "meet" meet,
-    "scheduled" and "schedule" meet, "emailing" meets "email".
+    """The Snowball (Porter 2) English stem of the word's lemma: "meetings", "meeting" and
+    "meet" meet, "scheduled" and "schedule" meet, "emailing" meets "email", and irregular
+    forms meet their base ("paid" and "pays", "bought" and "buy": simplemma's lexicon).
 
     A published algorithm instead of hand suffix rules, and no list of agent
     nouns: "who owns Harbor" and "the Harbor owner" meet on the name (see
@@ -378,4 +379,13 @@ def stem(word: str) -> str:
     """
     if len(word) <= 2 or not word.isalpha():
         return word
-    return _snowball().stemWord(word)
+    return _snowball().stemWord(_lemma(word))
+
+
+@lru_cache(maxsize=200_000)
+def _lemma(word: str) -> str:
+    # simplemma's English lexicon gives the base of irregular forms the stemmer cannot see
+    # ("paid" -> pay, "went" -> go, "children" -> child); its lexicon loads on first use (~1 s).
+    import simplemma
+
+    return simplemma.lemmatize(word, lang="en")
