@@ -90,8 +90,8 @@ MIN_TERMS = 2  # and shares at least this many distinct words with the turn (all
 MAX_NAMED = 4  # facts brought by a name of the turn
 NAME_MAX_SHARE = 0.25  # a name held by more of the documents than this is no anchor
 MAX_RULES = 3  # standing rules brought to a request
-LINK_MAX_SHARE = 0.2
-RARE_SHARE = 0.05  # a word held by at most this share of the documents (or two) is a rare one  # a word linking a rule to a request is held by at most this share of the facts
+LINK_MAX_SHARE = 0.2  # a word linking a rule to a request is held by at most this share of the facts
+RARE_SHARE = 0.05  # a word held by at most this share of the documents (or two) is a rare one
 
 
 @dataclass

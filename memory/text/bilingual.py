@@ -23,10 +23,11 @@ Chinese turn's terms, so the two sides meet in English.
   (花粉过敏 "hay fever" holds 过敏 "allergic"): the fact side may be
   generous, the turn side says only what it says.
 - A definition's notes are dropped: parentheses ("(coll.) wife"), measure
-  words ("CL:个"), cross-references ("variant of…", "see…", "used in…"),
-  surnames and abbreviation pointers; what is left is read by ``tokens``
-  (stop words go there). At most ``MAX_TERMS`` terms per word, first
-  definitions first, since later senses are rarer.
+  words ("CL:个"), "used in…" and surnames; an entry that only points to
+  another ("variant of 老闆", "abbr. for 体格检查") means what that one means.
+  What is left is read by ``tokens`` (stop words go there). At most
+  ``MAX_TERMS`` terms per word, first definitions first, since later senses
+  are rarer.
 
 The dictionary loads on first use, only when a text holds Chinese (one to two
 seconds on a busy two-core machine); a word's terms are read when first asked.
@@ -47,8 +48,6 @@ _NOTE = re.compile(r"\([^)]*\)|\[[^\]]*\]|[A-Za-z]*\|[^\s/]*")
 _SKIP = re.compile(
     r"^\s*(?:CL:|variant of|old variant|see |see also|used in|abbr\.? for|surname |also written|erhua variant)", re.I
 )
-
-
 # "variant of 老闆|老板[lao3 ban3]", "abbr. for 體格檢查|体格检查[…]": the entry means what the one named means.
 _POINTER = re.compile(
     r"^\s*(?:old\s+|erhua\s+)?(?:variant of|abbr\.? for|abbr\.? of|same as|see)\s+(?:[^|\s\[]+\|)?([^\s\[|,;/]+)"
