@@ -15,7 +15,9 @@ to stores and wordings it was not tuned on.
    names something the store holds, speaks of the person (I/my/we/our/我),
    asks to be reminded ("again", "remind me"), asks any other question, or
    asks kept to act at a time (a clock time, a weekday) is about their world;
-   a request naming none of these ("Write a haiku about rain") is not. These
+   a request naming none of these ("Write a haiku about rain") is not, and
+   the person as the one kept answers ("Tell me a joke about…", 给我讲…) does
+   not make a request about them. These
    are properties of English and Chinese (generic versus specific
    reference), true of any store.
 2. **Names of the person's world** (``store_names``) are found in the store
@@ -174,6 +176,8 @@ class Index:
 # person's or to kinds and methods, never topic words.
 
 _FIRST_PERSON = re.compile(r"\b(i|me|my|mine|myself|we|us|our|ours|ourselves|i'm|i've|i'd|i'll)\b|我|咱", re.I)
+# "Tell me a joke", "Give us a recipe", "给我讲个笑话": the person as the one kept answers, not as the topic.
+_RECIPIENT = re.compile(r"^\W*(?:please\s+|can\s+you\s+|could\s+you\s+)?[a-z]+\s+(?:me|us)\b|^\W*(?:请)?给我", re.I)
 # "What does X mean", "what is a/an X", "什么是 X": asks what a word or a kind is.
 _DEFINITION = re.compile(r"\bmean(?:s|ing)?\b|^\W*what(?:'s|\s+is|\s+are)\s+(?:a|an)\b|什么是|是什么意思|的意思", re.I)
 # "How do I / how does X work / how to", "why would/do": asks for a method or an explanation.
@@ -234,7 +238,7 @@ def about_their_world(text: str, names: AbstractSet[str] = frozenset(), person: 
         return None
     if names:
         return "names " + ", ".join(sorted(names))
-    if person or _FIRST_PERSON.search(text):
+    if person or _FIRST_PERSON.search(_RECIPIENT.sub(" ", text, count=1)):
         return "speaks of the person"
     if _RECALL_CUE.search(text):
         return "asks to be reminded"
