@@ -12,7 +12,10 @@ import typer
 
 from agent.commands.errors import fail
 
-app = typer.Typer(help="Measure recall and search: public benchmarks, scale, the relevance gate.", no_args_is_help=True)
+app = typer.Typer(
+    help="Measure recall and search (public benchmarks, scale, the relevance gate) and the embedded model's speed.",
+    no_args_is_help=True,
+)
 NAME = "bench"
 
 DATA_HELP = "Path to the benchmark file (never copied into kept)."
@@ -199,3 +202,19 @@ def delivery(
     typer.echo(json.dumps(bench.as_json(tally), indent=2) if as_json else bench.report(tally))
     if not tally.clean:
         raise typer.Exit(1)
+
+
+@app.command()
+def local(as_json: bool = JSON_OPT) -> None:
+    """The embedded model's speed in one run: load, prefix cold and restored from disk, time to first token and tok/s
+    for a question and a booking, cold and in a second process that starts from the saved prefix."""
+    from agent.models.base import ModelError
+    from evals.bench import local as bench
+
+    try:
+        report = bench.run()
+    except ModelError as exc:
+        fail(f"the embedded model is not usable: {exc}")
+    except RuntimeError as exc:
+        fail(str(exc))
+    typer.echo(json.dumps(report, indent=2) if as_json else bench.render(report))

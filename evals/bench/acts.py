@@ -42,7 +42,8 @@ def available() -> list[str]:
 
 def load(split: str) -> list[dict]:
     with open(DATA / f"acts_{split}.jsonl", encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
+        rows = [json.loads(line) for line in f if line.strip()]
+    return [r for r in rows if r.get("kind") != "meta"]  # a split may open with a line saying how it was written
 
 
 def reading(text: str) -> str:

@@ -505,7 +505,14 @@ def _unless_asking(rest: str) -> str:
     rest = re.sub(r"^(?:please|kindly|just|always|never|also)\s+", "", rest.strip(), flags=re.I)
     if _TELL_ME_WH.match(rest):
         return QUESTION
-    return STATEMENT if about_talk(rest) else REQUEST
+    if not about_talk(rest):
+        return REQUEST
+    # "Call me Sasha and send Priya the notes": a wish about talk joined to an action asks for the action.
+    joined = _JOINED.split(rest)[1:]
+    return REQUEST if any(_imperative(c) and not about_talk(c) for c in joined) else STATEMENT
+
+
+_JOINED = re.compile(r",?\s+(?:and(?:\s+then|\s+also)?|then|also)\s+", re.I)
 
 
 def about_talk(text: str) -> bool:
