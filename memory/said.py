@@ -78,7 +78,7 @@ def about_their_world(db, query: str) -> str | None:
     # recall exposes the gate only inside its matcher; these are its own parts, unchanged.
     docs = recall._fact_index(db).docs
     text = recall.unquoted(query)
-    terms = query_terms(text)
+    terms = recall._terms(text)
     if not terms:
         return None
     named, common = docs._named(text, terms)
