@@ -15,7 +15,7 @@ import os
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TypeGuard
+from typing import Any, TypeGuard
 
 import sqlite_utils
 
@@ -104,6 +104,19 @@ def inserted_id(cur: sqlite3.Cursor) -> int:
     if cur.lastrowid is None:
         raise sqlite3.InterfaceError("the statement inserted no row")
     return cur.lastrowid
+
+
+def insert_row(db: sqlite_utils.Database, table: str, row: dict[str, Any]) -> int:
+    """Insert ``row`` ({column: value}) into ``table``; the new row's rowid.
+
+    Through sqlite-utils' Table API, which pairs each value with its column's name
+    instead of a list of placeholders to count. Inside ``transaction()`` it joins the
+    caller's transaction (as a savepoint), so what else the caller writes commits with it.
+    """
+    rowid = db.table(table).insert(row).last_rowid
+    if rowid is None:
+        raise sqlite3.InterfaceError(f"no row was inserted into {table}")
+    return rowid
 
 
 def _file_of(conn: sqlite3.Connection) -> Path:

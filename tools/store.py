@@ -17,7 +17,7 @@ from zoneinfo import ZoneInfo
 
 import sqlite_utils
 
-from memory.db import inserted_id, transaction
+from memory.db import insert_row, transaction
 from memory.scope import EVERYTHING, Scope
 
 SCHEDULED, CANCELLED = "scheduled", "cancelled"
@@ -202,24 +202,23 @@ def add_event(
 ) -> Event:
     """Store an event; ``delivery`` PENDING queues it for the calendar server in the same transaction."""
     with transaction(db) as conn:
-        cursor = conn.execute(
-            "INSERT INTO calendar_events (uid, title, start_utc, end_utc, attendees, location, notes,"
-            " status, chat, created_at, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                uid or f"{uuid.uuid4()}@kept",
-                title,
-                utc(start),
-                utc(end),
-                json.dumps(attendees or [], ensure_ascii=False),
-                location,
-                notes,
-                SCHEDULED,
-                chat,
-                utc(now),
-                origin,
-            ),
+        event_id = insert_row(
+            db,
+            "calendar_events",
+            {
+                "uid": uid or f"{uuid.uuid4()}@kept",
+                "title": title,
+                "start_utc": utc(start),
+                "end_utc": utc(end),
+                "attendees": json.dumps(attendees or [], ensure_ascii=False),
+                "location": location,
+                "notes": notes,
+                "status": SCHEDULED,
+                "chat": chat,
+                "created_at": utc(now),
+                "origin": origin,
+            },
         )
-        event_id = inserted_id(cursor)
         set_delivery(conn, EVENT, event_id, delivery, now)
     event = get_event(db, event_id)
     assert event is not None  # just inserted; events are never deleted
@@ -397,12 +396,20 @@ def add_outbox(
     """Record a message; ``delivery`` PENDING queues it for sending in the same transaction."""
     message_uid = f"<{uuid.uuid4().hex}@{domain}>"
     with transaction(db) as conn:
-        cursor = conn.execute(
-            "INSERT INTO outbox (recipient, recipient_key, channel, subject, body, chat, sent_at, message_uid)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (recipient, recipient_key(recipient), channel, subject, body, chat, utc(now), message_uid),
+        message_id = insert_row(
+            db,
+            "outbox",
+            {
+                "recipient": recipient,
+                "recipient_key": recipient_key(recipient),
+                "channel": channel,
+                "subject": subject,
+                "body": body,
+                "chat": chat,
+                "sent_at": utc(now),
+                "message_uid": message_uid,
+            },
         )
-        message_id = inserted_id(cursor)
         set_delivery(conn, MESSAGE, message_id, delivery, now)
     message = get_outbox(db, message_id)
     assert message is not None  # just inserted; outbox rows are never deleted
@@ -520,23 +527,22 @@ def add_task(
 ) -> Task:
     """``due`` is what is shown (a day or an ISO moment); ``due_moment`` orders and compares it."""
     with transaction(db) as conn:
-        cursor = conn.execute(
-            "INSERT INTO tasks (assignee, assignee_key, title, due, due_utc, status, notes, chat, created_at, uid)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                assignee,
-                recipient_key(assignee),
-                title,
-                due,
-                utc(due_moment) if due_moment else None,
-                OPEN,
-                notes,
-                chat,
-                utc(now),
-                f"{uuid.uuid4()}@kept",
-            ),
+        task_id = insert_row(
+            db,
+            "tasks",
+            {
+                "assignee": assignee,
+                "assignee_key": recipient_key(assignee),
+                "title": title,
+                "due": due,
+                "due_utc": utc(due_moment) if due_moment else None,
+                "status": OPEN,
+                "notes": notes,
+                "chat": chat,
+                "created_at": utc(now),
+                "uid": f"{uuid.uuid4()}@kept",
+            },
         )
-        task_id = inserted_id(cursor)
         set_delivery(conn, TASK, task_id, delivery, now)
     task = get_task(db, task_id)
     assert task is not None  # just inserted; tasks are never deleted
