@@ -22,7 +22,7 @@ import sqlite_utils
 # Modules that own memory tables, in the order their migrations apply.
 MEMORY_OWNERS: tuple[str, ...] = (
     "memory.messages",
-    "memory.calls",
+    "memory.call_log",
     "memory.state",
     "memory.notes",
     "memory.facts",
@@ -175,8 +175,15 @@ def migrate(db: sqlite_utils.Database, owners: Sequence[str]) -> None:
         " DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), PRIMARY KEY (migration_set, name))"
     )
     for owner in owners:
-        migrations: list[Migration] = list(importlib.import_module(owner).MIGRATIONS)
-        apply_migrations(db, owner, migrations)
+        module = importlib.import_module(owner)
+        migrations: list[Migration] = list(module.MIGRATIONS)
+        apply_migrations(db, migration_set(module), migrations)
+
+
+def migration_set(module) -> str:
+    """The name ``_migrations`` records an owner's migrations under: its module name, or,
+    for a module renamed after stores recorded it, the old name they recorded (``MIGRATION_SET``)."""
+    return getattr(module, "MIGRATION_SET", module.__name__)
 
 
 def apply_migrations(db: sqlite_utils.Database, migration_set: str, migrations: Sequence[Migration]) -> None:

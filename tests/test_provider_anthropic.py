@@ -9,7 +9,7 @@ from agent.models.anthropic import AnthropicModel
 from agent.models.base import PLACEHOLDER_KEY, Message, ModelError, ToolCall, ToolSpec
 from agent.models.calls import call_model
 from agent.models.prices import cost
-from memory.calls import list_calls
+from memory.call_log import list_calls
 from tests.fakeservers import FakeAnthropic
 
 FAKE_KEY = "test-key-not-real"

@@ -11,7 +11,7 @@ from agent.models.base import PLACEHOLDER_KEY, Message, ModelError, ToolCall, To
 from agent.models.calls import call_model
 from agent.models.openai import OpenAIModel
 from agent.models.prices import cost
-from memory.calls import list_calls
+from memory.call_log import list_calls
 from tests.fakeservers import FakeOpenAI
 
 FAKE_KEY = "test-key-not-real"

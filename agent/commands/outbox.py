@@ -28,13 +28,13 @@ def deliverer():
 
 def state_text(delivery, tz) -> str:
     """One short phrase for a delivery row: what the person needs to know about it."""
-    from tools import store
+    from tools import lists
 
-    if delivery is None or delivery.state == store.LOCAL:
+    if delivery is None or delivery.state == lists.LOCAL:
         return "recorded, not delivered"
-    if delivery.state == store.DELIVERED:
+    if delivery.state == lists.DELIVERED:
         return "delivered"
-    if delivery.state == store.PENDING:
+    if delivery.state == lists.PENDING:
         when = delivery.next_retry.astimezone(tz).strftime("%H:%M") if delivery.next_retry else "now"
         tried = (
             f", tried {delivery.attempts}x: {delivery.last_error}" if delivery.attempts and delivery.last_error else ""
@@ -50,17 +50,17 @@ def list_outbox(
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
 ) -> None:
     """List sent messages, oldest first, each with its delivery state."""
-    from tools import store
+    from tools import lists
     from tools.delivery import CONNECT_MAIL
 
     db, tz = _open()
-    states = store.deliveries(db, store.MESSAGE)
-    found = store.outbox(db, recipient=to, limit=limit)
+    states = lists.deliveries(db, lists.MESSAGE)
+    found = lists.outbox(db, recipient=to, limit=limit)
     rows = []
     for m in found:
         row = m.as_dict(tz)
         delivery = states.get(m.id)
-        row["delivery"] = delivery.as_dict(tz) if delivery else {"state": store.LOCAL}
+        row["delivery"] = delivery.as_dict(tz) if delivery else {"state": lists.LOCAL}
         rows.append(row)
     if as_json:
         typer.echo(json.dumps(rows, ensure_ascii=False, indent=2))
@@ -72,7 +72,7 @@ def list_outbox(
 
     for row, m in zip(rows, found, strict=True):
         typer.echo(f"{outbox_line(row)}  [{state_text(states.get(m.id), tz)}]")
-    local = [m for m in found if m.id not in states or states[m.id].state == store.LOCAL]
+    local = [m for m in found if m.id not in states or states[m.id].state == lists.LOCAL]
     if local:
         mail = deliverer()
         if mail.mail is None:
@@ -92,7 +92,7 @@ def retry(
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
 ) -> None:
     """Try again now: messages, and calendar events and tasks waiting for the calendar server."""
-    from tools import store
+    from tools import lists
 
     db, tz = _open()
     delivery = deliverer()
@@ -101,17 +101,17 @@ def retry(
     if ids:
         results = []
         for item_id in ids:
-            message = store.get_outbox(db, item_id)
+            message = lists.get_outbox(db, item_id)
             if message is None:
                 fail(f"no outbox message #{item_id}; `kept outbox list` shows the ids")
             state, why = delivery.message_state(message.channel, message.recipient)
-            if state != store.PENDING:
+            if state != lists.PENDING:
                 fail(f"#{item_id} cannot be delivered: {why}")
-            current = store.delivery_of(db, store.MESSAGE, item_id)
-            if current is not None and current.state == store.DELIVERED:
+            current = lists.delivery_of(db, lists.MESSAGE, item_id)
+            if current is not None and current.state == lists.DELIVERED:
                 fail(f"#{item_id} was already delivered ({current.reply}); kept does not send it twice")
-            store.queue_again(db, store.MESSAGE, item_id, message.sent_at)
-            results.append(delivery.deliver(db, store.MESSAGE, item_id))
+            lists.queue_again(db, lists.MESSAGE, item_id, message.sent_at)
+            results.append(delivery.deliver(db, lists.MESSAGE, item_id))
     else:
         results = delivery.run_due(db, include_failed=True)
     results = [r for r in results if r is not None]
@@ -123,11 +123,11 @@ def retry(
         )
         return
     if not results:
-        waiting = store.due_deliveries(db, None, include_failed=True)
+        waiting = lists.due_deliveries(db, None, include_failed=True)
         if waiting:
             from tools.delivery import CONNECT_CALENDAR, CONNECT_MAIL
 
-            mail = sum(1 for d in waiting if d.kind == store.MESSAGE)
+            mail = sum(1 for d in waiting if d.kind == lists.MESSAGE)
             how = " and ".join(
                 f"`{h}`" for n, h in ((mail, CONNECT_MAIL), (len(waiting) - mail, CONNECT_CALENDAR)) if n
             )
@@ -140,8 +140,8 @@ def retry(
     for r in results:
         label = {"message": "message", "event": "event", "task": "task"}[r.kind]
         typer.echo(
-            f"{label} #{r.item_id}: {state_text(r, tz)}" + (f" ({r.reply})" if r.state == store.DELIVERED else "")
+            f"{label} #{r.item_id}: {state_text(r, tz)}" + (f" ({r.reply})" if r.state == lists.DELIVERED else "")
         )
-    waiting = [r for r in results if r.state != store.DELIVERED]
+    waiting = [r for r in results if r.state != lists.DELIVERED]
     if waiting:
         fail(f"{len(waiting)} of {len(results)} not delivered yet; each line above says why")

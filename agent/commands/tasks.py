@@ -18,17 +18,17 @@ def list_tasks(
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
 ) -> None:
     """List tasks, soonest due first, each with whether it reached your calendar server."""
-    from tools import store
+    from tools import lists
 
     db, tz = open_store_and_zone()
     from agent.commands.outbox import state_text
 
-    found = store.tasks(db, assignee=assignee, status=None if show_all else store.OPEN)
-    states = store.deliveries(db, store.TASK)
+    found = lists.tasks(db, assignee=assignee, status=None if show_all else lists.OPEN)
+    states = lists.deliveries(db, lists.TASK)
     rows = []
     for t in found:
         row = t.as_dict(tz)
-        row["delivery"] = states[t.id].as_dict(tz) if t.id in states else {"state": store.LOCAL}
+        row["delivery"] = states[t.id].as_dict(tz) if t.id in states else {"state": lists.LOCAL}
         rows.append(row)
     if as_json:
         typer.echo(json.dumps(rows, ensure_ascii=False, indent=2))

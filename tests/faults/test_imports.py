@@ -117,7 +117,13 @@ def test_a_good_export_still_imports_and_round_trips(db, tmp_path):
     assert transfer.export_data(again)["facts"] == transfer.export_data(db)["facts"]
 
 
-NOTE = {"id": 1, "kind": "memory", "text": "Atlas: budget talks in October", "at": "2026-10-01T10:00:00Z", "reason": None}
+NOTE = {
+    "id": 1,
+    "kind": "memory",
+    "text": "Atlas: budget talks in October",
+    "at": "2026-10-01T10:00:00Z",
+    "reason": None,
+}
 
 
 def test_a_row_the_schema_refuses_after_others_were_written_leaves_the_store_empty(db):

@@ -93,6 +93,20 @@ def test_a_database_from_a_newer_kept_is_refused_in_one_line_and_left_untouched(
     _assert_refused_and_untouched(kept, path, before, server)
 
 
+def test_a_store_written_before_two_owners_were_renamed_opens_without_rerunning_them(tmp_path):
+    # tools.store became tools.lists and memory.calls became memory.call_log; a store
+    # records migrations by owner name, so the renamed owners keep the names stores hold.
+    path = tmp_path / "kept.db"
+    db = open_store(path)
+    before = {r[0]: r[1] for r in db.conn.execute("SELECT migration_set, count(*) FROM _migrations GROUP BY 1")}
+    db.conn.close()
+    assert {"tools.store", "memory.calls"} <= set(before)
+    assert not {"tools.lists", "memory.call_log"} & set(before)
+    again = open_store(path)
+    after = {r[0]: r[1] for r in again.conn.execute("SELECT migration_set, count(*) FROM _migrations GROUP BY 1")}
+    assert after == before
+
+
 def test_the_database_and_its_directory_are_private_to_the_owner(kept, server, kept_home):
     server.reply_text("ok")
     assert kept("ask", "hello").returncode == 0

@@ -1,6 +1,6 @@
-"""What the tools did: calendar events, the outbox, tasks. This module owns
-those three tables; tools and commands read and write them only through the
-functions here.
+"""The lists the tools keep: calendar events, the outbox, tasks (what the tools
+did), and the delivery queue beside them. This module owns those four tables;
+tools and commands read and write them only through the functions here.
 
 Moments are stored in UTC as fixed-width 'YYYY-MM-DDTHH:MM:SSZ' text, so
 string order is time order and overlap tests are plain comparisons; they are
@@ -27,6 +27,8 @@ OPEN, DONE = "open", "done"
 LOCAL, PENDING, DELIVERED, FAILED = "local", "pending", "delivered", "failed"
 MESSAGE, EVENT, TASK = "message", "event", "task"
 
+# Stores record these migrations under the module's first name; renaming it must not re-run them.
+MIGRATION_SET = "tools.store"
 MIGRATIONS = [
     (
         "m001_calendar_outbox_tasks",

@@ -14,6 +14,8 @@ import sqlite_utils
 from memory.db import insert_row, transaction
 from memory.secrets import redact
 
+# Stores record these migrations under the module's first name; renaming it must not re-run them.
+MIGRATION_SET = "memory.calls"
 MIGRATIONS = [
     (
         "m001_model_calls",
