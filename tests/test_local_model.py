@@ -22,20 +22,8 @@ import pytest
 
 from agent.models.base import Message, ToolCall, ToolSpec
 from agent.models.local import Malformed, _Stream, parse_reply, split_system, wire_messages
+from tests.specs import SCHEDULE
 
-SCHEDULE = ToolSpec(
-    "schedule_meeting",
-    "Book a meeting.",
-    {
-        "type": "object",
-        "properties": {
-            "title": {"type": "string"},
-            "start": {"type": "string"},
-            "attendees": {"type": "array", "items": {"type": "string"}},
-        },
-        "required": ["title", "start"],
-    },
-)
 SEARCH = ToolSpec(
     "search_memory",
     "Search memory.",
