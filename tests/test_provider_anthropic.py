@@ -54,30 +54,6 @@ def test_tool_call_parsed_and_tools_sent(server):
     ]
 
 
-def test_streaming_text_arrives_in_pieces_and_whole(server):
-    reply = "Sure: Tuesday at 10:00 works for Sam and you."
-    server.reply_text(reply)
-    pieces = []
-    response = make(server).complete(ask(), on_text=pieces.append)
-    assert len(pieces) > 3 and "".join(pieces) == reply
-    assert response.text == reply and response.model == "claude-haiku-4-5"
-    assert (response.usage.input_tokens, response.usage.output_tokens) == (12, 7)
-    assert server.model_requests[0].body["stream"] is True
-
-
-def test_streaming_tool_input_json_is_accumulated(server):
-    server.reply_tool_calls([("schedule_meeting", MEETING), ("list_events", {"day": "Tuesday"})], text="Booking.")
-    pieces = []
-    response = make(server).complete(ask(), tools=[SCHEDULE], on_text=pieces.append)
-    assert [(c.name, c.arguments) for c in response.tool_calls] == [
-        ("schedule_meeting", MEETING),
-        ("list_events", {"day": "Tuesday"}),
-    ]
-    assert all(c.id.startswith("toolu_") for c in response.tool_calls)
-    assert response.text == "Booking." == "".join(pieces)
-    assert response.stop_reason == "tool_use"
-
-
 def test_tool_round_trip_sends_tool_results_merged_in_one_user_turn(server):
     server.reply_text("Booked, and Tuesday has no conflicts.")
     calls = [ToolCall("toolu_1", "schedule_meeting", MEETING), ToolCall("toolu_2", "list_events", {"day": "Tuesday"})]

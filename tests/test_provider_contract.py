@@ -1,7 +1,8 @@
 """What every SDK provider does the same way, each against its fake server on 127.0.0.1
 through the real SDK: retries and error classes, timeouts, malformed and empty replies,
-streams cut short, usage and cost, and memory's forced tool. What differs (the wire
-shapes, keys and base URLs) is in test_provider_anthropic.py and test_provider_openai.py."""
+streams (pieces, tool calls put together, streams cut short), usage and cost, and
+memory's forced tool. What differs (the wire shapes, keys and base URLs) is in
+test_provider_anthropic.py and test_provider_openai.py."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from agent.models.prices import cost
 from agent.models.sdk import SDKModel
 from memory.call_log import list_calls
 from tests.fakeservers import FakeAnthropic, FakeOpenAI, FakeServer
-from tests.specs import FAKE_KEY, SCHEDULE, ask
+from tests.specs import FAKE_KEY, MEETING, SCHEDULE, ask
 
 
 @dataclass
@@ -32,6 +33,9 @@ class Provider:
     stream_error: str  # the error event a stream can carry
     price: tuple[float, float]  # dollars per million tokens in, out
     forced_choice: dict[str, Any]  # the tool_choice that forces one tool
+    stream_body: dict[str, Any]  # what a streamed request's body says
+    call_ids: str  # how the server's tool-call ids begin
+    tool_stop: str  # the stop reason of a reply that calls tools
 
 
 PROVIDERS = [
@@ -44,6 +48,9 @@ PROVIDERS = [
         "overloaded_error",
         (1.0, 5.0),
         {"type": "tool", "name": "save_facts"},
+        {"stream": True},
+        "toolu_",
+        "tool_use",
     ),
     Provider(
         "openai",
@@ -54,6 +61,9 @@ PROVIDERS = [
         "server_error",
         (0.4, 1.6),
         {"type": "function", "function": {"name": "save_facts"}},
+        {"stream": True, "stream_options": {"include_usage": True}},
+        "call_",
+        "tool_calls",
     ),
 ]
 
@@ -83,6 +93,31 @@ def logged(db):
 
 def streamed(stream: bool):
     return (lambda s: None) if stream else None
+
+
+def test_streaming_text_arrives_in_pieces_and_whole(provider, server, make):
+    reply = "Sure: Tuesday at 10:00 works for Sam and you."
+    server.reply_text(reply)
+    pieces: list[str] = []
+    response = make().complete(ask(), on_text=pieces.append)
+    assert len(pieces) > 3 and "".join(pieces) == reply
+    assert response.text == reply and response.model == provider.model
+    assert (response.usage.input_tokens, response.usage.output_tokens) == (12, 7)
+    body = server.model_requests[0].body
+    assert {k: body.get(k) for k in provider.stream_body} == provider.stream_body
+
+
+def test_streamed_tool_calls_are_put_together(provider, server, make):
+    server.reply_tool_calls([("schedule_meeting", MEETING), ("list_events", {"day": "Tuesday"})], text="Booking.")
+    pieces: list[str] = []
+    response = make().complete(ask(), tools=[SCHEDULE], on_text=pieces.append)
+    assert [(c.name, c.arguments) for c in response.tool_calls] == [
+        ("schedule_meeting", MEETING),
+        ("list_events", {"day": "Tuesday"}),
+    ]
+    assert all(c.id.startswith(provider.call_ids) for c in response.tool_calls)
+    assert response.text == "Booking." == "".join(pieces)
+    assert response.stop_reason == provider.tool_stop
 
 
 def test_rate_limit_then_success_honours_retry_after(server, make, db):

@@ -55,30 +55,6 @@ def test_tool_call_parsed_and_tools_sent(server):
     ]
 
 
-def test_streaming_text_arrives_in_pieces_and_whole(server):
-    reply = "Sure: Tuesday at 10:00 works for Sam and you."
-    server.reply_text(reply)
-    pieces = []
-    response = make(server).complete(ask(), on_text=pieces.append)
-    assert len(pieces) > 3 and "".join(pieces) == reply
-    assert response.text == reply
-    assert (response.usage.input_tokens, response.usage.output_tokens) == (12, 7)
-    body = server.model_requests[0].body
-    assert body["stream"] is True and body["stream_options"] == {"include_usage": True}
-
-
-def test_streaming_tool_call_arguments_are_accumulated(server):
-    server.reply_tool_calls([("schedule_meeting", MEETING), ("list_events", {"day": "Tuesday"})], text="Booking.")
-    pieces = []
-    response = make(server).complete(ask(), tools=[SCHEDULE], on_text=pieces.append)
-    assert [(c.name, c.arguments) for c in response.tool_calls] == [
-        ("schedule_meeting", MEETING),
-        ("list_events", {"day": "Tuesday"}),
-    ]
-    assert all(c.id.startswith("call_") for c in response.tool_calls)
-    assert response.text == "Booking." == "".join(pieces)
-
-
 def test_tool_round_trip_sends_the_result_in_wire_shape(server):
     server.reply_text("Booked Tuesday 10:00 with Sam.")
     call = ToolCall("call_7", "schedule_meeting", MEETING)
