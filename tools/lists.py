@@ -10,6 +10,7 @@ shown in the person's zone when read out (``as_dict(tz)``).
 from __future__ import annotations
 
 import json
+import sqlite3
 import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -130,6 +131,31 @@ def _local(text: str | None, tz: ZoneInfo) -> str | None:
 def recipient_key(name: str) -> str:
     """A person's name or address compared case- and spacing-blind ('Sam  Lee' == 'sam lee')."""
     return " ".join(name.split()).casefold()
+
+
+def _row(conn, table: str, row_id: int, scope: Scope) -> sqlite3.Row | None:
+    """The row of ``table`` with ``row_id``, or None when there is none or ``scope`` may not see it."""
+    cond, args = scope.where()
+    return conn.execute(f"SELECT * FROM {table} WHERE id = ?" + cond, (row_id, *args)).fetchone()
+
+
+# Each kind of item: its table and the column that records when it reached its final status.
+_TABLES = {EVENT: ("calendar_events", "cancelled_at"), TASK: ("tasks", "done_at")}
+
+
+def _close(db: sqlite_utils.Database, kind: str, item_id: int, status: str, now: datetime, scope: Scope) -> None:
+    """Give an event or a task its final ``status`` (cancelled, done), and queue the change for the
+    server that has (or was getting) it. Raises LookupError (unknown id, or one ``scope`` may not
+    see) or ValueError (already so)."""
+    table, stamp = _TABLES[kind]
+    with transaction(db) as conn:
+        row = _row(conn, table, item_id, scope)
+        if row is None:
+            raise LookupError(item_id)
+        if row["status"] == status:
+            raise ValueError(item_id)
+        conn.execute(f"UPDATE {table} SET status = ?, {stamp} = ? WHERE id = ?", (status, utc(now), item_id))
+        _requeue(conn, kind, item_id, now)
 
 
 # --- calendar ---------------------------------------------------------------
@@ -286,8 +312,7 @@ def import_event(db: sqlite_utils.Database, event: Event, now: datetime) -> str:
 
 def get_event(db: sqlite_utils.Database, event_id: int, scope: Scope = EVERYTHING) -> Event | None:
     """The event, or None when there is none or ``scope`` may not see it."""
-    cond, args = scope.where()
-    row = db.conn.execute("SELECT * FROM calendar_events WHERE id = ?" + cond, (event_id, *args)).fetchone()
+    row = _row(db.conn, "calendar_events", event_id, scope)
     return _event(row) if row else None
 
 
@@ -328,17 +353,7 @@ def cancel_event(db: sqlite_utils.Database, event_id: int, now: datetime, scope:
     An event that reached (or was on its way to) a calendar server is queued
     again, so the server's copy is removed too.
     """
-    cond, args = scope.where()
-    with transaction(db) as conn:
-        row = conn.execute("SELECT status FROM calendar_events WHERE id = ?" + cond, (event_id, *args)).fetchone()
-        if row is None:
-            raise LookupError(event_id)
-        if row["status"] == CANCELLED:
-            raise ValueError(event_id)
-        conn.execute(
-            "UPDATE calendar_events SET status = ?, cancelled_at = ? WHERE id = ?", (CANCELLED, utc(now), event_id)
-        )
-        _requeue(conn, EVENT, event_id, now)
+    _close(db, EVENT, event_id, CANCELLED, now, scope)
     event = get_event(db, event_id)
     assert event is not None  # found above; events are never deleted
     return event
@@ -419,7 +434,7 @@ def add_outbox(
 
 
 def get_outbox(db: sqlite_utils.Database, message_id: int) -> OutboxMessage | None:
-    row = db.conn.execute("SELECT * FROM outbox WHERE id = ?", (message_id,)).fetchone()
+    row = _row(db.conn, "outbox", message_id, EVERYTHING)
     return _outbox(row) if row else None
 
 
@@ -553,8 +568,7 @@ def add_task(
 
 def get_task(db: sqlite_utils.Database, task_id: int, scope: Scope = EVERYTHING) -> Task | None:
     """The task, or None when there is none or ``scope`` may not see it."""
-    cond, args = scope.where()
-    row = db.conn.execute("SELECT * FROM tasks WHERE id = ?" + cond, (task_id, *args)).fetchone()
+    row = _row(db.conn, "tasks", task_id, scope)
     return _task(row) if row else None
 
 
@@ -577,15 +591,7 @@ def tasks(
 def complete_task(db: sqlite_utils.Database, task_id: int, now: datetime, scope: Scope = EVERYTHING) -> Task:
     """Mark a task done. Raises LookupError (unknown id, or one ``scope`` may not see)
     or ValueError (already done)."""
-    cond, args = scope.where()
-    with transaction(db) as conn:
-        row = conn.execute("SELECT status FROM tasks WHERE id = ?" + cond, (task_id, *args)).fetchone()
-        if row is None:
-            raise LookupError(task_id)
-        if row["status"] == DONE:
-            raise ValueError(task_id)
-        conn.execute("UPDATE tasks SET status = ?, done_at = ? WHERE id = ?", (DONE, utc(now), task_id))
-        _requeue(conn, TASK, task_id, now)
+    _close(db, TASK, task_id, DONE, now, scope)
     task = get_task(db, task_id)
     assert task is not None  # found above; tasks are never deleted
     return task

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import typer
@@ -47,23 +46,15 @@ def list_events(
         fail(str(exc))
     if upper is not None and upper < lower:
         fail("--to is before --from")
-    from agent.commands.outbox import deliverer, state_text
+    from agent.commands.listing import deliverer, echo_rows, state_text, with_delivery
     from tools.delivery import CONNECT_CALENDAR
 
     found = lists.events(db, lower, upper, include_cancelled=include_cancelled)
     states = lists.deliveries(db, lists.EVENT)
-    rows = []
-    for event in found:
-        row = event.as_dict(tz)
+    rows = with_delivery(found, states, tz)
+    for row, event in zip(rows, found, strict=True):
         row["origin"] = event.origin
-        delivery = states.get(event.id)
-        row["delivery"] = delivery.as_dict(tz) if delivery else {"state": lists.LOCAL}
-        rows.append(row)
-    if as_json:
-        typer.echo(json.dumps(rows, ensure_ascii=False, indent=2))
-        return
-    if not rows:
-        typer.echo("No events.")
+    if echo_rows(rows, as_json, empty="No events."):
         return
     from agent.terminal import event_line
 

@@ -7,6 +7,7 @@ import json
 import typer
 
 from agent.commands.errors import fail, open_store_and_zone
+from agent.commands.listing import deliverer, echo_rows, state_text, with_delivery
 
 app = typer.Typer(
     help="The messages kept sent for you, whether each was delivered, and retrying those that were not.",
@@ -16,31 +17,6 @@ app = typer.Typer(
 
 def _open():
     return open_store_and_zone()
-
-
-def deliverer():
-    """The configured accounts; a malformed one is said in one line (items stay queued)."""
-    from agent import config
-    from tools.delivery import Deliverer
-
-    return Deliverer.from_home(config.home())
-
-
-def state_text(delivery, tz) -> str:
-    """One short phrase for a delivery row: what the person needs to know about it."""
-    from tools import lists
-
-    if delivery is None or delivery.state == lists.LOCAL:
-        return "recorded, not delivered"
-    if delivery.state == lists.DELIVERED:
-        return "delivered"
-    if delivery.state == lists.PENDING:
-        when = delivery.next_retry.astimezone(tz).strftime("%H:%M") if delivery.next_retry else "now"
-        tried = (
-            f", tried {delivery.attempts}x: {delivery.last_error}" if delivery.attempts and delivery.last_error else ""
-        )
-        return f"pending (next try {when}{tried})"
-    return f"failed after {delivery.attempts} attempt{'s' if delivery.attempts != 1 else ''}: {delivery.last_error}"
 
 
 @app.command("list")
@@ -56,17 +32,8 @@ def list_outbox(
     db, tz = _open()
     states = lists.deliveries(db, lists.MESSAGE)
     found = lists.outbox(db, recipient=to, limit=limit)
-    rows = []
-    for m in found:
-        row = m.as_dict(tz)
-        delivery = states.get(m.id)
-        row["delivery"] = delivery.as_dict(tz) if delivery else {"state": lists.LOCAL}
-        rows.append(row)
-    if as_json:
-        typer.echo(json.dumps(rows, ensure_ascii=False, indent=2))
-        return
-    if not rows:
-        typer.echo("No messages sent.")
+    rows = with_delivery(found, states, tz)
+    if echo_rows(rows, as_json, empty="No messages sent."):
         return
     from agent.terminal import outbox_line
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import typer
 
 from agent.commands.errors import open_store_and_zone
@@ -21,20 +19,12 @@ def list_tasks(
     from tools import lists
 
     db, tz = open_store_and_zone()
-    from agent.commands.outbox import state_text
+    from agent.commands.listing import echo_rows, state_text, with_delivery
 
     found = lists.tasks(db, assignee=assignee, status=None if show_all else lists.OPEN)
     states = lists.deliveries(db, lists.TASK)
-    rows = []
-    for t in found:
-        row = t.as_dict(tz)
-        row["delivery"] = states[t.id].as_dict(tz) if t.id in states else {"state": lists.LOCAL}
-        rows.append(row)
-    if as_json:
-        typer.echo(json.dumps(rows, ensure_ascii=False, indent=2))
-        return
-    if not rows:
-        typer.echo("No tasks." if show_all else "No open tasks.")
+    rows = with_delivery(found, states, tz)
+    if echo_rows(rows, as_json, empty="No tasks." if show_all else "No open tasks."):
         return
     for row, task in zip(rows, found, strict=True):
         due = f"  due {row['due'][:16].replace('T', ' ')} ({row['due_weekday'][:3]})" if row["due"] else ""
