@@ -22,7 +22,7 @@ from pydantic import Field, field_validator
 
 from tools import delivery, lists, when
 from tools.arguments import Arguments, RowId, minutes, split_names
-from tools.base import Tool, ToolContext, ToolError
+from tools.base import Tool, ToolContext, ToolError, close_item
 
 MAX_MINUTES = 24 * 60
 DEFAULT_WINDOW_DAYS = 30
@@ -241,16 +241,14 @@ def list_events(ctx: ToolContext, args: ListEventsArgs) -> dict:
 
 
 def cancel_event(ctx: ToolContext, args: CancelEventArgs) -> dict:
-    try:
-        event = lists.cancel_event(ctx.db, args.event_id, ctx.now, scope=ctx.scope)
-    except LookupError:
-        raise ToolError(f"event_id: no event has event_id {args.event_id}; call list_events to see the ids") from None
-    except ValueError:
-        old = lists.get_event(ctx.db, args.event_id, ctx.scope)
-        assert old is not None  # cancel_event raised ValueError, so it found the event in this scope
-        raise ToolError(
-            f"event_id: event {args.event_id} ('{old.title}', {when.iso(old.start, ctx.tz)}) is already cancelled"
-        ) from None
+    event = close_item(
+        ctx,
+        lists.EVENT,
+        args.event_id,
+        lists.cancel_event,
+        lists.get_event,
+        lambda old: f"('{old.title}', {when.iso(old.start, ctx.tz)}) is already cancelled",
+    )
     result = _event(event, ctx)
     result["delivery_state"], result["delivery"] = delivery.deliver_change(
         ctx, lists.EVENT, event.id, "it was only ever in kept's calendar"

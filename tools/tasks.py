@@ -12,7 +12,7 @@ from pydantic import Field, field_validator
 
 from tools import delivery, lists, when
 from tools.arguments import Arguments, RowId
-from tools.base import Tool, ToolContext, ToolError
+from tools.base import Tool, ToolContext, ToolError, close_item
 
 STATUSES = ("open", "done", "all")
 
@@ -125,14 +125,14 @@ def list_tasks(ctx: ToolContext, args: ListTasksArgs) -> dict:
 
 
 def complete_task(ctx: ToolContext, args: CompleteTaskArgs) -> dict:
-    try:
-        task = lists.complete_task(ctx.db, args.task_id, ctx.now, scope=ctx.scope)
-    except LookupError:
-        raise ToolError(f"task_id: no task has task_id {args.task_id}; call list_tasks to see the ids") from None
-    except ValueError:
-        old = lists.get_task(ctx.db, args.task_id, ctx.scope)
-        assert old is not None  # complete_task raised ValueError, so it found the task in this scope
-        raise ToolError(f"task_id: task {args.task_id} ('{old.title}') is already done") from None
+    task = close_item(
+        ctx,
+        lists.TASK,
+        args.task_id,
+        lists.complete_task,
+        lists.get_task,
+        lambda old: f"('{old.title}') is already done",
+    )
     result = _task(task, ctx)
     result["delivery_state"], result["delivery"] = delivery.deliver_change(
         ctx, lists.TASK, task.id, "it was only ever in kept's task list"
