@@ -7,6 +7,7 @@ from pathlib import Path
 import typer
 
 from agent.commands.errors import fail, open_store_and_zone
+from agent.confirm import plural
 
 app = typer.Typer(
     help="The calendar kept keeps: list events (and whether each reached your calendar server), "
@@ -90,7 +91,7 @@ def export(
         ics.write_calendar(file, found, now)
     except OSError as exc:
         fail(f"cannot write {file}: {exc.strerror or exc}")
-    typer.echo(f"Wrote {len(found)} event{'s' if len(found) != 1 else ''} to {file}")
+    typer.echo(f"Wrote {plural(len(found), 'event')} to {file}")
 
 
 @app.command("import")
@@ -117,6 +118,4 @@ def import_ics(
     for event in events:
         counts[lists.import_event(db, event, now)] += 1
     parts = [f"{n} {word}" for word, n in counts.items() if n]
-    typer.echo(
-        f"Read {len(events)} event{'s' if len(events) != 1 else ''} from {file}: {', '.join(parts) or 'nothing new'}."
-    )
+    typer.echo(f"Read {plural(len(events), 'event')} from {file}: {', '.join(parts) or 'nothing new'}.")

@@ -7,6 +7,8 @@ import json
 
 import typer
 
+from agent.confirm import plural
+
 
 def deliverer():
     """The configured accounts; a malformed one is said in one line (items stay queued)."""
@@ -30,7 +32,7 @@ def state_text(delivery, tz) -> str:
             f", tried {delivery.attempts}x: {delivery.last_error}" if delivery.attempts and delivery.last_error else ""
         )
         return f"pending (next try {when}{tried})"
-    return f"failed after {delivery.attempts} attempt{'s' if delivery.attempts != 1 else ''}: {delivery.last_error}"
+    return f"failed after {plural(delivery.attempts, 'attempt')}: {delivery.last_error}"
 
 
 def with_delivery(found, states, tz) -> list[dict]:
