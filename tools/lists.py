@@ -139,15 +139,24 @@ def _row(conn, table: str, row_id: int, scope: Scope) -> sqlite3.Row | None:
     return conn.execute(f"SELECT * FROM {table} WHERE id = ?" + cond, (row_id, *args)).fetchone()
 
 
-# Each kind of item: its table and the column that records when it reached its final status.
-_TABLES = {EVENT: ("calendar_events", "cancelled_at"), TASK: ("tasks", "done_at")}
+# Each kind of item's table, and for those that close, the column saying when.
+_TABLE = {MESSAGE: "outbox", EVENT: "calendar_events", TASK: "tasks"}
+_CLOSED_AT = {EVENT: "cancelled_at", TASK: "done_at"}
+
+
+def _add(db: sqlite_utils.Database, kind: str, row: dict, delivery: str, now: datetime) -> int:
+    """Write a new item and its first delivery row in one transaction; the item's id."""
+    with transaction(db) as conn:
+        item_id = insert_row(db, _TABLE[kind], row)
+        set_delivery(conn, kind, item_id, delivery, now)
+    return item_id
 
 
 def _close(db: sqlite_utils.Database, kind: str, item_id: int, status: str, now: datetime, scope: Scope) -> None:
     """Give an event or a task its final ``status`` (cancelled, done), and queue the change for the
     server that has (or was getting) it. Raises LookupError (unknown id, or one ``scope`` may not
     see) or ValueError (already so)."""
-    table, stamp = _TABLES[kind]
+    table, stamp = _TABLE[kind], _CLOSED_AT[kind]
     with transaction(db) as conn:
         row = _row(conn, table, item_id, scope)
         if row is None:
@@ -229,25 +238,25 @@ def add_event(
     origin: str = "kept",
 ) -> Event:
     """Store an event; ``delivery`` PENDING queues it for the calendar server in the same transaction."""
-    with transaction(db) as conn:
-        event_id = insert_row(
-            db,
-            "calendar_events",
-            {
-                "uid": uid or f"{uuid.uuid4()}@kept",
-                "title": title,
-                "start_utc": utc(start),
-                "end_utc": utc(end),
-                "attendees": json.dumps(attendees or [], ensure_ascii=False),
-                "location": location,
-                "notes": notes,
-                "status": SCHEDULED,
-                "chat": chat,
-                "created_at": utc(now),
-                "origin": origin,
-            },
-        )
-        set_delivery(conn, EVENT, event_id, delivery, now)
+    event_id = _add(
+        db,
+        EVENT,
+        {
+            "uid": uid or f"{uuid.uuid4()}@kept",
+            "title": title,
+            "start_utc": utc(start),
+            "end_utc": utc(end),
+            "attendees": json.dumps(attendees or [], ensure_ascii=False),
+            "location": location,
+            "notes": notes,
+            "status": SCHEDULED,
+            "chat": chat,
+            "created_at": utc(now),
+            "origin": origin,
+        },
+        delivery,
+        now,
+    )
     event = get_event(db, event_id)
     assert event is not None  # just inserted; events are never deleted
     return event
@@ -412,22 +421,22 @@ def add_outbox(
 ) -> OutboxMessage:
     """Record a message; ``delivery`` PENDING queues it for sending in the same transaction."""
     message_uid = f"<{uuid.uuid4().hex}@{domain}>"
-    with transaction(db) as conn:
-        message_id = insert_row(
-            db,
-            "outbox",
-            {
-                "recipient": recipient,
-                "recipient_key": recipient_key(recipient),
-                "channel": channel,
-                "subject": subject,
-                "body": body,
-                "chat": chat,
-                "sent_at": utc(now),
-                "message_uid": message_uid,
-            },
-        )
-        set_delivery(conn, MESSAGE, message_id, delivery, now)
+    message_id = _add(
+        db,
+        MESSAGE,
+        {
+            "recipient": recipient,
+            "recipient_key": recipient_key(recipient),
+            "channel": channel,
+            "subject": subject,
+            "body": body,
+            "chat": chat,
+            "sent_at": utc(now),
+            "message_uid": message_uid,
+        },
+        delivery,
+        now,
+    )
     message = get_outbox(db, message_id)
     assert message is not None  # just inserted; outbox rows are never deleted
     return message
@@ -543,24 +552,24 @@ def add_task(
     delivery: str = LOCAL,
 ) -> Task:
     """``due`` is what is shown (a day or an ISO moment); ``due_moment`` orders and compares it."""
-    with transaction(db) as conn:
-        task_id = insert_row(
-            db,
-            "tasks",
-            {
-                "assignee": assignee,
-                "assignee_key": recipient_key(assignee),
-                "title": title,
-                "due": due,
-                "due_utc": utc(due_moment) if due_moment else None,
-                "status": OPEN,
-                "notes": notes,
-                "chat": chat,
-                "created_at": utc(now),
-                "uid": f"{uuid.uuid4()}@kept",
-            },
-        )
-        set_delivery(conn, TASK, task_id, delivery, now)
+    task_id = _add(
+        db,
+        TASK,
+        {
+            "assignee": assignee,
+            "assignee_key": recipient_key(assignee),
+            "title": title,
+            "due": due,
+            "due_utc": utc(due_moment) if due_moment else None,
+            "status": OPEN,
+            "notes": notes,
+            "chat": chat,
+            "created_at": utc(now),
+            "uid": f"{uuid.uuid4()}@kept",
+        },
+        delivery,
+        now,
+    )
     task = get_task(db, task_id)
     assert task is not None  # just inserted; tasks are never deleted
     return task
