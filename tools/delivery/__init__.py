@@ -135,18 +135,19 @@ class Deliverer:
             return lists.delivery_of(db, kind, item_id)
         recorded: list[lists.Delivery] = []
 
-        def accepted(reply: str) -> None:  # the server has it: say so before anything else can fail
-            recorded.append(
-                lists.finish_delivery(
-                    db,
-                    kind,
-                    item_id,
-                    datetime.now(UTC),
-                    owner=self.owner,
-                    state=lists.DELIVERED,
-                    reply=scrub(reply, *self._secrets()),
-                )
+        def delivered(reply: str) -> lists.Delivery:
+            return lists.finish_delivery(
+                db,
+                kind,
+                item_id,
+                datetime.now(UTC),
+                owner=self.owner,
+                state=lists.DELIVERED,
+                reply=scrub(reply, *self._secrets()),
             )
+
+        def accepted(reply: str) -> None:  # the server has it: say so before anything else can fail
+            recorded.append(delivered(reply))
 
         try:
             reply = self._attempt(db, kind, item_id, accepted)
@@ -163,17 +164,7 @@ class Deliverer:
                 item_id,
                 DeliveryProblem(f"delivery failed: {type(exc).__name__}: {str(exc)[:160]}", retry=True),
             )
-        if recorded:
-            return recorded[0]
-        return lists.finish_delivery(
-            db,
-            kind,
-            item_id,
-            datetime.now(UTC),
-            owner=self.owner,
-            state=lists.DELIVERED,
-            reply=scrub(reply, *self._secrets()),
-        )
+        return recorded[0] if recorded else delivered(reply)
 
     def _failed(self, db, kind: str, item_id: int, problem: DeliveryProblem) -> lists.Delivery:
         if problem.unreachable:
