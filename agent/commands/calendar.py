@@ -47,7 +47,7 @@ def list_events(
         fail(str(exc))
     if upper is not None and upper < lower:
         fail("--to is before --from")
-    from agent.commands.listing import deliverer, echo_rows, state_text, with_delivery
+    from agent.commands.listing import deliverer, echo_rows, recorded_only, state_text, with_delivery
     from tools.delivery import CONNECT_CALENDAR
 
     found = lists.events(db, lower, upper, include_cancelled=include_cancelled)
@@ -62,7 +62,7 @@ def list_events(
     for row, event in zip(rows, found, strict=True):
         where = "imported" if event.origin == "import" else state_text(states.get(event.id), tz)
         typer.echo(f"{event_line(row)}  [{where}]")
-    local = [e for e in found if e.origin == "kept" and (e.id not in states or states[e.id].state == lists.LOCAL)]
+    local = [e for e in recorded_only(found, states) if e.origin == "kept"]
     if local:
         server = deliverer()
         if server.calendar is None:

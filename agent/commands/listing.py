@@ -46,6 +46,13 @@ def with_delivery(found, states, tz) -> list[dict]:
     return rows
 
 
+def recorded_only(found, states) -> list:
+    """The items that never entered the delivery queue: in kept's own record only."""
+    from tools import lists
+
+    return [item for item in found if item.id not in states or states[item.id].state == lists.LOCAL]
+
+
 def echo_rows(rows: list[dict], as_json: bool, *, empty: str) -> bool:
     """Print ``rows`` as JSON, or ``empty`` when there are none; True when nothing more is to be said."""
     if as_json:

@@ -7,7 +7,7 @@ import json
 import typer
 
 from agent.commands.errors import fail, open_store_and_zone
-from agent.commands.listing import deliverer, echo_rows, state_text, with_delivery
+from agent.commands.listing import deliverer, echo_rows, recorded_only, state_text, with_delivery
 
 app = typer.Typer(
     help="The messages kept sent for you, whether each was delivered, and retrying those that were not.",
@@ -39,7 +39,7 @@ def list_outbox(
 
     for row, m in zip(rows, found, strict=True):
         typer.echo(f"{outbox_line(row)}  [{state_text(states.get(m.id), tz)}]")
-    local = [m for m in found if m.id not in states or states[m.id].state == lists.LOCAL]
+    local = recorded_only(found, states)
     if local:
         mail = deliverer()
         if mail.mail is None:
