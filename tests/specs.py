@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from agent.models.base import Message, ToolSpec
+from evals.bench.harness import FAKE_KEY
 
-FAKE_KEY = "test-key-not-real"
+__all__ = ["FAKE_KEY", "MEETING", "SCHEDULE", "ask"]
+
 MEETING = {"title": "1:1 with Sam", "start": "Tuesday 10:00", "attendees": ["Sam"]}
 SCHEDULE = ToolSpec(
     "schedule_meeting",
