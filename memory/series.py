@@ -22,7 +22,6 @@ import re
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from types import ModuleType
 from typing import Any
 
 from pydantic import Field
@@ -33,6 +32,7 @@ from memory.promises.evidence import about
 from memory.promises.write import said_on as _said_on
 from memory.replies import Reply, Text, ask
 from memory.stages import Batch, messages_of
+from memory.text import dates
 from memory.text.acts import is_question, sentences
 from memory.text.commitments import clauses, detect
 
@@ -285,13 +285,8 @@ class SeriesPlan:
 def event_date(date_text: str, said_on: date) -> date:
     """When an event that was reported on ``said_on`` happened: never after the report."""
     if date_text.strip():
-        dates: ModuleType | None
-        try:
-            from memory.text import dates
-        except ImportError:
-            dates = None
-        span = dates.resolve(date_text, said_on) if dates else None
-        if span is None and dates and re.fullmatch(r"\s*[A-Za-z]+day\s*", date_text):
+        span = dates.resolve(date_text, said_on)
+        if span is None and re.fullmatch(r"\s*[A-Za-z]+day\s*", date_text):
             span = dates.resolve("on " + date_text.strip(), said_on)  # a bare "Monday"
         if span is not None:
             day = span.start
