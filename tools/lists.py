@@ -14,6 +14,7 @@ import sqlite3
 import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import TypeVar
 from zoneinfo import ZoneInfo
 
 import sqlite_utils
@@ -131,6 +132,15 @@ def _local(text: str | None, tz: ZoneInfo) -> str | None:
 def recipient_key(name: str) -> str:
     """A person's name or address compared case- and spacing-blind ('Sam  Lee' == 'sam lee')."""
     return " ".join(name.split()).casefold()
+
+
+_T = TypeVar("_T")
+
+
+def _kept(item: _T | None) -> _T:
+    """An item just written or found: rows of these tables are never deleted, so it is there."""
+    assert item is not None
+    return item
 
 
 def _row(conn, table: str, row_id: int, scope: Scope) -> sqlite3.Row | None:
@@ -257,9 +267,7 @@ def add_event(
         delivery,
         now,
     )
-    event = get_event(db, event_id)
-    assert event is not None  # just inserted; events are never deleted
-    return event
+    return _kept(get_event(db, event_id))
 
 
 def event_by_uid(db: sqlite_utils.Database, uid: str) -> Event | None:
@@ -363,9 +371,7 @@ def cancel_event(db: sqlite_utils.Database, event_id: int, now: datetime, scope:
     again, so the server's copy is removed too.
     """
     _close(db, EVENT, event_id, CANCELLED, now, scope)
-    event = get_event(db, event_id)
-    assert event is not None  # found above; events are never deleted
-    return event
+    return _kept(get_event(db, event_id))
 
 
 # --- outbox -----------------------------------------------------------------
@@ -437,9 +443,7 @@ def add_outbox(
         delivery,
         now,
     )
-    message = get_outbox(db, message_id)
-    assert message is not None  # just inserted; outbox rows are never deleted
-    return message
+    return _kept(get_outbox(db, message_id))
 
 
 def get_outbox(db: sqlite_utils.Database, message_id: int) -> OutboxMessage | None:
@@ -570,9 +574,7 @@ def add_task(
         delivery,
         now,
     )
-    task = get_task(db, task_id)
-    assert task is not None  # just inserted; tasks are never deleted
-    return task
+    return _kept(get_task(db, task_id))
 
 
 def get_task(db: sqlite_utils.Database, task_id: int, scope: Scope = EVERYTHING) -> Task | None:
@@ -601,9 +603,7 @@ def complete_task(db: sqlite_utils.Database, task_id: int, now: datetime, scope:
     """Mark a task done. Raises LookupError (unknown id, or one ``scope`` may not see)
     or ValueError (already done)."""
     _close(db, TASK, task_id, DONE, now, scope)
-    task = get_task(db, task_id)
-    assert task is not None  # found above; tasks are never deleted
-    return task
+    return _kept(get_task(db, task_id))
 
 
 # --- delivery ---------------------------------------------------------------
@@ -683,9 +683,7 @@ def queue_again(db: sqlite_utils.Database, kind: str, item_id: int, now: datetim
                 "UPDATE deliveries SET state = ?, next_retry = ?, updated_at = ? WHERE kind = ? AND item_id = ?",
                 (PENDING, utc(now), utc(now), kind, item_id),
             )
-    found_row = delivery_of(db, kind, item_id)
-    assert found_row is not None  # made or updated above; delivery rows are never deleted
-    return found_row
+    return _kept(delivery_of(db, kind, item_id))
 
 
 def delivery_of(db: sqlite_utils.Database, kind: str, item_id: int) -> Delivery | None:
@@ -765,6 +763,4 @@ def finish_delivery(
                 owner,
             ),
         )
-    recorded = delivery_of(db, kind, item_id)
-    assert recorded is not None  # the claim that preceded this found the row; delivery rows are never deleted
-    return recorded
+    return _kept(delivery_of(db, kind, item_id))
