@@ -106,6 +106,15 @@ def inserted_id(cur: sqlite3.Cursor) -> int:
     return cur.lastrowid
 
 
+def held(conn: sqlite3.Connection, table: str, column: str, values) -> set:
+    """Those of ``values`` that some row of ``table`` has in ``column`` (one query; none for no values)."""
+    values = list(values)
+    if not values:
+        return set()
+    marks = ", ".join("?" for _ in values)
+    return {r[0] for r in conn.execute(f"SELECT DISTINCT {column} FROM {table} WHERE {column} IN ({marks})", values)}
+
+
 def insert_row(db: sqlite_utils.Database, table: str, row: dict[str, Any]) -> int:
     """Insert ``row`` ({column: value}) into ``table``; the new row's rowid.
 

@@ -27,7 +27,7 @@ from typing import Any
 from pydantic import Field
 
 from memory import facts as fact_log
-from memory.db import inserted_id
+from memory.db import held, inserted_id
 from memory.promises.evidence import about
 from memory.promises.write import said_on as _said_on
 from memory.replies import Reply, Text, ask
@@ -319,12 +319,7 @@ def plan_pass(db, batch: Batch | list, llm, today: date) -> SeriesPlan:
     if not user:
         return plan
     ids = [m.id for m in user]
-    counted = {
-        r[0]
-        for r in db.conn.execute(
-            f"SELECT DISTINCT message_id FROM series_events WHERE message_id IN ({', '.join('?' for _ in ids)})", ids
-        )
-    }
+    counted = held(db.conn, "series_events", "message_id", ids)
     existing = all_series(db)
     # A series' occurrences carry its words in every language it was reported in.
     names = {s.id: _content(_doc(s)) for s in existing}
