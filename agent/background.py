@@ -61,6 +61,8 @@ def run_due_pass(db, model, *, force: bool = False, progress=None):
     settings = config.load()
     calls.set_deadline(settings.model_deadline_seconds)
     schedule = writer.Schedule(settings.write_every_turns, settings.write_min_user_turns, settings.write_min_hours)
+    from agent.models.choices import for_model
+
     return writer.run_pass(
         db,
         ModelMemoryLLM(model, db),
@@ -69,6 +71,7 @@ def run_due_pass(db, model, *, force: bool = False, progress=None):
         schedule=schedule,
         force=force,
         progress=progress,
+        in_code=for_model(model).memory_in_code,
     )
 
 

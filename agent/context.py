@@ -188,14 +188,36 @@ def build(
             if found:
                 parts.append(quote(stage.QUOTE[0], "\n".join(f"- {line}" for line in found), stage.QUOTE[1]))
                 memory.append("\n".join(found))
+    # Failed generations (agent/reply_check.py) are never shown to the model as
+    # examples; /clear starts the history afresh (memory stays).
+    cleared = cleared_at(db, chat)
     history = [
         Message(m.role, m.text)
         for m in store.recent(db, chat, recent_limit + (1 if exclude_message_id else 0))
-        if m.id != exclude_message_id
+        if m.id != exclude_message_id and m.id > cleared and not m.meta.get("failed")
     ]
     history = (history + list(unsaved or []))[-recent_limit:]
     history.append(Message("user", user_text))
     return Context("\n\n".join(parts), alternate(history), recalled, memory, items)
+
+
+def _clear_key(chat: store.Chat) -> str:
+    return f"context.cleared.{chat.id}"
+
+
+def clear(db, chat: store.Chat) -> None:
+    """Start the chat's context afresh: later turns see no message up to now (memory is kept)."""
+    from memory import state
+    from memory.db import transaction
+
+    with transaction(db):
+        state.put(db, _clear_key(chat), str(store.last_id(db)))
+
+
+def cleared_at(db, chat: store.Chat) -> int:
+    from memory import state
+
+    return int(state.get(db, _clear_key(chat)) or 0)
 
 
 def alternate(history: list[Message]) -> list[Message]:

@@ -21,9 +21,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from agent import confirm, context, screen
+from agent import confirm, context, reply_check, screen
 from agent.models.base import Message, Model, ModelError, ToolCall, ToolSpec
-from agent.models.calls import call_model
 from memory import messages as store
 from tools.base import Tool, ToolContext, ToolError
 
@@ -133,9 +132,12 @@ def run_turn(
         # After the last tool round the model must answer in text.
         offer = specs if round_no < MAX_TOOL_ROUNDS else None
         try:
-            response = call_model(
+            response, failed = reply_check.checked_call(
                 session.model,
                 convo,
+                request=text,
+                done=result.calls,
+                known=[item.text for item in ctx.items],
                 db=calls_db,
                 purpose="chat",
                 system=ctx.system,
@@ -151,9 +153,11 @@ def run_turn(
                 result.screened += screened.notes
                 if not calls and not held and not response.text.strip():
                     # Every call was unwanted: ask again for an answer in words.
-                    response = call_model(
+                    response, failed = reply_check.checked_call(
                         _WordsOnly(session.model),
                         convo,
+                        request=text,
+                        done=result.calls,
                         db=calls_db,
                         purpose="chat",
                         system=ctx.system,
@@ -174,8 +178,11 @@ def run_turn(
                 result.error = "the model stopped without a reply; nothing was done beyond the tool calls shown"
                 return result
             result.reply = reply
-            result.reply_message_id = _keep(session, "assistant", "kept", reply, session.now())
-            if session.incognito:
+            # A failed generation's honest line is shown but never shown to the model again.
+            result.reply_message_id = _keep(
+                session, "assistant", "kept", reply, session.now(), meta={"failed": failed} if failed else None
+            )
+            if session.incognito and not failed:
                 session.unsaved += [Message("user", text), Message("assistant", reply)]
             return result
         convo.append(Message("assistant", response.text, tool_calls=calls + [c for c, _ in held]))

@@ -326,6 +326,16 @@ def _memory_llm(repl: Repl):
     return ModelMemoryLLM(model, repl.session.db) if model is not None else None
 
 
+def _clear(repl: Repl, arg: str) -> None:
+    from agent import context
+
+    if repl.session.incognito:
+        repl.session.unsaved.clear()  # nothing of an incognito chat is stored, the mark neither
+    else:
+        context.clear(repl.session.db, repl.session.chat)
+    repl.say("(fresh context: earlier messages of this chat are no longer shown to the model; memory is kept)", "dim")
+
+
 def _model(repl: Repl, arg: str) -> None:
     from agent.models import registry
     from agent.models.base import ModelError
@@ -351,6 +361,7 @@ COMMANDS = [
     Command("promises", "show open promises", _promises),
     Command("calendar", "show upcoming events", _calendar, in_team=True),
     Command("outbox", "show sent messages", _outbox, in_team=True),
+    Command("clear", "start a fresh context in this chat (memory is kept)", _clear, in_team=True),
     Command("model", "show the model, or /model provider:name to switch", _model, in_team=True),
     Command("quit", "leave (Ctrl-D works too)", _quit, in_team=True),
 ]

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import sys
+import threading
+import time
 from collections.abc import Callable
 from datetime import date, datetime
 from typing import Any
@@ -291,3 +293,34 @@ def forgot_line(what, done) -> str:
     if done.memory_lines:
         parts.append(plural(done.memory_lines, "MEMORY line"))
     return f"{head}: {', '.join(parts)} blanked; the log keeps only that something was forgotten, and when."
+
+
+class working:
+    """While the model reads and writes, a line on the terminal says so and
+    for how long ("kept is thinking… 4s"), cleared when the reply comes.
+    Only on a terminal: piped output stays clean."""
+
+    def __init__(self, enabled: bool = True, stream=None):
+        self.stream = stream or sys.stderr
+        self.enabled = enabled and getattr(self.stream, "isatty", lambda: False)()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def _run(self) -> None:
+        started = time.monotonic()
+        while not self._stop.wait(0.5):
+            self.stream.write(f"\r\x1b[2mkept is thinking… {time.monotonic() - started:.0f}s\x1b[0m")
+            self.stream.flush()
+
+    def __enter__(self):
+        if self.enabled:
+            self._thread = threading.Thread(target=self._run, daemon=True)
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._thread is not None:
+            self._stop.set()
+            self._thread.join()
+            self.stream.write("\r\x1b[2K")
+            self.stream.flush()

@@ -128,7 +128,9 @@ def write_path(db, memory_llm, settings=None) -> dict:
 
     while len(results) < 10_000:
         try:
-            result = writer.run_pass(db, memory_llm, cap=cap, max_active=max_active, force=True)
+            result = writer.run_pass(
+                db, memory_llm, cap=cap, max_active=max_active, force=True, in_code=_in_code(memory_llm)
+            )
         except (ModelError, UnusableReply) as exc:
             failures += 1
             if failures > PASS_RETRIES:
@@ -185,3 +187,10 @@ def extraction(loaded: Loaded, items) -> dict:
         "missing": [i.id for i in scored if i.id not in set(covered)],
         "active_facts": len(fact_log.by_status(loaded.db, fact_log.ACTIVE)),
     }
+
+
+def _in_code(memory_llm) -> bool:
+    """Whether the memory model's choices write memory in code (the embedded model), as kept does."""
+    from agent.models.choices import for_model
+
+    return for_model(getattr(memory_llm, "model", None)).memory_in_code

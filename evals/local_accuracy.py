@@ -246,6 +246,32 @@ def summarise(outcomes: list[Outcome]) -> list[str]:
     return lines
 
 
+def _cuts(**on):
+    from dataclasses import replace
+
+    from agent.models.choices import EMBEDDED
+
+    def make():
+        return (
+            replace(EMBEDDED, short_tools=False, recent_limit=None, pick_tools=False, show_working=False)
+            if not on
+            else replace(EMBEDDED, show_working=False, **{k: v for k, v in on.items()})
+        )
+
+    return make
+
+
+# Each cut of the embedded model's prompt alone, all of them, and the shipped choice (the default).
+CUTS = {
+    "none": _cuts(),
+    "short": _cuts(recent_limit=None, pick_tools=False),
+    "recent": _cuts(short_tools=False, pick_tools=False),
+    "pick": _cuts(short_tools=False, recent_limit=None),
+    "all": _cuts(short_tools=True),
+    "embedded": _cuts(short_tools=False),  # what the embedded model ships with (agent/models/choices.py)
+}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m evals.local_accuracy", description=__doc__.split("\n\n")[0])
     parser.add_argument("--split", choices=sorted(SPLITS), default="dev", help="dev (tuned on) or test (held out).")
@@ -253,6 +279,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-baseline", action="store_true", help="Skip the run without memory in the context.")
     parser.add_argument("--no-plain", action="store_true", help="Skip the plain questions.")
     parser.add_argument("--json", type=Path, help="Write one JSON line per request here.")
+    parser.add_argument(
+        "--cuts",
+        default="embedded",
+        choices=sorted(CUTS),
+        help="Which of the embedded prompt's cuts to apply (agent/models/choices.py).",
+    )
+    parser.add_argument("--every", type=int, default=1, help="Only every Nth item (a quicker sample).")
     parser.add_argument("-v", "--verbose", action="store_true", help="Print each request's outcome.")
     args = parser.parse_args(argv)
 
@@ -267,7 +300,7 @@ def main(argv: list[str] | None = None) -> int:
     tool_list = all_tools()
     tools = {t.name: t for t in tool_list}
     specs = [ToolSpec(t.name, t.description, t.parameters) for t in tool_list]
-    model = LocalModel(guard=False)
+    model = LocalModel(guard=False, choices=CUTS[args.cuts]())
 
     items = data["tool_requests"]
     plain = [{"id": f"plain-{i}", "request": q, "tool": None} for i, q in enumerate(data["plain_questions"], 1)]
@@ -276,6 +309,7 @@ def main(argv: list[str] | None = None) -> int:
         plain = [p for p in plain if p["id"] in args.only]
     if args.no_plain:
         plain = []
+    items, plain = items[:: args.every], plain[:: args.every]
     plan = [(i, "memory") for i in items]
     if not args.no_baseline:
         plan += [(i, "no-memory") for i in items]
@@ -311,7 +345,7 @@ def main(argv: list[str] | None = None) -> int:
         sink.close()
     for line in summarise(outcomes):
         print(line)
-    print(f"total {time.perf_counter() - started:.0f}s for {len(plan)} requests")
+    print(f"total {time.perf_counter() - started:.0f}s for {len(plan)} requests (cuts: {args.cuts})")
     return 0
 
 

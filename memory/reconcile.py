@@ -280,6 +280,7 @@ def apply(conn, plan: FactsPlan) -> dict[str, int]:
         "candidates": plan.candidates,
         "already_kept": plan.already_kept,
         "unused_decisions": plan.unused_decisions,
+        "undecided": plan.undecided,  # said, so that no candidate is dropped without a word
         "added": 0,
         "updated": 0,
         "deleted": 0,

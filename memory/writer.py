@@ -27,14 +27,17 @@ from datetime import datetime, timedelta
 
 import sqlite_utils
 
+from memory import embedded_writer, promises, reconcile, series, state, summary, undo
 from memory import messages as store
-from memory import promises, reconcile, series, state, summary, undo
 from memory.db import transaction
 from memory.secrets import redact
 from memory.stages import Batch
 
 # The stages of a pass, in the order they plan and apply (memory/stages.py says what each has).
 STAGES = (summary, reconcile, promises, series)
+# For a memory model that writes memory badly (agent/models/choices.py ``memory_in_code``):
+# facts, SOUL and MEMORY in code (memory/embedded_writer.py), then the same ledgers.
+IN_CODE_STAGES = (embedded_writer, promises, series)
 
 CURSOR = "writer.cursor"  # id of the last message a committed pass read
 LAST_PASS = "writer.last_pass_at"
@@ -90,6 +93,13 @@ def cursor(db: sqlite_utils.Database) -> int:
 def last_pass_at(db: sqlite_utils.Database) -> datetime | None:
     raw = state.get(db, LAST_PASS)
     return datetime.fromisoformat(raw) if raw else None
+
+
+def reread_from(db: sqlite_utils.Database, message_id: int) -> None:
+    """Move the cursor back so the next pass reads messages from ``message_id`` on again."""
+    with transaction(db):
+        if cursor(db) >= message_id:
+            state.put(db, CURSOR, str(message_id - 1))
 
 
 def pending(db: sqlite_utils.Database) -> list[store.StoredMessage]:
@@ -230,11 +240,15 @@ def run_pass(
     now: datetime | None = None,
     progress: Callable[[str], None] | None = None,
     before_commit: Callable[[], None] | None = None,
+    in_code: bool = False,
 ) -> PassResult:
     """Run one write pass if one is due (always when ``force``); see the module docstring.
 
     ``before_commit`` runs after every model call and before the commit; tests
-    use it to fail a pass at the last moment.
+    use it to fail a pass at the last moment. ``in_code``: facts, SOUL and
+    MEMORY are written by memory/embedded_writer.py (the model only judges
+    SOUL requests), and a ledger stage whose bounded call fails is skipped
+    and reported rather than failing the pass.
     """
     say = progress or (lambda _msg: None)
     now = now or _now()
@@ -268,9 +282,15 @@ def run_pass(
             # A hosted model reads the commitments in the extraction call itself.
             work.read["extract_with"] = promises.READ_WITH_FACTS
         plans = []
-        for stage in STAGES:
+        for stage in IN_CODE_STAGES if in_code else STAGES:
             say(f"{stage.DOING} from {len(batch)} messages")
-            plans.append((stage, stage.plan(db, work, llm, today)))
+            try:
+                plans.append((stage, stage.plan(db, work, llm, today)))
+            except Exception as exc:
+                if not in_code or stage is embedded_writer or getattr(exc, "kind", None) == "cancelled":
+                    raise
+                # A small model's bounded call may not fit: the facts still commit, and the report says so.
+                result.extra[stage.NAME] = f"skipped: {type(exc).__name__}: {exc}"
             _renew(db, owner)
 
         if before_commit:

@@ -314,9 +314,10 @@ def test_results_are_put_in_words_when_the_model_echoes_json_after_a_tool():
         Message("tool", '{"error": "to: no address for Eve"}', tool_call_id="c2", name="send_message", is_error=True),
     ]
     words = results_in_words(turn)
+    # kept's own sentences, not the raw fields the model would copy as fake confirmations
     assert words.splitlines() == [
-        "schedule_meeting done: event id: 3; title: Budget; start: 2026-12-01T15:00:00+01:00; conflicts: 0",
-        "send_message failed: error: to: no address for Eve",
+        "Booked: Tue 1 Dec 15:00, Budget.",
+        "Not done (send message): to: no address for Eve",
     ]
     assert _first_json_done('{"name": "x", "arguments": {}}\n{"name": "y"') and _first_json_done("```json\n[1, 2]")
     assert not _first_json_done('{"name": "x", "argu') and not _first_json_done("Booked it.")

@@ -213,3 +213,36 @@ def report(
         )
         return
     typer.echo(text)
+
+
+@app.command()
+def session(
+    ids: list[str] = typer.Argument(None, help="Session ids from evals/data/first_sessions.json (default: all)."),
+    short: bool = typer.Option(
+        False, "--short", help="Only the short session, without its long steps (what `make test` runs)."
+    ),
+    data: Path = typer.Option(
+        None, "--data", help="A sessions file of the same shape (default: evals/data/first_sessions.json)."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print the grades as JSON."),
+) -> None:
+    """A newcomer's first sessions with the embedded model, through the real `kept chat` and `kept ask`, graded in code."""
+    import sys
+
+    from evals import first_session
+
+    source = data or first_session.DATA
+    if not source.is_file():
+        fail(f"no sessions file at {source}")
+    try:
+        results = first_session.run(
+            ids or None, short=short, data=source, say=lambda line: print(line, file=sys.stderr, flush=True)
+        )
+    except (RuntimeError, ValueError, KeyError) as exc:
+        fail(f"{source}: {exc}")
+    if not results:
+        fail(f"no such session in {source}")
+    if as_json:
+        typer.echo(json.dumps([{"id": r.id, **g} for r, g in results], indent=2, ensure_ascii=False))
+    else:
+        typer.echo(first_session.render(results))

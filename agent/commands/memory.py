@@ -314,15 +314,24 @@ def rewrite(
     model: str = typer.Option(
         None, "--model", "-m", help="provider:name of the memory model (default: the configured memory model)."
     ),
+    again: int = typer.Option(
+        None,
+        "--again",
+        min=1,
+        metavar="FROM_ID",
+        help="Reread messages from this message id on, though a pass read them already.",
+    ),
     as_json: bool = JSON_OPT,
 ) -> None:
-    """Run write passes now, whatever the schedule, until every message has been read."""
+    """Run write passes now, whatever the schedule, until every message has been read; say what was stored and dropped."""
     from agent import config
     from agent.background import run_due_pass
     from agent.models import registry
     from memory import writer
 
     db = _store()
+    if again is not None:
+        writer.reread_from(db, again)  # facts are deduplicated by text and date: a reread adds nothing twice
     if not writer.pending(db):
         if as_json:
             _echo_json([])
@@ -353,6 +362,18 @@ def rewrite(
             f"facts +{r.added} added, {r.updated} updated, {r.deleted} deleted, {r.archived} archived, "
             f"{r.overflow} moved out of MEMORY."
         )
+        facts = r.extra.get("facts") if isinstance(r.extra.get("facts"), dict) else {}
+        undecided = facts.get("undecided") or 0
+        if r.already_kept or undecided:
+            typer.echo(
+                f"  dropped: {r.already_kept} already stored"
+                + (f", {undecided} the model decided nothing for" if undecided else "")
+            )
+        for name in ("promises", "series"):
+            if isinstance(r.extra.get(name), str):  # a stage skipped on the embedded path
+                typer.echo(f"  {name}: {r.extra[name]}")
+        for line in facts.get("decisions", []):
+            typer.echo(f"  {line}")
 
 
 @app.command()

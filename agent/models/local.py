@@ -46,6 +46,7 @@ from agent.models.base import (
     ToolSpec,
     Usage,
 )
+from agent.models.choices import EMBEDDED
 
 N_CTX = 8192
 TIMING_ENV = "KEPT_LOCAL_TIMING"
@@ -418,6 +419,7 @@ def guard_enabled() -> bool:
 
 class LocalModel:
     provider = "local"
+    choices = EMBEDDED  # agent/models/choices.py: what kept does in code for this model
 
     def __init__(
         self,
@@ -426,14 +428,25 @@ class LocalModel:
         path: str | None = None,
         guard: bool | None = None,
         temperature: float = 0.0,
+        choices=None,
     ):
         self.name = name
+        if choices is not None:
+            self.choices = choices
         self._path = path
         self.guard = guard_enabled() if guard is None else guard
         self.temperature = temperature
         self._failed_prompt: list[int] | None = None  # the prompt whose reply was unusable
         self._last_prompt: list[int] | None = None
-        self.last_timing: dict[str, float] = {}  # the latest generation: tokens and seconds, for benchmarks
+        self.last_timing: dict[str, Any] = {}  # the latest generation: tokens and seconds, for benchmarks
+        self._resample = False  # the next chat generation samples with changed settings (reply_check)
+        self.prefix_source = ""  # where the latest prompt's fixed prefix came from: kept / disk / evaluated
+
+    def resample(self) -> None:
+        """The last reply failed a check (it parroted, or claimed an action):
+        the next chat generation samples hotter and penalises repeats harder,
+        so it does not write the same reply again."""
+        self._resample = True
 
     def complete(
         self,
@@ -454,11 +467,27 @@ class LocalModel:
             llm = load(self._path)
             if structured:
                 assert tools is not None  # structured only with exactly one tool
-                return self._structured(llm, messages, system, tools[0], max_tokens)
-            text, calls, usage, stop = self._generate(llm, messages, system, tools, on_text, max_tokens)
+                return self._structured(
+                    llm, messages, system, tools[0], min(max_tokens, self.choices.max_memory_tokens or max_tokens)
+                )
+            max_tokens = min(max_tokens, self.choices.max_reply_tokens or max_tokens)
+            messages, tools = self._cut(messages, tools)
+            if self._resample:
+                tools = None  # the retry of a failed text reply answers in words
+            from agent.terminal import working
+
+            with working(self.choices.show_working):
+                text, calls, usage, stop = self._generate(llm, messages, system, tools, on_text, max_tokens)
             if not calls and not text.strip():
                 self._failed_prompt = self._last_prompt  # call_model will retry: sample then
             return Response(text, calls, usage, self.name, "tool_use" if calls else stop)
+
+    def _cut(
+        self, messages: list[Message], tools: list[ToolSpec] | None
+    ) -> tuple[list[Message], list[ToolSpec] | None]:
+        """The prompt made for this model (its choices): fewer recent messages,
+        only the tools the turn can need (short tool descriptions when chosen)."""
+        return cut_prompt(messages, tools, self.choices)
 
     @property
     def wants_screen(self) -> bool:
@@ -531,8 +560,19 @@ class LocalModel:
         # A retry of a prompt whose reply was unusable would repeat a greedy reply: sample instead.
         retry = tokens == self._failed_prompt and not words_only
         temperature = max(self.temperature, 0.7) if retry else self.temperature
+        sampling = CHAT_SAMPLING if grammar is None else STRUCTURED_SAMPLING
+        if self._resample and grammar is None:
+            sampling, temperature = RESAMPLING, max(temperature, RESAMPLING["temperature"])
+            self._resample = False
         self._last_prompt = tokens
         self._failed_prompt = None
+        n_threads = threads()
+        llm._ctx.set_n_threads(n_threads, n_threads)
+        prefix_started = time.perf_counter()
+        self.prefix_source = ""
+        if grammar is None and wire and wire[0]["role"] == "system":
+            self.prefix_source = self._ensure_prefix(llm, wire[0], wired_tools, tokens)
+        prefix_seconds = time.perf_counter() - prefix_started
         reused = _common_prefix(llm, tokens)
         # After a tool result the 0.5B model may echo results and calls as bare
         # JSON, line after line, to the token limit: that is neither a call nor
@@ -540,8 +580,6 @@ class LocalModel:
         # person gets the results in words instead (results_in_words).
         after_tool = bool(messages) and messages[-1].role == "tool"
         stream = _Stream(on_text)
-        n_threads = threads()
-        llm._ctx.set_n_threads(n_threads, n_threads)
         started = time.perf_counter()
         first_at = None
         finish = None
@@ -552,8 +590,8 @@ class LocalModel:
                 temperature=temperature,
                 top_k=40,
                 top_p=0.95,
-                repeat_penalty=1.0,
-                stop=formatted.stop,
+                repeat_penalty=sampling["repeat_penalty"],
+                stop=_stops(formatted.stop) if grammar is None else formatted.stop,
                 stopping_criteria=formatted.stopping_criteria,
                 stream=True,
                 seed=None if temperature else 0,
@@ -586,6 +624,8 @@ class LocalModel:
             "prompt_seconds": first_at - started,
             "output_tokens": out_tokens,
             "output_seconds": ended - first_at,
+            "prefix_seconds": prefix_seconds,
+            "prefix_source": self.prefix_source,
         }
         _timing(
             f"{n_threads} thread{'s' if n_threads > 1 else ''}: prompt {len(tokens)} tokens ({reused} reused) in {first_at - started:.2f}s "
@@ -604,6 +644,112 @@ class LocalModel:
         stream.finish(text)
         stop = {"stop": "end_turn", "length": "max_tokens"}.get(finish or "", finish)
         return text, calls, usage, stop
+
+    def _ensure_prefix(self, llm, head: dict, wired_tools, tokens: list[int]) -> str:
+        """Have the context start with the prompt's fixed prefix (persona and
+        tools): kept from the last call, restored from disk, or evaluated and
+        saved for the next process (agent/models/prefix_cache.py)."""
+        from agent.models import prefix_cache
+
+        formatted = render(llm, [head], wired_tools)
+        alone = llm.tokenize(formatted.prompt.encode("utf-8"), add_bos=not formatted.added_special, special=True)
+        n = 0
+        for a, b in zip(alone, tokens, strict=False):
+            if a != b:
+                break
+            n += 1
+        if n < 32 or n >= len(tokens):
+            return ""
+        path, verified = (self._path, False) if self._path else model_path()
+        key = getattr(llm, "_kept_model_key", None) or prefix_cache.model_key(path, verified)
+        llm._kept_model_key = key
+        started = time.perf_counter()
+        source = prefix_cache.ensure(llm, tokens[:n], key)
+        if source != "kept":
+            _timing(
+                f"prefix of {n} tokens {'restored from disk' if source == 'disk' else 'evaluated'} "
+                f"in {time.perf_counter() - started:.2f}s"
+            )
+        return source
+
+
+# Chat: a mild repetition penalty (the 0.5B model loops on its own phrases)
+# and stops where it starts writing the next turn itself. Structured calls
+# keep 1.0: the schema grammar repeats keys by design.
+CHAT_SAMPLING = {"repeat_penalty": 1.1}
+STRUCTURED_SAMPLING = {"repeat_penalty": 1.0}
+RESAMPLING = {"repeat_penalty": 1.3, "temperature": 0.8}
+_CHAT_STOPS = ["<|im_start|>", "\nuser:", "\nUser:", "\nyou>", "\nperson:"]
+
+
+def _stops(template_stops) -> list[str]:
+    base = [template_stops] if isinstance(template_stops, str) else list(template_stops or [])
+    return base + [s for s in _CHAT_STOPS if s not in base]
+
+
+def cut_prompt(
+    messages: list[Message], tools: list[ToolSpec] | None, choices
+) -> tuple[list[Message], list[ToolSpec] | None]:
+    """Fewer recent messages (from a person's message on), short tool descriptions
+    (when chosen), on a question that asks nothing to be done only the tools that
+    look things up, and on a statement none."""
+    if choices.recent_limit and len(messages) > choices.recent_limit:
+        last_user = max((i for i, m in enumerate(messages) if m.role == "user"), default=0)
+        start = max(0, min(last_user, len(messages) - choices.recent_limit))
+        while start < last_user and messages[start].role != "user":
+            start += 1
+        messages = messages[start:]
+    if not tools:
+        return messages, tools
+    if choices.pick_tools and not any(m.role == "tool" for m in messages[-1:]):
+        request = next((m.content for m in reversed(messages) if m.role == "user"), "")
+        from agent.reply_check import READING
+        from agent.screen import TIME_ARGS
+        from memory.text.acts import is_question, is_request
+        from memory.text.dates import mentions_time
+
+        if not is_request(request):
+            # A question may need a look-up; a statement needs no tool at all.
+            tools = [t for t in tools if t.name.startswith(READING)] if is_question(request) else None
+        elif not mentions_time(request):
+            # The screen drops a call whose required time the request does not name: do not offer it.
+            tools = [t for t in tools if not set(t.parameters.get("required", [])) & TIME_ARGS] or tools
+    if choices.short_tools and tools:
+        tools = [ToolSpec(t.name, first_sentence(t.description), _short_parameters(t.parameters)) for t in tools]
+    return messages, tools
+
+
+def first_sentence(text: str, limit: int = 100) -> str:
+    """The first sentence ("e.g." does not end one), cut at a word within ``limit``."""
+    m = re.match(r"(.+?(?<!e\.g)(?<!i\.e)[.!?])(\s+[A-Z(]|$)", text.strip(), re.S)
+    head = (m.group(1) if m else text.strip()).rstrip(":;, ")
+    if len(head) > limit:
+        head = head[:limit].rsplit(" ", 1)[0].rstrip(",;:(") + "…"
+    return head
+
+
+_SCHEMA_NOISE = ("title", "default", "minimum", "maximum", "additionalProperties")
+
+
+def _short_parameters(schema: dict[str, Any]) -> dict[str, Any]:
+    """Required parameters keep a short description; optional ones only their name and type."""
+    required = set(schema.get("required", []))
+    props = {}
+    for name, prop in schema.get("properties", {}).items():
+        prop = {k: v for k, v in prop.items() if k not in _SCHEMA_NOISE}
+        if "description" in prop:
+            if name in required:
+                prop["description"] = first_sentence(prop["description"], 80)
+            else:
+                del prop["description"]
+        if isinstance(prop.get("anyOf"), list):  # Optional[X]: X
+            kinds = [k for k in prop["anyOf"] if k.get("type") != "null"]
+            if len(kinds) == 1:
+                prop = {**{k: v for k, v in prop.items() if k != "anyOf"}, **kinds[0]}
+        props[name] = prop
+    out = {k: v for k, v in schema.items() if k not in ("properties",) + _SCHEMA_NOISE}
+    out["properties"] = props
+    return out
 
 
 _grammars: dict[str, Any] = {}
@@ -634,8 +780,13 @@ def _first_json_done(buf: str) -> bool:
 
 
 def results_in_words(messages: list[Message]) -> str:
-    """This turn's tool results as plain lines, for when the model wrote no reply."""
+    """This turn's tool results in kept's own sentences, for when the model wrote
+    no reply. Not the raw fields: shown as a reply, those were copied by the
+    model as fake confirmations in later turns."""
+    from agent.reply_check import said
+
     last_user = max((i for i, m in enumerate(messages) if m.role == "user"), default=-1)
+    calls = {c.id: c.arguments for m in messages[last_user + 1 :] for c in m.tool_calls}
     lines = []
     for m in messages[last_user + 1 :]:
         if m.role != "tool":
@@ -643,19 +794,8 @@ def results_in_words(messages: list[Message]) -> str:
         try:
             data = json.loads(m.content)
         except (TypeError, ValueError):
-            data = None
-        if isinstance(data, dict):
-            shown = [
-                f"{k.replace('_', ' ')}: {v}"
-                for k, v in data.items()
-                if isinstance(v, (str, int, float)) and not isinstance(v, bool) and v != ""
-            ]
-            listed = [f"{k.replace('_', ' ')}: {len(v)}" for k, v in data.items() if isinstance(v, list)]
-            body = "; ".join(shown + listed)
-        else:
-            body = str(m.content)
-        failed = m.is_error or (isinstance(data, dict) and "error" in data)
-        lines.append(f"{m.name or 'tool'} {'failed' if failed else 'done'}: {body[:400]}")
+            data = m.content
+        lines.append(said(m.name or "tool", calls.get(m.tool_call_id or "", {}), data, m.is_error))
     return "\n".join(lines)
 
 

@@ -1,0 +1,396 @@
+"""A reply is checked before it is shown: it may not claim an action no tool
+did, repeat the person's message or an earlier reply, and acting calls come
+only from requests to act.
+
+A small model imitates what it sees: kept's own result lines ("schedule_meeting
+done: event id: 2 …") turned up as replies with no call behind them, and one
+echoed introduction was copied, name swapped, into every later reply. Both are
+failed generations: retried once with the model's sampling changed, else
+replaced by an honest line, which is stored marked ``failed`` so the model is
+never shown it as an example (agent/context.py leaves failed replies out of
+the history).
+
+Confirmations of what a tool did are sentences built here from the tool's
+result, never the model's words about it (``confirmation``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from agent.models.base import Message, Model, Response, ToolSpec, Usage
+from agent.models.calls import call_model
+from memory.text import words
+from memory.text.acts import is_question, is_request
+
+# Tools named like these only look things up; every other tool acts.
+READING = ("list_", "search_", "get_", "find_")
+
+# What kept may claim to have done, by the tool that does it. These are
+# kept's own action words (its tools' vocabulary), not a reading of the person.
+_CLAIMS: dict[str, tuple[str, ...]] = {
+    "schedule_meeting": ("booked", "scheduled", "set up", "put it in", "added it to your calendar"),
+    "send_message": ("sent", "messaged", "emailed"),
+    "assign_task": ("assigned", "created a task", "added a task"),
+    "cancel_event": ("cancelled", "canceled"),
+    "complete_task": ("completed", "marked it done", "marked it as done", "marked as done"),
+}
+_CJK_CLAIMS: dict[str, str] = {
+    "schedule_meeting": "预订|预约|安排|订|约",
+    "send_message": "发送|发出|发给|发",
+    "assign_task": "分配|创建|添加",
+    "cancel_event": "取消",
+    "complete_task": "完成|标记",
+}
+# "已为你预订", "已经发送", "订好了"
+_CJK_CLAIM = {
+    name: re.compile(rf"已(?:经)?(?:为您|为你|帮您|帮你|给您|给你)?(?:{stems})|(?:{stems})好了")
+    for name, stems in _CJK_CLAIMS.items()
+}
+# "I booked", "I've sent", "has been scheduled", "is now cancelled", "Done:", and the
+# shape of kept's result lines ("event id: 2"), which the model copied.
+_LATIN_CLAIM = re.compile(
+    r"\b(?:i|i've|i have|we|we've|kept)\s+(?:just\s+|now\s+|already\s+|successfully\s+)?(?P<a>{verbs})\b"
+    r"|\b(?:has|have)\s+(?:now\s+|just\s+)?been\s+(?:successfully\s+)?(?P<b>{verbs})\b"
+    r"|\b(?:is|are)\s+now\s+(?P<c>{verbs})\b"
+    r"|^\s*(?:done|all set|success)\b[!.:,]"
+    r"|\b(?:event|task|message)[ _]id\s*[:=#]?\s*\d"
+    r"|\b(?P<tool>{tools})\s+(?:done|ok|succeeded|failed)\b".format(
+        verbs="|".join(re.escape(v) for vs in _CLAIMS.values() for v in vs),
+        tools="|".join(_CLAIMS),
+    ),
+    re.I | re.M,
+)
+_NEGATED = re.compile(
+    r"\b(not|n't|never|cannot|can't|could not|couldn't|won't|didn't|haven't|hasn't|no)\b"
+    r"|没|未|不",
+    re.I,
+)
+
+HONEST_NO_ACTION = (
+    "I have not booked, sent or changed anything: no tool ran for that. "
+    'If you want me to act, say it as a request, e.g. "Book a meeting with Marco tomorrow at 2pm".'
+)
+HONEST_NO_ANSWER = "I could not work that out. Could you say it another way?"
+HONEST_NOTED = "Noted."  # a statement asks for nothing: the message is kept, and nothing more is claimed
+HONEST_DONT_KNOW = "I don't know: you have not told me that, and nothing I have stored says it."
+
+# A reply whose word trigrams are this much inside the person's message or an
+# earlier reply copies it (the echoed introduction, name swapped, measured
+# 0.5; an answer that names the same project and day, 0.33).
+PARROT_CONTAINMENT = 0.5
+PARROT_MIN_GRAMS = 3
+
+
+@dataclass
+class Verdict:
+    ok: bool
+    reason: str = ""  # "" | "invented action: …" | "parrot: …"
+
+
+# ---------------------------------------------------------------- measures
+
+
+def _grams(text: str, n: int = 3) -> set[tuple[str, ...]]:
+    """Word n-grams of ``text``: kept's tokens, with a CJK run as its characters."""
+    toks: list[str] = []
+    for t in words.tokens(text):
+        if words.has_cjk(t):
+            if len(t) == 1:
+                toks.append(t)
+        else:
+            toks.append(t)
+    return {tuple(toks[i : i + n]) for i in range(len(toks) - n + 1)}
+
+
+def _plain(text: str) -> tuple[str, ...]:
+    return tuple(words.tokens(text))
+
+
+def containment(reply: str, source: str) -> float:
+    """Share of the reply's word trigrams found in ``source`` (0 when the reply is too short to tell)."""
+    mine = _grams(reply)
+    if len(mine) < PARROT_MIN_GRAMS:
+        return 0.0
+    return len(mine & _grams(source)) / len(mine)
+
+
+def claimed_actions(reply: str) -> set[str]:
+    """The tools whose action the reply says was done ("I booked…" → schedule_meeting).
+
+    A claim in a negated sentence ("I have not sent it") or a question ("Shall I
+    book it?") is no claim. A copy of kept's result-line shape claims every action.
+    """
+    found: set[str] = set()
+    for sentence in re.split(r"(?<=[.!?。！？\n])\s*", reply):
+        if not sentence.strip() or sentence.rstrip().endswith(("?", "？")) or _NEGATED.search(sentence):
+            continue
+        for m in _LATIN_CLAIM.finditer(sentence):
+            verb = (m.group("a") or m.group("b") or m.group("c") or "").lower()
+            tool = m.group("tool")
+            if tool:
+                found.add(tool.lower())
+            elif verb:
+                found |= {name for name, vs in _CLAIMS.items() if verb in vs}
+            else:
+                found |= set(_CLAIMS)
+        found |= {name for name, pattern in _CJK_CLAIM.items() if pattern.search(sentence)}
+    return found
+
+
+_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]{2,}\b")
+
+
+def ungrounded(reply: str, shown: str) -> list[str]:
+    """Names and numbers the reply states that appear nowhere in what the model
+    was shown (memory, the chat, the message): "My dog's name is Sam." when no
+    Sam was ever mentioned. A sentence's first word is not taken for a name."""
+    seen = set(words.tokens(shown))
+    out = []
+    for sentence in re.split(r"(?<=[.!?])\s+", reply.strip()):
+        for m in _NAME.finditer(sentence):
+            if m.start() > 0 and not set(words.tokens(m.group(0))) <= seen:
+                out.append(m.group(0))
+        for t in words.tokens(sentence):
+            if t[:1].isdigit() and t not in seen:
+                out.append(t)
+    return out
+
+
+def check(
+    reply: str, *, request: str, earlier: list[str], done: list[Any], parrot: bool = True, shown: str | None = None
+) -> Verdict:
+    """Whether ``reply`` may be shown. ``done``: this turn's executed calls
+    (with ``name`` and ``is_error``); ``parrot``: also check for repetition;
+    ``shown``: everything the model was shown, when an answer to a question
+    must not state names or numbers from outside it."""
+    succeeded = {c.name for c in done if not c.is_error and acts(c.name)}
+    claimed = claimed_actions(reply)
+    # A claim is covered by a successful call of its tool; a tool kept has no
+    # claim words for (and a bare "Done.") is covered by any successful action.
+    covered = claimed <= succeeded or bool(succeeded - set(_CLAIMS)) or (claimed == set(_CLAIMS) and succeeded)
+    if claimed and not covered:
+        return Verdict(
+            False, f"invented action: claims {', '.join(sorted(claimed - succeeded))} with no such call this turn"
+        )
+    if not parrot or done:
+        return Verdict(True)
+    if shown is not None and is_question(request):
+        invented = ungrounded(reply, shown)
+        if invented:
+            return Verdict(False, f"ungrounded answer: {', '.join(invented[:3])} appear nowhere in memory or the chat")
+    why = repeats(reply, request, earlier)
+    return Verdict(False, f"parrot: {why}") if why else Verdict(True)
+
+
+def repeats(reply: str, request: str, earlier: list[str]) -> str:
+    """Why ``reply`` repeats the message or an earlier message of the chat, or ""."""
+    mine = _plain(reply)
+    # The same short answer to a question that asks about its words again ("The
+    # Atlas budget is now 55,000 euros.") is an answer, not a copy.
+    answers = is_question(request) and bool(set(mine) & set(_plain(request)))
+    for source, label in [(request, "the person's message")] + [(e, "an earlier message") for e in earlier]:
+        if mine and mine == _plain(source) and not (answers and source is not request):
+            return f"the same words as {label}"
+        share = containment(reply, source)
+        if share >= PARROT_CONTAINMENT:
+            return f"{share:.0%} of its word trigrams repeat {label}"
+    return ""
+
+
+# ---------------------------------------------------------------- requests
+
+
+def acts(name: str) -> bool:
+    return not name.startswith(READING)
+
+
+# ---------------------------------------------------------------- confirmations
+
+
+def said(name: str, arguments: dict, result: Any, is_error: bool) -> str:
+    """One sentence for one tool call, built from its result (agent/confirm.py's where it has one)."""
+    from agent import confirm
+
+    if is_error or (isinstance(result, dict) and "error" in result):
+        error = result.get("error") if isinstance(result, dict) else result
+        return f"Not done ({name.replace('_', ' ')}): {error}"
+    sentence = confirm.describe(name, arguments, result)
+    if sentence:
+        return sentence
+    r = result if isinstance(result, dict) else {}
+    shown = "; ".join(f"{k.replace('_', ' ')} {v}" for k, v in r.items() if isinstance(v, (str, int, float)))
+    return f"Done ({name.replace('_', ' ')}): {shown}." if shown else f"Done ({name.replace('_', ' ')})."
+
+
+def confirmations(done: list[Any]) -> str:
+    """This turn's acting calls in kept's own sentences."""
+    return "\n".join(said(c.name, c.arguments, c.result, c.is_error) for c in done if acts(c.name))
+
+
+# ---------------------------------------------------------------- the checked call
+
+
+def _earlier_replies(convo: list[Message]) -> list[str]:
+    """The chat's earlier replies and earlier messages of the person (a copied introduction counts)."""
+    last_user = max((i for i, m in enumerate(convo) if m.role == "user"), default=0)
+    return [m.content for m in convo[:last_user] if m.role in ("assistant", "user") and m.content]
+
+
+def request_alone(convo: list[Message], request: str) -> list[Message]:
+    """The conversation from the person's request on, the request as they wrote it.
+
+    In a session the 0.5B model made 0 of 5 requested calls where single
+    turns scored 10 of 12: earlier replies ("Budget: 40,000 euros") are
+    copied instead of acted on, and a message whose reply failed is merged
+    into the request after it. A request to act needs no earlier turn.
+    """
+    last_user = max((i for i, m in enumerate(convo) if m.role == "user"), default=-1)
+    return [Message("user", request)] + convo[last_user + 1 :]
+
+
+# "my", "our", "did I", "have we", 我的: a question about the person's own world
+# (a grammatical reading: memory.text.acts is where it belongs).
+_ABOUT_THE_PERSON = re.compile(r"\b(?:my|our|mine|ours)\b|\b(?:did|have|had|was|were)\s+(?:i|we)\b|我的|我们的", re.I)
+
+
+def unknown_to_kept(request: str, known: list[str], tools: list[ToolSpec] | None) -> bool:
+    """A question about the person's world that nothing kept holds can answer.
+
+    Most of its content words appear in no memory block and no message of the
+    chat, none of those is a word of what a look-up tool lists (calendar,
+    tasks, sent messages), and it names no time (a look-up would): "What's
+    my dog's name?" in a chat that never spoke of a dog.
+    """
+    from memory.text.dates import mentions_time
+    from memory.text.overlap import content_words
+
+    if not is_question(request) or is_request(request) or not _ABOUT_THE_PERSON.search(request):
+        return False
+    if mentions_time(request):
+        return False
+    asked = content_words(request)
+    if not asked:
+        return False
+    held = content_words("\n".join(known))
+    missing = asked - held
+    listing = content_words(
+        " ".join(f"{t.name.replace('_', ' ')} {t.description}" for t in tools or [] if t.name.startswith("list_"))
+    )
+    return len(missing) * 2 >= len(asked) and not missing & listing
+
+
+def checked_call(
+    model: Model,
+    convo: list[Message],
+    *,
+    request: str,
+    done: list[Any],
+    tools: list[ToolSpec] | None,
+    on_text: Callable[[str], None] | None = None,
+    known: list[str] | None = None,
+    **kwargs: Any,
+) -> tuple[Response, str]:
+    """``call_model`` for a chat round, checked. Returns (response, failure reason or "").
+
+    Acting calls are dropped when the person's message is no request to act.
+    For a model whose choices say so (the embedded one), a round whose calls
+    all acted ends the turn with kept's own sentences about their results. A
+    text reply that fails ``check`` is generated again once with the model's
+    sampling changed (``model.resample()`` where it has one); if that fails
+    too, the response carries an honest line and the reason is set, so the
+    loop stores it marked failed. The text reaches ``on_text`` only after it
+    passed: a withdrawn claim is never on the screen.
+
+    ``known``: the texts memory put in the prompt. For a model whose choices
+    say so, a question nothing known can answer is answered "I don't know"
+    in code (``unknown_to_kept``), and a request to act is shown alone
+    (``request_alone``).
+    """
+    from agent.models.choices import for_model
+
+    choices = for_model(model)
+    if choices.dont_know_in_code and not done and known is not None:
+        # The chat's messages, less the question itself (a person's message before it may be merged into it).
+        history = [m.content for m in convo if m.role in ("user", "assistant", "tool") and m.content]
+        if history and history[-1].endswith(request):
+            history[-1] = history[-1][: -len(request)]
+        if unknown_to_kept(request, known + history, tools):
+            if on_text:
+                on_text(HONEST_DONT_KNOW)
+            return Response(HONEST_DONT_KNOW, [], Usage(), getattr(model, "name", ""), "end_turn"), ""
+    earlier = _earlier_replies(convo)
+    if choices.request_alone and (is_request(request) or not is_question(request)):
+        convo = request_alone(convo, request)
+    if choices.confirm_in_code and convo and convo[-1].role == "tool":
+        last_round = done[-_trailing_tools(convo) :]
+        if all(acts(c.name) for c in last_round):
+            text = confirmations(last_round)
+            if on_text:
+                on_text(text)
+            return Response(text, [], Usage(), getattr(model, "name", ""), "end_turn"), ""
+    request_to_act = not choices.calls_need_request or is_request(request)
+    hold = choices.hold_reply
+    shown = None if hold else on_text
+    failed = ""
+    response = None
+    for attempt in (1, 2):
+        response = call_model(model, convo, tools=tools, on_text=shown, **kwargs)
+        if response.tool_calls:
+            kept_calls = [c for c in response.tool_calls if request_to_act or not acts(c.name)]
+            if kept_calls:
+                response.tool_calls = kept_calls
+                if hold and response.text.strip() and on_text:
+                    on_text(response.text)
+                return response, ""
+            # Only acting calls, on a statement or a question: answer in words instead.
+            response = call_model(model, convo, tools=None, on_text=shown, **kwargs)
+        evidence = (
+            "\n".join([kwargs.get("system", "")] + [m.content for m in convo if m.content])
+            if choices.check_parrot
+            else None
+        )
+        verdict = check(
+            response.text,
+            request=request,
+            earlier=earlier,
+            done=done,
+            parrot=choices.check_parrot,
+            shown=evidence,
+        )
+        if verdict.ok:
+            if hold and response.text and on_text:
+                on_text(response.text)
+            return response, ""
+        failed = verdict.reason
+        if not hold or attempt == 2:
+            break  # on the screen already (say so below it), or rerun once already
+        # Only before the rerun: a resample left set would take the tools from the next turn.
+        resample = getattr(model, "resample", None) or getattr(getattr(model, "model", None), "resample", None)
+        if resample is not None:
+            resample()
+    honest = (
+        HONEST_NO_ACTION
+        if failed.startswith("invented")
+        else HONEST_DONT_KNOW
+        if failed.startswith("ungrounded")
+        else HONEST_NO_ANSWER
+        if is_request(request) or is_question(request)
+        else HONEST_NOTED
+    )
+    if on_text:
+        on_text(honest if hold else f"\n({honest})")
+    assert response is not None  # the loop ran at least once
+    return Response(honest, [], response.usage, response.model, "end_turn"), failed
+
+
+def _trailing_tools(convo: list[Message]) -> int:
+    n = 0
+    for m in reversed(convo):
+        if m.role != "tool":
+            break
+        n += 1
+    return n

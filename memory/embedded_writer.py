@@ -1,0 +1,347 @@
+"""Memory written in code, for a model that writes it badly.
+
+The embedded 0.5B model, asked to extract facts and rewrite MEMORY, ran an
+extract call to its token limit for five minutes and stored nothing; its
+MEMORY read "What they asked for: What do you know about Project Atlas so
+far?". So for such a model (agent/models/choices.py ``memory_in_code``) a
+write pass does in code what code does reliably:
+
+- facts: each informative sentence of the person's own messages is a dated
+  fact in the person's words, its relative dates resolved from the message's
+  date (memory.text.dates). Questions, requests to act, greetings and
+  credentials are not facts; every dropped sentence is reported with why.
+- a later value for the same subject supersedes the earlier fact when the
+  reading package can tell: the two sentences are about the same thing (most
+  of their other words shared) and carry the same kind of value (a date, a
+  number, a name) that differs.
+- SOUL changes only from explicit requests about how to treat the person
+  ("Please call me Sasha", "never use bullet points"): code picks the
+  requests, and the model only answers yes or no for each, under the schema
+  grammar, in small bounded calls.
+- MEMORY is computed from the store: who they are, what they asked for (the
+  actions kept took), open promises, the last days' facts.
+
+The plan writes nothing; memory/writer.py applies it in the pass's one
+transaction, so a reread (``kept memory rewrite --again``) adds nothing twice.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from typing import Any
+
+from pydantic import Field, create_model
+
+from memory import facts as fact_log
+from memory import reconcile, soul, summary
+from memory.llm import UnusableReply
+from memory.replies import Reply, ask
+from memory.secrets import contains_secret
+from memory.stages import Batch, messages_of
+from memory.text import dates, words
+from memory.text.acts import about_talk, is_question, is_request
+from memory.text.acts import split as sentences
+
+SOUL_BATCH = 6  # requests judged per model call: small, so the answer stays short
+SOUL_MAX_TOKENS = 60
+MIN_CONTENT_TOKENS = 3  # fewer (Latin) content tokens: small talk ("Thanks, great!")
+MIN_CJK_CHARS = 5
+SAME_SUBJECT = 0.5  # share of the other words two sentences must have in common to be about one thing
+LATELY_DAYS = 7
+
+
+@dataclass
+class Decision:
+    message_id: int
+    text: str
+    outcome: str  # "fact", "superseded #N", "soul", "dropped"
+    reason: str
+
+    def line(self) -> str:
+        return f"#{self.message_id} {self.outcome}: {self.text[:90]}" + (f" ({self.reason})" if self.reason else "")
+
+
+@dataclass
+class Written:
+    """What a pass in code plans: the writer's two plans, and a report of every sentence."""
+
+    summary: summary.SummaryPlan
+    facts: reconcile.FactsPlan
+    decisions: list[Decision] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------- reading
+
+
+def _content(text: str) -> list[str]:
+    return [t for t in words.tokens(text) if not words.has_cjk(t) or len(t) == 1]
+
+
+def informative(text: str) -> bool:
+    toks = _content(text)
+    cjk = sum(1 for t in toks if words.has_cjk(t))
+    return len(toks) - cjk >= MIN_CONTENT_TOKENS or cjk >= MIN_CJK_CHARS
+
+
+@dataclass
+class Values:
+    """What kinds of value a sentence carries, and the words that are its subject."""
+
+    dates: frozenset[str]
+    numbers: frozenset[str]
+    subject: frozenset[str]  # the other words: names and nouns say what the value is of
+
+
+def values(text: str, said_on: date) -> Values:
+    """A sentence's dates (relative ones resolved, "December 18" as month and
+    day), its other numbers (amounts, counts, times), and its subject words."""
+    text = re.sub(r"^\s*\d{4}-\d{2}-\d{2}\s*:\s*", "", text)  # a stored fact's own date prefix
+    found = dates.find(text, said_on)
+    said = {s.label() for _, _, _, s in found}
+    rest = text
+    for start, end, _, _ in reversed(found):
+        rest = rest[:start] + " " + rest[end:]
+    rest = re.sub(r"\(\d{4}-\d{2}-\d{2}[^)]*\)", " ", rest)  # the dates annotate() added
+    toks = _content(rest)
+    numbers: set[str] = set()
+    subject: set[str] = set()
+    i = 0
+    while i < len(toks):
+        t = toks[i]
+        if t in words.MONTHS and i + 1 < len(toks) and toks[i + 1].isdigit():
+            said.add(f"{t} {toks[i + 1]}")
+            i += 2
+            continue
+        if any(ch.isdigit() for ch in t):
+            numbers.add(t)
+        elif t not in words.MONTHS and t not in _WEEKDAYS:
+            subject.add(t)
+        i += 1
+    return Values(frozenset(said), frozenset(numbers), frozenset(subject))
+
+
+_WEEKDAYS = frozenset(words.tokens("monday tuesday wednesday thursday friday saturday sunday"))
+
+
+def supersedes(new: Values, old: Values) -> bool:
+    """``new`` gives a later value for ``old``'s subject: at least two subject
+    words shared, half of the shorter sentence's, and the same kind of value
+    (a date, a number), changed."""
+    shared = new.subject & old.subject
+    shorter = min(len(new.subject), len(old.subject))
+    if len(shared) < 2 or shared and len(shared) / shorter < SAME_SUBJECT:
+        return False
+    for kind in ("dates", "numbers"):
+        a, b = getattr(new, kind), getattr(old, kind)
+        if a and b and a != b:
+            return True
+    return False
+
+
+# ---------------------------------------------------------------- SOUL
+
+SOUL_TOOL = "judge_requests"
+SOUL_SYSTEM = (
+    "For each numbered sentence, answer true when the person is telling the assistant how to "
+    "address them (a name to use) or how to write its replies to them (format, length, language, "
+    "tone); answer false for anything else, such as a request to book, send or do something. "
+    "Answer by calling {tool} with one boolean per sentence, in order."
+)
+
+
+def _answers(n: int) -> type[Reply]:
+    """The reply: exactly one boolean per sentence (the grammar holds the model to the count)."""
+    return create_model(
+        "TreatmentAnswers",
+        __base__=Reply,
+        answers=(list[bool], Field(min_length=n, max_length=n, description="One answer per sentence, in order.")),
+    )
+
+
+def judge_treatment(llm, requests: list[str]) -> list[bool]:
+    """The model's yes/no per request, in batches of ``SOUL_BATCH``; bounded outputs."""
+    out: list[bool] = []
+    for i in range(0, len(requests), SOUL_BATCH):
+        batch = requests[i : i + SOUL_BATCH]
+        prompt = "\n".join(f"{n}. {s}" for n, s in enumerate(batch, 1))
+        try:
+            reply = ask(
+                llm,
+                _answers(len(batch)),
+                purpose="memory.soul",
+                system=SOUL_SYSTEM.format(tool=SOUL_TOOL),
+                prompt=prompt,
+                name=SOUL_TOOL,
+                max_tokens=SOUL_MAX_TOKENS,
+            )
+            answers = list(reply.answers)
+        except UnusableReply:
+            answers = []  # no usable answer: nothing goes into SOUL on this batch's word
+        out += [bool(a) for a in answers[: len(batch)]]
+        out += [False] * (len(batch) - min(len(batch), len(answers)))
+    return out
+
+
+def _soul_line(sentence: str) -> str:
+    return "- " + sentence.strip().rstrip(".!。！") + "."
+
+
+# ---------------------------------------------------------------- MEMORY
+
+
+def computed_memory(db, *, new_facts: list[reconcile.Candidate], today: date, cap: int) -> str:
+    """MEMORY from the store: who they are, what they asked for, open promises, the last days."""
+    from memory import promises
+
+    active = fact_log.by_status(db, fact_log.ACTIVE)
+    texts = [(f.said_on, f.text) for f in active] + [(c.said_on, c.text) for c in new_facts]
+    first_person = [t for d, t in texts if re.match(r"\s*(i'm|i am|my name|i work|i run|i lead|我是|我叫)\b", t, re.I)]
+    who = "\n".join(f"- {t}" for t in first_person[:3])
+    asked = "\n".join(f"- {line}" for line in _actions(db)[-5:])
+    try:
+        open_promises = [promises.describe(p, today) for p in promises.list_promises(db)][:5]
+    except Exception:  # a store without the promises table yet
+        open_promises = []
+    keep = "\n".join(f"- {p}" for p in open_promises)
+    since = (today - timedelta(days=LATELY_DAYS)).isoformat()
+    recent = sorted(((d, t) for d, t in texts if d >= since and t not in first_person), reverse=True)
+    lately = "\n".join(f"- {d}: {t}" for d, t in recent[:8])
+    text, _overflow = summary.fit({"who": who, "asked": asked, "keep": keep, "lately": lately}, cap, today.isoformat())
+    return text  # what did not fit is in the fact log already: nothing moves out
+
+
+def _actions(db) -> list[str]:
+    """The actions kept took for the person, from the stored tool results."""
+    rows = db.conn.execute(
+        "SELECT author, text, at, meta FROM messages WHERE role = 'tool' ORDER BY id DESC LIMIT 40"
+    ).fetchall()
+    out = []
+    for r in reversed(rows):
+        name = r["author"]
+        meta = json.loads(r["meta"]) if r["meta"] else {}
+        if name.startswith(("list_", "search_", "get_", "find_")) or meta.get("is_error"):
+            continue
+        try:
+            result = json.loads(r["text"])
+        except ValueError:
+            continue
+        if not isinstance(result, dict):
+            continue
+        what = result.get("title") or result.get("body") or ""
+        who = result.get("to") or result.get("assignee") or ", ".join(result.get("attendees") or [])
+        out.append(f"{r['at'][:10]}: {name.replace('_', ' ')}: {str(what)[:60]}" + (f" ({who})" if who else ""))
+    return out
+
+
+# ---------------------------------------------------------------- the plan
+
+
+def read(db, llm, batch: list, *, cap: int, today: date) -> Written:
+    """Facts, SOUL and MEMORY for ``batch`` (stored messages), planned; nothing written."""
+    decisions: list[Decision] = []
+    said: list[tuple[int, str, str, bool]] = []  # (message id, date, sentence, is a request)
+    for m in batch:
+        if m.role != "user" or m.author not in ("me", ""):
+            continue
+        for s in sentences(m.text):
+            if contains_secret(s):
+                decisions.append(Decision(m.id, "[a sentence with a credential]", "dropped", "holds a credential"))
+            elif is_question(s):
+                decisions.append(Decision(m.id, s, "dropped", "a question"))
+            else:
+                # A wish about how kept talks ("call me Sasha") reads as a statement, not a request to
+                # act, but it is exactly what SOUL is for: it goes to the treatment check too.
+                said.append((m.id, m.at[:10], s, is_request(s) or about_talk(s)))
+
+    # SOUL: only requests, and only those the model says are about treatment.
+    old_soul = soul.current(db)
+    new_soul = old_soul
+    requests = [(mid, s) for mid, _, s, asks in said if asks]
+    treatment: set[tuple[int, str]] = set()
+    if requests:
+        for (mid, s), yes in zip(requests, judge_treatment(llm, [s for _, s in requests]), strict=True):
+            if not yes:
+                continue
+            treatment.add((mid, s))
+            line = _soul_line(s)
+            if line in new_soul:
+                decisions.append(Decision(mid, s, "dropped", "already in SOUL"))
+            else:
+                new_soul = (new_soul.rstrip() + "\n" + line).strip()
+                decisions.append(Decision(mid, s, "soul", "a request about how to treat the person"))
+
+    # Facts: every other informative sentence, in the order said.
+    fplan = reconcile.FactsPlan()
+    known = [
+        (f.id, values(f.text, date.fromisoformat(f.said_on)), f.said_on)
+        for f in fact_log.by_status(db, fact_log.ACTIVE)
+    ]
+    planned: list[tuple[reconcile.Candidate, Values]] = []
+    for mid, said_on, s, _ in said:
+        if (mid, s) in treatment:
+            continue
+        if not informative(s):
+            decisions.append(Decision(mid, s, "dropped", "too little in it to be a fact"))
+            continue
+        ref = date.fromisoformat(said_on)
+        text = dates.annotate(" ".join(s.split()), ref)
+        if fact_log.find_same(db.conn, fact_log.dated(text, said_on), said_on) is not None or any(
+            c.text == text and c.said_on == said_on for c, _ in planned
+        ):
+            fplan.already_kept += 1
+            decisions.append(Decision(mid, text, "dropped", "already stored"))
+            continue
+        candidate = reconcile.Candidate(text, said_on, [mid])
+        mine = values(text, ref)
+        earlier = next((i for i, (_, v) in enumerate(planned) if supersedes(mine, v)), None)
+        if earlier is not None:  # a later value within this batch: only the latest is stored
+            replaced, _ = planned.pop(earlier)
+            fplan.adds = [c for c in fplan.adds if c is not replaced]
+            fplan.updates = [(i, c) for i, c in fplan.updates if c is not replaced]
+            decisions.append(
+                Decision(replaced.source_ids[0], replaced.text, "dropped", f"a later message (#{mid}) changed it")
+            )
+        old = next((fid for fid, v, on in reversed(known) if on <= said_on and supersedes(mine, v)), None)
+        if old is not None:
+            fplan.updates.append((old, candidate))
+            known = [k for k in known if k[0] != old]
+            decisions.append(Decision(mid, text, f"supersedes #{old}", "same subject, a changed value"))
+        else:
+            fplan.adds.append(candidate)
+            decisions.append(Decision(mid, text, "fact", ""))
+        planned.append((candidate, mine))
+    fplan.candidates = len(planned) + fplan.already_kept
+
+    memory_text = computed_memory(db, new_facts=[c for c, _ in planned], today=today, cap=cap)
+    splan = summary.SummaryPlan(memory_text, new_soul if new_soul != old_soul else None, [])
+    return Written(splan, fplan, sorted(decisions, key=lambda d: d.message_id))
+
+
+# ---------------------------------------------------------------- the stage (memory/stages.py)
+
+NAME = "facts"  # it does the summary and facts stages' work: reported where theirs is
+DOING = "reading facts, SOUL and MEMORY in code"
+
+
+def plan(db, batch: Batch | list, llm, today: date) -> Written:
+    messages = messages_of(batch)
+    cap = batch.cap if isinstance(batch, Batch) else 0
+    written = read(db, llm, messages, cap=cap or 1500, today=today)
+    if isinstance(batch, Batch):
+        written.facts.max_active = batch.max_active or None
+    if messages:
+        written.summary.why = f"write pass in code over messages {messages[0].id}-{messages[-1].id}"
+    return written
+
+
+def apply(conn, plan: Written) -> dict[str, Any]:
+    counts = summary.apply(conn, plan.summary) | reconcile.apply(conn, plan.facts)
+    counts["decisions"] = [d.line() for d in plan.decisions]
+    return counts
+
+
+def for_turn(db, text: str, today: date | None = None) -> list[str]:
+    return reconcile.for_turn(db, text, today)

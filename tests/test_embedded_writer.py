@@ -1,0 +1,135 @@
+"""Memory written in code for the embedded model (memory/embedded_writer.py):
+dated facts from the person's sentences, later values superseding earlier
+ones, SOUL only from requests the model confirms, MEMORY from the store,
+every dropped sentence reported, rereads adding nothing twice."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from memory import embedded_writer as ew
+from memory import facts, soul, summary, writer
+from memory import messages as store
+
+TZ = ZoneInfo("Europe/Berlin")
+NOW = datetime(2026, 12, 1, 10, 0, tzinfo=TZ)
+
+
+class Judge:
+    """A memory model that says yes to the sentences it was told to, and counts its calls."""
+
+    def __init__(self, yes: tuple[str, ...] = ()):
+        self.yes, self.calls = yes, []
+
+    def __call__(self, *, purpose, system, prompt, schema=None, schema_name="record", max_tokens=2048):
+        self.calls.append((purpose, prompt, max_tokens))
+        lines = prompt.split("\n")
+        assert schema.model_json_schema()["properties"]["answers"]["maxItems"] == len(lines) <= ew.SOUL_BATCH
+        return {"answers": [any(y in line for y in self.yes) for line in lines]}
+
+
+def said(db, *texts, day=1):
+    chat = store.get_chat(db, "me")
+    for i, t in enumerate(texts):
+        store.add_message(db, chat, "user", "me", t, datetime(2026, 12, day, 9, i, tzinfo=TZ))
+        store.add_message(db, chat, "assistant", "kept", "Noted.", datetime(2026, 12, day, 9, i, 30, tzinfo=TZ))
+
+
+def run(db, llm):
+    return writer.run_pass(db, llm, cap=1500, max_active=200, force=True, in_code=True, now=NOW)
+
+
+def active(db):
+    return [f.text for f in facts.by_status(db, facts.ACTIVE)]
+
+
+def test_informative_sentences_become_dated_facts_with_relative_dates_resolved(db):
+    said(
+        db,
+        "Hi! I'm Alexandra Novak, product manager at Northwind.",
+        "The Atlas launch is next Thursday.",
+        "What do you know about Atlas?",
+        "Thanks!",
+    )
+    result = run(db, Judge())
+    assert active(db) == [
+        "2026-12-01: I'm Alexandra Novak, product manager at Northwind.",
+        "2026-12-01: The Atlas launch is next Thursday (2026-12-10).",
+    ]
+    reasons = "\n".join(result.extra["facts"]["decisions"])
+    assert "What do you know about Atlas? (a question)" in reasons and "Thanks! (too little" in reasons
+
+
+def test_a_later_value_for_the_same_subject_supersedes_the_stored_one(db):
+    said(db, "The Atlas budget is $40k for this quarter.", "The Atlas launch is next Thursday.")
+    run(db, Judge())
+    said(db, "Actually the Atlas budget is now $55k for this quarter.", "The Atlas launch moved to December 18.", day=2)
+    result = run(db, Judge())
+    assert result.updated == 2
+    now_active = active(db)
+    assert any("$55k" in t for t in now_active) and not any("$40k" in t for t in now_active)
+    assert any("December 18" in t for t in now_active) and not any("next Thursday" in t for t in now_active)
+
+
+def test_different_subjects_with_values_stand_side_by_side(db):
+    said(db, "The Atlas review with Marco is on Tuesday at 10am.", "The Q3 budget is $40k.")
+    said(db, "The team offsite in Lisbon is on Friday.", "Priya's hiring budget is $12k.", day=2)
+    run(db, Judge())
+    assert len(active(db)) == 4
+
+
+def test_soul_changes_only_from_requests_the_model_confirms(db):
+    said(
+        db,
+        "Please call me Sasha, and please never use bullet points with me.",
+        "Book a meeting with Marco tomorrow at 2pm.",
+        "I prefer short meetings in the afternoon.",
+    )
+    judge = Judge(yes=("Sasha",))
+    run(db, judge)
+    assert soul.current(db) == "- Please call me Sasha, and please never use bullet points with me."
+    assert [p for p, _, _ in judge.calls] == ["memory.soul"]  # one small bounded call, and nothing else
+    assert judge.calls[0][2] <= ew.SOUL_MAX_TOKENS
+    assert "Book a meeting" not in soul.current(db)
+    assert any("Book a meeting" in t for t in active(db))  # not about treatment: kept as what was said
+    assert "2026-12-01: I prefer short meetings in the afternoon." in active(db)
+
+
+def test_memory_is_computed_from_the_store(db):
+    said(db, "I'm Alexandra Novak, product manager at Northwind.", "The Atlas launch is next Thursday.")
+    run(db, Judge())
+    note = summary.current(db)
+    assert "Who they are" in note and "Alexandra Novak" in note
+    assert "Atlas launch is next Thursday (2026-12-10)" in note
+
+
+def test_a_reread_adds_nothing_twice(db):
+    said(db, "The Atlas launch is next Thursday.", "Please call me Sasha.")
+    run(db, Judge(yes=("Sasha",)))
+    before, soul_before = active(db), soul.current(db)
+    writer.reread_from(db, 1)
+    result = run(db, Judge(yes=("Sasha",)))
+    assert result.ran and result.added == 0 and active(db) == before and soul.current(db) == soul_before
+    assert any("already stored" in d for d in result.extra["facts"]["decisions"])
+
+
+def test_credentials_are_never_facts(db):
+    said(db, "The staging password is hunter2-Xy93!kL0pQ and the API key is sk-abcdefghijklmnopqrstuvwx1234.")
+    result = run(db, Judge())
+    assert not any("hunter2" in t or "sk-abc" in t for t in active(db))
+    assert any("holds a credential" in d for d in result.extra["facts"]["decisions"])
+
+
+@pytest.mark.parametrize(
+    "text, ref, kinds",
+    [
+        ("The launch moved to December 18.", date(2026, 12, 1), {"dates"}),
+        ("The budget is $55k.", date(2026, 12, 1), {"numbers"}),
+    ],
+)
+def test_values_are_read_by_kind(text, ref, kinds):
+    v = ew.values(text, ref)
+    assert {k for k in ("dates", "numbers") if getattr(v, k)} == kinds

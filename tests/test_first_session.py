@@ -1,0 +1,33 @@
+"""The short first session (evals/data/first_sessions.json), run through the
+real `kept chat` with the embedded model and graded in code: no parroting, no
+confirmation without its action, no action without a request, the booking
+right, SOUL holding the nickname and the format wish."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+
+from agent.models import model_file
+
+needs_model = pytest.mark.skipif(
+    importlib.util.find_spec("llama_cpp") is None or model_file.locate() is None,
+    reason="the embedded model is not installed (make test installs it)",
+)
+
+
+@pytest.mark.local_model
+@needs_model
+def test_a_newcomers_short_session_is_safe_and_remembered():
+    from evals import first_session
+
+    ((result, g),) = first_session.run(short=True)
+    shown = first_session.render([(result, g)])
+    assert g["infrastructure_failures"] == 0, shown
+    assert g["parrots"] == 0, shown
+    assert g["confirmations_without_action"] == 0, shown
+    assert g["actions_without_request"] == 0, shown
+    assert g["actions_right_tool"] == g["actions_asked"], shown
+    assert all(g["soul_has"].values()), shown
+    assert g["facts_invented"] == 0, shown

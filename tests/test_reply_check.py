@@ -1,0 +1,281 @@
+"""The reply check (agent/reply_check.py): no invented actions, no parroting,
+acting calls only from requests, confirmations built from tool results,
+failed replies kept out of the model's history, /clear."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from agent import context, reply_check
+from agent.loop import Session, run_turn
+from agent.models.choices import EMBEDDED
+from agent.models.scripted import ScriptedModel, text, tool_call
+from memory import messages as store
+from tools import all_tools
+
+TZ = ZoneInfo("Europe/Berlin")
+NOW = datetime(2026, 11, 30, 9, 0, tzinfo=TZ)
+INTRO = (
+    "Hi! I'm Alexandra Novak, product manager at Northwind. Please call me Sasha, "
+    "and please never use bullet points with me."
+)
+
+
+class EmbeddedLike(ScriptedModel):
+    """A scripted model with the embedded model's choices, counting resamples."""
+
+    choices = EMBEDDED
+
+    def __init__(self, steps):
+        super().__init__(steps)
+        self.resamples = 0
+
+    def resample(self) -> None:
+        self.resamples += 1
+
+
+def session(db, model, tools=None):
+    chat = store.get_chat(db, "me", store.PRIVATE)
+    tools = tools if tools is not None else all_tools()
+    return Session(db=db, model=model, tools=tools, tz=TZ, chat=chat, clock=lambda: NOW)
+
+
+# ---- what counts as a claim, a parrot, a request
+
+
+@pytest.mark.parametrize(
+    "reply, tools",
+    [
+        ("schedule_meeting done: event id: 2; title: Atlas Launch Plan", {"schedule_meeting"}),
+        ("I have booked the meeting with Marco for 2pm.", {"schedule_meeting"}),
+        ("The invite has been sent to Priya.", {"send_message"}),
+        ("I've assigned the slides to Sam.", {"assign_task"}),
+        ("已为你预订了明天下午两点的会议。", {"schedule_meeting"}),
+    ],
+)
+def test_a_reply_that_says_kept_acted_is_a_claim(reply, tools):
+    assert tools <= reply_check.claimed_actions(reply)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Shall I book it for 2pm?",
+        "I have not sent anything to Priya.",
+        "Priya said she sent the report on Monday.",
+        "You have a meeting booked on Tuesday.",
+        "我没有发送任何消息。",
+    ],
+)
+def test_questions_negations_and_reports_about_others_are_not_claims(reply):
+    assert reply_check.claimed_actions(reply) == set()
+
+
+def test_an_echo_with_a_name_swapped_is_a_parrot_and_an_answer_is_not():
+    echo = "Hello, Marco Rossi! I'm Alexandra Novak, product manager at Northwind. Please call me Marco Rossi."
+    assert reply_check.containment(echo, INTRO) >= reply_check.PARROT_CONTAINMENT
+    answer = "Nice to meet you, Sasha. I will write in plain sentences."
+    assert reply_check.containment(answer, INTRO) < reply_check.PARROT_CONTAINMENT
+
+
+def test_a_short_reply_that_repeats_an_earlier_one_is_a_parrot():
+    verdict = reply_check.check(
+        "No events found.", request="Some context: I run Atlas.", earlier=["No events found."], done=[]
+    )
+    assert not verdict.ok and verdict.reason.startswith("parrot")
+    assert reply_check.check("Noted.", request="The launch is Friday.", earlier=["Got it."], done=[]).ok
+
+
+def test_an_answer_naming_what_was_never_said_is_not_shown(db):
+    model = EmbeddedLike([text("Noted."), text("Your manager is Tom Baker."), text("It is Rex Miller.")])
+    s = session(db, model)
+    run_turn(s, "My manager is on leave this week.")
+    result = run_turn(s, "Who is my manager?")
+    model.assert_complete()  # the chat spoke of the manager: the model answers, and its invented name is not shown
+    assert result.reply == reply_check.HONEST_DONT_KNOW
+    assert store.get(db, result.reply_message_id).meta["failed"].startswith("ungrounded")
+
+
+def test_a_question_nothing_kept_holds_is_answered_i_dont_know_without_the_model(db):
+    model = EmbeddedLike([text("Noted.")])
+    s = session(db, model)
+    run_turn(s, "The Atlas budget is 40,000 euros.")
+    for question in ("What's my dog's name?", "我的车牌号是多少？", "What did I promise Tom?"):
+        result = run_turn(s, question)
+        assert result.reply == reply_check.HONEST_DONT_KNOW and result.calls == []
+    model.assert_complete()  # no generation for any of them
+    hosted = ScriptedModel([text("I don't have that.")])  # the choice is the embedded model's only
+    assert run_turn(session(db, hosted), "What's my dog's name?").reply == "I don't have that."
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What is the Atlas budget now?",  # the chat holds it
+        "What are my open tasks?",  # a look-up lists tasks
+        "What's on my calendar tomorrow?",  # names a time: a look-up
+        "What is a mutex?",  # not about the person
+    ],
+)
+def test_a_question_the_chat_or_a_look_up_can_answer_goes_to_the_model(question):
+    known = ["2026-12-01: The Atlas budget is 40,000 euros."]
+    assert not reply_check.unknown_to_kept(question, known, _specs())
+
+
+def test_a_request_or_a_statement_is_shown_to_the_embedded_model_alone(db):
+    model = EmbeddedLike(
+        [
+            text("Noted."),
+            tool_call("schedule_meeting", title="Atlas plan", start="tomorrow 14:00", attendees=["Marco"]),
+            text("Friday it is."),
+        ]
+    )
+    s = session(db, model)
+    run_turn(s, "Some context: I'm running Project Atlas.")
+    result = run_turn(s, "Book a meeting with Marco tomorrow at 2pm about the Atlas plan.")
+    assert [m.content for m in model.requests[-1].messages] == [
+        "Book a meeting with Marco tomorrow at 2pm about the Atlas plan."
+    ]
+    assert [c.name for c in result.calls] == ["schedule_meeting"]
+    run_turn(s, "The launch moved to Friday.")
+    assert [m.content for m in model.requests[-1].messages] == ["The launch moved to Friday."]
+
+
+# ---- through the turn
+
+
+def test_an_invented_confirmation_is_rerun_once_then_replaced_by_an_honest_line(db):
+    fake = "schedule_meeting done: event id: 2; title: Atlas Launch Plan; start: 2026-12-01T14:00"
+    model = EmbeddedLike([text(fake), text("I have booked it for 2pm.")])
+    result = run_turn(session(db, model), "Book a meeting with Marco Rossi tomorrow at 2pm about the launch plan")
+    model.assert_complete()
+    assert model.resamples == 1 and result.calls == []  # rerun once; nothing left set for the next turn
+    assert result.reply == reply_check.HONEST_NO_ACTION
+    stored = store.get(db, result.reply_message_id)
+    assert stored.meta["failed"].startswith("invented action")
+
+
+def test_a_rerun_that_passes_is_shown(db):
+    model = EmbeddedLike([text("I've booked it."), text("Which day should the meeting be?")])
+    result = run_turn(session(db, model), "Book a meeting with Marco")
+    assert result.reply == "Which day should the meeting be?"
+    assert not store.get(db, result.reply_message_id).meta
+
+
+def test_a_parroted_reply_never_reaches_the_screen_or_the_models_history(db):
+    echo = "Hello, Sasha! I'm Alexandra Novak, product manager at Northwind. Please call me Sasha."
+    model = EmbeddedLike([text(echo), text(echo), text("Noted.")])
+    shown: list[str] = []
+    s = session(db, model)
+    first = run_turn(s, INTRO, on_text=shown.append)
+    assert first.reply in (reply_check.HONEST_NO_ANSWER, reply_check.HONEST_NOTED) and shown == [first.reply]
+    assert store.get(db, first.reply_message_id).meta["failed"].startswith("parrot")
+    run_turn(s, "When is the launch?")  # a question: shown with the chat's history
+    history = model.requests[-1].messages
+    assert all(m.content != first.reply and m.content != echo for m in history)
+    assert [m.role for m in history] == ["user"]  # the person's two messages, nothing of the failed reply
+    assert history[0].content.startswith(INTRO) and history[0].content.endswith("When is the launch?")
+
+
+def test_a_statement_whose_replies_fail_is_acknowledged_not_asked_again(db):
+    said = "Some context: I'm running Project Atlas, and the public launch is planned for next Thursday."
+    model = EmbeddedLike([text(said), text("I'm running Project Atlas, and the public launch is planned.")])
+    result = run_turn(session(db, model), said)
+    assert result.reply == reply_check.HONEST_NOTED  # not "say it another way": it asked for nothing
+
+
+def test_the_same_short_answer_to_a_question_asked_again_is_no_parrot():
+    earlier = ["The Atlas budget is now 55,000 euros."]
+    assert reply_check.check(earlier[0], request="What is the Atlas budget now?", earlier=earlier, done=[]).ok
+    assert not reply_check.check(earlier[0], request="Thanks, that's all.", earlier=earlier, done=[]).ok
+
+
+def test_a_statement_never_books(db):
+    model = EmbeddedLike(
+        [
+            tool_call("schedule_meeting", title="Project Atlas", start="today 09:00"),
+            text("Thanks for the context on Project Atlas."),
+        ]
+    )
+    result = run_turn(session(db, model), "Some context: I'm running Project Atlas and the launch is next Thursday.")
+    model.assert_complete()
+    assert result.calls == [] and result.reply == "Thanks for the context on Project Atlas."
+    assert model.requests[1].tools is None
+
+
+def test_after_an_action_the_confirmation_is_built_from_the_result(db):
+    model = EmbeddedLike(
+        [tool_call("schedule_meeting", title="Atlas launch plan", attendees=["Marco Rossi"], start="tomorrow 14:00")]
+    )
+    result = run_turn(session(db, model), "Book a meeting with Marco Rossi tomorrow at 2pm: Atlas launch plan")
+    model.assert_complete()  # no second generation: kept writes the confirmation
+    (call,) = result.calls
+    assert not call.is_error
+    reply = result.reply
+    assert "Atlas launch plan" in reply and "14:00" in reply and "Marco Rossi" in reply and "Dec" in reply
+    assert reply_check.claimed_actions(reply) <= {"schedule_meeting"}  # a confirmation its own check accepts
+
+
+def test_a_hosted_model_streams_and_writes_its_own_confirmation(db):
+    model = ScriptedModel(
+        [
+            tool_call("schedule_meeting", title="Sync", start="tomorrow 10:00"),
+            text("Booked your sync for tomorrow at 10:00."),
+        ]
+    )
+    shown: list[str] = []
+    result = run_turn(session(db, model), "Book a sync tomorrow at 10:00", on_text=shown.append)
+    model.assert_complete()
+    assert result.reply == "Booked your sync for tomorrow at 10:00."
+
+
+def test_clear_starts_a_fresh_context_and_keeps_the_chat(db):
+    model = EmbeddedLike([text("Noted, the launch is Thursday."), text("I don't know.")])
+    s = session(db, model)
+    run_turn(s, "The launch is on Thursday.")
+    context.clear(db, s.chat)
+    run_turn(s, "When is the launch?")
+    assert [m.content for m in model.requests[-1].messages] == ["When is the launch?"]
+    assert len(store.history(db)) == 4  # nothing deleted
+
+
+# ---- the embedded model's prompt cuts (agent/models/local.py cut_prompt)
+
+
+def _specs():
+    from agent.models.base import ToolSpec
+
+    return [ToolSpec(t.name, t.description, t.parameters) for t in all_tools()]
+
+
+def test_a_question_is_offered_only_the_tools_that_look_things_up_and_a_statement_none():
+    from agent.models.base import Message
+    from agent.models.local import cut_prompt
+
+    _, tools = cut_prompt([Message("user", "What is on my calendar on Friday?")], _specs(), EMBEDDED)
+    assert tools and all(t.name.startswith(reply_check.READING) for t in tools)
+    _, tools = cut_prompt([Message("user", "Some context: I'm running Project Atlas.")], _specs(), EMBEDDED)
+    assert tools is None
+
+
+def test_a_request_without_a_time_is_not_offered_booking():
+    from agent.models.base import Message
+    from agent.models.local import cut_prompt
+
+    _, tools = cut_prompt([Message("user", "Please call me Sasha and send Priya the notes.")], _specs(), EMBEDDED)
+    names = {t.name for t in tools}
+    assert "schedule_meeting" not in names and "send_message" in names
+    _, tools = cut_prompt([Message("user", "Book a meeting with Marco tomorrow at 2pm.")], _specs(), EMBEDDED)
+    assert "schedule_meeting" in {t.name for t in tools}
+
+
+def test_fewer_recent_messages_start_at_a_message_of_the_person():
+    from agent.models.base import Message
+    from agent.models.local import cut_prompt
+
+    history = [Message("user" if i % 2 == 0 else "assistant", f"m{i}") for i in range(11)]
+    kept, _ = cut_prompt(history, None, EMBEDDED)
+    assert len(kept) <= EMBEDDED.recent_limit and kept[0].role == "user" and kept[-1].content == "m10"
