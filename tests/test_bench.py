@@ -47,7 +47,8 @@ def test_gate_on_the_dev_split_stays_where_it_was_tuned():
 def test_gate_splits_are_chosen_by_name_and_held_out_ones_can_be_left_out():
     assert list(gate.chosen(["dev2"])) == ["dev2"]
     assert list(gate.chosen(["dev"])) == ["dev (was test)"]
-    assert "test2" not in gate.chosen(dev_only=True) and "test2" in gate.chosen()
+    assert list(gate.chosen(["test2"])) == list(gate.chosen(["dev3"])) == ["dev3 (was test2)"]
+    assert "test3" not in gate.chosen(dev_only=True) and "test3" in gate.chosen()
 
 
 def test_gate_misses_lists_what_kept_recall_gets_wrong():

@@ -98,11 +98,11 @@ def gate(
     split: list[str] = typer.Option(
         [],
         "--split",
-        help="Only this shipped split (test2, dev, dev2, dev-old; repeatable); default: all side by side.",
+        help="Only this shipped split (test3, dev3, dev, dev2, dev-old; repeatable); default: all side by side.",
     ),
     file: Path | None = typer.Option(None, "--file", help="One split file (JSONL) instead of the shipped ones."),
     misses: bool = typer.Option(
-        False, "--misses", help="List the turns kept recall gets wrong on a dev split (for tuning; never on test2)."
+        False, "--misses", help="List the turns kept recall gets wrong on a dev split (for tuning; never on the held-out test3)."
     ),
     as_json: bool = JSON_OPT,
 ) -> None:
