@@ -161,12 +161,21 @@ def ungrounded(reply: str, shown: str) -> list[str]:
 
 
 def check(
-    reply: str, *, request: str, earlier: list[str], done: list[Any], parrot: bool = True, shown: str | None = None
+    reply: str,
+    *,
+    request: str,
+    earlier: list[str],
+    done: list[Any],
+    parrot: bool = True,
+    shown: str | None = None,
+    memory: list[str] | tuple[str, ...] = (),
 ) -> Verdict:
     """Whether ``reply`` may be shown. ``done``: this turn's executed calls
     (with ``name`` and ``is_error``); ``parrot``: also check for repetition;
     ``shown``: everything the model was shown, when an answer to a question
-    must not state names or numbers from outside it."""
+    must not state names or numbers from outside it; ``memory``: the memory
+    blocks in the prompt, which a reply may not copy unless it answers a
+    question with them."""
     succeeded = {c.name for c in done if not c.is_error and acts(c.name)}
     claimed = claimed_actions(reply)
     # A claim is covered by a successful call of its tool; a tool kept has no
@@ -182,17 +191,21 @@ def check(
         invented = ungrounded(reply, shown)
         if invented:
             return Verdict(False, f"ungrounded answer: {', '.join(invented[:3])} appear nowhere in memory or the chat")
-    why = repeats(reply, request, earlier)
+    why = repeats(reply, request, earlier, memory)
     return Verdict(False, f"parrot: {why}") if why else Verdict(True)
 
 
-def repeats(reply: str, request: str, earlier: list[str]) -> str:
-    """Why ``reply`` repeats the message or an earlier message of the chat, or ""."""
+def repeats(reply: str, request: str, earlier: list[str], memory: list[str] | tuple[str, ...] = ()) -> str:
+    """Why ``reply`` repeats the message, an earlier message of the chat or a
+    memory block (the model copied MEMORY's "Who they are" lines as replies), or ""."""
     mine = _plain(reply)
-    # The same short answer to a question that asks about its words again ("The
-    # Atlas budget is now 55,000 euros.") is an answer, not a copy.
+    # A reply that shares words with the question it answers may give the same
+    # short answer again ("The Atlas budget is now 55,000 euros.") and may
+    # quote memory; one that shares none is a copy.
     answers = is_question(request) and bool(set(mine) & set(_plain(request)))
-    for source, label in [(request, "the person's message")] + [(e, "an earlier message") for e in earlier]:
+    sources = [(request, "the person's message")] + [(e, "an earlier message") for e in earlier]
+    sources += [(m, "a memory block") for m in memory if not answers]
+    for source, label in sources:
         if mine and mine == _plain(source) and not (answers and source is not request):
             return f"the same words as {label}"
         share = containment(reply, source)
@@ -360,6 +373,7 @@ def checked_call(
             done=done,
             parrot=choices.check_parrot,
             shown=evidence,
+            memory=known or (),
         )
         if verdict.ok:
             if hold and response.text and on_text:

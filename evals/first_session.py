@@ -333,6 +333,7 @@ def grade(result: SessionResult, session: dict, today: date, *, short: bool = Fa
         person.append(text)
         if s.failed_generation:
             g["failed_generations"] += 1
+            s.problems.append(f"honest fallback shown ({s.failed_generation})")
         else:
             s.parrot = max([containment(s.reply, text)] + [containment(s.reply, e) for e in earlier])
             why = repeats(s.reply, text, earlier) if not s.calls else ""

@@ -187,6 +187,22 @@ def test_a_statement_whose_replies_fail_is_acknowledged_not_asked_again(db):
     assert result.reply == reply_check.HONEST_NOTED  # not "say it another way": it asked for nothing
 
 
+def test_a_reply_that_copies_memory_is_a_parrot_unless_it_answers_a_question_with_it():
+    memory = [
+        "## Who they are\n- I'm Omar Haddad and I lead the data platform team.",
+        "2026-12-01: The offsite is on January 21.",
+    ]
+    copy = "## Who they are\n- I'm Omar Haddad and I lead the data platform team."
+    verdict = reply_check.check(
+        copy, request="Actually, the offsite is on January 21 now.", earlier=[], done=[], memory=memory
+    )
+    assert not verdict.ok and "memory block" in verdict.reason
+    asked = reply_check.check(copy, request="What do you call me?", earlier=[], done=[], memory=memory)
+    assert not asked.ok  # it does not answer the question it copies memory for
+    answer = "The offsite is on January 21, in Porto, with the data platform team."
+    assert reply_check.check(answer, request="When is the offsite?", earlier=[], done=[], memory=memory).ok
+
+
 def test_the_same_short_answer_to_a_question_asked_again_is_no_parrot():
     earlier = ["The Atlas budget is now 55,000 euros."]
     assert reply_check.check(earlier[0], request="What is the Atlas budget now?", earlier=earlier, done=[]).ok
