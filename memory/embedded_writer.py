@@ -42,7 +42,7 @@ from memory.replies import Reply, ask
 from memory.secrets import contains_secret
 from memory.stages import Batch, messages_of
 from memory.text import dates, words
-from memory.text.acts import is_question, is_request
+from memory.text.acts import about_talk, is_question, is_request
 from memory.text.acts import split as sentences
 
 SOUL_BATCH = 6  # requests judged per model call: small, so the answer stays short
@@ -252,7 +252,9 @@ def read(db, llm, batch: list, *, cap: int, today: date) -> Written:
             elif is_question(s):
                 decisions.append(Decision(m.id, s, "dropped", "a question"))
             else:
-                said.append((m.id, m.at[:10], s, is_request(s)))
+                # A wish about how kept talks ("call me Sasha") reads as a statement, not a request to
+                # act, but it is exactly what SOUL is for: it goes to the treatment check too.
+                said.append((m.id, m.at[:10], s, is_request(s) or about_talk(s)))
 
     # SOUL: only requests, and only those the model says are about treatment.
     old_soul = soul.current(db)

@@ -17,16 +17,16 @@ def test_scale_reports_recall_search_long_queries_and_adding_a_message():
     assert "20-word query p50 ms" in text and "kept/plain p50" in text
 
 
-def test_gate_bench_reports_test_and_dev_splits_side_by_side_per_turn_class():
-    report = gate.run()
-    assert {"test", "dev"} <= set(report["splits"])
+def test_gate_bench_reports_the_splits_side_by_side_per_turn_class():
+    report = gate.run(gate.chosen(["dev", "dev2"]))
+    assert {"dev (was test)", "dev2"} <= set(report["splits"])
     for split in report["splits"].values():
         assert set(split["systems"]) == {"top-12, no gate", "kept recall"}
         assert split["turns"]["answerable"] and split["turns"]["ordinary"] and split["turns"]["absent"]
     text = gate.render(report)
     for column in (
-        "test: kept recall",
-        "dev: top-12, no gate",
+        "dev (was test): kept recall",
+        "dev2: top-12, no gate",
         "indirect rules: cases found",
         "never stored: any fact",
     ):
@@ -35,7 +35,7 @@ def test_gate_bench_reports_test_and_dev_splits_side_by_side_per_turn_class():
 
 def test_gate_on_the_dev_split_stays_where_it_was_tuned():
     """A regression bound, IN-SAMPLE: recall was tuned on this split (tests/data/recall_dev2.jsonl)."""
-    dev = gate.run({"dev": gate.SPLITS["dev"]})["splits"]["dev"]["systems"]
+    dev = gate.run(gate.chosen(["dev2"]))["splits"]["dev2"]["systems"]
     kept, plain = dev["kept recall"], dev["top-12, no gate"]
     assert kept["answerable: all facts"] >= 0.68
     assert kept["ordinary+general: any fact"] <= 0.12 < plain["ordinary+general: any fact"]
@@ -44,6 +44,12 @@ def test_gate_on_the_dev_split_stays_where_it_was_tuned():
     assert kept["  update: whole chain"] > plain["  update: whole chain"]
 
 
+def test_gate_splits_are_chosen_by_name_and_held_out_ones_can_be_left_out():
+    assert list(gate.chosen(["dev2"])) == ["dev2"]
+    assert list(gate.chosen(["dev"])) == ["dev (was test)"]
+    assert "test2" not in gate.chosen(dev_only=True) and "test2" in gate.chosen()
+
+
 def test_gate_misses_lists_what_kept_recall_gets_wrong():
-    rows = gate.misses(gate.SPLITS["dev"])
+    rows = gate.misses(gate.SPLITS["dev2"])
     assert rows and all({"class", "text", "gold", "got"} <= set(r) for r in rows)

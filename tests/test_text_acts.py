@@ -1,6 +1,6 @@
 """memory.text.acts: requests, questions and statements, in English and Chinese.
 
-The labelled sets are evals/data/acts_{dev,test}.jsonl (`python -m evals.bench.acts`);
+The labelled sets are evals/data/acts_*.jsonl (`kept bench acts`);
 these tests pin the mechanism (sentence shapes), not those items.
 """
 
@@ -79,11 +79,104 @@ def test_sentences_keep_numbers_and_abbreviations_whole():
     assert [text[a:b] for a, b in sentences(text)] == split(text)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "where's the spare key",
+        "who signed off on the refund",
+        "how long is the flight to Porto",
+        "what the landlord said about the deposit",
+        "did kim pay the invoice",
+        "have the movers confirmed",
+        "下午几点开会",
+    ],
+)
+def test_unmarked_lowercase_questions_are_questions(text):
+    assert act(text) == QUESTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "When the parcel arrives, I'll let you know.",
+        "where we stayed last year we'll stay again",
+        "What a week!",
+        "Had fun today!",
+        "Has been a long day.",
+    ],
+)
+def test_clauses_of_time_and_exclamations_are_statements(text):
+    assert act(text) == STATEMENT
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Please call me Bea.",
+        "Just call me by my first name.",
+        "You can refer to me as Professor Lind.",
+        "Reply in Spanish, please.",
+        "Always answer with a short summary first.",
+        "Keep it short, I'm on mobile.",
+        "Be more direct with me.",
+        "Never use jargon when you write to me.",
+        "以后请叫我阿明。",
+        "请用英文回复。",
+        "回复简洁一点。",
+    ],
+)
+def test_wishes_about_how_kept_talks_are_not_requests_to_act(text):
+    assert not is_request(text)
+    assert act(text) == STATEMENT
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Call me a taxi for 6.",
+        "Call me back after lunch.",
+        "Reply to the landlord today.",
+        "Write Bo a thank-you note.",
+    ],
+)
+def test_acting_verbs_with_something_to_act_on_stay_requests(text):
+    assert is_request(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Update: the courier came early.", STATEMENT),
+        ("Heads up, the printer is broken again.", STATEMENT),
+        ("Note: Kim starts on Monday.", STATEMENT),
+        ("Bo, send me the receipts.", REQUEST),
+        ("Quick one: is the lab open on Sunday?", QUESTION),
+    ],
+)
+def test_a_label_before_a_colon_or_comma_lets_the_rest_decide(text, expected):
+    assert act(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Do you mind emailing Ann the slides?",
+        "Could I ask you to cancel my 4pm?",
+        "Can I get you to order more paper?",
+        "是否可以帮我订明早的车？",
+        "您方便帮我改一下时间吗？",
+    ],
+)
+def test_polite_questions_that_ask_for_an_action_are_requests(text):
+    assert is_request(text)
+    assert not asks_only(text)
+
+
 def test_acts_are_the_three_labels():
     assert {act("Send it."), act("Did I?"), act("Fine.")} == {REQUEST, QUESTION, STATEMENT}
 
 
-@pytest.mark.parametrize("split_name", bench.SPLITS)
+@pytest.mark.parametrize("split_name", bench.available())
 def test_labelled_sets_are_well_formed(split_name):
     items = bench.load(split_name)
     assert len(items) >= 30

@@ -95,24 +95,34 @@ def scale(
 
 @app.command()
 def gate(
-    split: Path | None = typer.Option(
-        None, "--split", help="One split file (JSONL) instead of the shipped test and dev sets."
+    split: list[str] = typer.Option(
+        [],
+        "--split",
+        help="Only this shipped split (test2, dev, dev2, dev-old; repeatable); default: all side by side.",
     ),
+    file: Path | None = typer.Option(None, "--file", help="One split file (JSONL) instead of the shipped ones."),
     misses: bool = typer.Option(
-        False, "--misses", help="List the turns kept recall gets wrong on the DEV set (for tuning; never on test)."
+        False, "--misses", help="List the turns kept recall gets wrong on a dev split (for tuning; never on test2)."
     ),
     as_json: bool = JSON_OPT,
 ) -> None:
-    """What recall brings per kind of turn (answerable, rule, update, ordinary, general, never stored), on the held-out test set and the dev set, kept recall beside plain top-12."""
+    """What recall brings per kind of turn (answerable, rule, update, ordinary, general, never stored), on the held-out test split and the dev splits side by side, kept recall beside plain top-12."""
     from evals.bench import gate as bench
 
-    if split is not None:
-        _check_data(split)
+    if file is not None:
+        _check_data(file)
+    try:
+        paths = {file.stem: file} if file is not None else bench.chosen(split or None)
+    except KeyError as e:
+        fail(f"unknown split {e.args[0]!r}; choose from {', '.join(bench.SPLITS)}")
     if misses:
-        rows = bench.misses(split or bench.DEFAULT_DEV)
+        held = [name for name in paths if name in bench.HELD_OUT]
+        if held or (file is None and not split):
+            fail("--misses lists a dev split's misses: name one with --split (dev, dev2, dev-old) or --file")
+        rows = [row for path in paths.values() for row in bench.misses(path)]
         typer.echo(json.dumps(rows, indent=1, ensure_ascii=False))
         return
-    report = bench.run({split.stem: split} if split else None)
+    report = bench.run(paths)
     typer.echo(json.dumps(report, indent=2, ensure_ascii=False) if as_json else bench.render(report))
 
 
@@ -138,12 +148,16 @@ def dates(
 
 @app.command()
 def acts(
-    show: list[str] = typer.Option([], "--show", help="Also print the misses of this split (dev or test)."),
+    split: list[str] = typer.Option([], "--split", help="Only this split (dev, dev2, test, test2); default: all."),
+    show: list[str] = typer.Option([], "--show", help="Also print the misses of this split (a dev split)."),
 ) -> None:
-    """Requests vs real questions (English and Chinese): right / wrong per split."""
+    """Requests vs real questions vs statements (English and Chinese): right / wrong per split."""
     from evals.bench import acts as bench
 
-    bench.main([arg for s in show for arg in ("--show", s)])
+    missing = [s for s in split if s not in bench.available()]
+    if missing:
+        fail(f"unknown split {missing[0]!r}; choose one of {', '.join(bench.available())}")
+    bench.main([arg for s in split for arg in ("--split", s)] + [arg for s in show for arg in ("--show", s)])
 
 
 @app.command()

@@ -1,11 +1,20 @@
-"""How well memory.text.acts tells requests from questions: right / wrong per split.
+"""How well memory.text.acts tells requests from questions and statements: right / wrong per split.
 
-    python -m evals.bench.acts            # dev and test
-    python -m evals.bench.acts --show dev # and the misses of a split
+    python -m evals.bench.acts                 # every split under evals/data/
+    python -m evals.bench.acts --split dev2    # only these splits
+    python -m evals.bench.acts --show dev      # and the misses of a split
 
-The sets are evals/data/acts_dev.jsonl (tuned on) and acts_test.jsonl
-(written separately, not tuned on). Each line: {"text", "label"} with label
-request, question or statement.
+Splits (evals/data/acts_<split>.jsonl; each line {"text", "label"} with label
+request, question or statement):
+
+- dev: written with memory/text/acts.py and tuned on.
+- dev2: written for issue 12 (lowercase questions without "?", introductions
+  and wishes about how kept should speak, "Update: …" statements, polite
+  questions that ask for an action) and tuned on.
+- test: written separately from dev before acts.py was tuned; its misses were
+  never listed while tuning (held out since issue 13).
+- test2: written by another person for this issue without reading the code;
+  read once at the end, never tuned on.
 """
 
 from __future__ import annotations
@@ -17,12 +26,24 @@ from pathlib import Path
 from memory.text import acts
 
 DATA = Path(__file__).resolve().parent.parent / "data"
-SPLITS = ("dev", "test")
+# The order they print in; a split whose file is missing is left out.
+SPLITS = ("dev", "dev2", "test", "test2")
+LABELS = {
+    "dev": "dev (tuned on)",
+    "dev2": "dev2 (tuned on)",
+    "test": "test (held out since issue 13)",
+    "test2": "test2 (held out)",
+}
+
+
+def available() -> list[str]:
+    return [s for s in SPLITS if (DATA / f"acts_{s}.jsonl").exists()]
 
 
 def load(split: str) -> list[dict]:
     with open(DATA / f"acts_{split}.jsonl", encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
+        rows = [json.loads(line) for line in f if line.strip()]
+    return [r for r in rows if r.get("kind") != "meta"]  # a split may open with a line saying how it was written
 
 
 def reading(text: str) -> str:
@@ -37,14 +58,31 @@ def score(items: list[dict]) -> tuple[int, list[tuple[dict, str]]]:
     return len(items) - len(misses), misses
 
 
+def per_label(items: list[dict]) -> dict[str, tuple[int, int]]:
+    """label -> (right, of) for one split."""
+    out: dict[str, tuple[int, int]] = {}
+    for item in items:
+        right, of = out.get(item["label"], (0, 0))
+        out[item["label"]] = (right + (reading(item["text"]) == item["label"]), of + 1)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m evals.bench.acts", description=__doc__.splitlines()[0])
-    parser.add_argument("--show", choices=SPLITS, action="append", default=[], help="print the misses of this split")
+    parser.add_argument("--split", action="append", default=[], help="only this split (repeatable); default: all")
+    parser.add_argument("--show", action="append", default=[], help="print the misses of this split (dev splits)")
     args = parser.parse_args(argv)
-    for split in SPLITS:
+    splits = args.split or available()
+    for split in splits:
+        if not (DATA / f"acts_{split}.jsonl").exists():
+            parser.error(f"no split {split!r}: no file {DATA / f'acts_{split}.jsonl'}")
         items = load(split)
         right, misses = score(items)
-        print(f"{split}: {right}/{len(items)} right ({100 * right / len(items):.1f}%), {len(misses)} wrong")
+        kinds = ", ".join(f"{label} {r}/{n}" for label, (r, n) in sorted(per_label(items).items()))
+        print(
+            f"{LABELS.get(split, split)}: {right}/{len(items)} right ({100 * right / len(items):.1f}%),"
+            f" {len(misses)} wrong [{kinds}]"
+        )
         if split in args.show:
             for item, got in misses:
                 print(f"  {item['label']:>9} read as {got:<9} {item['text']}")

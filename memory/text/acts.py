@@ -26,14 +26,28 @@ English
   ("Did I…", "Is the…", "Can Felix…"), or a final question mark.
 - A request whose content is only a question ("Can you tell me when…?",
   "Remind me what Grace said") is a question: it asks to be told.
+- A wish about how kept speaks to the person is not a request to act: the
+  verb is one of addressing or talking to them ("call/address me (as) NAME",
+  "reply/answer/talk in German / briefly / with bullet points", "keep your
+  answers short", "be brief", anything "when you talk to me") and it has no
+  other person or thing to act on ("Reply to Dana", "Call the plumber" act).
+  Introductions ("I'm Tomasz", "My name is Aiko") are statements anyway.
+- A label before a colon or comma ("Update: …", "FYI, …", "Dana, book…"): one
+  or two words, then ":" or ","; what follows decides.
+- A question need not be marked: "what's my side project called", "did lena
+  reply" ask without "?" or capitals. A question word followed by a main
+  clause ("When I get back, I'll send it") is a clause of time, a statement;
+  an exclamation ("What a day!") is one too.
 
 Chinese
 - 请 / 麻烦 / 帮(我) / 替我 / 要不(你), a second person with a modal
-  (你能 / 你可以 / 能不能 / 可不可以 … 吗), or a sentence opening with a
+  (你能 / 你可以 / 能不能 / 可不可以 / 是否可以 / 方便 … 吗), or a sentence opening with a
   coverb or verb of action (把… / 给X发… / 提醒我…) without a subject of its
   own: a request.
 - A question word (什么 / 谁 / 哪 / 几 / 多少 / 怎么 / 为什么), an A-not-A
   form (有没有 / 是不是), 是否, or a final 吗 / 呢: a question.
+- How to address or answer the person (叫我 / 称呼我 + a name, 用中文回答,
+  回答简短一点): a wish about kept's talk, a statement.
 
 ``is_request`` is true when any sentence of the text asks kept to act.
 ``is_question`` is true when any sentence is a real question (a polite
@@ -363,8 +377,10 @@ _FRAMES = [
         r"^(?:is|would|will|was)\s+it\s+(?:be\s+)?(?:possible|ok(?:ay)?|alright)\s+(?:for\s+you\s+)?to\s+(?P<rest>.+)",
         re.I,
     ),
-    # "would you mind", "mind sending"
-    re.compile(r"^(?:would\s+you\s+)?mind\s+(?P<rest>.+)", re.I),
+    # "would you mind", "do you mind", "mind sending"
+    re.compile(r"^(?:(?:would|do)\s+you\s+)?mind\s+(?P<rest>.+)", re.I),
+    # "could I ask you to", "can I get you to"
+    re.compile(r"^(?:can|could|may|might)\s+i\s+(?:ask|get|have)\s+you\s+to\s+(?P<rest>.+)", re.I),
     # "why don't you / we"
     re.compile(r"^why\s+(?:don't|dont|not)\s+(?:you|we)\s+(?P<rest>.+)", re.I),
     # "can/could/shall we", "let's"
@@ -379,6 +395,34 @@ _LEADING_CLAUSE = re.compile(
 )
 # "how about / what about": a suggestion when a verb follows, a topic otherwise.
 _ABOUT = re.compile(r"^(?:how|what)\s+about\s+(?:you\s+|we\s+)?(?P<rest>.+)", re.I)
+# A label of one or two words before ":" or ",": "Update: …", "Heads up: …", "FYI, …", "Dana, …".
+_HEAD = re.compile(r"^[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*)?\s*[:,]\s*(?P<rest>\S.*)$")
+# A main clause after a clause of time or place: "…, I'll send it", "when we land I'll call".
+_MAIN_CLAUSE = re.compile(
+    r",|\b(?:i|we|you|he|she|they|it)(?:'ll|'d|'m| will| would| can| should| shall| must)\b", re.I
+)
+
+# Wishes about how kept speaks to the person (a closed class: verbs of addressing and talking,
+# with only a manner after them). They ask for no action, so nothing may be done on them.
+_ADDRESS_ME = re.compile(
+    r"^(?:call|address|refer\s+to|know|name)\s+me\s+(?:as\s+|by\s+|just\s+|simply\s+)?"
+    r"(?!a\b|an\b|the\b|some\b|at\b|when\b|after\b|before\b|back\b|later\b|tomorrow\b|tonight\b|today\b|if\b|in\b|on\b|about\b|\d)\S",
+    re.I,
+)
+_TALK_MANNER = re.compile(
+    r"^(?:reply|answer|respond|talk|speak|write|explain\s+things|chat)\s+(?:to\s+me\s+|with\s+me\s+|me\s+)?"
+    r"(?:in|with|using|like|more|less|only|always|never|short|shorter|brief|\w+ly)\b",
+    re.I,
+)
+_KEEP_TALK = re.compile(
+    r"^keep\s+(?:your\s+|the\s+|my\s+)?(?:answers?|replies|reply|responses?|messages?|it|things|explanations?)\s+\w+",
+    re.I,
+)
+_BE_MANNER = re.compile(r"^be\s+(?:more\s+|less\s+|very\s+|a\s+bit\s+|extra\s+)?[a-z]+(?:\s+with\s+me)?\b", re.I)
+_TO_ME = re.compile(
+    r"\b(?:when|whenever|if)\s+you\s+(?:talk|write|reply|answer|respond|speak|chat)\b|\b(?:in|with)\s+your\s+(?:answers|replies|responses|messages)\b",
+    re.I,
+)
 
 
 def _clean(sentence: str) -> str:
@@ -399,13 +443,16 @@ def _en_act(sentence: str) -> str:
     body = s.rstrip("?!. ")
     if not body:
         return QUESTION if asked else STATEMENT
+    head = _HEAD.match(s)
+    if head and not _LEADING_CLAUSE.match(body):
+        return _en_act(head.group("rest"))  # "Update: the launch moved…", "Dana, book the room"
     about = _ABOUT.match(body)
     if about:
         rest = about.group("rest")
         first = rest.split()[0].lower().strip(",")
         if first.endswith("ing") or _imperative(rest):
             return _unless_asking(rest)
-        head, _, tail = rest.partition(",")
+        _topic, _, tail = rest.partition(",")
         return _en_act(tail) if tail.strip() else QUESTION
     for frame in _FRAMES:
         m = frame.match(body)
@@ -423,20 +470,59 @@ def _en_act(sentence: str) -> str:
         return _unless_asking(rest) if _verb_phrase(rest) else STATEMENT  # "Don't let me forget…"
     if first == "let" and second == "me" and len(words) > 2 and words[2] != "know":
         return STATEMENT  # "Let me send it tonight": the speaker offers, nobody is asked
+    exclaimed = s.endswith("!")
     if first in _WH:
-        # "When I get back, I'll send it": a clause of time, not a question, unless asked.
-        return QUESTION if asked or second not in _SUBJECTS else STATEMENT
+        if asked:
+            return QUESTION
+        # "When I get back, I'll send it": a clause of time before a main clause; "What a day!".
+        rest = body.split(None, 1)[1] if len(words) > 1 else ""
+        if exclaimed or second in ("a", "an") or _MAIN_CLAUSE.search(rest):
+            return STATEMENT
+        return QUESTION  # "what's my side project called", "what my manager decided about…"
     if first in _AUX:
-        # An auxiliary before its subject asks ("Did I…", "Is the…"); "Will do." does not.
+        # An auxiliary before its subject asks ("Did I…", "Is the…", "did lena reply…"); "Will do." does not.
         named = len(words) > 1 and _WORD.findall(body)[1][:1].isupper()  # "Can Felix join…"
-        return QUESTION if asked or second in _SUBJECTS or named else STATEMENT
+        if asked or second in _SUBJECTS or named:
+            return QUESTION
+        # do/have + a subject of any casing + more: "did lena reply about…", "has omar sent…"
+        subject_of_any_case = (
+            first in ("do", "does", "did", "has", "have", "had")
+            and len(words) > 2
+            and not exclaimed
+            and second not in _NOT_A_VERB
+            and second not in ("been", "got", "gotten", "to")
+            and not second.endswith("ed")
+        )
+        return QUESTION if subject_of_any_case else STATEMENT
     if _imperative(body):
         return _unless_asking(body)
     return QUESTION if asked else STATEMENT
 
 
 def _unless_asking(rest: str) -> str:
-    return QUESTION if _TELL_ME_WH.match(rest.strip()) else REQUEST
+    """What a recognised request frame asks: to be told (a question), how to be spoken to (a
+    statement), or an action."""
+    rest = re.sub(r"^(?:please|kindly|just|always|never|also)\s+", "", rest.strip(), flags=re.I)
+    if _TELL_ME_WH.match(rest):
+        return QUESTION
+    if not about_talk(rest):
+        return REQUEST
+    # "Call me Sasha and send Priya the notes": a wish about talk joined to an action asks for the action.
+    joined = _JOINED.split(rest)[1:]
+    return REQUEST if any(_imperative(c) and not about_talk(c) for c in joined) else STATEMENT
+
+
+_JOINED = re.compile(r",?\s+(?:and(?:\s+then|\s+also)?|then|also)\s+", re.I)
+
+
+def about_talk(text: str) -> bool:
+    """Whether a request only asks how kept should address or speak to the person ("call me Sasha",
+    "reply in German from now on", "keep your answers short", "be brief with me")."""
+    s = _clean(text)
+    s = re.sub(r"^(?:(?:please|kindly|just|always|never|also|don't|dont|do\s+not)\s+)+", "", s, flags=re.I)
+    if _ADDRESS_ME.match(s) or _TALK_MANNER.match(s) or _KEEP_TALK.match(s) or _TO_ME.search(s):
+        return True
+    return bool(_BE_MANNER.match(s)) and not re.match(r"^be\s+(?:there|here|at|in|on|back|ready)\b", s, re.I)
 
 
 def _verb_phrase(rest: str) -> bool:
@@ -463,14 +549,17 @@ def _imperative(text: str) -> bool:
     first, second = words[0].lower(), words[1]
     # "Going to send…", "Meeting moved…": an -ing form (a vowel before the -ing) opens no
     # imperative; "ping", "bring" and "string" are verbs.
+    low = second.lower()
     if (
         first in _NOT_A_VERB
-        or first.endswith(("ed", "ly"))
+        or first.endswith("ed")
+        # an adverb ("Finally the…"); a verb in -ly ("Reply to Dana", "Apply for…") takes a preposition
+        or first.endswith("ly")
+        and low not in ("to", "for", "all")
         or first.endswith("ing")
         and re.search("[aeiouy]", first[:-3])
     ):
         return False
-    low = second.lower()
     if low in _OBJECT_START or low[0].isdigit() or low.startswith("'") or "@" in low:
         return True
     if second[:1].isupper():
@@ -488,7 +577,7 @@ _ZH_WH = re.compile(
 _ZH_FINAL_Q = re.compile(r"(?:吗|么|嘛|呢)\s*[？?。]*$|[？?]\s*$")
 # A second person with a modal: "你能", "您可以", "能不能", "可不可以", "能否".
 _ZH_ASK_YOU = re.compile(
-    r"^(?:你|您)?(?:能不能|能否|可不可以|可否|能|可以|会不会)(?:帮|替|给|把|将|提醒|发|安排|约|订|预约|加|取消|改|告诉|通知|转发|回复|查|看)"
+    r"^(?:你|您)?(?:(?:是否|方便)?(?:能不能|能否|可不可以|可否|能|可以|会不会)|方便)(?:帮|替|给|把|将|提醒|发|安排|约|订|预约|加|取消|改|告诉|通知|转发|回复|查|看)"
 )
 _ZH_PLEASE = re.compile(
     r"^(?:你|您)?(?:请|麻烦|劳驾|帮我|帮忙|替我|帮个忙|要不(?:你|您)?(?!我)|不如(?:你|您)?(?!我)|能不能帮|可以帮)"
@@ -498,6 +587,13 @@ _ZH_IMPERATIVE = re.compile(
     r"^(?:把|将|给.{1,40}?(?:发|打|回|写|转)|跟.{1,40}?说|提醒|安排|预约|预订|订|约|加|添加|新建|创建|取消|删除|删掉|改到|改成|推迟|提前|告诉|通知|回复|转发|发(?:给|个|一|封|条)|记(?:一下|下|得提醒))"
 )
 _ZH_WANT_YOU = re.compile(r"^我(?:需要|想要|想让|要|希望)(?:你|您)")
+# How to address or answer the person: 叫我小林, 称呼我王老师, 用中文回答, 回答简短一点.
+_ZH_TALK = re.compile(
+    r"^(?:(?:请|以后|今后|从现在起|从现在开始|之后|麻烦|你|您|就|都|可以)[，,]?)*"
+    r"(?:(?:叫|称呼|喊)我(?![明今后早晚下上\d一二三四五六七八九十点]|起床)"
+    r"|(?:用|说)[^，,。]{1,6}?(?:回答|回复|说话|写|聊|交流|跟我说|和我说|跟我聊|和我聊)"
+    r"|(?:回答|回复|说话|回话|写)(?:我)?(?:要|就|请|得|尽量)?(?:简短|简洁|短|详细|正式|随意|口语|用))"
+)
 _ZH_SUBJECT_I = re.compile(r"^(?:我|我们)")
 _ZH_LEAD = re.compile(r"^(?:好的|好|嗯|那|那么|对了|另外|还有|然后|哦|喂)[，,、\s]*")
 
@@ -507,6 +603,8 @@ def _zh_act(sentence: str) -> str:
     if not s:
         return STATEMENT
     body = s.rstrip("？?。！!，, ")
+    if _ZH_TALK.match(body):
+        return STATEMENT  # a wish about how kept talks to the person, not an action
     if _ZH_PLEASE.match(body) or _ZH_ASK_YOU.match(body) or _ZH_WANT_YOU.match(body):
         return REQUEST
     question = bool(_ZH_WH.search(body) or _ZH_FINAL_Q.search(s))
