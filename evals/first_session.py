@@ -6,8 +6,10 @@ home through the real commands: chat lines are piped one at a time into
 ask --yes` runs one turn, and a forced `kept memory rewrite` is the write
 pass. Afterwards the store is read and graded:
 
-- parroting: a shown reply whose word trigrams are mostly its message's or
-  an earlier reply's (agent/reply_check.py's measure);
+- parroting: a shown reply of the model whose word trigrams are mostly its
+  message's or an earlier reply's (agent/reply_check.py's measure); honest
+  lines after failed generations and replies kept wrote itself (a statement
+  acknowledged, "I don't know" from code) are counted apart, not as replies;
 - confirmations without the action: a reply saying kept booked/sent/…
   with no successful call of that tool in its turn;
 - actions without a request: an acting call in a step the script marks as
@@ -55,6 +57,7 @@ class StepResult:
     seconds: float = 0.0
     reply: str = ""
     failed_generation: str = ""  # the reply check's reason, when the shown reply is its honest line
+    from_code: str = ""  # why kept wrote the reply itself (a statement acknowledged, "I don't know"), not the model
     calls: list[dict] = field(default_factory=list)  # {"name", "arguments", "result", "is_error"}
     parrot: float = 0.0
     claimed: list[str] = field(default_factory=list)
@@ -255,6 +258,7 @@ def _read_turn(out: StepResult, rows: list[sqlite3.Row]) -> None:
         elif r["role"] == "assistant":
             out.reply = r["text"]
             out.failed_generation = meta.get("failed", "")
+            out.from_code = meta.get("from_code", "")
 
 
 def _read_memory(result: SessionResult, db: Path) -> None:
@@ -315,6 +319,7 @@ def grade(result: SessionResult, session: dict, today: date, *, short: bool = Fa
         "answers_with_expected_words": 0,
         "answers_checked": 0,
         "failed_generations": 0,
+        "replies_from_code": 0,
         "infrastructure_failures": 0,
         "reply_seconds": [],
     }
@@ -334,6 +339,8 @@ def grade(result: SessionResult, session: dict, today: date, *, short: bool = Fa
         if s.failed_generation:
             g["failed_generations"] += 1
             s.problems.append(f"honest fallback shown ({s.failed_generation})")
+        elif s.from_code:
+            g["replies_from_code"] += 1  # kept's own line, no generation to parrot
         else:
             s.parrot = max([containment(s.reply, text)] + [containment(s.reply, e) for e in earlier])
             why = repeats(s.reply, text, earlier) if not s.calls else ""
@@ -430,7 +437,7 @@ def render(results: list[tuple[SessionResult, dict]]) -> str:
             f"actions {g['actions_right_values']}/{g['actions_asked']} right values "
             f"({g['actions_right_tool']} right tool); never-said answered 'I don't know' "
             f"{g['never_said_dont_know']}/{g['never_said']}; expected words in answers "
-            f"{g['answers_with_expected_words']}/{g['answers_checked']}; honest fallbacks {g['failed_generations']}; "
+            f"{g['answers_with_expected_words']}/{g['answers_checked']}; honest fallbacks {g['failed_generations']}; replies written by kept {g['replies_from_code']}; "
             f"infrastructure failures {g['infrastructure_failures']}"
         )
         lines.append(
