@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 DATA = Path(__file__).parent / "data" / "first_sessions.json"
+PREFIX_DIR_ENV = "KEPT_PREFIX_DIR"  # agent/models/prefix_cache.py reads it: one folder of saved prefixes for a run
 REPLY_TIMEOUT = 600.0
 _DONT_KNOW = re.compile(
     r"\b(don't|do not|doesn't|does not|didn't|did not|can't|cannot|couldn't|could not)\s+(know|have|find|see|recall|remember)"
@@ -411,18 +412,29 @@ def run(
     loaded = json.loads(data.read_text(encoding="utf-8"))
     sessions = [s for s in loaded["sessions"] if (not ids or s["id"] in ids) and (not short or s.get("short"))]
     out = []
-    saved = os.environ.get("KEPT_HOME")
+    saved = {k: os.environ.get(k) for k in ("KEPT_HOME", PREFIX_DIR_ENV)}
     try:
-        for session in sessions:
-            say(f"session {session['id']}:")
-            with tempfile.TemporaryDirectory(prefix=f"kept-session-{session['id']}-") as tmp:
-                result = run_session(session, Path(tmp), short=short, say=say)
-            out.append((result, grade(result, session, datetime.now().astimezone().date(), short=short)))
+        with tempfile.TemporaryDirectory(prefix="kept-session-prefixes-") as prefixes:
+            # As `make chat` does before a newcomer's first chat: the prompt prefixes are saved
+            # once (`kept model warm`), and every session's processes start from them.
+            os.environ[PREFIX_DIR_ENV] = prefixes
+            started = time.perf_counter()
+            home = _home(Path(prefixes) / "warm")
+            proc = subprocess.run(_kept() + ["model", "warm"], env=_env(home), capture_output=True, text=True)
+            say(
+                f"prefixes: {(proc.stdout + proc.stderr).strip().splitlines()[-1:]} ({time.perf_counter() - started:.1f}s)"
+            )
+            for session in sessions:
+                say(f"session {session['id']}:")
+                with tempfile.TemporaryDirectory(prefix=f"kept-session-{session['id']}-") as tmp:
+                    result = run_session(session, Path(tmp), short=short, say=say)
+                out.append((result, grade(result, session, datetime.now().astimezone().date(), short=short)))
     finally:
-        if saved is None:
-            os.environ.pop("KEPT_HOME", None)
-        else:
-            os.environ["KEPT_HOME"] = saved
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
     return out
 
 

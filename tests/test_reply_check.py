@@ -283,3 +283,18 @@ def test_fewer_recent_messages_start_at_a_message_of_the_person():
     history = [Message("user" if i % 2 == 0 else "assistant", f"m{i}") for i in range(11)]
     kept, _ = cut_prompt(history, None, EMBEDDED)
     assert len(kept) <= EMBEDDED.recent_limit and kept[0].role == "user" and kept[-1].content == "m10"
+
+
+def test_every_tool_list_the_cut_offers_is_one_kept_model_warm_prepares():
+    from agent.models.base import Message
+    from agent.models.local import cut_prompt, tool_lists
+
+    prepared = tool_lists(_specs(), EMBEDDED)
+    for turn in (
+        "Book a meeting with Marco tomorrow at 2pm.",
+        "Send Priya the notes.",
+        "What is on my calendar on Friday?",
+    ):
+        _, offered = cut_prompt([Message("user", turn)], _specs(), EMBEDDED)
+        assert offered in prepared, turn
+    assert len(prepared) == 3
