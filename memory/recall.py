@@ -15,7 +15,9 @@ to stores and wordings it was not tuned on.
    names something the store holds, speaks of the person (I/my/we/our/我),
    asks to be reminded ("again", "remind me"), asks any other question, or
    asks kept to act at a time (a clock time, a weekday) is about their world;
-   a request naming none of these ("Write a haiku about rain") is not. These
+   a request naming none of these ("Write a haiku about rain") is not, and
+   the person as the one kept answers ("Tell me a joke about…", 给我讲…) does
+   not make a request about them. These
    are properties of English and Chinese (generic versus specific
    reference), true of any store.
 2. **Names of the person's world** (``store_names``) are found in the store
@@ -24,15 +26,23 @@ to stores and wordings it was not tuned on.
    which are mostly shared vocabulary (VP, QA, OKR). A turn naming one in any
    casing ("who runs atlas") gets the facts holding it on that one word, best
    first, at most ``MAX_NAMED``, and so does what the person calls theirs
-   ("my dentist"); a name inside an indefinite noun phrase ("a Kafka broker")
+   ("my dentist", 我的牙医: the noun phrase after my/our, and a fact must hold
+   most of its idf mass, so "my next haircut" does not find "next service");
+   a name inside an indefinite noun phrase ("a Kafka broker")
    names a kind, and one held by more than ``NAME_MAX_SHARE`` of the facts
    (the person themself, a speaker of every chat line) tells nothing.
 3. **Other facts** need two distinct shared words (all, for a one-word turn;
-   a lone Chinese character is not a word) holding ``MIN_COVERAGE`` of the
-   idf mass of the turn's words the store knows and scoring ``MIN_RELATIVE``
-   of the best: one shared topic word is what ordinary turns have. A fact
-   found so that names something brings, one hop on, the facts on that name
-   sharing a word with the turn.
+   a lone Chinese character is not a word, a Chinese word with its English
+   glosses is one) holding ``MIN_COVERAGE`` of the idf mass of the turn's
+   words the store knows and scoring ``MIN_RELATIVE`` of the best: one shared
+   topic word is what ordinary turns have. A rare word (held by at most
+   ``RARE_SHARE`` of the documents) counts twice when the turn's most telling
+   word is one the store holds; a turn whose most telling word the store
+   lacks ("When is my next haircut?") is about something never stored, and
+   its other words do not stand in for it. These rules say where to cut
+   BM25's ranking, not which documents to skip: a document outscoring one
+   they let in comes too. A fact found so that names something brings, one
+   hop on, the facts on that name sharing a word with the turn.
 4. **Standing rules** (a fact that says what must, must not, or is preferred:
    a modal, a negation or a preference verb) reach a request by what they are
    about: a word the rule shares with the request or with the facts the
@@ -40,6 +50,10 @@ to stores and wordings it was not tuned on.
    "Send Magnus…" reaches it through "Magnus … prospective client"), or a
    clock time or weekday on both sides (a rule about when reaches a request
    that says when). At most ``MAX_RULES``.
+
+Across languages: a Chinese text also carries the English words of its
+Chinese words (``memory.text.bilingual``, CC-CEDICT), so a Chinese turn meets
+an English fact and an English turn a Chinese one.
 
 Updates: an active fact is matched with the text of the facts it replaced
 ("is Atlas still on the 2nd?" finds the current date); a turn that asks about
@@ -62,7 +76,7 @@ from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
-from memory.text import has_cjk, query_terms, tokens
+from memory.text import STOP_WORDS, bilingual, has_cjk, query_terms, tokens
 from memory.text.acts import is_question as _is_question
 from memory.text.acts import is_request as _is_request
 from memory.text.dates import undated
@@ -79,6 +93,7 @@ MAX_NAMED = 4  # facts brought by a name of the turn
 NAME_MAX_SHARE = 0.25  # a name held by more of the documents than this is no anchor
 MAX_RULES = 3  # standing rules brought to a request
 LINK_MAX_SHARE = 0.2  # a word linking a rule to a request is held by at most this share of the facts
+RARE_SHARE = 0.05  # a word held by at most this share of the documents (or two) is a rare one
 
 
 @dataclass
@@ -161,6 +176,8 @@ class Index:
 # person's or to kinds and methods, never topic words.
 
 _FIRST_PERSON = re.compile(r"\b(i|me|my|mine|myself|we|us|our|ours|ourselves|i'm|i've|i'd|i'll)\b|我|咱", re.I)
+# "Tell me a joke", "Give us a recipe", "给我讲个笑话": the person as the one kept answers, not as the topic.
+_RECIPIENT = re.compile(r"^\W*(?:please\s+|can\s+you\s+|could\s+you\s+)?[a-z]+\s+(?:me|us)\b|^\W*(?:请)?给我", re.I)
 # "What does X mean", "what is a/an X", "什么是 X": asks what a word or a kind is.
 _DEFINITION = re.compile(r"\bmean(?:s|ing)?\b|^\W*what(?:'s|\s+is|\s+are)\s+(?:a|an)\b|什么是|是什么意思|的意思", re.I)
 # "How do I / how does X work / how to", "why would/do": asks for a method or an explanation.
@@ -170,8 +187,12 @@ _METHOD = re.compile(
 )
 _CN_METHOD = re.compile("怎么|如何|为什么|应该|该怎样")
 _INDEFINITE = re.compile(r"\b(?:a|an)\b", re.I)
-# "my wife's birthday", "our vendor contact": the word right after a possessive is a thing of the person's.
-_OWNED = re.compile(r"\b(?:my|our)\s+([A-Za-z][\w-]*)|我的\s*([A-Za-z][\w-]*)", re.I)
+# "my wife's birthday", "our vendor contact", "我的牙医": what follows a possessive is a thing of the person's.
+_OWNER = re.compile(r"\b(?:my|our)\s+|我的\s*", re.I)
+_NP_WORD = re.compile(r"\s*([A-Za-z][\w-]*)(['’]s\b)?")
+# An auxiliary right before "my": "does my mom live", "will my car insurance renew": the noun
+# phrase is followed by its verb.
+_AUX_BEFORE = re.compile(r"\b(?:do|does|did|will|would|can|could|should|shall|might|may)\s+$", re.I)
 # A name right inside an indefinite noun phrase is used for a kind: "a Kafka broker", "a Postgres VACUUM".
 _KIND_OF = re.compile(r"\b(?:a|an)\s+(?:[\w'-]+\s+){0,2}$", re.I)
 _PREPOSITION = re.compile(r"\b(?:with|to|for|at|on|in|from|about|of|by|and)\b", re.I)
@@ -217,7 +238,7 @@ def about_their_world(text: str, names: AbstractSet[str] = frozenset(), person: 
         return None
     if names:
         return "names " + ", ".join(sorted(names))
-    if person or _FIRST_PERSON.search(text):
+    if person or _FIRST_PERSON.search(_RECIPIENT.sub(" ", text, count=1)):
         return "speaks of the person"
     if _RECALL_CUE.search(text):
         return "asks to be reminded"
@@ -295,6 +316,25 @@ def is_rule(text: str) -> bool:
     return _RULE.search(text) is not None or _PREFERENCE.search(text) is not None
 
 
+def _terms(text: str) -> list[str]:
+    """A turn's distinct index terms, with the English words of its Chinese words."""
+    terms = query_terms(text)
+    return terms + [t for t in bilingual.english_terms(text) if t not in terms]
+
+
+def _words(text: str) -> list[frozenset[str]]:
+    """The turn's words, each as the terms that stand for it: an English word is its stem; a
+    Chinese word its character pairs and its English glosses, one word however many terms.
+    Character pairs across word boundaries (是几, 号到) are no words of the turn."""
+    out = [frozenset([t]) for t in query_terms(text) if not has_cjk(t)]
+    return out + [_chinese_word(w) for w in (bilingual.words(text) if has_cjk(text) else ())]
+
+
+def _chinese_word(word: str) -> frozenset[str]:
+    """The terms standing for one Chinese dictionary word: its character pairs and English glosses."""
+    return frozenset({word[i : i + 2] for i in range(len(word) - 1)} | set(bilingual.glosses(word)))
+
+
 def _is_when(term: str) -> bool:
     return term in _WHEN_WORDS or bool(_CLOCK.match(term))
 
@@ -311,7 +351,9 @@ class _DocsIndex:
         self.docs = list(docs)
         texts = list(match_texts) if match_texts is not None else self.docs
         self._texts = texts
-        toks = [tokens(d) for d in texts]
+        # A Chinese text also carries the English words of its Chinese words, so an English
+        # turn meets a Chinese fact and a Chinese turn an English one (memory.text.bilingual).
+        toks = [tokens(d) + list(bilingual.english_terms(d, inner=True)) for d in texts]
         self.index = Index(toks, k1, b)
         self.term_sets = [frozenset(t) for t in toks]
         self._names: dict[str, set[int]] | None = None
@@ -343,7 +385,7 @@ class _DocsIndex:
         min_terms: int = MIN_TERMS,
     ) -> list[Match]:
         text = unquoted(query)
-        terms = query_terms(text)
+        terms = _terms(text)
         if not terms or not self.docs:
             return []
         named, common = self._named(text, terms)
@@ -359,9 +401,8 @@ class _DocsIndex:
         # holding one, best first (the newest on a tie).
         limit = max(2, NAME_MAX_SHARE * self.index.n)
         anchors = {t: set(self.names[t]) for t in named}
-        for t in self._owned(text):
-            if t not in anchors and 0 < self.index.df(t) <= limit:
-                anchors[t] = {i for i, _ in self.index.postings[t]}
+        for key, holding in self._owned_anchors(text, limit).items():
+            anchors.setdefault(key, set()).update(holding)
         holders = {i for held in anchors.values() for i in held}
         for i in sorted(holders, key=lambda i: (-scores.get(i, 0.0), -i))[:MAX_NAMED]:
             held = sorted(t for t, docs in anchors.items() if i in docs)
@@ -374,17 +415,46 @@ class _DocsIndex:
         # Words no document holds say nothing about which one is meant (a typo, a
         # date nobody wrote down): the idf mass is that of the words the store knows.
         total = sum(w for t, w in idf.items() if t in self.index.postings)
-        n_words = max(1, sum(1 for t in terms if not _CJK_CHAR.fullmatch(t)))
+        turn_words = _words(text)
+        in_words = {t for w in turn_words for t in w}
+        n_words = max(1, len(turn_words))
+        rare = max(2, RARE_SHARE * self.index.n)
+        # The turn's most telling word is the rarest, and a word the store lacks is rarer than any:
+        # when the store holds it ("bikes" in "How many bikes do I own?"), a rare word shared with
+        # a document counts twice; when it does not ("my next haircut"), nothing counts twice.
+        weights = [(max(self.index.idf(t) for t in w), any(t in self.index.postings for t in w)) for w in turn_words]
+        top = max((weight for weight, _ in weights), default=0.0)
+        subject_known = all(known for weight, known in weights if weight >= top)
         for i, score in best[: max(k * 3, 24)]:
             if score < floor or len(out) >= k:
                 break
             if i in out:
                 continue
-            shared = [t for t in terms if t in self.term_sets[i]]
-            # A single Chinese character is a letter of a word, not a word: it scores but is not counted.
-            words = [t for t in shared if not _CJK_CHAR.fullmatch(t)]
-            if len(words) >= min(min_terms, n_words) and total and sum(idf[t] for t in shared) / total >= min_coverage:
+            fact_terms = self.term_sets[i]
+            shared = [t for t in terms if t in fact_terms]
+            # Words of the turn the fact holds, and character pairs outside the turn's dictionary
+            # words (a name the dictionary lacks) that it holds too; a single Chinese character
+            # is a letter of a word, not a word: it scores but is not counted.
+            n_shared = sum(1 for word in turn_words if word & fact_terms) + sum(
+                1 for t in shared if len(t) == 2 and has_cjk(t) and t not in in_words
+            )
+            if subject_known:
+                n_shared += sum(
+                    1 for word in turn_words if any(0 < self.index.df(t) <= rare for t in word & fact_terms)
+                )
+            if n_shared >= min(min_terms, n_words) and total and sum(idf[t] for t in shared) / total >= min_coverage:
                 out[i] = Match(i, score, "words: " + ", ".join(shared))
+        on_words = [m.score for m in out.values() if m.reason.startswith("words")]
+        if on_words:
+            # The word rules say where to cut BM25's ranking, not which documents to skip: a
+            # document outscoring one they let in is let in too.
+            bar = min(on_words)
+            for i, score in best:
+                if score <= bar or len(out) >= k:
+                    break
+                if i not in out:
+                    shared = [t for t in terms if t in self.term_sets[i]]
+                    out[i] = Match(i, score, "words: " + ", ".join(shared) + " (outscores a match)")
         # One hop: a fact found on words names something ("Project Atlas, the
         # rebuild of the intake pipeline"); facts on that name sharing a word
         # with the turn come too ("Atlas beta launch moved to 21 October").
@@ -427,9 +497,55 @@ class _DocsIndex:
         return telling, named - telling
 
     @staticmethod
-    def _owned(text: str) -> set[str]:
-        words = [w for m in _OWNED.finditer(fold(text)) for w in m.groups() if w]
-        return set(tokens(" ".join(words)))
+    def _owned(text: str) -> list[list[frozenset[str]]]:
+        """What the person calls theirs, as noun phrases (each word as the terms standing for it):
+        the words after "my/our" up to the head ("my next haircut", "my gym membership"), the
+        owner alone in "my wife's birthday", not the verb of "does my mom live"; the Chinese word
+        after 我的."""
+        folded = fold(text)
+        out: list[list[frozenset[str]]] = []
+        for m in _OWNER.finditer(folded):
+            rest = folded[m.end() :]
+            if m.group(0).startswith("我") and has_cjk(rest[:1]):
+                found = bilingual.words(rest[:12])
+                if found and rest.startswith(found[0]):
+                    out.append([_chinese_word(found[0])])
+                continue
+            run: list[str] = []
+            pos = 0
+            owner = False
+            while (np := _NP_WORD.match(rest, pos)) and np.group(1).lower() not in STOP_WORDS:
+                pos = np.end()
+                if np.group(2):  # "my wife's birthday": the wife is the person's
+                    run, owner = [np.group(1)], True
+                    break
+                if not np.group(1).lower().endswith("ly"):  # "my mother usually visit"
+                    run.append(np.group(1))
+            if not owner and len(run) > 1 and _AUX_BEFORE.search(folded[: m.start()]):
+                run = run[:-1]  # "does my car insurance renew": renew is the verb
+            phrase = [frozenset(tokens(w)) for w in run[:3]]
+            if any(phrase):
+                out.append([w for w in phrase if w])
+        return out
+
+    def _owned_anchors(self, text: str, limit: float) -> dict[str, set[int]]:
+        """Facts about what the person calls theirs: each holding most of the phrase's idf mass
+        (a word the store lacks weighs like the rarest), so "my next haircut" is not answered by
+        "next service is due" while "my gym membership" finds the gym."""
+        anchors: dict[str, set[int]] = {}
+        for phrase in self._owned(text):
+            weight = [max((self.index.idf(t) for t in w), default=0.0) for w in phrase]
+            holders: dict[int, float] = {}
+            for w, wt in zip(phrase, weight, strict=True):
+                docs = {i for t in w if 0 < self.index.df(t) <= limit for i, _ in self.index.postings[t]}
+                for i in docs:
+                    holders[i] = holders.get(i, 0.0) + wt
+            total = sum(weight)
+            for i, mass in holders.items():
+                if total and mass / total > 0.5:
+                    key = "+".join(sorted(t for w in phrase for t in w if t in self.term_sets[i] and not has_cjk(t)))
+                    anchors.setdefault(key or "+".join(sorted(t for w in phrase for t in w)), set()).add(i)
+        return anchors
 
     def _acts_in_world(self, terms: list[str]) -> bool:
         """A request that says when (a clock time, a weekday): acting in the person's calendar."""

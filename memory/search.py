@@ -42,6 +42,17 @@ def _create_and_backfill(conn: sqlite3.Connection) -> None:
         f"CREATE VIRTUAL TABLE {TABLE} USING fts5(tokens, content='', "
         "tokenize = \"unicode61 remove_diacritics 0 tokenchars '.:'\")"
     )
+    _backfill(conn)
+
+
+def _reindex(conn: sqlite3.Connection) -> None:
+    # The index holds memory.text.tokens of each message: when tokens change (Snowball stems,
+    # lemmas of irregular forms), messages indexed before must be read again or queries miss them.
+    conn.execute(f"INSERT INTO {TABLE} ({TABLE}) VALUES ('delete-all')")
+    _backfill(conn)
+
+
+def _backfill(conn: sqlite3.Connection) -> None:
     rows = conn.execute(
         "SELECT m.id, m.text FROM messages m JOIN chats c ON c.id = m.chat_id"
         " WHERE c.kind = 'private' AND m.role IN ('user', 'assistant') ORDER BY m.id"
@@ -51,7 +62,7 @@ def _create_and_backfill(conn: sqlite3.Connection) -> None:
     )
 
 
-MIGRATIONS = [("m001_message_index", _create_and_backfill)]
+MIGRATIONS = [("m001_message_index", _create_and_backfill), ("m002_reindex_stems_and_lemmas", _reindex)]
 
 
 def _index_message(conn: sqlite3.Connection, message_id: int, role: str, text: str, chat) -> None:

@@ -106,6 +106,56 @@ def test_what_the_person_calls_theirs_anchors_on_that_word():
     assert [m.index for m in recall.match("when do I see my dentist", docs)] == [0]
 
 
+def test_the_phrase_the_person_calls_theirs_must_be_mostly_what_the_fact_is_about():
+    docs = ["The user's bike is due a service next month.", "User's climbing gym membership is 45 a month."]
+    # "next" is a modifier of "my next dentist visit", a phrase the store does not hold.
+    assert recall.match("When is my next dentist visit?", docs) == []
+    assert [m.index for m in recall.match("how much is my gym membership", docs)] == [1]
+    # The verb after "does my bike …" is not part of the phrase.
+    assert [m.index for m in recall.match("When does my bike need a service?", docs)] == [0]
+
+
+def test_a_rare_word_the_turn_is_about_is_enough_and_one_the_store_lacks_vetoes():
+    docs = [f"User walked the dog on day {i} of the trip." for i in range(30)]
+    docs += ["User owns two kayaks, both kept at the lake house.", "The next ferry leaves at 9."]
+    # "kayaks" is the turn's most telling word and only one document holds it.
+    assert [m.index for m in recall.match("How many kayaks do I own?", docs)] == [30]
+    # "haircut" is the most telling word and no document holds it: "next" does not stand in.
+    assert recall.match("When is my next haircut?", docs) == []
+
+
+def test_the_word_rules_cut_the_ranking_and_never_skip_a_higher_scored_document():
+    docs = [
+        "Ilse's team reviews the quarterly budget with finance.",
+        "The quarterly budget review moved to Thursday; Ilse chairs it.",
+        "Budget notes: quarterly.",
+    ]
+    got = recall.match("when is our quarterly budget review with Ilse", docs)
+    scores = {m.index: m.score for m in got}
+    ranked = recall.rank("when is our quarterly budget review with Ilse", docs, 3)
+    lowest = min(scores.values())
+    assert all(i in scores for i, score in ranked if score > lowest)
+
+
+def test_the_person_as_the_one_answered_is_not_what_a_request_is_about():
+    docs = ["User is a landscape architect at Verde Studio.", "User's sister Maren lives in Bergen."]
+    assert recall.match("Tell me a fun fact about landscape architects", docs) == []
+    assert recall.match("给我讲个关于建筑师的笑话", docs) == []
+    # What follows may still speak of the person.
+    assert [m.index for m in recall.match("Tell me where my sister lives", docs)] == [1]
+
+
+def test_a_chinese_turn_meets_an_english_fact_and_an_english_turn_a_chinese_fact():
+    docs = [
+        "User's accountant is Ilse Brandt; the tax return is due in May.",
+        "用户的儿子每周三下午上游泳课。",
+        "The team lunch is on Friday.",
+    ]
+    assert [m.index for m in recall.match("我的会计师是谁？", docs)] == [0]
+    assert [m.index for m in recall.match("when does my son have swimming", docs)] == [1]
+    assert recall.match("我喜欢吃什么？", docs) == []
+
+
 # --- is the turn about the person's world --------------------------------------
 
 
@@ -138,7 +188,7 @@ def test_general_knowledge_questions_on_stored_topics_get_nothing(query):
     [
         ("What did we agree with Harwick?", "names"),
         ("what's my uptime target again", "speaks of the person"),
-        ("remind me of the uptime number", "speaks of the person"),
+        ("remind me of the uptime number", "asks to be reminded"),
         ("When is the replica maintenance?", "asks about a particular thing"),
     ],
 )

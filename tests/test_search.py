@@ -113,3 +113,27 @@ def test_adding_a_message_does_not_rebuild_the_index(db):
     # One new row segment at most; a rebuild would rewrite the segments instead.
     assert after - before <= 2
     assert len(search.search_messages(db, "status update", limit=50)) == 21
+
+
+def test_messages_indexed_with_older_tokens_are_read_again(kept_home):
+    from agent.session import open_store
+    from memory.db import apply_migrations
+
+    path = kept_home / "older.db"
+    db = open_store(path)
+    mid = _say(db, "User paid the plumber 80 euros on Monday.")
+    # As an older build indexed it: the word as written, no lemma ("paid", not "pay").
+    with transaction(db) as conn:
+        conn.execute(
+            f"INSERT INTO {search.TABLE} ({search.TABLE}, rowid, tokens) VALUES ('delete', ?, ?)",
+            (mid, search._indexed_tokens("User paid the plumber 80 euros on Monday.")),
+        )
+        conn.execute(
+            f"INSERT INTO {search.TABLE} (rowid, tokens) VALUES (?, ?)", (mid, "user paid plumber 80 euro monday")
+        )
+        conn.execute(
+            "DELETE FROM _migrations WHERE migration_set = 'memory.search' AND name = 'm002_reindex_stems_and_lemmas'"
+        )
+    assert search.search_messages(db, "pays") == []
+    apply_migrations(db, "memory.search", search.MIGRATIONS)
+    assert search.search_messages(db, "pays")[0].message_ids == [mid]

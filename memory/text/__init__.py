@@ -10,6 +10,8 @@ Submodules, each the only owner of its concern:
 - ``acts``: sentences, and whether a turn asks a question, asks kept to act
   (a polite request in question form is a request) or states something.
 - ``overlap``: content words, for "do these two texts share content?".
+- ``bilingual``: Chinese words read in English (CC-CEDICT), so recall meets a
+  fact in one language from a turn in the other.
 
 Import the public names from here (``from memory.text import tokens``) or from
 the submodule that owns them.

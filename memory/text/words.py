@@ -81,7 +81,7 @@ a about above after again against all also am an and any are aren as at be becau
 being below between both but by can could couldn did didn do does doesn doing don down during
 each else ever few for from further get got had hadn has hasn have haven having he her here
 hers herself him himself his how i if in into is isn it its itself just ll let like me mightn more
-most much must mustn my myself need needn no nor not now of off on once only or other our ours
+most much many must mustn my myself need needn no nor not now of off on once only or other our ours
 ourselves out over own re s same shan she should shouldn so some such t than that the their
 theirs them themselves then there these they this those through to too under until up upon us
 ve very was wasn we were weren what when where which while who whom whose why will with won
@@ -94,7 +94,7 @@ hello thanks thank please tell know remind something anything thing things
 _CJK_PRONOUNS = frozenset("我你您他她它")
 _CJK_STOP_CHARS = frozenset("的了是我你他她它们在和就都也吗呢吧啊呀么这那有个一不上下")
 # Question and function words (longest first) and particles that never form part of a topic word.
-_CN_FUNCTION_WORDS = re.compile(
+CN_FUNCTION_WORDS = re.compile(
     "什么时候|什么|时候|多少|怎么样|怎么|哪里|哪儿|哪个|哪些|为什么|是不是|有没有|一下|一共|几次|请问|帮我|我们的|我的|你的|[的了吗呢吧啊呀]"
 )
 
@@ -310,7 +310,7 @@ def _emit_word(m, out):
 def _emit_cjk(m, out):
     # Function words split a run: "Zenith 什么时候 launch" asks about Zenith and
     # launch, and "我的日历" is about 日历; their n-grams would only add noise.
-    for run in _CN_FUNCTION_WORDS.split(m.group("cjk")):
+    for run in CN_FUNCTION_WORDS.split(m.group("cjk")):
         _ngrams(run, out)
 
 
@@ -369,8 +369,9 @@ def _snowball():
 
 @lru_cache(maxsize=200_000)
 def stem(word: str) -> str:
-    """The Snowball (Porter 2) English stem: "meetings", "meeting" and "meet" meet,
-    "scheduled" and "schedule" meet, "emailing" meets "email".
+    """The Snowball (Porter 2) English stem of the word's lemma: "meetings", "meeting" and
+    "meet" meet, "scheduled" and "schedule" meet, "emailing" meets "email", and irregular
+    forms meet their base ("paid" and "pays", "bought" and "buy": simplemma's lexicon).
 
     A published algorithm instead of hand suffix rules, and no list of agent
     nouns: "who owns Harbor" and "the Harbor owner" meet on the name (see
@@ -378,4 +379,13 @@ def stem(word: str) -> str:
     """
     if len(word) <= 2 or not word.isalpha():
         return word
-    return _snowball().stemWord(word)
+    return _snowball().stemWord(_lemma(word))
+
+
+@lru_cache(maxsize=200_000)
+def _lemma(word: str) -> str:
+    # simplemma's English lexicon gives the base of irregular forms the stemmer cannot see
+    # ("paid" -> pay, "went" -> go, "children" -> child); its lexicon loads on first use (~1 s).
+    import simplemma
+
+    return simplemma.lemmatize(word, lang="en")
