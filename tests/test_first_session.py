@@ -20,6 +20,9 @@ needs_model = pytest.mark.skipif(
 
 @pytest.mark.local_model
 @needs_model
+# Real processes and real generations: the prefixes prepared as `make chat` does (~2 min on 2 cores),
+# five chat turns, a write pass and a new chat; the suite's 300 s default is for unit tests.
+@pytest.mark.timeout(1800)
 def test_a_newcomers_short_session_is_safe_and_remembered():
     from evals import first_session
 
