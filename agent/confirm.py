@@ -63,7 +63,8 @@ def _event(e: dict) -> str:
     )
 
 
-def _plural(n: int, word: str) -> str:
+def plural(n: int, word: str) -> str:
+    """'1 fact', '3 facts': a count and its noun, for every line kept writes."""
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
@@ -91,24 +92,24 @@ def describe(name: str, arguments: dict, result: Any) -> str | None:
         if not events:
             return "No events in that time."
         shown = "; ".join(_event(e) for e in events[:5])
-        return f"{_plural(len(events), 'event')}: {shown}{'; …' if len(events) > 5 else ''}."
+        return f"{plural(len(events), 'event')}: {shown}{'; …' if len(events) > 5 else ''}."
     if name == "list_messages":
         found = result.get("messages") or []
         if not found:
             return "No messages sent."
         shown = "; ".join(f"to {m.get('to')} {_quote(m.get('body', ''), 40)}" for m in found[-3:])
-        return f"{_plural(len(found), 'message')} sent, latest {shown}."
+        return f"{plural(len(found), 'message')} sent, latest {shown}."
     if name == "list_tasks":
         found = result.get("tasks") or []
         if not found:
             return "No tasks."
         shown = "; ".join(f"{t.get('title')} ({t.get('assignee')}{_due(t.get('due'))})" for t in found[:5])
-        return f"{_plural(len(found), 'task')}: {shown}."
+        return f"{plural(len(found), 'task')}: {shown}."
     if name == "search_memory":
         facts, found = result.get("facts") or [], result.get("messages") or []
         if not facts and not found:
             return "Nothing in memory matches."
-        return f"Found {_plural(len(facts), 'fact')} and {_plural(len(found), 'message')} in memory."
+        return f"Found {plural(len(facts), 'fact')} and {plural(len(found), 'message')} in memory."
     return None
 
 

@@ -219,7 +219,8 @@ def _promises(repl: Repl, arg: str) -> None:
 
 
 def _calendar(repl: Repl, arg: str) -> None:
-    from tools import store, when
+    from tools import lists as store
+    from tools import when
 
     now = repl.session.now()
     rows = store.events(repl.session.db, when.day_start(now.date(), repl.session.tz), scope=scope.of(repl.session.chat))
@@ -230,7 +231,7 @@ def _calendar(repl: Repl, arg: str) -> None:
 
 
 def _outbox(repl: Repl, arg: str) -> None:
-    from tools import store
+    from tools import lists as store
 
     rows = store.outbox(repl.session.db, limit=20, scope=scope.of(repl.session.chat))
     for m in rows:

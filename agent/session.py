@@ -1,4 +1,10 @@
-"""Open everything a conversation needs: the store, the model, the tools."""
+"""Open everything a conversation needs: the store, the model, the tools.
+
+``open_session`` returns a ``Session``: one conversation's state (store, model,
+tools, chat, zone). The class is defined beside ``run_turn`` in agent/loop.py,
+the function that reads it, and imported here, so ``from agent.session import
+Session, open_session`` finds both.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +15,9 @@ from agent.loop import Session
 from memory import messages as store
 from memory.db import MEMORY_OWNERS, open_db
 
-OWNERS = MEMORY_OWNERS + ("tools.store",)
+__all__ = ["OWNERS", "Session", "open_session", "open_store", "retry_pending"]
+
+OWNERS = MEMORY_OWNERS + ("tools.lists",)
 
 
 def open_store(path=None):
@@ -66,13 +74,13 @@ def retry_pending(session, path=None):
     import threading
     from datetime import datetime
 
-    from tools import store as tools_store
+    from tools import lists
     from tools.delivery import Deliverer
 
     delivery = session.delivery
     if delivery is None or not delivery.accounts:
         return None
-    if not tools_store.due_deliveries(session.db, datetime.now(UTC)):
+    if not lists.due_deliveries(session.db, datetime.now(UTC)):
         return None
     row = session.db.conn.execute("PRAGMA database_list").fetchone()
     path = path or (row[2] if row and row[2] else None)

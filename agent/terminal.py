@@ -18,6 +18,8 @@ from collections.abc import Callable
 from datetime import date, datetime
 from typing import Any
 
+from agent.confirm import plural
+
 _STYLES = {"dim": "2", "bold": "1", "red": "31", "green": "32", "yellow": "33", "cyan": "36"}
 
 
@@ -219,9 +221,7 @@ def saved_lines(changes, *, cap: int | None = None, max_active: int | None = Non
         return []
     facts = []
     if changes.added:
-        facts.append(
-            f"+{len(changes.added)} fact{'s' if len(changes.added) != 1 else ''} ({_quoted(changes.added, 2)})"
-        )
+        facts.append(f"+{plural(len(changes.added), 'fact')} ({_quoted(changes.added, 2)})")
     if changes.updated:
         facts.append(f"{len(changes.updated)} updated ({_quoted([new for _, new in changes.updated], 2)})")
     if changes.deleted:
@@ -233,12 +233,12 @@ def saved_lines(changes, *, cap: int | None = None, max_active: int | None = Non
         other.append("SOUL changed")
     if changes.promises_opened:
         other.append(
-            f"{len(changes.promises_opened)} promise{'s' if len(changes.promises_opened) != 1 else ''} opened ({_quoted(changes.promises_opened, 2, 40)})"
+            f"{plural(len(changes.promises_opened), 'promise')} opened ({_quoted(changes.promises_opened, 2, 40)})"
         )
     if changes.promises_closed:
         other.append(f"{len(changes.promises_closed)} closed ({_quoted(changes.promises_closed, 2, 40)})")
     if changes.series_events:
-        other.append(f"{changes.series_events} repeat{'s' if changes.series_events != 1 else ''} counted")
+        other.append(f"{plural(changes.series_events, 'repeat')} counted")
     lines = []
     if facts:
         lines.append("saved: " + ", ".join(facts))
@@ -249,7 +249,7 @@ def saved_lines(changes, *, cap: int | None = None, max_active: int | None = Non
     if changes.moved_out:
         full = f"MEMORY is full{f' ({cap} characters)' if cap else ''}: "
         lines.append(
-            full + f"{len(changes.moved_out)} line{'s' if len(changes.moved_out) != 1 else ''} moved to the "
+            full + f"{plural(len(changes.moved_out), 'line')} moved to the "
             f"fact log, still searchable: {_quoted(changes.moved_out)}"
         )
     if changes.archived:
@@ -287,11 +287,11 @@ def forgot_line(what, done) -> str:
     """What one forget reached (never the forgotten text)."""
     head = f"Forgot fact #{what}" if isinstance(what, int) else "Forgot it"
     parts = [
-        f"{done.facts} fact{'s' if done.facts != 1 else ''}",
-        f"{done.messages} message{'s' if done.messages != 1 else ''}",
+        plural(done.facts, "fact"),
+        plural(done.messages, "message"),
     ]
     if done.memory_lines:
-        parts.append(f"{done.memory_lines} MEMORY line{'s' if done.memory_lines != 1 else ''}")
+        parts.append(plural(done.memory_lines, "MEMORY line"))
     return f"{head}: {', '.join(parts)} blanked; the log keeps only that something was forgotten, and when."
 
 

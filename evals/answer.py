@@ -52,12 +52,12 @@ def _sum_if_all_reported(values: list[int | None]) -> int | None:
 
 def effects(db, tz) -> dict[str, list[dict[str, Any]]]:
     """What the tools stored, through the tools' own list functions."""
-    from tools import store
+    from tools import lists
 
     return {
-        "calendar_events": [e.as_dict(tz) for e in store.events(db, include_cancelled=True)],
-        "outbox": [m.as_dict(tz) for m in store.outbox(db)],
-        "tasks": [t.as_dict(tz) for t in store.tasks(db)],
+        "calendar_events": [e.as_dict(tz) for e in lists.events(db, include_cancelled=True)],
+        "outbox": [m.as_dict(tz) for m in lists.outbox(db)],
+        "tasks": [t.as_dict(tz) for t in lists.tasks(db)],
     }
 
 

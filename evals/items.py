@@ -17,7 +17,7 @@ import json
 import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
@@ -130,6 +130,19 @@ class _ItemIn(Strict):
     note: str = ""
 
 
+_M = TypeVar("_M", bound=BaseModel)
+
+
+def validated(model: type[_M], data: Any, where: str, error: type[Exception]) -> _M:
+    """``data`` read by ``model``, or ``error`` saying in one line where and what is wrong."""
+    if not isinstance(data, dict):
+        raise error(f"{where}: expected an object")
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise error(f"{where}: {explain(exc)}") from None
+
+
 def explain(exc: ValidationError) -> str:
     """The first problem of a record, naming its key: "unknown key(s) colour", "reply.current[0]: bad pattern ..."."""
     errors = exc.errors()
@@ -162,12 +175,7 @@ def _path(loc: tuple) -> str:
 
 
 def parse_item(data: Any, where: str = "item") -> Item:
-    if not isinstance(data, dict):
-        raise ItemError(f"{where}: expected an object")
-    try:
-        raw = _ItemIn.model_validate(data)
-    except ValidationError as exc:
-        raise ItemError(f"{where}: {explain(exc)}") from None
+    raw = validated(_ItemIn, data, where, ItemError)
     try:
         parsed_checks = [checks_mod.parse_check(c) for c in raw.checks]
     except checks_mod.CheckError as exc:

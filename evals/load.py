@@ -146,7 +146,7 @@ def write_path(db, memory_llm, settings=None) -> dict:
     for key in ("added", "updated", "deleted"):
         stats[key] = sum(getattr(r, key, 0) or 0 for r in results)
     # Memory writing is paid separately from answering: its calls, from the call log.
-    from memory.calls import list_calls
+    from memory.call_log import list_calls
 
     # Every call so far is the write path's (memory.*, promises, series): answers come later, on copies.
     logged = [c for c in list_calls(db, limit=1_000_000) if c.get("purpose") != "eval"]

@@ -25,9 +25,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, ValidationError
+from pydantic import AfterValidator
 
-from evals.items import Item, Strict, explain
+from evals.items import Item, Strict, validated
 
 FORMAT = "kept-persona/1"
 
@@ -156,12 +156,7 @@ class _PersonaIn(Strict):
 
 
 def parse_persona(data: Any, where: str = "persona") -> Persona:
-    if not isinstance(data, dict):
-        raise PersonaError(f"{where}: expected an object")
-    try:
-        raw = _PersonaIn.model_validate(data)
-    except ValidationError as exc:
-        raise PersonaError(f"{where}: {explain(exc)}") from None
+    raw = validated(_PersonaIn, data, where, PersonaError)
     return Persona(
         raw.name,
         raw.description,

@@ -15,14 +15,14 @@ import os
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TypeGuard
+from typing import Any, TypeGuard
 
 import sqlite_utils
 
 # Modules that own memory tables, in the order their migrations apply.
 MEMORY_OWNERS: tuple[str, ...] = (
     "memory.messages",
-    "memory.calls",
+    "memory.call_log",
     "memory.state",
     "memory.notes",
     "memory.facts",
@@ -106,6 +106,28 @@ def inserted_id(cur: sqlite3.Cursor) -> int:
     return cur.lastrowid
 
 
+def held(conn: sqlite3.Connection, table: str, column: str, values) -> set:
+    """Those of ``values`` that some row of ``table`` has in ``column`` (one query; none for no values)."""
+    values = list(values)
+    if not values:
+        return set()
+    marks = ", ".join("?" for _ in values)
+    return {r[0] for r in conn.execute(f"SELECT DISTINCT {column} FROM {table} WHERE {column} IN ({marks})", values)}
+
+
+def insert_row(db: sqlite_utils.Database, table: str, row: dict[str, Any]) -> int:
+    """Insert ``row`` ({column: value}) into ``table``; the new row's rowid.
+
+    Through sqlite-utils' Table API, which pairs each value with its column's name
+    instead of a list of placeholders to count. Inside ``transaction()`` it joins the
+    caller's transaction (as a savepoint), so what else the caller writes commits with it.
+    """
+    rowid = db.table(table).insert(row).last_rowid
+    if rowid is None:
+        raise sqlite3.InterfaceError(f"no row was inserted into {table}")
+    return rowid
+
+
 def _file_of(conn: sqlite3.Connection) -> Path:
     try:
         return Path(conn.execute("PRAGMA database_list").fetchone()[2] or ":memory:")
@@ -162,8 +184,15 @@ def migrate(db: sqlite_utils.Database, owners: Sequence[str]) -> None:
         " DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), PRIMARY KEY (migration_set, name))"
     )
     for owner in owners:
-        migrations: list[Migration] = list(importlib.import_module(owner).MIGRATIONS)
-        apply_migrations(db, owner, migrations)
+        module = importlib.import_module(owner)
+        migrations: list[Migration] = list(module.MIGRATIONS)
+        apply_migrations(db, migration_set(module), migrations)
+
+
+def migration_set(module) -> str:
+    """The name ``_migrations`` records an owner's migrations under: its module name, or,
+    for a module renamed after stores recorded it, the old name they recorded (``MIGRATION_SET``)."""
+    return getattr(module, "MIGRATION_SET", module.__name__)
 
 
 def apply_migrations(db: sqlite_utils.Database, migration_set: str, migrations: Sequence[Migration]) -> None:

@@ -22,17 +22,17 @@ import re
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from types import ModuleType
 from typing import Any
 
 from pydantic import Field
 
 from memory import facts as fact_log
-from memory.db import inserted_id
+from memory.db import held, inserted_id
 from memory.promises.evidence import about
 from memory.promises.write import said_on as _said_on
 from memory.replies import Reply, Text, ask
 from memory.stages import Batch, messages_of
+from memory.text import dates
 from memory.text.acts import is_question, sentences
 from memory.text.commitments import clauses, detect
 
@@ -285,13 +285,8 @@ class SeriesPlan:
 def event_date(date_text: str, said_on: date) -> date:
     """When an event that was reported on ``said_on`` happened: never after the report."""
     if date_text.strip():
-        dates: ModuleType | None
-        try:
-            from memory.text import dates
-        except ImportError:
-            dates = None
-        span = dates.resolve(date_text, said_on) if dates else None
-        if span is None and dates and re.fullmatch(r"\s*[A-Za-z]+day\s*", date_text):
+        span = dates.resolve(date_text, said_on)
+        if span is None and re.fullmatch(r"\s*[A-Za-z]+day\s*", date_text):
             span = dates.resolve("on " + date_text.strip(), said_on)  # a bare "Monday"
         if span is not None:
             day = span.start
@@ -324,12 +319,7 @@ def plan_pass(db, batch: Batch | list, llm, today: date) -> SeriesPlan:
     if not user:
         return plan
     ids = [m.id for m in user]
-    counted = {
-        r[0]
-        for r in db.conn.execute(
-            f"SELECT DISTINCT message_id FROM series_events WHERE message_id IN ({', '.join('?' for _ in ids)})", ids
-        )
-    }
+    counted = held(db.conn, "series_events", "message_id", ids)
     existing = all_series(db)
     # A series' occurrences carry its words in every language it was reported in.
     names = {s.id: _content(_doc(s)) for s in existing}

@@ -9,7 +9,6 @@ Messages are not part of it; they stay in the database they were said in.
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import sqlite3
@@ -23,10 +22,11 @@ from memory.db import transaction
 from memory.secrets import redact
 
 FORMAT = 1
-# Tables of the other owners carried along, by owner module. An owner may
-# provide ``export_rows(db) -> {table: rows}`` and ``import_rows(conn, data)``;
-# otherwise its tables are copied row by row.
-OTHERS = {"promises": "memory.promises", "series": "memory.series"}
+# Tables of the other owners carried along: every table of the owner whose name
+# starts with the prefix (promises, promise_events; series, series_events).
+OTHERS = {"promises": "promise", "series": "series"}
+# An FTS5 index's shadow tables are rebuilt by the index, never carried.
+_SHADOW = ("_fts", "_data", "_idx", "_docsize", "_config", "_content")
 
 
 class ImportRefused(Exception):
@@ -40,26 +40,12 @@ NOT_EMPTY = (
 
 
 def _rows(db: sqlite_utils.Database, table: str) -> list[dict[str, Any]]:
-    return [dict(r) for r in db.conn.execute(f'SELECT * FROM "{table}" ORDER BY rowid')]
+    return list(db.table(table).rows_where(order_by="rowid"))
 
 
-def _tables(db: sqlite_utils.Database, prefix: str) -> list[str]:
-    # Creation order, so a table another references is filled first on import.
-    return [
-        r[0]
-        for r in db.conn.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE ? ORDER BY rowid", (prefix + "%",)
-        )
-        if not r[0].endswith(("_fts", "_data", "_idx", "_docsize", "_config", "_content"))
-    ]
-
-
-def _other_rows(db: sqlite_utils.Database, key: str) -> dict[str, list[dict[str, Any]]]:
-    module = importlib.import_module(OTHERS[key])
-    if hasattr(module, "export_rows"):
-        return module.export_rows(db)
-    prefix = "promise" if key == "promises" else "series"
-    return {t: _rows(db, t) for t in _tables(db, prefix)}
+def _tables(db: sqlite_utils.Database, key: str) -> list[str]:
+    # Creation order (sqlite_master's), so a table another references is filled first on import.
+    return [t for t in db.table_names() if t.startswith(OTHERS[key]) and not t.endswith(_SHADOW)]
 
 
 def export_data(db: sqlite_utils.Database) -> dict[str, Any]:
@@ -69,24 +55,22 @@ def export_data(db: sqlite_utils.Database) -> dict[str, Any]:
         "notes": _rows(db, "notes"),
         "facts": _rows(db, "facts"),
         "events": _rows(db, "fact_events"),
-        "promises": _other_rows(db, "promises"),
-        "series": _other_rows(db, "series"),
+        **{key: {t: _rows(db, t) for t in _tables(db, key)} for key in OTHERS},
     }
 
 
 def is_empty(db: sqlite_utils.Database) -> bool:
-    tables = ["notes", "facts", "fact_events"] + _tables(db, "promise") + _tables(db, "series")
-    return all(db.conn.execute(f'SELECT 1 FROM "{t}" LIMIT 1').fetchone() is None for t in tables)
+    tables = ["notes", "facts", "fact_events", *(t for key in OTHERS for t in _tables(db, key))]
+    return all(db.table(t).count == 0 for t in tables)
 
 
-def _insert(conn, table: str, rows: list[dict[str, Any]]) -> None:
+def _insert(db: sqlite_utils.Database, table: str, rows: list[dict[str, Any]]) -> None:
+    # One row at a time, not insert_all: a batch gives every row the batch's columns, so a
+    # field one row leaves out would be written NULL instead of taking its column's default,
+    # and a constraint failure could not say which row broke it.
     for i, row in enumerate(rows, 1):
-        keys = list(row)
         try:
-            conn.execute(
-                f'INSERT INTO "{table}" ({", ".join(keys)}) VALUES ({", ".join("?" for _ in keys)})',
-                [row[k] for k in keys],
-            )
+            db.table(table).insert(row)
         except sqlite3.IntegrityError as exc:  # a rule only the schema knows (a CHECK): name the row
             raise ImportRefused(f"{table} row {i}{_id_of(row)}: {exc}") from None
 
@@ -114,10 +98,13 @@ def _text_limit(table: str, column: str, row: dict) -> int:
 
 
 def _schema(db: sqlite_utils.Database, table: str) -> dict[str, Any]:
-    info = list(db.conn.execute(f'PRAGMA table_info("{table}")'))
+    t = db.table(table)
     return {
-        "columns": {r[1]: (r[2].upper(), bool(r[3]) and r[4] is None and not r[5]) for r in info},
-        "references": {r[3]: r[2] for r in db.conn.execute(f'PRAGMA foreign_key_list("{table}")')},
+        # column: (declared type, required: NOT NULL with no default and not the rowid key)
+        "columns": {
+            c.name: (c.type.upper(), bool(c.notnull) and c.default_value is None and not c.is_pk) for c in t.columns
+        },
+        "references": {fk.column: fk.other_table for fk in t.foreign_keys},
     }
 
 
@@ -232,7 +219,7 @@ def import_data(db: sqlite_utils.Database, data: Any) -> dict[str, int]:
         part = data.get(key) or {}
         if not isinstance(part, dict):
             raise ImportRefused(f"{key!r} must be an object of tables")
-        known = _tables(db, "promise" if key == "promises" else "series")
+        known = _tables(db, key)
         for table in part:
             if table not in known:
                 raise ImportRefused(f"unknown {key} table {table!r}")
@@ -245,16 +232,11 @@ def import_data(db: sqlite_utils.Database, data: Any) -> dict[str, int]:
         raise ImportRefused(NOT_EMPTY)
     validate(db, tables)
     tables = {t: [_redacted(t, r) for r in rows] for t, rows in tables.items()}
-    hooks = {key: importlib.import_module(owner) for key, owner in OTHERS.items()}
-    hooks = {key: m for key, m in hooks.items() if hasattr(m, "import_rows")}
-    with transaction(db) as conn:
+    with transaction(db):
         if not is_empty(db):
             raise ImportRefused(NOT_EMPTY)
-        for key, module in hooks.items():  # an owner that loads its own tables (validated above)
-            module.import_rows(conn, {t: tables[t] for t in counts_of[key]})
         for table, rows in tables.items():
-            if not any(table in counts_of[key] for key in hooks):
-                _insert(conn, table, rows)
+            _insert(db, table, rows)
     return {key: sum(len(tables[t]) for t in names) for key, names in counts_of.items()}
 
 

@@ -7,23 +7,7 @@ import os
 
 import pytest
 
-KEY_VARS = (
-    "ANTHROPIC_API_KEY",
-    "ANTHROPIC_BASE_URL",
-    "OPENAI_API_KEY",
-    "OPENAI_BASE_URL",
-    "KEPT_MODEL",
-    "KEPT_MEMORY_MODEL",
-    "KEPT_LOCAL_MODEL",
-    # The person's own accounts: a test connects only the servers it starts.
-    "KEPT_CALDAV_URL",
-    "KEPT_CALDAV_USER",
-    "KEPT_CALDAV_PASSWORD",
-    "KEPT_CALDAV_CALENDAR",
-    "KEPT_SMTP_URL",
-    "KEPT_SMTP_FROM",
-    "KEPT_DELIVERY_TIMEOUT",
-)
+from evals.bench.harness import PERSONAL_VARS
 
 
 def pytest_configure(config):
@@ -41,7 +25,7 @@ def kept_home(tmp_path, monkeypatch):
     home = tmp_path / "kept-home"
     monkeypatch.setenv("KEPT_HOME", str(home))
     monkeypatch.setenv("KEPT_TZ", "Europe/Berlin")
-    for var in KEY_VARS:
+    for var in PERSONAL_VARS:
         monkeypatch.delenv(var, raising=False)
     return home
 

@@ -132,7 +132,7 @@ def test_malformed_environment_url_is_said_and_nothing_is_lost(db, kept_home, mo
     from datetime import datetime
     from zoneinfo import ZoneInfo
 
-    from tools import store
+    from tools import lists
     from tools.base import ToolContext
     from tools.delivery import Deliverer
     from tools.messages import TOOLS
@@ -147,7 +147,7 @@ def test_malformed_environment_url_is_said_and_nothing_is_lost(db, kept_home, mo
     )
     result = {t.name: t for t in TOOLS}["send_message"].call(ctx, {"to": "sam@example.com", "body": "hi"})
     assert result["status"] == "recorded" and "KEPT_SMTP_URL" in result["delivery"]
-    assert store.outbox(db)[0].body == "hi"
+    assert lists.outbox(db)[0].body == "hi"
     out = cli("connect", "list")
     assert out.exit_code == 1 and "KEPT_SMTP_URL" in out.output and secret not in out.output
 

@@ -17,7 +17,7 @@ pytest.importorskip("caldav")
 
 from agent.cli import app
 from evals.bench.servers import CaldavServer
-from tools import calendar, store, tasks
+from tools import calendar, lists, tasks
 from tools.base import ToolContext
 from tools.delivery import Deliverer
 
@@ -92,7 +92,7 @@ def test_a_booking_through_kept_ask_appears_on_the_server(kept_home, radicale, w
     attendees = [str(a) for a in event.get("attendee")]
     assert "mailto:marco@example.com" in attendees
     assert any(a.params.get("CN") == "Priya" for a in event.get("attendee"))
-    assert str(event["uid"]) == store.get_event(store_db(kept_home), result["event_id"]).uid
+    assert str(event["uid"]) == lists.get_event(store_db(kept_home), result["event_id"]).uid
 
 
 def store_db(kept_home):
@@ -157,9 +157,9 @@ def test_a_retried_put_is_the_same_object(db, kept_home, radicale, work):
     ctx = ctx_for(db, kept_home)
     booked = T["schedule_meeting"].call(ctx, {"title": "Retro", "start": "tomorrow 16:00"})
     for _ in range(3):  # as after a crash between the server's answer and the state update
-        store.queue_again(db, store.EVENT, booked["event_id"], datetime.now(UTC))
-        assert ctx.delivery.deliver(db, store.EVENT, booked["event_id"]).state == store.DELIVERED
-    assert radicale.uids(work).count(store.get_event(db, booked["event_id"]).uid) == 1
+        lists.queue_again(db, lists.EVENT, booked["event_id"], datetime.now(UTC))
+        assert ctx.delivery.deliver(db, lists.EVENT, booked["event_id"]).state == lists.DELIVERED
+    assert radicale.uids(work).count(lists.get_event(db, booked["event_id"]).uid) == 1
     assert len(server_events(radicale, work)) == 1
 
 

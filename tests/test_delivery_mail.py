@@ -15,7 +15,7 @@ pytest.importorskip("aiosmtpd")
 
 from agent.cli import app
 from evals.bench.servers import SmtpServer
-from tools import store
+from tools import lists
 from tools.base import ToolContext, ToolError
 from tools.delivery import Deliverer
 from tools.messages import TOOLS
@@ -55,12 +55,12 @@ def test_email_reaches_the_server_with_its_headers(db, kept_home, smtp):
     got = smtp.messages[0]
     assert got.sender == "me@example.org" and got.recipients == ["marco@example.com"]
     mail = got.message
-    row = store.get_outbox(db, result["message_id"])
+    row = lists.get_outbox(db, result["message_id"])
     assert mail["Message-ID"] == row.message_uid and row.message_uid.endswith("@example.org>")
     assert (mail["From"], mail["To"], mail["Subject"]) == ("me@example.org", "marco@example.com", "Launch")
     assert abs((parsedate_to_datetime(mail["Date"]) - row.sent_at).total_seconds()) < 1
     assert mail.get_content().replace("\r\n", "\n").rstrip("\n") == "The launch moved to Friday.\nGrüße, Ana"
-    assert store.delivery_of(db, store.MESSAGE, row.id).state == store.DELIVERED
+    assert lists.delivery_of(db, lists.MESSAGE, row.id).state == lists.DELIVERED
 
 
 def test_a_retry_never_sends_a_delivered_message_again(db, kept_home, smtp):
@@ -79,7 +79,7 @@ def test_rejected_recipient_is_kept_failed_and_said_in_one_line(db, kept_home, s
     assert result["status"] == "failed"
     assert "refused the recipient nobody@example.com (550" in result["delivery"]
     assert "\n" not in result["delivery"]
-    assert store.outbox(db)[0].body == "hello?"  # the record stays
+    assert lists.outbox(db)[0].body == "hello?"  # the record stays
     rows = json.loads(cli("outbox", "list", "--json").output)
     assert rows[0]["delivery"]["state"] == "failed" and "550" in rows[0]["delivery"]["last_error"]
     assert smtp.messages == []
@@ -127,7 +127,7 @@ def test_consent_is_per_recipient_and_channel_and_shows_the_whole_message(db, ke
 def test_refused_consent_sends_nothing(db, kept_home, smtp):
     with pytest.raises(ToolError, match="did not approve a first email message"):
         SEND.call(ctx_for(db, kept_home, lambda q: False), {"to": "eve@example.com", "body": "notes"})
-    assert smtp.messages == [] and store.outbox(db) == []
+    assert smtp.messages == [] and lists.outbox(db) == []
 
 
 def test_an_email_through_kept_ask(kept_home, smtp, monkeypatch):
@@ -167,7 +167,7 @@ def test_pending_messages_are_retried_at_the_next_start(db, kept_home, monkeypat
         out = cli("ask", "good morning")
         assert out.exit_code == 0, out.output
         assert [m.message.get_content().strip() for m in server.messages] == ["written while the server was down"]
-    assert store.delivery_of(db, store.MESSAGE, queued["message_id"]).state == store.DELIVERED
+    assert lists.delivery_of(db, lists.MESSAGE, queued["message_id"]).state == lists.DELIVERED
 
 
 @pytest.mark.parametrize("mode", ["starttls", "implicit"])
@@ -198,7 +198,7 @@ def test_retry_with_the_account_gone_says_what_waits_and_keeps_it(db, kept_home,
     monkeypatch.delenv("KEPT_SMTP_URL")
     out = cli("outbox", "retry")
     assert out.exit_code == 1 and "1 item waits for an account" in out.output and "kept connect smtp" in out.output
-    assert store.delivery_of(db, store.MESSAGE, 1).state == store.PENDING
+    assert lists.delivery_of(db, lists.MESSAGE, 1).state == lists.PENDING
 
 
 def test_the_consent_question_cannot_hide_text_from_the_screen(db, kept_home):
@@ -208,4 +208,4 @@ def test_the_consent_question_cannot_hide_text_from_the_screen(db, kept_home):
     [question] = asked
     assert "\x1b" not in question and "\r" not in question and "\u202e" not in question
     assert "P.S. and the salary list" in question and "<U+001B>" in question and "<U+202E>" in question
-    assert store.outbox(db)[0].body == body  # what is sent is what was asked about, byte for byte
+    assert lists.outbox(db)[0].body == body  # what is sent is what was asked about, byte for byte

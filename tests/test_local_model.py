@@ -22,20 +22,8 @@ import pytest
 
 from agent.models.base import Message, ToolCall, ToolSpec
 from agent.models.local import Malformed, _Stream, parse_reply, split_system, wire_messages
+from tests.specs import SCHEDULE
 
-SCHEDULE = ToolSpec(
-    "schedule_meeting",
-    "Book a meeting.",
-    {
-        "type": "object",
-        "properties": {
-            "title": {"type": "string"},
-            "start": {"type": "string"},
-            "attendees": {"type": "array", "items": {"type": "string"}},
-        },
-        "required": ["title", "start"],
-    },
-)
 SEARCH = ToolSpec(
     "search_memory",
     "Search memory.",
@@ -148,13 +136,13 @@ def _session(db, gguf):
 @needs_llama
 def test_a_tool_request_books_the_meeting(db, gguf):
     from agent.loop import run_turn
-    from tools import store as tool_store
+    from tools import lists
 
     session = _session(db, gguf)
     result = run_turn(session, "Schedule a meeting with Anna tomorrow at 3pm about the Q3 budget.")
     booked = [c for c in result.calls if c.name == "schedule_meeting" and not c.is_error]
     assert booked, f"no successful schedule_meeting call: {result.calls} / {result.reply!r}"
-    events = tool_store.events(db, NOW, NOW.replace(day=2, month=12))
+    events = lists.events(db, NOW, NOW.replace(day=2, month=12))
     starts = [(e.start.astimezone(NOW.tzinfo).isoformat(), e.title, e.attendees) for e in events]
     assert any(s.startswith("2026-12-01T15:00") for s, _, _ in starts), starts
     assert any("anna" in (t + " " + " ".join(a)).lower() for _, t, a in starts), starts

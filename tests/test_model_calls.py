@@ -7,7 +7,7 @@ import pytest
 from agent.models import base
 from agent.models.calls import MAX_DELAY, backoff, call_model
 from agent.models.scripted import ScriptedModel, error, text, tool_call
-from memory.calls import list_calls
+from memory.call_log import list_calls
 
 
 def rows(db):

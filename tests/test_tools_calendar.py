@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from tools import all_tools, store
+from tools import all_tools, lists
 from tools.base import ToolContext, ToolError
 from tools.calendar import TOOLS
 
@@ -38,10 +38,10 @@ def test_schedule_resolves_the_phrase_and_stores_the_event(ctx, db):
     assert result["duration_minutes"] == 30
     assert result["attendees"] == ["Sam"]
     assert result["conflicts"] == []
-    stored = store.get_event(db, result["event_id"])
+    stored = lists.get_event(db, result["event_id"])
     assert stored.title == "One on one with Sam"
     assert stored.start == datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
-    assert stored.status == store.SCHEDULED
+    assert stored.status == lists.SCHEDULED
 
 
 def test_schedule_with_duration_end_location_and_notes(ctx):
@@ -77,7 +77,7 @@ def test_overlap_is_booked_and_reported(ctx, db):
     assert [c["event_id"] for c in second["conflicts"]] == [first["event_id"]]
     assert second["conflicts"][0]["title"] == "Design review"
     assert "Design review" in second["warning"]
-    assert store.get_event(db, second["event_id"]).status == store.SCHEDULED
+    assert lists.get_event(db, second["event_id"]).status == lists.SCHEDULED
 
 
 def test_cancelled_event_is_not_a_conflict(ctx):
@@ -89,7 +89,7 @@ def test_cancelled_event_is_not_a_conflict(ctx):
 def test_start_in_the_past_is_refused(ctx, db):
     with pytest.raises(ToolError, match=r"start: 'today 8:00' is 2026-11-30T08:00:00\+01:00 .*in the past"):
         book(ctx, title="Standup", start="today 8:00")
-    assert store.events(db) == []
+    assert lists.events(db) == []
 
 
 def test_end_before_start_is_refused(ctx):
@@ -166,7 +166,7 @@ def test_cancel_event_and_its_errors(ctx, db):
     event = book(ctx, title="Retro", start="Thursday 16:00")
     result = T["cancel_event"].call(ctx, {"event_id": event["event_id"]})
     assert result["status"] == "cancelled"
-    assert store.get_event(db, event["event_id"]).status == store.CANCELLED
+    assert lists.get_event(db, event["event_id"]).status == lists.CANCELLED
     assert T["list_events"].call(ctx, {})["events"] == []
     assert T["list_events"].call(ctx, {"include_cancelled": True})["count"] == 1
     with pytest.raises(ToolError, match=r"event_id: event \d+ \('Retro'.*already cancelled"):

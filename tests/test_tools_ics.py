@@ -7,7 +7,7 @@ import stat
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
-from tools import ics, store
+from tools import ics, lists
 
 BERLIN = ZoneInfo("Europe/Berlin")
 NOW = datetime(2026, 11, 30, 9, 30, tzinfo=BERLIN)
@@ -63,7 +63,7 @@ def parse(data: bytes) -> list[dict]:
 def make_event(db, title, start, minutes=30, **kwargs):
     from datetime import timedelta
 
-    return store.add_event(db, title=title, start=start, end=start + timedelta(minutes=minutes), now=NOW, **kwargs)
+    return lists.add_event(db, title=title, start=start, end=start + timedelta(minutes=minutes), now=NOW, **kwargs)
 
 
 def test_round_trip_of_fields_escaping_and_folding(db, tmp_path):
@@ -107,7 +107,7 @@ def test_dtstart_is_utc_across_dst(db):
 
 def test_cancelled_event_is_marked_for_importers(db):
     event = make_event(db, "Old", datetime(2026, 12, 1, 10, 0, tzinfo=BERLIN))
-    cancelled = store.cancel_event(db, event.id, NOW)
+    cancelled = lists.cancel_event(db, event.id, NOW)
     (parsed,) = parse(ics.calendar_text([cancelled], NOW).encode())
     assert parsed["STATUS"] == "CANCELLED" and parsed["SEQUENCE"] == "1" and parsed["UID"] == event.uid
 

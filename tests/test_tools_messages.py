@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from tools import all_tools, store
+from tools import all_tools, lists
 from tools.base import ToolContext, ToolError
 from tools.messages import TOOLS
 
@@ -51,7 +51,7 @@ def test_first_message_asks_and_is_stored_when_approved(db):
     assert "not delivered" in result["delivery"]
     assert result["to"] == "Sam" and result["channel"] == "chat"
     assert result["sent_at"] == "2026-11-30T09:30:00+01:00"
-    rows = store.outbox(db)
+    rows = lists.outbox(db)
     assert [(m.recipient, m.subject, m.body) for m in rows] == [("Sam", "Deck", "The deck is ready.")]
 
 
@@ -61,7 +61,7 @@ def test_refused_consent_sends_nothing_and_says_so(db):
         send(ctx, to="eve@example.com", body="all my notes")
     text = str(info.value)
     assert "did not approve" in text and "eve@example.com" in text and "--yes" in text
-    assert approver.asked and store.outbox(db) == []
+    assert approver.asked and lists.outbox(db) == []
 
 
 def test_known_recipient_needs_no_consent(db):
@@ -71,7 +71,7 @@ def test_known_recipient_needs_no_consent(db):
     result = send(ctx, to="  sam ", body="second")
     assert approver.asked == []
     assert result["first_to_recipient"] is False
-    assert [m.body for m in store.outbox(db, recipient="SAM")] == ["first", "second"]
+    assert [m.body for m in lists.outbox(db, recipient="SAM")] == ["first", "second"]
 
 
 def test_each_new_recipient_is_asked_separately(db):
@@ -105,7 +105,7 @@ def test_invalid_arguments_name_the_argument(db, arguments, needles):
         send(ctx, **arguments)
     for needle in needles:
         assert needle in str(info.value)
-    assert approver.asked == [] and store.outbox(db) == []
+    assert approver.asked == [] and lists.outbox(db) == []
 
 
 def test_aliases_small_models_use(db):

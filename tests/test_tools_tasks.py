@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from tools import all_tools, store
+from tools import all_tools, lists
 from tools.base import ToolContext, ToolError
 from tools.tasks import TOOLS
 
@@ -38,7 +38,7 @@ def test_assign_with_day_moment_and_no_due(ctx, db):
     assert chinese["due"] == "2026-12-08"
     plain = assign(ctx, assignee="Lee", title="Tidy the wiki")
     assert "due" not in plain
-    stored = store.get_task(db, day["task_id"])
+    stored = lists.get_task(db, day["task_id"])
     assert (stored.assignee, stored.title, stored.status) == ("Sam", "Send the Q3 budget", "open")
 
 
@@ -47,7 +47,7 @@ def test_due_in_the_past_is_refused(ctx, db):
         assign(ctx, assignee="Sam", title="X", due="yesterday")
     with pytest.raises(ToolError, match="due: 'today 8:00' .* in the past"):
         assign(ctx, assignee="Sam", title="X", due="today 8:00")
-    assert store.tasks(db) == []
+    assert lists.tasks(db) == []
 
 
 def test_unreadable_due_lists_formats(ctx):

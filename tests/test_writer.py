@@ -465,7 +465,7 @@ def test_the_adapter_accepts_only_exactly_one_call_of_the_offered_tool(db, reply
 
 
 def test_the_adapter_offers_one_tool_logs_the_call_and_treats_null_optionals_as_absent(db):
-    from memory.calls import list_calls
+    from memory.call_log import list_calls
     from memory.reconcile import ReconcileReply
 
     model, llm = scripted(db, decided({"candidate": 1, "action": "ADD", "kept": None, "text": None}))

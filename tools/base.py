@@ -79,3 +79,17 @@ class Tool:
             )
             raise ToolError(f"invalid arguments for {self.name}: {problems}") from None
         return self.run(ctx, parsed)
+
+
+def close_item(ctx: ToolContext, kind: str, item_id: int, close: Callable, get: Callable, already: Callable) -> Any:
+    """``close`` (lists.cancel_event, lists.complete_task) the ``kind`` item ``item_id`` in the
+    turn's scope. An unknown id, or one another chat's scope hides, and an item closed before,
+    are ToolErrors naming the argument; ``already(item)`` says how the item stands."""
+    try:
+        return close(ctx.db, item_id, ctx.now, scope=ctx.scope)
+    except LookupError:
+        raise ToolError(f"{kind}_id: no {kind} has {kind}_id {item_id}; call list_{kind}s to see the ids") from None
+    except ValueError:
+        old = get(ctx.db, item_id, ctx.scope)
+        assert old is not None  # close raised ValueError, so it found the item in this scope
+        raise ToolError(f"{kind}_id: {kind} {item_id} {already(old)}") from None

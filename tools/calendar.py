@@ -20,9 +20,9 @@ from datetime import timedelta
 
 from pydantic import Field, field_validator
 
-from tools import delivery, store, when
+from tools import delivery, lists, when
 from tools.arguments import Arguments, RowId, minutes, split_names
-from tools.base import Tool, ToolContext, ToolError
+from tools.base import Tool, ToolContext, ToolError, close_item
 
 MAX_MINUTES = 24 * 60
 DEFAULT_WINDOW_DAYS = 30
@@ -119,33 +119,33 @@ class CancelEventArgs(Arguments):
 SERVER_ONLY = "your calendar, not booked by kept"
 
 
-def _brief(event: store.Event, ctx: ToolContext) -> dict:
+def _brief(event: lists.Event, ctx: ToolContext) -> dict:
     full = event.as_dict(ctx.tz)
     row = {k: full[k] for k in ("event_id", "title", "start", "end", "weekday", "attendees")}
     return _mark_server_only(row, event)
 
 
-def _event(event: store.Event, ctx: ToolContext) -> dict:
+def _event(event: lists.Event, ctx: ToolContext) -> dict:
     full = event.as_dict(ctx.tz)
     row = {k: v for k, v in full.items() if v is not None and k != "created_at"}
     return _mark_server_only(row, event)
 
 
-def _mark_server_only(row: dict, event: store.Event) -> dict:
+def _mark_server_only(row: dict, event: lists.Event) -> dict:
     if event.origin == "server":
         row.pop("event_id", None)
         row["source"] = SERVER_ONLY
     return row
 
 
-def _with_server(ctx: ToolContext, start, end, local: list[store.Event]) -> tuple[list[store.Event], str | None]:
+def _with_server(ctx: ToolContext, start, end, local: list[lists.Event]) -> tuple[list[lists.Event], str | None]:
     """``local`` plus the server's events in [start, end) that are not kept's own (matched by UID).
 
     Those belong to no chat (``chat`` None), so a team chat's scope sees them as busy time only.
     """
     found, unread = ctx.deliverer().server_events(start, end, ctx.tz)
-    known = {e.uid for e in store.events(ctx.db, start, end, include_cancelled=True)}
-    extra = [e for e in found if e.uid not in known and e.status != store.CANCELLED]
+    known = {e.uid for e in lists.events(ctx.db, start, end, include_cancelled=True)}
+    extra = [e for e in found if e.uid not in known and e.status != lists.CANCELLED]
     merged = sorted(local + extra, key=lambda e: (e.start, e.id == 0, e.id))
     note = f"the calendar server could not be read ({unread}); this shows kept's own record only" if unread else None
     return merged, note
@@ -173,9 +173,9 @@ def schedule_meeting(ctx: ToolContext, args: ScheduleMeetingArgs) -> dict:
             raise ToolError(f"end: the meeting would last more than 24 hours ({when.iso(end, ctx.tz)}); check the end")
     else:
         end = start + timedelta(minutes=args.duration_minutes)  # elapsed time: DST-safe in UTC
-    conflicts, unread = _with_server(ctx, start, end, store.overlapping(ctx.db, start, end))
+    conflicts, unread = _with_server(ctx, start, end, lists.overlapping(ctx.db, start, end))
     state, why_local = ctx.deliverer().calendar_state()
-    event = store.add_event(
+    event = lists.add_event(
         ctx.db,
         title=args.title,
         start=start,
@@ -200,7 +200,7 @@ def schedule_meeting(ctx: ToolContext, args: ScheduleMeetingArgs) -> dict:
         result["warning"] = f"Booked, but it overlaps {', '.join(names)}. Tell the person about the clash."
     if unread:
         result["calendar_server"] = unread.replace("this shows", "conflicts were checked against")
-    result["delivery_state"], result["delivery"] = delivery.deliver_now(ctx, store.EVENT, event.id, state, why_local)
+    result["delivery_state"], result["delivery"] = delivery.deliver_now(ctx, lists.EVENT, event.id, state, why_local)
     return result
 
 
@@ -222,7 +222,7 @@ def list_events(ctx: ToolContext, args: ListEventsArgs) -> dict:
         raise ToolError(
             f"to_date {when.iso(end, ctx.tz)} is before from_date {when.iso(start, ctx.tz)}; give a later to_date"
         )
-    local = store.events(ctx.db, start, end, include_cancelled=args.include_cancelled, scope=ctx.scope)
+    local = lists.events(ctx.db, start, end, include_cancelled=args.include_cancelled, scope=ctx.scope)
     found, unread = _with_server(ctx, start, end, local)
     result = {
         "from": when.iso(start, ctx.tz),
@@ -241,19 +241,17 @@ def list_events(ctx: ToolContext, args: ListEventsArgs) -> dict:
 
 
 def cancel_event(ctx: ToolContext, args: CancelEventArgs) -> dict:
-    try:
-        event = store.cancel_event(ctx.db, args.event_id, ctx.now, scope=ctx.scope)
-    except LookupError:
-        raise ToolError(f"event_id: no event has event_id {args.event_id}; call list_events to see the ids") from None
-    except ValueError:
-        old = store.get_event(ctx.db, args.event_id, ctx.scope)
-        assert old is not None  # cancel_event raised ValueError, so it found the event in this scope
-        raise ToolError(
-            f"event_id: event {args.event_id} ('{old.title}', {when.iso(old.start, ctx.tz)}) is already cancelled"
-        ) from None
+    event = close_item(
+        ctx,
+        lists.EVENT,
+        args.event_id,
+        lists.cancel_event,
+        lists.get_event,
+        lambda old: f"('{old.title}', {when.iso(old.start, ctx.tz)}) is already cancelled",
+    )
     result = _event(event, ctx)
     result["delivery_state"], result["delivery"] = delivery.deliver_change(
-        ctx, store.EVENT, event.id, "it was only ever in kept's calendar"
+        ctx, lists.EVENT, event.id, "it was only ever in kept's calendar"
     )
     return result
 

@@ -14,7 +14,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from tools.store import CANCELLED, Event
+from tools.lists import CANCELLED, Event
 
 PRODID = "-//kept//kept calendar//EN"
 LINE_OCTETS = 75
@@ -106,7 +106,7 @@ def write_calendar(path: str | os.PathLike, events: Iterable[Event], now: dateti
 
 
 def todo_lines(task, stamp: datetime) -> list[str]:
-    """A VTODO for a kept task (``tools.store.Task``); the assignee travels in the description
+    """A VTODO for a kept task (``tools.lists.Task``); the assignee travels in the description
     (and as ATTENDEE when it is an address), since a VTODO has no owner field of its own."""
     done = task.status == "done"
     lines = ["BEGIN:VTODO", f"UID:{task.uid}", f"DTSTAMP:{_stamp(stamp)}", f"SUMMARY:{escape_text(task.title)}"]

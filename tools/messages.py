@@ -22,7 +22,7 @@ import re
 
 from pydantic import Field, field_validator
 
-from tools import store
+from tools import lists
 from tools.arguments import Arguments
 from tools.base import Tool, ToolContext, ToolError
 
@@ -80,7 +80,7 @@ class ListMessagesArgs(Arguments):
     limit: int = Field(default=20, ge=1, le=200, description="How many of the most recent messages, default 20.")
 
 
-def _message(message: store.OutboxMessage, ctx: ToolContext) -> dict:
+def _message(message: lists.OutboxMessage, ctx: ToolContext) -> dict:
     row = message.as_dict(ctx.tz)
     return {k: v for k, v in row.items() if v is not None and k != "chat"}
 
@@ -115,11 +115,11 @@ def send_message(ctx: ToolContext, args: SendMessageArgs) -> dict:
     channel = args.channel or ("email" if "@" in to else "chat")
     delivery = ctx.deliverer()
     state, why_local = delivery.message_state(channel, to)
-    first = not store.has_sent_to(ctx.db, to, channel)
+    first = not lists.has_sent_to(ctx.db, to, channel)
     if first:
         how = (
             f"It will be sent from {delivery.mail.sender} through {delivery.mail.host}."
-            if state == store.PENDING
+            if state == lists.PENDING
             else f"It will be recorded in kept only ({why_local})."
         )
         if not ctx.approve(consent_question(to, channel, args.subject, args.body, how)):
@@ -129,7 +129,7 @@ def send_message(ctx: ToolContext, args: SendMessageArgs) -> dict:
                 "`kept ask` with --yes."
             )
     domain = delivery.mail.sender.rpartition("@")[2] if delivery.mail and delivery.mail.sender else "kept.local"
-    message = store.add_outbox(
+    message = lists.add_outbox(
         ctx.db,
         recipient=to,
         body=args.body,
@@ -141,18 +141,18 @@ def send_message(ctx: ToolContext, args: SendMessageArgs) -> dict:
         domain=domain,
     )
     result = _message(message, ctx)
-    result["status"], result["delivery"] = deliver_now(ctx, store.MESSAGE, message.id, state, why_local)
+    result["status"], result["delivery"] = deliver_now(ctx, lists.MESSAGE, message.id, state, why_local)
     result["first_to_recipient"] = first
     return result
 
 
 def list_messages(ctx: ToolContext, args: ListMessagesArgs) -> dict:
-    found = store.outbox(ctx.db, recipient=args.to, limit=args.limit, scope=ctx.scope)
-    states = store.deliveries(ctx.db, store.MESSAGE)
+    found = lists.outbox(ctx.db, recipient=args.to, limit=args.limit, scope=ctx.scope)
+    states = lists.deliveries(ctx.db, lists.MESSAGE)
     rows = []
     for m in found:
         row = _message(m, ctx)
-        row["delivery"] = states[m.id].state if m.id in states else store.LOCAL
+        row["delivery"] = states[m.id].state if m.id in states else lists.LOCAL
         rows.append(row)
     return {"count": len(found), "messages": rows}
 

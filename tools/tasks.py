@@ -10,9 +10,9 @@ from datetime import timedelta
 
 from pydantic import Field, field_validator
 
-from tools import delivery, store, when
+from tools import delivery, lists, when
 from tools.arguments import Arguments, RowId
-from tools.base import Tool, ToolContext, ToolError
+from tools.base import Tool, ToolContext, ToolError, close_item
 
 STATUSES = ("open", "done", "all")
 
@@ -78,7 +78,7 @@ class CompleteTaskArgs(Arguments):
     task_id: RowId = Field(description="The task_id from assign_task or list_tasks, e.g. 4.")
 
 
-def _task(task: store.Task, ctx: ToolContext) -> dict:
+def _task(task: lists.Task, ctx: ToolContext) -> dict:
     row = task.as_dict(ctx.tz)
     return {k: v for k, v in row.items() if v is not None and k != "created_at"}
 
@@ -101,7 +101,7 @@ def assign_task(ctx: ToolContext, args: AssignTaskArgs) -> dict:
                 )
             due = when.iso(moment, ctx.tz)
     state, why_local = ctx.deliverer().calendar_state()
-    task = store.add_task(
+    task = lists.add_task(
         ctx.db,
         assignee=" ".join(args.assignee.split()),
         title=args.title,
@@ -114,28 +114,28 @@ def assign_task(ctx: ToolContext, args: AssignTaskArgs) -> dict:
     )
     result = _task(task, ctx)
     # With a calendar server connected the task is a VTODO there too.
-    result["delivery_state"], result["delivery"] = delivery.deliver_now(ctx, store.TASK, task.id, state, why_local)
+    result["delivery_state"], result["delivery"] = delivery.deliver_now(ctx, lists.TASK, task.id, state, why_local)
     return result
 
 
 def list_tasks(ctx: ToolContext, args: ListTasksArgs) -> dict:
     status = None if args.status == "all" else args.status
-    found = store.tasks(ctx.db, assignee=args.assignee, status=status, scope=ctx.scope)
+    found = lists.tasks(ctx.db, assignee=args.assignee, status=status, scope=ctx.scope)
     return {"count": len(found), "tasks": [_task(t, ctx) for t in found]}
 
 
 def complete_task(ctx: ToolContext, args: CompleteTaskArgs) -> dict:
-    try:
-        task = store.complete_task(ctx.db, args.task_id, ctx.now, scope=ctx.scope)
-    except LookupError:
-        raise ToolError(f"task_id: no task has task_id {args.task_id}; call list_tasks to see the ids") from None
-    except ValueError:
-        old = store.get_task(ctx.db, args.task_id, ctx.scope)
-        assert old is not None  # complete_task raised ValueError, so it found the task in this scope
-        raise ToolError(f"task_id: task {args.task_id} ('{old.title}') is already done") from None
+    task = close_item(
+        ctx,
+        lists.TASK,
+        args.task_id,
+        lists.complete_task,
+        lists.get_task,
+        lambda old: f"('{old.title}') is already done",
+    )
     result = _task(task, ctx)
     result["delivery_state"], result["delivery"] = delivery.deliver_change(
-        ctx, store.TASK, task.id, "it was only ever in kept's task list"
+        ctx, lists.TASK, task.id, "it was only ever in kept's task list"
     )
     return result
 

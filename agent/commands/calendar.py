@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import typer
 
 from agent.commands.errors import fail, open_store_and_zone
+from agent.confirm import plural
 
 app = typer.Typer(
     help="The calendar kept keeps: list events (and whether each reached your calendar server), "
@@ -36,7 +36,7 @@ def list_events(
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
 ) -> None:
     """List calendar events, earliest first (from today on, unless --from/--to say otherwise)."""
-    from tools import store, when
+    from tools import lists, when
     from tools.base import ToolError
 
     db, tz, now = _open()
@@ -47,30 +47,22 @@ def list_events(
         fail(str(exc))
     if upper is not None and upper < lower:
         fail("--to is before --from")
-    from agent.commands.outbox import deliverer, state_text
+    from agent.commands.listing import deliverer, echo_rows, recorded_only, state_text, with_delivery
     from tools.delivery import CONNECT_CALENDAR
 
-    found = store.events(db, lower, upper, include_cancelled=include_cancelled)
-    states = store.deliveries(db, store.EVENT)
-    rows = []
-    for event in found:
-        row = event.as_dict(tz)
+    found = lists.events(db, lower, upper, include_cancelled=include_cancelled)
+    states = lists.deliveries(db, lists.EVENT)
+    rows = with_delivery(found, states, tz)
+    for row, event in zip(rows, found, strict=True):
         row["origin"] = event.origin
-        delivery = states.get(event.id)
-        row["delivery"] = delivery.as_dict(tz) if delivery else {"state": store.LOCAL}
-        rows.append(row)
-    if as_json:
-        typer.echo(json.dumps(rows, ensure_ascii=False, indent=2))
-        return
-    if not rows:
-        typer.echo("No events.")
+    if echo_rows(rows, as_json, empty="No events."):
         return
     from agent.terminal import event_line
 
     for row, event in zip(rows, found, strict=True):
         where = "imported" if event.origin == "import" else state_text(states.get(event.id), tz)
         typer.echo(f"{event_line(row)}  [{where}]")
-    local = [e for e in found if e.origin == "kept" and (e.id not in states or states[e.id].state == store.LOCAL)]
+    local = [e for e in recorded_only(found, states) if e.origin == "kept"]
     if local:
         server = deliverer()
         if server.calendar is None:
@@ -91,15 +83,15 @@ def export(
     ),
 ) -> None:
     """Write every event to an iCalendar (.ics) file that calendar apps import."""
-    from tools import ics, store
+    from tools import ics, lists
 
     db, tz, now = _open()
-    found = store.events(db, include_cancelled=include_cancelled)
+    found = lists.events(db, include_cancelled=include_cancelled)
     try:
         ics.write_calendar(file, found, now)
     except OSError as exc:
         fail(f"cannot write {file}: {exc.strerror or exc}")
-    typer.echo(f"Wrote {len(found)} event{'s' if len(found) != 1 else ''} to {file}")
+    typer.echo(f"Wrote {plural(len(found), 'event')} to {file}")
 
 
 @app.command("import")
@@ -111,7 +103,7 @@ def import_ics(
     Importing the same file again updates those events instead of adding them twice. Repeating
     events are expanded from a month back to a year ahead.
     """
-    from tools import ics, store
+    from tools import ics, lists
 
     db, tz, now = _open()
     try:
@@ -124,8 +116,6 @@ def import_ics(
         fail(f"{file}: {exc}")
     counts = {"added": 0, "updated": 0, "unchanged": 0, "skipped": 0}
     for event in events:
-        counts[store.import_event(db, event, now)] += 1
+        counts[lists.import_event(db, event, now)] += 1
     parts = [f"{n} {word}" for word, n in counts.items() if n]
-    typer.echo(
-        f"Read {len(events)} event{'s' if len(events) != 1 else ''} from {file}: {', '.join(parts) or 'nothing new'}."
-    )
+    typer.echo(f"Read {plural(len(events), 'event')} from {file}: {', '.join(parts) or 'nothing new'}.")

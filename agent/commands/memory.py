@@ -9,6 +9,7 @@ from pathlib import Path
 import typer
 
 from agent.commands.errors import fail, guard
+from agent.confirm import plural
 
 NAME = "memory"
 app = typer.Typer(help="What kept remembers: the MEMORY note and the dated fact log.", no_args_is_help=True)
@@ -188,8 +189,8 @@ def forget(
         fail(str(exc))
     if not yes and _interactive():  # a person at the terminal is asked; scripts are not
         what = (
-            f"This forgets {len(target.fact_ids)} fact{'s' if len(target.fact_ids) != 1 else ''} and "
-            f"{len(target.message_ids)} message{'s' if len(target.message_ids) != 1 else ''} for good"
+            f"This forgets {plural(len(target.fact_ids), 'fact')} and "
+            f"{plural(len(target.message_ids), 'message')} for good"
         )
         if not typer.confirm(what + ". Go on?", default=False):
             fail("nothing was forgotten")

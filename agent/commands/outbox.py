@@ -7,6 +7,7 @@ import json
 import typer
 
 from agent.commands.errors import fail, open_store_and_zone
+from agent.commands.listing import deliverer, echo_rows, recorded_only, state_text, with_delivery
 
 app = typer.Typer(
     help="The messages kept sent for you, whether each was delivered, and retrying those that were not.",
@@ -18,31 +19,6 @@ def _open():
     return open_store_and_zone()
 
 
-def deliverer():
-    """The configured accounts; a malformed one is said in one line (items stay queued)."""
-    from agent import config
-    from tools.delivery import Deliverer
-
-    return Deliverer.from_home(config.home())
-
-
-def state_text(delivery, tz) -> str:
-    """One short phrase for a delivery row: what the person needs to know about it."""
-    from tools import store
-
-    if delivery is None or delivery.state == store.LOCAL:
-        return "recorded, not delivered"
-    if delivery.state == store.DELIVERED:
-        return "delivered"
-    if delivery.state == store.PENDING:
-        when = delivery.next_retry.astimezone(tz).strftime("%H:%M") if delivery.next_retry else "now"
-        tried = (
-            f", tried {delivery.attempts}x: {delivery.last_error}" if delivery.attempts and delivery.last_error else ""
-        )
-        return f"pending (next try {when}{tried})"
-    return f"failed after {delivery.attempts} attempt{'s' if delivery.attempts != 1 else ''}: {delivery.last_error}"
-
-
 @app.command("list")
 def list_outbox(
     to: str | None = typer.Option(None, "--to", help="Only messages to this name or address."),
@@ -50,29 +26,20 @@ def list_outbox(
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
 ) -> None:
     """List sent messages, oldest first, each with its delivery state."""
-    from tools import store
+    from tools import lists
     from tools.delivery import CONNECT_MAIL
 
     db, tz = _open()
-    states = store.deliveries(db, store.MESSAGE)
-    found = store.outbox(db, recipient=to, limit=limit)
-    rows = []
-    for m in found:
-        row = m.as_dict(tz)
-        delivery = states.get(m.id)
-        row["delivery"] = delivery.as_dict(tz) if delivery else {"state": store.LOCAL}
-        rows.append(row)
-    if as_json:
-        typer.echo(json.dumps(rows, ensure_ascii=False, indent=2))
-        return
-    if not rows:
-        typer.echo("No messages sent.")
+    states = lists.deliveries(db, lists.MESSAGE)
+    found = lists.outbox(db, recipient=to, limit=limit)
+    rows = with_delivery(found, states, tz)
+    if echo_rows(rows, as_json, empty="No messages sent."):
         return
     from agent.terminal import outbox_line
 
     for row, m in zip(rows, found, strict=True):
         typer.echo(f"{outbox_line(row)}  [{state_text(states.get(m.id), tz)}]")
-    local = [m for m in found if m.id not in states or states[m.id].state == store.LOCAL]
+    local = recorded_only(found, states)
     if local:
         mail = deliverer()
         if mail.mail is None:
@@ -92,7 +59,7 @@ def retry(
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
 ) -> None:
     """Try again now: messages, and calendar events and tasks waiting for the calendar server."""
-    from tools import store
+    from tools import lists
 
     db, tz = _open()
     delivery = deliverer()
@@ -101,17 +68,17 @@ def retry(
     if ids:
         results = []
         for item_id in ids:
-            message = store.get_outbox(db, item_id)
+            message = lists.get_outbox(db, item_id)
             if message is None:
                 fail(f"no outbox message #{item_id}; `kept outbox list` shows the ids")
             state, why = delivery.message_state(message.channel, message.recipient)
-            if state != store.PENDING:
+            if state != lists.PENDING:
                 fail(f"#{item_id} cannot be delivered: {why}")
-            current = store.delivery_of(db, store.MESSAGE, item_id)
-            if current is not None and current.state == store.DELIVERED:
+            current = lists.delivery_of(db, lists.MESSAGE, item_id)
+            if current is not None and current.state == lists.DELIVERED:
                 fail(f"#{item_id} was already delivered ({current.reply}); kept does not send it twice")
-            store.queue_again(db, store.MESSAGE, item_id, message.sent_at)
-            results.append(delivery.deliver(db, store.MESSAGE, item_id))
+            lists.queue_again(db, lists.MESSAGE, item_id, message.sent_at)
+            results.append(delivery.deliver(db, lists.MESSAGE, item_id))
     else:
         results = delivery.run_due(db, include_failed=True)
     results = [r for r in results if r is not None]
@@ -123,11 +90,11 @@ def retry(
         )
         return
     if not results:
-        waiting = store.due_deliveries(db, None, include_failed=True)
+        waiting = lists.due_deliveries(db, None, include_failed=True)
         if waiting:
             from tools.delivery import CONNECT_CALENDAR, CONNECT_MAIL
 
-            mail = sum(1 for d in waiting if d.kind == store.MESSAGE)
+            mail = sum(1 for d in waiting if d.kind == lists.MESSAGE)
             how = " and ".join(
                 f"`{h}`" for n, h in ((mail, CONNECT_MAIL), (len(waiting) - mail, CONNECT_CALENDAR)) if n
             )
@@ -140,8 +107,8 @@ def retry(
     for r in results:
         label = {"message": "message", "event": "event", "task": "task"}[r.kind]
         typer.echo(
-            f"{label} #{r.item_id}: {state_text(r, tz)}" + (f" ({r.reply})" if r.state == store.DELIVERED else "")
+            f"{label} #{r.item_id}: {state_text(r, tz)}" + (f" ({r.reply})" if r.state == lists.DELIVERED else "")
         )
-    waiting = [r for r in results if r.state != store.DELIVERED]
+    waiting = [r for r in results if r.state != lists.DELIVERED]
     if waiting:
         fail(f"{len(waiting)} of {len(results)} not delivered yet; each line above says why")

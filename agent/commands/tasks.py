@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import typer
 
 from agent.commands.errors import open_store_and_zone
@@ -18,23 +16,15 @@ def list_tasks(
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
 ) -> None:
     """List tasks, soonest due first, each with whether it reached your calendar server."""
-    from tools import store
+    from tools import lists
 
     db, tz = open_store_and_zone()
-    from agent.commands.outbox import state_text
+    from agent.commands.listing import echo_rows, state_text, with_delivery
 
-    found = store.tasks(db, assignee=assignee, status=None if show_all else store.OPEN)
-    states = store.deliveries(db, store.TASK)
-    rows = []
-    for t in found:
-        row = t.as_dict(tz)
-        row["delivery"] = states[t.id].as_dict(tz) if t.id in states else {"state": store.LOCAL}
-        rows.append(row)
-    if as_json:
-        typer.echo(json.dumps(rows, ensure_ascii=False, indent=2))
-        return
-    if not rows:
-        typer.echo("No tasks." if show_all else "No open tasks.")
+    found = lists.tasks(db, assignee=assignee, status=None if show_all else lists.OPEN)
+    states = lists.deliveries(db, lists.TASK)
+    rows = with_delivery(found, states, tz)
+    if echo_rows(rows, as_json, empty="No tasks." if show_all else "No open tasks."):
         return
     for row, task in zip(rows, found, strict=True):
         due = f"  due {row['due'][:16].replace('T', ' ')} ({row['due_weekday'][:3]})" if row["due"] else ""

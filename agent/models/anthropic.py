@@ -11,46 +11,25 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from agent.models.base import (
-    MALFORMED,
-    Message,
-    ModelError,
-    Response,
-    StreamCallback,
-    ToolCall,
-    ToolSpec,
-    Usage,
-)
-from agent.models.sdk import sdk_client, sdk_errors
+from agent.models.base import MALFORMED, Message, ModelError, Response, StreamCallback, ToolSpec, Usage
+from agent.models.sdk import SDKModel, tool_call, whole
 
 
-class AnthropicModel:
+class AnthropicModel(SDKModel):
     provider = "anthropic"
+    who = "Anthropic"
+    key_var = "ANTHROPIC_API_KEY"
+    base_var = "ANTHROPIC_BASE_URL"
+    missing = "ANTHROPIC_API_KEY is not set"
 
-    def __init__(self, name: str, *, api_key: str | None = None, base_url: str | None = None, timeout: float = 60.0):
+    def _sdk_class(self) -> type:
         import anthropic
 
-        self.name = name
-        self.base_url, self._client = sdk_client(
-            anthropic.Anthropic,
-            api_key=api_key,
-            base_url=base_url,
-            key_var="ANTHROPIC_API_KEY",
-            base_var="ANTHROPIC_BASE_URL",
-            timeout=timeout,
-            missing="ANTHROPIC_API_KEY is not set",
-        )
+        return anthropic.Anthropic
 
-    def complete(
-        self,
-        messages: list[Message],
-        *,
-        system: str = "",
-        tools: list[ToolSpec] | None = None,
-        on_text: StreamCallback | None = None,
-        max_tokens: int = 1024,
-        require_tool: bool = False,
-    ) -> Response:
+    def _params(
+        self, messages: list[Message], system: str, tools: list[ToolSpec], max_tokens: int, require_tool: bool
+    ) -> dict[str, Any]:
         params: dict[str, Any] = {
             "model": self.name,
             "max_tokens": max_tokens,
@@ -64,19 +43,18 @@ class AnthropicModel:
             ]
             if require_tool:
                 params["tool_choice"] = {"type": "tool", "name": tools[0].name} if len(tools) == 1 else {"type": "any"}
-        with sdk_errors("Anthropic"):
-            if on_text is None:
-                return self._read_message(self._client.messages.create(**params))
-            with self._client.messages.create(**params, stream=True) as stream:
-                return self._read_stream(stream, on_text)
+        return params
 
-    def _read_message(self, message) -> Response:
+    def _send(self, params: dict[str, Any], *, stream: bool) -> Any:
+        return self._client.messages.create(**params, stream=True) if stream else self._client.messages.create(**params)
+
+    def _read_reply(self, message) -> Response:
         text, calls = [], []
         for block in message.content or []:
             if block.type == "text":
                 text.append(block.text)
             elif block.type == "tool_use":
-                calls.append(ToolCall(block.id, block.name, _arguments(block.name, block.input)))
+                calls.append(tool_call(block.id, block.name, block.input))
         return Response(
             "".join(text),
             calls,
@@ -111,10 +89,7 @@ class AnthropicModel:
                 finished = True
         if not finished:
             raise ModelError(MALFORMED, "the reply stream ended before message_stop")
-        calls = [
-            ToolCall(cid, name, _arguments(name, _parse_json(name, "".join(parts) or "{}")))
-            for _, (cid, name, parts) in sorted(tools.items())
-        ]
+        calls = [tool_call(cid, name, "".join(parts)) for _, (cid, name, parts) in sorted(tools.items())]
         return Response("".join(text), calls, usage, model, stop_reason)
 
 
@@ -152,26 +127,12 @@ def wire_messages(messages: list[Message], *, tools_offered: bool) -> list[dict]
     return turns
 
 
-def _parse_json(name: str, raw: str) -> Any:
-    try:
-        return json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise ModelError(MALFORMED, f"the arguments of tool call {name!r} are not valid JSON: {exc}") from exc
-
-
-def _arguments(name: str, value: Any) -> dict:
-    if not isinstance(value, dict):
-        raise ModelError(MALFORMED, f"the arguments of tool call {name!r} are not a JSON object")
-    return value
-
-
 def _usage(raw) -> Usage:
     if raw is None:
         return Usage()
 
     def count(field: str) -> int | None:
-        value = getattr(raw, field, None)
-        return value if isinstance(value, int) else None
+        return whole(getattr(raw, field, None))
 
     read, created, fresh = count("cache_read_input_tokens"), count("cache_creation_input_tokens"), count("input_tokens")
     total = None if fresh is None else fresh + (read or 0) + (created or 0)

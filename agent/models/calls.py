@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 from agent.models.base import TIMEOUT, Message, Model, ModelError, Response, StreamCallback, ToolSpec, check_reply
 from agent.models.prices import cost
-from memory.calls import CallRecord, log_call
+from memory.call_log import CallRecord, log_call
 from memory.secrets import redact
 
 MAX_ATTEMPTS = 4

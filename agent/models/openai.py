@@ -11,46 +11,25 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from agent.models.base import (
-    MALFORMED,
-    Message,
-    ModelError,
-    Response,
-    StreamCallback,
-    ToolCall,
-    ToolSpec,
-    Usage,
-)
-from agent.models.sdk import sdk_client, sdk_errors
+from agent.models.base import MALFORMED, Message, ModelError, Response, StreamCallback, ToolSpec, Usage
+from agent.models.sdk import SDKModel, tool_call, whole
 
 
-class OpenAIModel:
+class OpenAIModel(SDKModel):
     provider = "openai"
+    who = "the OpenAI server"
+    key_var = "OPENAI_API_KEY"
+    base_var = "OPENAI_BASE_URL"
+    missing = "OPENAI_API_KEY is not set (or point OPENAI_BASE_URL at a local server)"
 
-    def __init__(self, name: str, *, api_key: str | None = None, base_url: str | None = None, timeout: float = 60.0):
+    def _sdk_class(self) -> type:
         import openai
 
-        self.name = name
-        self.base_url, self._client = sdk_client(
-            openai.OpenAI,
-            api_key=api_key,
-            base_url=base_url,
-            key_var="OPENAI_API_KEY",
-            base_var="OPENAI_BASE_URL",
-            timeout=timeout,
-            missing="OPENAI_API_KEY is not set (or point OPENAI_BASE_URL at a local server)",
-        )
+        return openai.OpenAI
 
-    def complete(
-        self,
-        messages: list[Message],
-        *,
-        system: str = "",
-        tools: list[ToolSpec] | None = None,
-        on_text: StreamCallback | None = None,
-        max_tokens: int = 1024,
-        require_tool: bool = False,
-    ) -> Response:
+    def _params(
+        self, messages: list[Message], system: str, tools: list[ToolSpec], max_tokens: int, require_tool: bool
+    ) -> dict[str, Any]:
         params: dict[str, Any] = {"model": self.name, "messages": wire_messages(messages, system)}
         # OpenAI's newer models refuse max_tokens; compatible servers know only max_tokens.
         official = self.base_url is None or "api.openai.com" in self.base_url
@@ -67,20 +46,20 @@ class OpenAIModel:
                 params["tool_choice"] = (
                     {"type": "function", "function": {"name": tools[0].name}} if len(tools) == 1 else "required"
                 )
-        with sdk_errors("the OpenAI server"):
-            if on_text is None:
-                return self._read_completion(self._client.chat.completions.create(**params))
-            stream = self._client.chat.completions.create(**params, stream=True, stream_options={"include_usage": True})
-            with stream:
-                return self._read_stream(stream, on_text)
+        return params
 
-    def _read_completion(self, completion) -> Response:
+    def _send(self, params: dict[str, Any], *, stream: bool) -> Any:
+        if not stream:
+            return self._client.chat.completions.create(**params)
+        return self._client.chat.completions.create(**params, stream=True, stream_options={"include_usage": True})
+
+    def _read_reply(self, completion) -> Response:
         if not completion.choices:
             raise ModelError(MALFORMED, "the reply has no choices")
         choice = completion.choices[0]
         message = choice.message
         calls = [
-            _call(tc.id or f"call_{i}", tc.function.name, tc.function.arguments)
+            tool_call(tc.id or f"call_{i}", tc.function.name, tc.function.arguments)
             for i, tc in enumerate(message.tool_calls or [])
         ]
         return Response(
@@ -112,7 +91,7 @@ class OpenAIModel:
                 finish = choice.finish_reason or finish
         if finish is None:
             raise ModelError(MALFORMED, "the reply stream ended before a finish_reason")
-        calls = [_call(cid or f"call_{i}", name, "".join(parts)) for i, (cid, name, parts) in sorted(slots.items())]
+        calls = [tool_call(cid or f"call_{i}", name, "".join(parts)) for i, (cid, name, parts) in sorted(slots.items())]
         return Response("".join(text), calls, usage, model, finish)
 
 
@@ -145,28 +124,12 @@ def wire_messages(messages: list[Message], system: str = "") -> list[dict]:
     return wired
 
 
-def _call(call_id: str, name: str | None, arguments: Any) -> ToolCall:
-    if not name:
-        raise ModelError(MALFORMED, "a tool call came without a tool name")
-    if isinstance(arguments, str):  # the API sends a JSON string; some servers send the object itself
-        try:
-            arguments = json.loads(arguments) if arguments.strip() else {}
-        except json.JSONDecodeError as exc:
-            raise ModelError(MALFORMED, f"the arguments of tool call {name!r} are not valid JSON: {exc}") from exc
-    if not isinstance(arguments, dict):
-        raise ModelError(MALFORMED, f"the arguments of tool call {name!r} are not a JSON object")
-    return ToolCall(call_id, name, arguments)
-
-
 def _usage(raw) -> Usage:
     if raw is None:
         return Usage()
     details = getattr(raw, "prompt_tokens_details", None)
     cached = getattr(details, "cached_tokens", None) if details is not None else None
 
-    def count(value) -> int | None:
-        return value if isinstance(value, int) else None
-
     return Usage(
-        count(getattr(raw, "prompt_tokens", None)), count(getattr(raw, "completion_tokens", None)), count(cached)
+        whole(getattr(raw, "prompt_tokens", None)), whole(getattr(raw, "completion_tokens", None)), whole(cached)
     )

@@ -1,5 +1,7 @@
-"""What the Anthropic and OpenAI providers share: the client set-up, the error
-wrapper, and the HTTP transport that holds every request to the model call's
+"""What the Anthropic and OpenAI providers share: ``SDKModel`` (the client
+set-up and one ``complete`` that builds a request, sends it plain or streamed,
+and reads the reply), the error wrapper, the reading of a tool call's
+arguments, and the HTTP transport that holds every request to the model call's
 overall deadline (agent/models/calls.py keeps the deadline itself).
 
 The SDKs are passed in, never imported here, so ``kept --help`` stays fast.
@@ -7,12 +9,104 @@ The SDKs are passed in, never imported here, so ``kept --help`` stays fast.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from agent.models import calls
-from agent.models.base import MALFORMED, NOT_CONFIGURED, PLACEHOLDER_KEY, ModelError, classify_sdk_error
+from agent.models.base import (
+    MALFORMED,
+    NOT_CONFIGURED,
+    PLACEHOLDER_KEY,
+    Message,
+    ModelError,
+    Response,
+    StreamCallback,
+    ToolCall,
+    ToolSpec,
+    classify_sdk_error,
+)
+
+
+class SDKModel:
+    """A provider on a vendor SDK. A subclass names its SDK client class and
+    variables and supplies the four parts that differ: the request's parameters,
+    sending it, and reading a whole reply or a stream."""
+
+    provider: str
+    who: str  # the server, as an error names it ("Anthropic", "the OpenAI server")
+    key_var: str
+    base_var: str
+    missing: str  # what to say when no key and no base URL are set
+
+    def __init__(self, name: str, *, api_key: str | None = None, base_url: str | None = None, timeout: float = 60.0):
+        self.name = name
+        self.base_url, self._client = sdk_client(
+            self._sdk_class(),
+            api_key=api_key,
+            base_url=base_url,
+            key_var=self.key_var,
+            base_var=self.base_var,
+            timeout=timeout,
+            missing=self.missing,
+        )
+
+    def complete(
+        self,
+        messages: list[Message],
+        *,
+        system: str = "",
+        tools: list[ToolSpec] | None = None,
+        on_text: StreamCallback | None = None,
+        max_tokens: int = 1024,
+        require_tool: bool = False,
+    ) -> Response:
+        params = self._params(messages, system, tools or [], max_tokens, require_tool)
+        with sdk_errors(self.who):
+            if on_text is None:
+                return self._read_reply(self._send(params, stream=False))
+            with self._send(params, stream=True) as stream:
+                return self._read_stream(stream, on_text)
+
+    def _sdk_class(self) -> type:
+        raise NotImplementedError
+
+    def _params(
+        self, messages: list[Message], system: str, tools: list[ToolSpec], max_tokens: int, require_tool: bool
+    ) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _send(self, params: dict[str, Any], *, stream: bool) -> Any:
+        """The SDK's reply object, or with ``stream`` a context manager over its events."""
+        raise NotImplementedError
+
+    def _read_reply(self, reply: Any) -> Response:
+        raise NotImplementedError
+
+    def _read_stream(self, stream: Any, on_text: StreamCallback) -> Response:
+        raise NotImplementedError
+
+
+def tool_call(call_id: str, name: str | None, arguments: Any) -> ToolCall:
+    """A tool call from the wire: ``arguments`` a JSON text (streams, OpenAI) or the object
+    itself (Anthropic, some compatible servers); anything but a JSON object is malformed."""
+    if not name:
+        raise ModelError(MALFORMED, "a tool call came without a tool name")
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments) if arguments.strip() else {}
+        except json.JSONDecodeError as exc:
+            raise ModelError(MALFORMED, f"the arguments of tool call {name!r} are not valid JSON: {exc}") from exc
+    if not isinstance(arguments, dict):
+        raise ModelError(MALFORMED, f"the arguments of tool call {name!r} are not a JSON object")
+    return ToolCall(call_id, name, arguments)
+
+
+def whole(value: Any) -> int | None:
+    """A token count from a usage object: an int, or None (unknown) for anything else."""
+    return value if isinstance(value, int) else None
 
 
 def sdk_client(

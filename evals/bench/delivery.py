@@ -73,42 +73,42 @@ def _env(home: Path, smtp: SmtpServer, caldav: CaldavServer, calendar: str) -> d
 def seed(home: Path, trial: int) -> dict[str, list[str]]:
     """Queued items as kept writes them when accounts are connected; returns their ids by kind."""
     from agent.session import open_store
-    from tools import store
+    from tools import lists
 
     db = open_store(home / "kept.db")
     now = datetime.now(UTC)
     ids: dict[str, list[str]] = {"emails": [], "events": [], "cancelled": [], "tasks": []}
     for i in range(EMAILS):
-        m = store.add_outbox(
+        m = lists.add_outbox(
             db,
             recipient=f"person{i}@example.com",
             body=f"trial {trial} message {i}",
             now=now,
             channel="email",
             subject=f"t{trial}-{i}",
-            delivery=store.PENDING,
+            delivery=lists.PENDING,
             domain="example.org",
         )
         assert m.message_uid is not None  # add_outbox writes one
         ids["emails"].append(m.message_uid)
     for i in range(EVENTS):
         start = now + timedelta(days=1, hours=i)
-        e = store.add_event(
+        e = lists.add_event(
             db,
             title=f"trial {trial} event {i}",
             start=start,
             end=start + timedelta(minutes=30),
             now=now,
             attendees=["sam@example.com"],
-            delivery=store.PENDING,
+            delivery=lists.PENDING,
         )
         if i == 0:
-            store.cancel_event(db, e.id, now)
+            lists.cancel_event(db, e.id, now)
             ids["cancelled"].append(e.uid)
         else:
             ids["events"].append(e.uid)
     for i in range(TASKS):
-        t = store.add_task(db, assignee="Sam", title=f"trial {trial} task {i}", now=now, delivery=store.PENDING)
+        t = lists.add_task(db, assignee="Sam", title=f"trial {trial} task {i}", now=now, delivery=lists.PENDING)
         assert t.uid is not None  # add_task writes one
         ids["tasks"].append(t.uid)
     db.conn.close()

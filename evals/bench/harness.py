@@ -20,8 +20,9 @@ from urllib.parse import quote
 
 REPO = Path(__file__).resolve().parents[2]
 
-# Variables that would point a child at a real provider or a person's data.
-SCRUBBED = (
+# Variables that would point kept at a real provider or at the person's own accounts:
+# no test or bench run inherits them (tests/conftest.py clears them for every test).
+PERSONAL_VARS = (
     "ANTHROPIC_API_KEY",
     "ANTHROPIC_BASE_URL",
     "OPENAI_API_KEY",
@@ -29,16 +30,17 @@ SCRUBBED = (
     "KEPT_MODEL",
     "KEPT_MEMORY_MODEL",
     "KEPT_LOCAL_MODEL",
-    "KEPT_HOME",
     "KEPT_CALDAV_URL",
     "KEPT_CALDAV_USER",
     "KEPT_CALDAV_PASSWORD",
     "KEPT_CALDAV_CALENDAR",
     "KEPT_SMTP_URL",
     "KEPT_SMTP_FROM",
-    # Each child would otherwise compile the SDKs from source on every start.
-    "PYTHONDONTWRITEBYTECODE",
+    "KEPT_DELIVERY_TIMEOUT",
 )
+# A child also gets its own data directory, and writes bytecode: it would otherwise
+# compile the SDKs from source on every start.
+SCRUBBED = (*PERSONAL_VARS, "KEPT_HOME", "PYTHONDONTWRITEBYTECODE")
 FAKE_KEY = "test-key-not-real"
 
 

@@ -42,7 +42,7 @@ def seed(db, now: datetime = NOW) -> dict[str, int]:
     from memory import facts, notes, promises, soul
     from memory import messages as store
     from memory.db import transaction
-    from tools import store as tool_store
+    from tools import lists
 
     me = store.get_chat(db)
     m = MARKERS
@@ -72,11 +72,11 @@ def seed(db, now: datetime = NOW) -> dict[str, int]:
             "INSERT INTO series_events (series_id, on_date, message_id, text, created_at) VALUES (?, ?, ?, ?, ?)",
             (series_id, "2026-10-02", 1, f"another {m['series']} outage", "2026-10-02"),
         )
-    sent = tool_store.add_outbox(
+    sent = lists.add_outbox(
         db, recipient="Dana", body=f"the {m['outbox']} offer", now=now - timedelta(days=1), chat=me.name
     )
-    tool_store.add_outbox(db, recipient="Ravi", body=f"the {m['outbox (command)']} draft", now=now - timedelta(days=1))
-    event = tool_store.add_event(
+    lists.add_outbox(db, recipient="Ravi", body=f"the {m['outbox (command)']} draft", now=now - timedelta(days=1))
+    event = lists.add_event(
         db,
         title=f"{m['event title']} interview",
         start=now + timedelta(days=1),
@@ -86,7 +86,7 @@ def seed(db, now: datetime = NOW) -> dict[str, int]:
         notes=f"bring the {m['event notes']} file",
         chat=me.name,
     )
-    task = tool_store.add_task(db, assignee="me", title=f"renew the {m['task']} lease", now=now, chat=me.name)
+    task = lists.add_task(db, assignee="me", title=f"renew the {m['task']} lease", now=now, chat=me.name)
     return {"event": event.id, "task": task.id, "outbox": sent.id}
 
 

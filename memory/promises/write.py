@@ -17,6 +17,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from memory.db import held
 from memory.promises.detect import own, resolve_due
 from memory.promises.evidence import completion_cue, drop_cue
 from memory.promises.ledger import DONE, DROPPED, OPEN, Promise, add, close, list_promises
@@ -135,13 +136,7 @@ def plan_pass(db, batch: Batch | list, llm, today: date) -> PromisePlan:
     if not msgs:
         return plan
     ids = [m.id for m in msgs]
-    already = {
-        r[0]
-        for r in db.conn.execute(
-            f"SELECT DISTINCT opened_message_id FROM promises WHERE opened_message_id IN ({', '.join('?' for _ in ids)})",
-            ids,
-        )
-    }
+    already = held(db.conn, "promises", "opened_message_id", ids)
     flagged: dict[int, list[PromiseItem]] = {}  # message id -> the commitments the extraction read in it
     for item in read_with_facts or []:
         if 1 <= item.message <= len(numbered) and item.what:
@@ -272,17 +267,7 @@ def apply_pass(conn: sqlite3.Connection, plan: PromisePlan) -> dict[str, int]:
     pass that reruns over the same messages writes no duplicates.
     """
     sources = {n.opened_message_id for n in plan.new if n is not None}
-    already = (
-        {
-            r[0]
-            for r in conn.execute(
-                f"SELECT DISTINCT opened_message_id FROM promises WHERE opened_message_id IN ({', '.join('?' for _ in sources)})",
-                list(sources),
-            )
-        }
-        if sources
-        else set()
-    )
+    already = held(conn, "promises", "opened_message_id", sources)
     new_ids: list[int | None] = []
     for n in plan.new:
         if n is None:

@@ -24,7 +24,7 @@ from evals.bench.servers import (
     self_signed_context,
 )
 from tests.faults.checks import assert_clean
-from tools import calendar, messages, store, tasks
+from tools import calendar, lists, messages, tasks
 from tools.base import ToolContext
 from tools.delivery import Deliverer
 from tools.delivery.accounts import Account, parse_url
@@ -62,7 +62,7 @@ def booking(db, delivery, title="Launch review"):
 
 
 def state(db, kind, item_id):
-    return store.delivery_of(db, kind, item_id)
+    return lists.delivery_of(db, kind, item_id)
 
 
 # --- mail ---------------------------------------------------------------------
@@ -76,11 +76,11 @@ def test_connection_refused_queues_the_email_and_a_later_retry_sends_it_once(db)
     result = email(db, delivery)
     assert result["status"] == "queued"
     assert "connection refused" in one_line(result["delivery"]) and "tries again" in result["delivery"]
-    row = state(db, store.MESSAGE, result["message_id"])
-    assert row.state == store.PENDING and row.attempts == 1 and row.next_retry > datetime.now(UTC)
+    row = state(db, lists.MESSAGE, result["message_id"])
+    assert row.state == lists.PENDING and row.attempts == 1 and row.next_retry > datetime.now(UTC)
     with server:  # the server comes up on that port
         done = delivery.run_due(db, include_failed=True)
-        assert [d.state for d in done] == [store.DELIVERED]
+        assert [d.state for d in done] == [lists.DELIVERED]
         assert delivery.run_due(db, include_failed=True) == []
         assert len(server.messages) == 1
 
@@ -100,7 +100,7 @@ def test_a_server_that_goes_down_loses_nothing_and_sends_nothing_twice(db):
         delivery.run_due(db, include_failed=True)
         bodies = [m.message.get_content().strip() for m in got + back.messages]
     assert bodies == ["one", "two"]
-    assert [m.body for m in store.outbox(db)] == ["one", "two"]
+    assert [m.body for m in lists.outbox(db)] == ["one", "two"]
 
 
 def test_a_server_that_never_answers_times_out_and_is_queued(db):
@@ -137,7 +137,7 @@ def test_a_wrong_password_fails_with_the_login_named_and_the_password_nowhere(db
         wrong = make_password()
         result = email(db, mail_account(f"smtp://{server.user}:{wrong}@127.0.0.1:{server.port}"))
     assert result["status"] == "failed" and "refused the login (535" in one_line(result["delivery"])
-    assert wrong not in json.dumps(result) and wrong not in (state(db, store.MESSAGE, 1).last_error or "")
+    assert wrong not in json.dumps(result) and wrong not in (state(db, lists.MESSAGE, 1).last_error or "")
 
 
 def test_tls_errors_say_so_and_send_nothing(db):
@@ -156,7 +156,7 @@ def test_a_malformed_url_is_one_line_and_the_message_stays_recorded(db, kept_hom
     monkeypatch.setenv("KEPT_SMTP_FROM", "ana@example.org")
     result = email(db, Deliverer.from_home(kept_home))
     assert result["status"] == "recorded" and "KEPT_SMTP_URL" in one_line(result["delivery"])
-    assert [m.body for m in store.outbox(db)] == ["The launch moved to Friday."]
+    assert [m.body for m in lists.outbox(db)] == ["The launch moved to Friday."]
 
 
 # --- calendar -----------------------------------------------------------------
@@ -172,7 +172,7 @@ def radicale(tmp_path_factory):
 def test_calendar_server_refusing_connections_queues_the_booking(db):
     result = booking(db, calendar_account(f"http://127.0.0.1:{free_port()}/"))
     assert result["delivery_state"] == "queued" and "connection refused" in one_line(result["delivery"])
-    assert store.get_event(db, result["event_id"]).title == "Launch review"  # the record stays
+    assert lists.get_event(db, result["event_id"]).title == "Launch review"  # the record stays
 
 
 def test_wrong_calendar_password_is_401_and_not_retried(db, radicale):
@@ -235,8 +235,8 @@ def test_outbox_retry_with_the_server_down_is_one_line_per_item_and_no_traceback
     db = open_store(kept_home / "kept.db")
     now = datetime.now(UTC) - timedelta(minutes=1)
     for i in range(2):
-        store.add_outbox(
-            db, recipient=f"p{i}@example.com", body=f"m{i}", now=now, channel="email", delivery=store.PENDING
+        lists.add_outbox(
+            db, recipient=f"p{i}@example.com", body=f"m{i}", now=now, channel="email", delivery=lists.PENDING
         )
     proc = harness.run_kept("outbox", "retry", home=kept_home, env=env, timeout=60)
     assert proc.returncode == 1

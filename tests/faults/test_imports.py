@@ -115,3 +115,32 @@ def test_a_good_export_still_imports_and_round_trips(db, tmp_path):
     again = open_store(tmp_path / "again.db")
     transfer.import_data(again, json.loads(json.dumps(transfer.export_data(db))))
     assert transfer.export_data(again)["facts"] == transfer.export_data(db)["facts"]
+
+
+NOTE = {
+    "id": 1,
+    "kind": "memory",
+    "text": "Atlas: budget talks in October",
+    "at": "2026-10-01T10:00:00Z",
+    "reason": None,
+}
+
+
+def test_a_row_the_schema_refuses_after_others_were_written_leaves_the_store_empty(db):
+    # Notes and facts are inserted before the events; the CHECK on the event kind fails
+    # only at the insert, and takes the rows already written back with it.
+    data = _export(notes=[NOTE], facts=[FACT], events=[{**EVENT, "event": "REWRITE"}])
+    with pytest.raises(transfer.ImportRefused) as err:
+        transfer.import_data(db, data)
+    assert "fact_events row 1 (id 1)" in str(err.value) and "CHECK" in str(err.value)
+    assert transfer.is_empty(db)
+    counts = transfer.import_data(db, _export(notes=[NOTE], facts=[FACT], events=[EVENT]))
+    assert counts == {"notes": 1, "facts": 1, "events": 1, "promises": 0, "series": 0}
+
+
+def test_a_field_one_row_leaves_out_takes_its_column_default(db):
+    # The first row names source_ids, the second does not: the second gets the column's
+    # default ('[]'), not a NULL its NOT NULL column would refuse.
+    second = {k: v for k, v in {**FACT, "id": 2, "text": "2026-10-02: now 6,000 euros"}.items() if k != "source_ids"}
+    transfer.import_data(db, _export(facts=[{**FACT, "source_ids": "[3]"}, second]))
+    assert [f["source_ids"] for f in transfer.export_data(db)["facts"]] == ["[3]", "[]"]

@@ -205,7 +205,7 @@ def test_the_same_pass_in_a_private_chat_does_see_the_private_data(kept_home, tm
 
 def test_a_team_chat_cannot_cancel_or_complete_a_private_row(db):
     from evals.bench import privacy
-    from tools import store as tool_store
+    from tools import lists
     from tools.base import ToolContext, ToolError
     from tools.calendar import TOOLS as CAL
 
@@ -215,4 +215,4 @@ def test_a_team_chat_cannot_cancel_or_complete_a_private_row(db):
     with pytest.raises(ToolError) as err:
         cancel.call(ctx, {"event_id": ids["event"]})
     assert "no event" in str(err.value) and privacy.MARKERS["event title"] not in str(err.value)
-    assert tool_store.get_event(db, ids["event"]).status == tool_store.SCHEDULED
+    assert lists.get_event(db, ids["event"]).status == lists.SCHEDULED

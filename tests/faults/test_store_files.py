@@ -48,11 +48,7 @@ def test_a_file_that_is_not_a_database_is_refused_in_one_line_and_left_untouched
     _assert_refused_and_untouched(kept, path, harness.Held.of(path), server)
 
 
-def test_a_truncated_database_is_refused_or_read_but_never_tracebacks(kept, server, kept_home):
-    _make_store(kept_home, 400)
-    path = kept_home / "kept.db"
-    data = path.read_bytes()
-    path.write_bytes(data[: len(data) // 3])
+def _assert_read_or_refused_untouched(kept, server, path) -> None:
     before = harness.Held.of(path)
     for args in (("history", "--json"), ("ask", "hello")):
         server.reply_text("hi")
@@ -60,6 +56,14 @@ def test_a_truncated_database_is_refused_or_read_but_never_tracebacks(kept, serv
         assert_clean(proc)
         if proc.returncode != 0:
             assert harness.Held.of(path) == before, "a refused file was changed"
+
+
+def test_a_truncated_database_is_refused_or_read_but_never_tracebacks(kept, server, kept_home):
+    _make_store(kept_home, 400)
+    path = kept_home / "kept.db"
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 3])
+    _assert_read_or_refused_untouched(kept, server, path)
 
 
 def test_a_database_with_garbage_pages_is_refused_or_read_but_never_tracebacks(kept, server, kept_home):
@@ -71,13 +75,7 @@ def test_a_database_with_garbage_pages_is_refused_or_read_but_never_tracebacks(k
     for p in range(2, len(data) // page, 3):  # scribble over every third page after the schema
         data[p * page + 8 : p * page + 200] = bytes(rng.randrange(256) for _ in range(192))
     path.write_bytes(bytes(data))
-    before = harness.Held.of(path)
-    for args in (("history", "--json"), ("ask", "hello")):
-        server.reply_text("hi")
-        proc = kept(*args)
-        assert_clean(proc)
-        if proc.returncode != 0:
-            assert harness.Held.of(path) == before, "a refused file was changed"
+    _assert_read_or_refused_untouched(kept, server, path)
 
 
 def test_a_database_from_a_newer_kept_is_refused_in_one_line_and_left_untouched(kept, server, kept_home):
@@ -91,6 +89,20 @@ def test_a_database_from_a_newer_kept_is_refused_in_one_line_and_left_untouched(
     proc = kept("history")
     assert "newer" in assert_one_line_error(proc)
     _assert_refused_and_untouched(kept, path, before, server)
+
+
+def test_a_store_written_before_two_owners_were_renamed_opens_without_rerunning_them(tmp_path):
+    # tools.store became tools.lists and memory.calls became memory.call_log; a store
+    # records migrations by owner name, so the renamed owners keep the names stores hold.
+    path = tmp_path / "kept.db"
+    db = open_store(path)
+    before = {r[0]: r[1] for r in db.conn.execute("SELECT migration_set, count(*) FROM _migrations GROUP BY 1")}
+    db.conn.close()
+    assert {"tools.store", "memory.calls"} <= set(before)
+    assert not {"tools.lists", "memory.call_log"} & set(before)
+    again = open_store(path)
+    after = {r[0]: r[1] for r in again.conn.execute("SELECT migration_set, count(*) FROM _migrations GROUP BY 1")}
+    assert after == before
 
 
 def test_the_database_and_its_directory_are_private_to_the_owner(kept, server, kept_home):

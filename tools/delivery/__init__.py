@@ -1,7 +1,7 @@
 """Delivery: what kept books and sends reaches the person's own accounts.
 
 The local store stays the record; delivery is a queue beside it
-(``tools.store`` deliveries table). An item is written with its delivery
+(``tools.lists`` deliveries table). An item is written with its delivery
 row in one transaction (``pending`` when an account is configured, ``local``
 when not), then an attempt claims it, talks to the server and records the
 outcome: ``delivered`` with the server's reply, ``pending`` with the error
@@ -19,7 +19,7 @@ import os
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from tools import store
+from tools import lists
 from tools.delivery.accounts import CALDAV, SMTP, Account, AccountError, scrub
 from tools.delivery.problems import DeliveryProblem
 
@@ -106,19 +106,19 @@ class Deliverer:
     def message_state(self, channel: str, recipient: str) -> tuple[str, str | None]:
         """(state, why it stays local) for a new outbox row."""
         if channel != "email":
-            return store.LOCAL, (
+            return lists.LOCAL, (
                 f"kept has no {channel} connection; only email is delivered (give an email address and channel 'email')"
             )
         if "@" not in recipient or " " in recipient.strip():
-            return store.LOCAL, f"{recipient!r} is not an email address; send to an address to deliver it"
+            return lists.LOCAL, f"{recipient!r} is not an email address; send to an address to deliver it"
         if self.mail is None:
-            return store.LOCAL, self._not_connected("email", CONNECT_MAIL)
-        return store.PENDING, None
+            return lists.LOCAL, self._not_connected("email", CONNECT_MAIL)
+        return lists.PENDING, None
 
     def calendar_state(self) -> tuple[str, str | None]:
         if self.calendar is None:
-            return store.LOCAL, self._not_connected("calendar", CONNECT_CALENDAR)
-        return store.PENDING, None
+            return lists.LOCAL, self._not_connected("calendar", CONNECT_CALENDAR)
+        return lists.PENDING, None
 
     def _not_connected(self, what: str, how: str) -> str:
         if self.problem:
@@ -127,26 +127,27 @@ class Deliverer:
 
     # --- attempts -----------------------------------------------------------
 
-    def deliver(self, db, kind: str, item_id: int, now: datetime | None = None) -> store.Delivery | None:
+    def deliver(self, db, kind: str, item_id: int, now: datetime | None = None) -> lists.Delivery | None:
         """One attempt at one item (if it is waiting and no other live process holds it)."""
         now = now or datetime.now(UTC)
         lease = 2 * self.timeout + 30  # longer than any one attempt can take
-        if not store.claim_delivery(db, kind, item_id, now, lease_seconds=lease, owner=self.owner, alive=_alive):
-            return store.delivery_of(db, kind, item_id)
-        recorded: list[store.Delivery] = []
+        if not lists.claim_delivery(db, kind, item_id, now, lease_seconds=lease, owner=self.owner, alive=_alive):
+            return lists.delivery_of(db, kind, item_id)
+        recorded: list[lists.Delivery] = []
+
+        def delivered(reply: str) -> lists.Delivery:
+            return lists.finish_delivery(
+                db,
+                kind,
+                item_id,
+                datetime.now(UTC),
+                owner=self.owner,
+                state=lists.DELIVERED,
+                reply=scrub(reply, *self._secrets()),
+            )
 
         def accepted(reply: str) -> None:  # the server has it: say so before anything else can fail
-            recorded.append(
-                store.finish_delivery(
-                    db,
-                    kind,
-                    item_id,
-                    datetime.now(UTC),
-                    owner=self.owner,
-                    state=store.DELIVERED,
-                    reply=scrub(reply, *self._secrets()),
-                )
-            )
+            recorded.append(delivered(reply))
 
         try:
             reply = self._attempt(db, kind, item_id, accepted)
@@ -163,48 +164,38 @@ class Deliverer:
                 item_id,
                 DeliveryProblem(f"delivery failed: {type(exc).__name__}: {str(exc)[:160]}", retry=True),
             )
-        if recorded:
-            return recorded[0]
-        return store.finish_delivery(
-            db,
-            kind,
-            item_id,
-            datetime.now(UTC),
-            owner=self.owner,
-            state=store.DELIVERED,
-            reply=scrub(reply, *self._secrets()),
-        )
+        return recorded[0] if recorded else delivered(reply)
 
-    def _failed(self, db, kind: str, item_id: int, problem: DeliveryProblem) -> store.Delivery:
+    def _failed(self, db, kind: str, item_id: int, problem: DeliveryProblem) -> lists.Delivery:
         if problem.unreachable:
-            self._unreachable.add(SMTP if kind == store.MESSAGE else CALDAV)
+            self._unreachable.add(SMTP if kind == lists.MESSAGE else CALDAV)
         now = datetime.now(UTC)
-        current = store.delivery_of(db, kind, item_id)
+        current = lists.delivery_of(db, kind, item_id)
         attempts = current.attempts if current else 1
         line = scrub(problem.line, *self._secrets())
         if problem.retry and attempts < MAX_ATTEMPTS:
             wait = min(FIRST_BACKOFF * 2 ** (attempts - 1), MAX_BACKOFF)
-            return store.finish_delivery(
+            return lists.finish_delivery(
                 db,
                 kind,
                 item_id,
                 now,
                 owner=self.owner,
-                state=store.PENDING,
+                state=lists.PENDING,
                 error=line,
                 next_retry=now + timedelta(seconds=wait),
             )
         if problem.retry:
             line += f" (gave up after {attempts} attempts)"
-        return store.finish_delivery(db, kind, item_id, now, owner=self.owner, state=store.FAILED, error=line)
+        return lists.finish_delivery(db, kind, item_id, now, owner=self.owner, state=lists.FAILED, error=line)
 
     def _attempt(self, db, kind: str, item_id: int, accepted) -> str:
         stamp = datetime.now(UTC)
-        if kind == store.MESSAGE:
-            message = store.get_outbox(db, item_id)
+        if kind == lists.MESSAGE:
+            message = lists.get_outbox(db, item_id)
             assert message is not None  # a delivery row is written with its item, and outbox rows are never deleted
             state, why = self.message_state(message.channel, message.recipient)
-            if state != store.PENDING:
+            if state != lists.PENDING:
                 assert why is not None  # message_state says why whenever it keeps a message local
                 raise DeliveryProblem(why, retry=False)
             assert self.mail is not None  # message_state queues a message only with an email account
@@ -223,15 +214,15 @@ class Deliverer:
         server = self.server()
         if server is None:
             raise DeliveryProblem(self._not_connected("calendar", CONNECT_CALENDAR), retry=False)
-        if kind == store.EVENT:
-            return server.put_event(store.get_event(db, item_id), stamp)
-        if kind == store.TASK:
-            return server.put_todo(store.get_task(db, item_id), stamp)
+        if kind == lists.EVENT:
+            return server.put_event(lists.get_event(db, item_id), stamp)
+        if kind == lists.TASK:
+            return server.put_todo(lists.get_task(db, item_id), stamp)
         raise ValueError(kind)
 
     def run_due(
         self, db, now: datetime | None = None, *, include_failed: bool = False, progress=None
-    ) -> list[store.Delivery]:
+    ) -> list[lists.Delivery]:
         """Attempt every waiting item once (failed ones too with ``include_failed``).
 
         After a server refuses a connection or times out, the rest of that
@@ -240,8 +231,8 @@ class Deliverer:
         now = now or datetime.now(UTC)
         self._unreachable.clear()
         done = []
-        for item in store.due_deliveries(db, None if include_failed else now, include_failed=include_failed):
-            target = SMTP if item.kind == store.MESSAGE else CALDAV
+        for item in lists.due_deliveries(db, None if include_failed else now, include_failed=include_failed):
+            target = SMTP if item.kind == lists.MESSAGE else CALDAV
             if target in self._unreachable or target not in self.accounts:  # it waits for the next run
                 continue
             result = self.deliver(db, item.kind, item.item_id, now)
@@ -253,7 +244,7 @@ class Deliverer:
 
     # --- reading the server's calendar ---------------------------------------
 
-    def server_events(self, start: datetime, end: datetime, tz) -> tuple[list[store.Event], str | None]:
+    def server_events(self, start: datetime, end: datetime, tz) -> tuple[list[lists.Event], str | None]:
         """Events on the calendar server in [start, end) that kept did not book: (events, why none were read)."""
         server = self.server()
         if server is None:
@@ -271,17 +262,17 @@ def _load(home: Path) -> dict[str, Account]:
     return accounts.load(home)
 
 
-def outcome(delivery: store.Delivery | None, tz, *, why_local: str | None = None) -> tuple[str, str]:
+def outcome(delivery: lists.Delivery | None, tz, *, why_local: str | None = None) -> tuple[str, str]:
     """(a status word, one line saying what happened) for a tool result.
 
     'sent' the server took it; 'queued' kept tries again (when, and why not yet);
     'recorded' kept only, and why; 'failed' what the person must fix first.
     """
-    if delivery is None or delivery.state == store.LOCAL:
+    if delivery is None or delivery.state == lists.LOCAL:
         return "recorded", f"recorded in kept only, not delivered: {why_local or 'no account is connected'}"
-    if delivery.state == store.DELIVERED:
+    if delivery.state == lists.DELIVERED:
         return "sent", f"delivered: {delivery.reply}"
-    if delivery.state == store.PENDING:
+    if delivery.state == lists.PENDING:
         retry = delivery.next_retry.astimezone(tz).strftime("%Y-%m-%d %H:%M") if delivery.next_retry else "soon"
         what = f"not delivered yet: {delivery.last_error}" if delivery.last_error else "queued for delivery"
         return "queued", f"{what}; kept keeps it and tries again at {retry} (or now with `kept outbox retry`)"
@@ -293,12 +284,12 @@ def outcome(delivery: store.Delivery | None, tz, *, why_local: str | None = None
 
 def deliver_now(ctx, kind: str, item_id: int, state: str, why_local: str | None) -> tuple[str, str]:
     """A tool's new item: one attempt now when it is queued; (status word, one line) for the result."""
-    record = ctx.deliverer().deliver(ctx.db, kind, item_id) if state == store.PENDING else None
+    record = ctx.deliverer().deliver(ctx.db, kind, item_id) if state == lists.PENDING else None
     return outcome(record, ctx.tz, why_local=why_local)
 
 
 def deliver_change(ctx, kind: str, item_id: int, why_local: str) -> tuple[str, str]:
     """After a cancel or a completion: the server hears of it when the item went (or was going) there."""
-    queued = store.delivery_of(ctx.db, kind, item_id)
-    state = store.LOCAL if queued is None or queued.state == store.LOCAL else store.PENDING
+    queued = lists.delivery_of(ctx.db, kind, item_id)
+    state = lists.LOCAL if queued is None or queued.state == lists.LOCAL else lists.PENDING
     return deliver_now(ctx, kind, item_id, state, why_local)

@@ -22,7 +22,7 @@ from zoneinfo import ZoneInfo
 from tools import ics
 from tools.delivery.accounts import Account
 from tools.delivery.problems import DeliveryProblem, caldav_problem
-from tools.store import CANCELLED, Event, Task
+from tools.lists import CANCELLED, Event, Task
 
 
 class CalendarServer:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import smtplib
 import ssl
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from email import policy
 from email.message import EmailMessage
@@ -76,22 +78,44 @@ def send(account: Account, message: EmailMessage, timeout: float, accepted=None)
     """
     to = message["To"]
     assert account.sender is not None  # accounts.load refuses an smtp account without a From address
+    with _session(account, timeout, to) as client:
+        code, reply = client.mail(account.sender)
+        if code != 250:
+            raise smtplib.SMTPSenderRefused(code, reply, account.sender)
+        code, reply = client.rcpt(to)
+        if code not in (250, 251):
+            raise smtplib.SMTPRecipientsRefused({to: (code, reply)})
+        code, reply = client.data(message.as_bytes(policy=policy.SMTP))  # CRLF line ends, as on the wire
+        if code != 250:  # smtplib.data returns the final reply without checking it
+            raise smtplib.SMTPDataError(code, reply)
+        text = reply.decode("utf-8", "replace") if isinstance(reply, bytes) else str(reply)
+        answer = f"{where(account)} answered {code} {' '.join(text.split())}"
+        if accepted is not None:
+            accepted(answer)
+    return answer
+
+
+def greet(account: Account, timeout: float) -> str:
+    """`kept connect test smtp`: connect, TLS, log in; what the server said."""
+    with _session(account, timeout, account.sender or "") as client:
+        banner = " ".join((client.ehlo_resp or b"").decode("utf-8", "replace").split())[:200]
+        tls = (
+            "TLS"
+            if account.implicit_tls or getattr(client, "sock", None) and isinstance(client.sock, ssl.SSLSocket)
+            else "no TLS"
+        )
+        login = "logged in" if account.user and account.password else "no login"
+    return f"{where(account)} answered: {banner} ({tls}, {login})"
+
+
+@contextmanager
+def _session(account: Account, timeout: float, to: str) -> Iterator[smtplib.SMTP]:
+    """A connected, logged-in client, said goodbye to however the block ends; any failure,
+    in connecting or in the block, becomes the one-line DeliveryProblem for ``to``."""
     try:
         client = _connect(account, timeout)
         try:
-            code, reply = client.mail(account.sender)
-            if code != 250:
-                raise smtplib.SMTPSenderRefused(code, reply, account.sender)
-            code, reply = client.rcpt(to)
-            if code not in (250, 251):
-                raise smtplib.SMTPRecipientsRefused({to: (code, reply)})
-            code, reply = client.data(message.as_bytes(policy=policy.SMTP))  # CRLF line ends, as on the wire
-            if code != 250:  # smtplib.data returns the final reply without checking it
-                raise smtplib.SMTPDataError(code, reply)
-            text = reply.decode("utf-8", "replace") if isinstance(reply, bytes) else str(reply)
-            answer = f"{where(account)} answered {code} {' '.join(text.split())}"
-            if accepted is not None:
-                accepted(answer)
+            yield client
         finally:
             try:
                 client.quit()
@@ -99,26 +123,3 @@ def send(account: Account, message: EmailMessage, timeout: float, accepted=None)
                 client.close()
     except Exception as exc:
         raise smtp_problem(exc, where(account), to, timeout) from None
-    return answer
-
-
-def greet(account: Account, timeout: float) -> str:
-    """`kept connect test smtp`: connect, TLS, log in; what the server said."""
-    try:
-        client = _connect(account, timeout)
-        try:
-            banner = " ".join((client.ehlo_resp or b"").decode("utf-8", "replace").split())[:200]
-            tls = (
-                "TLS"
-                if account.implicit_tls or getattr(client, "sock", None) and isinstance(client.sock, ssl.SSLSocket)
-                else "no TLS"
-            )
-            login = "logged in" if account.user and account.password else "no login"
-        finally:
-            try:
-                client.quit()
-            except (smtplib.SMTPException, OSError):
-                client.close()
-    except Exception as exc:
-        raise smtp_problem(exc, where(account), account.sender or "", timeout) from None
-    return f"{where(account)} answered: {banner} ({tls}, {login})"

@@ -1,6 +1,6 @@
-"""What the tools did: calendar events, the outbox, tasks. This module owns
-those three tables; tools and commands read and write them only through the
-functions here.
+"""The lists the tools keep: calendar events, the outbox, tasks (what the tools
+did), and the delivery queue beside them. This module owns those four tables;
+tools and commands read and write them only through the functions here.
 
 Moments are stored in UTC as fixed-width 'YYYY-MM-DDTHH:MM:SSZ' text, so
 string order is time order and overlap tests are plain comparisons; they are
@@ -10,14 +10,16 @@ shown in the person's zone when read out (``as_dict(tz)``).
 from __future__ import annotations
 
 import json
+import sqlite3
 import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import TypeVar
 from zoneinfo import ZoneInfo
 
 import sqlite_utils
 
-from memory.db import inserted_id, transaction
+from memory.db import insert_row, transaction
 from memory.scope import EVERYTHING, Scope
 
 SCHEDULED, CANCELLED = "scheduled", "cancelled"
@@ -27,6 +29,8 @@ OPEN, DONE = "open", "done"
 LOCAL, PENDING, DELIVERED, FAILED = "local", "pending", "delivered", "failed"
 MESSAGE, EVENT, TASK = "message", "event", "task"
 
+# Stores record these migrations under the module's first name; renaming it must not re-run them.
+MIGRATION_SET = "tools.store"
 MIGRATIONS = [
     (
         "m001_calendar_outbox_tasks",
@@ -130,6 +134,49 @@ def recipient_key(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
+_T = TypeVar("_T")
+
+
+def _kept(item: _T | None) -> _T:
+    """An item just written or found: rows of these tables are never deleted, so it is there."""
+    assert item is not None
+    return item
+
+
+def _row(conn, table: str, row_id: int, scope: Scope) -> sqlite3.Row | None:
+    """The row of ``table`` with ``row_id``, or None when there is none or ``scope`` may not see it."""
+    cond, args = scope.where()
+    return conn.execute(f"SELECT * FROM {table} WHERE id = ?" + cond, (row_id, *args)).fetchone()
+
+
+# Each kind of item's table, and for those that close, the column saying when.
+_TABLE = {MESSAGE: "outbox", EVENT: "calendar_events", TASK: "tasks"}
+_CLOSED_AT = {EVENT: "cancelled_at", TASK: "done_at"}
+
+
+def _add(db: sqlite_utils.Database, kind: str, row: dict, delivery: str, now: datetime) -> int:
+    """Write a new item and its first delivery row in one transaction; the item's id."""
+    with transaction(db) as conn:
+        item_id = insert_row(db, _TABLE[kind], row)
+        set_delivery(conn, kind, item_id, delivery, now)
+    return item_id
+
+
+def _close(db: sqlite_utils.Database, kind: str, item_id: int, status: str, now: datetime, scope: Scope) -> None:
+    """Give an event or a task its final ``status`` (cancelled, done), and queue the change for the
+    server that has (or was getting) it. Raises LookupError (unknown id, or one ``scope`` may not
+    see) or ValueError (already so)."""
+    table, stamp = _TABLE[kind], _CLOSED_AT[kind]
+    with transaction(db) as conn:
+        row = _row(conn, table, item_id, scope)
+        if row is None:
+            raise LookupError(item_id)
+        if row["status"] == status:
+            raise ValueError(item_id)
+        conn.execute(f"UPDATE {table} SET status = ?, {stamp} = ? WHERE id = ?", (status, utc(now), item_id))
+        _requeue(conn, kind, item_id, now)
+
+
 # --- calendar ---------------------------------------------------------------
 
 
@@ -201,29 +248,26 @@ def add_event(
     origin: str = "kept",
 ) -> Event:
     """Store an event; ``delivery`` PENDING queues it for the calendar server in the same transaction."""
-    with transaction(db) as conn:
-        cursor = conn.execute(
-            "INSERT INTO calendar_events (uid, title, start_utc, end_utc, attendees, location, notes,"
-            " status, chat, created_at, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                uid or f"{uuid.uuid4()}@kept",
-                title,
-                utc(start),
-                utc(end),
-                json.dumps(attendees or [], ensure_ascii=False),
-                location,
-                notes,
-                SCHEDULED,
-                chat,
-                utc(now),
-                origin,
-            ),
-        )
-        event_id = inserted_id(cursor)
-        set_delivery(conn, EVENT, event_id, delivery, now)
-    event = get_event(db, event_id)
-    assert event is not None  # just inserted; events are never deleted
-    return event
+    event_id = _add(
+        db,
+        EVENT,
+        {
+            "uid": uid or f"{uuid.uuid4()}@kept",
+            "title": title,
+            "start_utc": utc(start),
+            "end_utc": utc(end),
+            "attendees": json.dumps(attendees or [], ensure_ascii=False),
+            "location": location,
+            "notes": notes,
+            "status": SCHEDULED,
+            "chat": chat,
+            "created_at": utc(now),
+            "origin": origin,
+        },
+        delivery,
+        now,
+    )
+    return _kept(get_event(db, event_id))
 
 
 def event_by_uid(db: sqlite_utils.Database, uid: str) -> Event | None:
@@ -285,8 +329,7 @@ def import_event(db: sqlite_utils.Database, event: Event, now: datetime) -> str:
 
 def get_event(db: sqlite_utils.Database, event_id: int, scope: Scope = EVERYTHING) -> Event | None:
     """The event, or None when there is none or ``scope`` may not see it."""
-    cond, args = scope.where()
-    row = db.conn.execute("SELECT * FROM calendar_events WHERE id = ?" + cond, (event_id, *args)).fetchone()
+    row = _row(db.conn, "calendar_events", event_id, scope)
     return _event(row) if row else None
 
 
@@ -327,20 +370,8 @@ def cancel_event(db: sqlite_utils.Database, event_id: int, now: datetime, scope:
     An event that reached (or was on its way to) a calendar server is queued
     again, so the server's copy is removed too.
     """
-    cond, args = scope.where()
-    with transaction(db) as conn:
-        row = conn.execute("SELECT status FROM calendar_events WHERE id = ?" + cond, (event_id, *args)).fetchone()
-        if row is None:
-            raise LookupError(event_id)
-        if row["status"] == CANCELLED:
-            raise ValueError(event_id)
-        conn.execute(
-            "UPDATE calendar_events SET status = ?, cancelled_at = ? WHERE id = ?", (CANCELLED, utc(now), event_id)
-        )
-        _requeue(conn, EVENT, event_id, now)
-    event = get_event(db, event_id)
-    assert event is not None  # found above; events are never deleted
-    return event
+    _close(db, EVENT, event_id, CANCELLED, now, scope)
+    return _kept(get_event(db, event_id))
 
 
 # --- outbox -----------------------------------------------------------------
@@ -396,21 +427,27 @@ def add_outbox(
 ) -> OutboxMessage:
     """Record a message; ``delivery`` PENDING queues it for sending in the same transaction."""
     message_uid = f"<{uuid.uuid4().hex}@{domain}>"
-    with transaction(db) as conn:
-        cursor = conn.execute(
-            "INSERT INTO outbox (recipient, recipient_key, channel, subject, body, chat, sent_at, message_uid)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (recipient, recipient_key(recipient), channel, subject, body, chat, utc(now), message_uid),
-        )
-        message_id = inserted_id(cursor)
-        set_delivery(conn, MESSAGE, message_id, delivery, now)
-    message = get_outbox(db, message_id)
-    assert message is not None  # just inserted; outbox rows are never deleted
-    return message
+    message_id = _add(
+        db,
+        MESSAGE,
+        {
+            "recipient": recipient,
+            "recipient_key": recipient_key(recipient),
+            "channel": channel,
+            "subject": subject,
+            "body": body,
+            "chat": chat,
+            "sent_at": utc(now),
+            "message_uid": message_uid,
+        },
+        delivery,
+        now,
+    )
+    return _kept(get_outbox(db, message_id))
 
 
 def get_outbox(db: sqlite_utils.Database, message_id: int) -> OutboxMessage | None:
-    row = db.conn.execute("SELECT * FROM outbox WHERE id = ?", (message_id,)).fetchone()
+    row = _row(db.conn, "outbox", message_id, EVERYTHING)
     return _outbox(row) if row else None
 
 
@@ -519,34 +556,30 @@ def add_task(
     delivery: str = LOCAL,
 ) -> Task:
     """``due`` is what is shown (a day or an ISO moment); ``due_moment`` orders and compares it."""
-    with transaction(db) as conn:
-        cursor = conn.execute(
-            "INSERT INTO tasks (assignee, assignee_key, title, due, due_utc, status, notes, chat, created_at, uid)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                assignee,
-                recipient_key(assignee),
-                title,
-                due,
-                utc(due_moment) if due_moment else None,
-                OPEN,
-                notes,
-                chat,
-                utc(now),
-                f"{uuid.uuid4()}@kept",
-            ),
-        )
-        task_id = inserted_id(cursor)
-        set_delivery(conn, TASK, task_id, delivery, now)
-    task = get_task(db, task_id)
-    assert task is not None  # just inserted; tasks are never deleted
-    return task
+    task_id = _add(
+        db,
+        TASK,
+        {
+            "assignee": assignee,
+            "assignee_key": recipient_key(assignee),
+            "title": title,
+            "due": due,
+            "due_utc": utc(due_moment) if due_moment else None,
+            "status": OPEN,
+            "notes": notes,
+            "chat": chat,
+            "created_at": utc(now),
+            "uid": f"{uuid.uuid4()}@kept",
+        },
+        delivery,
+        now,
+    )
+    return _kept(get_task(db, task_id))
 
 
 def get_task(db: sqlite_utils.Database, task_id: int, scope: Scope = EVERYTHING) -> Task | None:
     """The task, or None when there is none or ``scope`` may not see it."""
-    cond, args = scope.where()
-    row = db.conn.execute("SELECT * FROM tasks WHERE id = ?" + cond, (task_id, *args)).fetchone()
+    row = _row(db.conn, "tasks", task_id, scope)
     return _task(row) if row else None
 
 
@@ -569,18 +602,8 @@ def tasks(
 def complete_task(db: sqlite_utils.Database, task_id: int, now: datetime, scope: Scope = EVERYTHING) -> Task:
     """Mark a task done. Raises LookupError (unknown id, or one ``scope`` may not see)
     or ValueError (already done)."""
-    cond, args = scope.where()
-    with transaction(db) as conn:
-        row = conn.execute("SELECT status FROM tasks WHERE id = ?" + cond, (task_id, *args)).fetchone()
-        if row is None:
-            raise LookupError(task_id)
-        if row["status"] == DONE:
-            raise ValueError(task_id)
-        conn.execute("UPDATE tasks SET status = ?, done_at = ? WHERE id = ?", (DONE, utc(now), task_id))
-        _requeue(conn, TASK, task_id, now)
-    task = get_task(db, task_id)
-    assert task is not None  # found above; tasks are never deleted
-    return task
+    _close(db, TASK, task_id, DONE, now, scope)
+    return _kept(get_task(db, task_id))
 
 
 # --- delivery ---------------------------------------------------------------
@@ -660,9 +683,7 @@ def queue_again(db: sqlite_utils.Database, kind: str, item_id: int, now: datetim
                 "UPDATE deliveries SET state = ?, next_retry = ?, updated_at = ? WHERE kind = ? AND item_id = ?",
                 (PENDING, utc(now), utc(now), kind, item_id),
             )
-    found_row = delivery_of(db, kind, item_id)
-    assert found_row is not None  # made or updated above; delivery rows are never deleted
-    return found_row
+    return _kept(delivery_of(db, kind, item_id))
 
 
 def delivery_of(db: sqlite_utils.Database, kind: str, item_id: int) -> Delivery | None:
@@ -742,6 +763,4 @@ def finish_delivery(
                 owner,
             ),
         )
-    recorded = delivery_of(db, kind, item_id)
-    assert recorded is not None  # the claim that preceded this found the row; delivery rows are never deleted
-    return recorded
+    return _kept(delivery_of(db, kind, item_id))

@@ -6,14 +6,16 @@ how it ended, so no secret a person pastes can reach this table.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 
 import sqlite_utils
 
-from memory.db import transaction
+from memory.db import insert_row, transaction
 from memory.secrets import redact
 
+# Stores record these migrations under the module's first name; renaming it must not re-run them.
+MIGRATION_SET = "memory.calls"
 MIGRATIONS = [
     (
         "m001_model_calls",
@@ -52,23 +54,15 @@ class CallRecord:
 
 
 def log_call(db: sqlite_utils.Database, record: CallRecord) -> None:
-    with transaction(db) as conn:
-        conn.execute(
-            "INSERT INTO model_calls (at, purpose, provider, model, input_tokens, output_tokens, cost_usd,"
-            " latency_ms, attempt, error_class, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                datetime.now(UTC).isoformat(timespec="milliseconds"),
-                record.purpose,
-                record.provider,
-                record.model,
-                record.input_tokens,
-                record.output_tokens,
-                record.cost_usd,
-                record.latency_ms,
-                record.attempt,
-                record.error_class,
-                redact(record.error or "")[:500] or None,  # every stored error, whoever logs it
-            ),
+    with transaction(db):
+        insert_row(
+            db,
+            "model_calls",
+            {
+                "at": datetime.now(UTC).isoformat(timespec="milliseconds"),
+                **asdict(record),
+                "error": redact(record.error or "")[:500] or None,  # every stored error, whoever logs it
+            },
         )
 
 
