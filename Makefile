@@ -26,6 +26,7 @@ install: $(VENV)/.local-$(HASH)
 install-dev: $(VENV)/.dev-$(HASH)
 
 chat: install
+	$(BIN)/kept model warm
 	$(BIN)/kept chat
 
 # Everything: lint and format check, the type check, unit tests, the fault

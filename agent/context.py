@@ -201,13 +201,13 @@ def build(
             if found:
                 parts.append(quote(stage.QUOTE[0], "\n".join(f"- {line}" for line in found), stage.QUOTE[1]))
                 memory.append("\n".join(found))
-    # Failed generations (agent/reply_check.py) are never shown to the model as
-    # examples; /clear starts the history afresh (memory stays).
+    # Failed generations and replies kept wrote itself (agent/reply_check.py) are
+    # never shown to the model as examples; /clear starts the history afresh (memory stays).
     cleared = cleared_at(db, chat)
     history = [
         Message(m.role, m.text)
         for m in store.recent(db, chat, recent_limit + (1 if exclude_message_id else 0))
-        if m.id != exclude_message_id and m.id > cleared and not m.meta.get("failed")
+        if m.id != exclude_message_id and m.id > cleared and not m.meta.get("failed") and not m.meta.get("from_code")
     ]
     history = (history + list(unsaved or []))[-recent_limit:]
     history.append(Message("user", user_text))

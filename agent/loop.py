@@ -134,12 +134,13 @@ def run_turn(
         # After the last tool round the model must answer in text.
         offer = specs if round_no < MAX_TOOL_ROUNDS else None
         try:
-            response, failed = reply_check.checked_call(
+            response, kept_meta = reply_check.checked_call(
                 session.model,
                 convo,
                 request=text,
                 done=result.calls,
                 known=[item.text for item in ctx.items],
+                today=now.date(),
                 db=calls_db,
                 purpose="chat",
                 system=ctx.system,
@@ -155,7 +156,7 @@ def run_turn(
                 result.screened += screened.notes
                 if not calls and not held and not response.text.strip():
                     # Every call was unwanted: ask again for an answer in words.
-                    response, failed = reply_check.checked_call(
+                    response, kept_meta = reply_check.checked_call(
                         _WordsOnly(session.model),
                         convo,
                         request=text,
@@ -180,11 +181,10 @@ def run_turn(
                 result.error = "the model stopped without a reply; nothing was done beyond the tool calls shown"
                 return result
             result.reply = reply
-            # A failed generation's honest line is shown but never shown to the model again.
-            result.reply_message_id = _keep(
-                session, "assistant", "kept", reply, session.now(), meta={"failed": failed} if failed else None
-            )
-            if session.incognito and not failed:
+            # An honest line after failed generations, or a reply kept wrote itself, is shown
+            # but never shown to the model again (it copies what it sees).
+            result.reply_message_id = _keep(session, "assistant", "kept", reply, session.now(), meta=kept_meta or None)
+            if session.incognito and not kept_meta:
                 session.unsaved += [Message("user", text), Message("assistant", reply)]
             return result
         convo.append(Message("assistant", response.text, tool_calls=calls + [c for c, _ in held]))

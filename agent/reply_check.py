@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from agent.models.base import Message, Model, Response, ToolSpec, Usage
@@ -75,7 +76,6 @@ HONEST_NO_ACTION = (
     'If you want me to act, say it as a request, e.g. "Book a meeting with Marco tomorrow at 2pm".'
 )
 HONEST_NO_ANSWER = "I could not work that out. Could you say it another way?"
-HONEST_NOTED = "Noted."  # a statement asks for nothing: the message is kept, and nothing more is claimed
 HONEST_DONT_KNOW = "I don't know: you have not told me that, and nothing I have stored says it."
 
 # A reply whose word trigrams are this much inside the person's message or an
@@ -107,7 +107,8 @@ def _grams(text: str, n: int = 3) -> set[tuple[str, ...]]:
 
 
 def _plain(text: str) -> tuple[str, ...]:
-    return tuple(words.tokens(text))
+    """The words as written, stop words kept: "I do not know when the launch is." is not "When is the launch?"."""
+    return tuple(re.findall(r"\w+", text.casefold()))
 
 
 def containment(reply: str, source: str) -> float:
@@ -161,12 +162,21 @@ def ungrounded(reply: str, shown: str) -> list[str]:
 
 
 def check(
-    reply: str, *, request: str, earlier: list[str], done: list[Any], parrot: bool = True, shown: str | None = None
+    reply: str,
+    *,
+    request: str,
+    earlier: list[str],
+    done: list[Any],
+    parrot: bool = True,
+    shown: str | None = None,
+    memory: list[str] | tuple[str, ...] = (),
 ) -> Verdict:
     """Whether ``reply`` may be shown. ``done``: this turn's executed calls
     (with ``name`` and ``is_error``); ``parrot``: also check for repetition;
     ``shown``: everything the model was shown, when an answer to a question
-    must not state names or numbers from outside it."""
+    must not state names or numbers from outside it; ``memory``: the memory
+    blocks in the prompt, which a reply may not copy unless it answers a
+    question with them."""
     succeeded = {c.name for c in done if not c.is_error and acts(c.name)}
     claimed = claimed_actions(reply)
     # A claim is covered by a successful call of its tool; a tool kept has no
@@ -182,17 +192,21 @@ def check(
         invented = ungrounded(reply, shown)
         if invented:
             return Verdict(False, f"ungrounded answer: {', '.join(invented[:3])} appear nowhere in memory or the chat")
-    why = repeats(reply, request, earlier)
+    why = repeats(reply, request, earlier, memory)
     return Verdict(False, f"parrot: {why}") if why else Verdict(True)
 
 
-def repeats(reply: str, request: str, earlier: list[str]) -> str:
-    """Why ``reply`` repeats the message or an earlier message of the chat, or ""."""
+def repeats(reply: str, request: str, earlier: list[str], memory: list[str] | tuple[str, ...] = ()) -> str:
+    """Why ``reply`` repeats the message, an earlier message of the chat or a
+    memory block (the model copied MEMORY's "Who they are" lines as replies), or ""."""
     mine = _plain(reply)
-    # The same short answer to a question that asks about its words again ("The
-    # Atlas budget is now 55,000 euros.") is an answer, not a copy.
-    answers = is_question(request) and bool(set(mine) & set(_plain(request)))
-    for source, label in [(request, "the person's message")] + [(e, "an earlier message") for e in earlier]:
+    # A reply that shares words with the question it answers may give the same
+    # short answer again ("The Atlas budget is now 55,000 euros.") and may
+    # quote memory; one that shares none is a copy.
+    answers = is_question(request) and bool(set(words.tokens(reply)) & set(words.tokens(request)))
+    sources = [(request, "the person's message")] + [(e, "an earlier message") for e in earlier]
+    sources += [(m, "a memory block") for m in memory if not answers]
+    for source, label in sources:
         if mine and mine == _plain(source) and not (answers and source is not request):
             return f"the same words as {label}"
         share = containment(reply, source)
@@ -257,6 +271,23 @@ def request_alone(convo: list[Message], request: str) -> list[Message]:
 _ABOUT_THE_PERSON = re.compile(r"\b(?:my|our|mine|ours)\b|\b(?:did|have|had|was|were)\s+(?:i|we)\b|我的|我们的", re.I)
 
 
+def acknowledgement(statement: str, today: date) -> str:
+    """kept's own reply to a statement: noted, with the days it names worked out.
+
+    The 0.5B model's replies to statements were copies of the message, of
+    MEMORY, or inventions ("Please call me on Tuesday 2026-12-01 at 12:00");
+    a statement asks for nothing, and what it says is kept for the write pass.
+    """
+    from memory.text import dates
+
+    found = [(said, span.start) for _, _, said, span in dates.find(statement, today) if span.start == span.end]
+    if words.has_cjk(statement):
+        days = "，".join(f"{said}：{day.month}月{day.day}日" for said, day in found)
+        return "好的，记下了" + (f"（{days}）" if days else "") + "。"
+    days = "; ".join(f"{said}: {day:%a} {day.day} {day:%b}" for said, day in found)
+    return "Noted" + (f" ({days})" if days else "") + "."
+
+
 def unknown_to_kept(request: str, known: list[str], tools: list[ToolSpec] | None) -> bool:
     """A question about the person's world that nothing kept holds can answer.
 
@@ -292,9 +323,13 @@ def checked_call(
     tools: list[ToolSpec] | None,
     on_text: Callable[[str], None] | None = None,
     known: list[str] | None = None,
+    today: date | None = None,
     **kwargs: Any,
-) -> tuple[Response, str]:
-    """``call_model`` for a chat round, checked. Returns (response, failure reason or "").
+) -> tuple[Response, dict[str, str]]:
+    """``call_model`` for a chat round, checked. Returns the response and what to
+    store with it: ``{"failed": reason}`` for an honest line after failed
+    generations, ``{"from_code": reason}`` for a reply kept wrote without the
+    model, else ``{}``. The history leaves both kinds out (agent/context.py).
 
     Acting calls are dropped when the person's message is no request to act.
     For a model whose choices say so (the embedded one), a round whose calls
@@ -306,24 +341,25 @@ def checked_call(
     passed: a withdrawn claim is never on the screen.
 
     ``known``: the texts memory put in the prompt. For a model whose choices
-    say so, a question nothing known can answer is answered "I don't know"
-    in code (``unknown_to_kept``), and a request to act is shown alone
+    say so, a statement is acknowledged in code (``acknowledgement``), a
+    question nothing known can answer is answered "I don't know" in code
+    (``unknown_to_kept``), and a request to act is shown alone
     (``request_alone``).
     """
     from agent.models.choices import for_model
 
     choices = for_model(model)
+    if choices.statements_in_code and not done and not is_question(request) and not is_request(request):
+        return _in_code(model, acknowledgement(request, today or date.today()), "a statement", on_text)
     if choices.dont_know_in_code and not done and known is not None:
         # The chat's messages, less the question itself (a person's message before it may be merged into it).
         history = [m.content for m in convo if m.role in ("user", "assistant", "tool") and m.content]
         if history and history[-1].endswith(request):
             history[-1] = history[-1][: -len(request)]
         if unknown_to_kept(request, known + history, tools):
-            if on_text:
-                on_text(HONEST_DONT_KNOW)
-            return Response(HONEST_DONT_KNOW, [], Usage(), getattr(model, "name", ""), "end_turn"), ""
+            return _in_code(model, HONEST_DONT_KNOW, "nothing kept holds answers it", on_text)
     earlier = _earlier_replies(convo)
-    if choices.request_alone and (is_request(request) or not is_question(request)):
+    if choices.request_alone and is_request(request):
         convo = request_alone(convo, request)
     if choices.confirm_in_code and convo and convo[-1].role == "tool":
         last_round = done[-_trailing_tools(convo) :]
@@ -331,7 +367,7 @@ def checked_call(
             text = confirmations(last_round)
             if on_text:
                 on_text(text)
-            return Response(text, [], Usage(), getattr(model, "name", ""), "end_turn"), ""
+            return Response(text, [], Usage(), getattr(model, "name", ""), "end_turn"), {}
     request_to_act = not choices.calls_need_request or is_request(request)
     hold = choices.hold_reply
     shown = None if hold else on_text
@@ -345,7 +381,7 @@ def checked_call(
                 response.tool_calls = kept_calls
                 if hold and response.text.strip() and on_text:
                     on_text(response.text)
-                return response, ""
+                return response, {}
             # Only acting calls, on a statement or a question: answer in words instead.
             response = call_model(model, convo, tools=None, on_text=shown, **kwargs)
         evidence = (
@@ -360,11 +396,12 @@ def checked_call(
             done=done,
             parrot=choices.check_parrot,
             shown=evidence,
+            memory=known or (),
         )
         if verdict.ok:
             if hold and response.text and on_text:
                 on_text(response.text)
-            return response, ""
+            return response, {}
         failed = verdict.reason
         if not hold or attempt == 2:
             break  # on the screen already (say so below it), or rerun once already
@@ -378,13 +415,19 @@ def checked_call(
         else HONEST_DONT_KNOW
         if failed.startswith("ungrounded")
         else HONEST_NO_ANSWER
-        if is_request(request) or is_question(request)
-        else HONEST_NOTED
     )
     if on_text:
         on_text(honest if hold else f"\n({honest})")
     assert response is not None  # the loop ran at least once
-    return Response(honest, [], response.usage, response.model, "end_turn"), failed
+    return Response(honest, [], response.usage, response.model, "end_turn"), {"failed": failed}
+
+
+def _in_code(
+    model: Model, text: str, why: str, on_text: Callable[[str], None] | None
+) -> tuple[Response, dict[str, str]]:
+    if on_text:
+        on_text(text)
+    return Response(text, [], Usage(), getattr(model, "name", ""), "end_turn"), {"from_code": why}
 
 
 def _trailing_tools(convo: list[Message]) -> int:

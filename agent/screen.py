@@ -387,6 +387,12 @@ def repair(
                     del args[name]
             continue
         if name in BOUND_ARGS:
+            start = _moment(str(args[moment_arg]), now, tz) if moment_arg and args.get(moment_arg) else None
+            if start is not None and _moment(str(value), now, tz) == start:
+                # The model copied the start into the end: no end was said, the default length applies.
+                notes.append(Note(call.name, "dropped", f"{name} {value!r} (the same moment as the start)"))
+                del args[name]
+                continue
             # An end or a last day is kept only when the request itself says it:
             # memory's dates would otherwise ground any date the model copies.
             if set(tokens(str(value))) <= set(tokens(request.text)):

@@ -6,8 +6,10 @@ home through the real commands: chat lines are piped one at a time into
 ask --yes` runs one turn, and a forced `kept memory rewrite` is the write
 pass. Afterwards the store is read and graded:
 
-- parroting: a shown reply whose word trigrams are mostly its message's or
-  an earlier reply's (agent/reply_check.py's measure);
+- parroting: a shown reply of the model whose word trigrams are mostly its
+  message's or an earlier reply's (agent/reply_check.py's measure); honest
+  lines after failed generations and replies kept wrote itself (a statement
+  acknowledged, "I don't know" from code) are counted apart, not as replies;
 - confirmations without the action: a reply saying kept booked/sent/…
   with no successful call of that tool in its turn;
 - actions without a request: an acting call in a step the script marks as
@@ -40,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 DATA = Path(__file__).parent / "data" / "first_sessions.json"
+PREFIX_DIR_ENV = "KEPT_PREFIX_DIR"  # agent/models/prefix_cache.py reads it: one folder of saved prefixes for a run
 REPLY_TIMEOUT = 600.0
 _DONT_KNOW = re.compile(
     r"\b(don't|do not|doesn't|does not|didn't|did not|can't|cannot|couldn't|could not)\s+(know|have|find|see|recall|remember)"
@@ -55,6 +58,7 @@ class StepResult:
     seconds: float = 0.0
     reply: str = ""
     failed_generation: str = ""  # the reply check's reason, when the shown reply is its honest line
+    from_code: str = ""  # why kept wrote the reply itself (a statement acknowledged, "I don't know"), not the model
     calls: list[dict] = field(default_factory=list)  # {"name", "arguments", "result", "is_error"}
     parrot: float = 0.0
     claimed: list[str] = field(default_factory=list)
@@ -255,6 +259,7 @@ def _read_turn(out: StepResult, rows: list[sqlite3.Row]) -> None:
         elif r["role"] == "assistant":
             out.reply = r["text"]
             out.failed_generation = meta.get("failed", "")
+            out.from_code = meta.get("from_code", "")
 
 
 def _read_memory(result: SessionResult, db: Path) -> None:
@@ -315,6 +320,7 @@ def grade(result: SessionResult, session: dict, today: date, *, short: bool = Fa
         "answers_with_expected_words": 0,
         "answers_checked": 0,
         "failed_generations": 0,
+        "replies_from_code": 0,
         "infrastructure_failures": 0,
         "reply_seconds": [],
     }
@@ -333,6 +339,9 @@ def grade(result: SessionResult, session: dict, today: date, *, short: bool = Fa
         person.append(text)
         if s.failed_generation:
             g["failed_generations"] += 1
+            s.problems.append(f"honest fallback shown ({s.failed_generation})")
+        elif s.from_code:
+            g["replies_from_code"] += 1  # kept's own line, no generation to parrot
         else:
             s.parrot = max([containment(s.reply, text)] + [containment(s.reply, e) for e in earlier])
             why = repeats(s.reply, text, earlier) if not s.calls else ""
@@ -403,18 +412,29 @@ def run(
     loaded = json.loads(data.read_text(encoding="utf-8"))
     sessions = [s for s in loaded["sessions"] if (not ids or s["id"] in ids) and (not short or s.get("short"))]
     out = []
-    saved = os.environ.get("KEPT_HOME")
+    saved = {k: os.environ.get(k) for k in ("KEPT_HOME", PREFIX_DIR_ENV)}
     try:
-        for session in sessions:
-            say(f"session {session['id']}:")
-            with tempfile.TemporaryDirectory(prefix=f"kept-session-{session['id']}-") as tmp:
-                result = run_session(session, Path(tmp), short=short, say=say)
-            out.append((result, grade(result, session, datetime.now().astimezone().date(), short=short)))
+        with tempfile.TemporaryDirectory(prefix="kept-session-prefixes-") as prefixes:
+            # As `make chat` does before a newcomer's first chat: the prompt prefixes are saved
+            # once (`kept model warm`), and every session's processes start from them.
+            os.environ[PREFIX_DIR_ENV] = prefixes
+            started = time.perf_counter()
+            home = _home(Path(prefixes) / "warm")
+            proc = subprocess.run(_kept() + ["model", "warm"], env=_env(home), capture_output=True, text=True)
+            say(
+                f"prefixes: {(proc.stdout + proc.stderr).strip().splitlines()[-1:]} ({time.perf_counter() - started:.1f}s)"
+            )
+            for session in sessions:
+                say(f"session {session['id']}:")
+                with tempfile.TemporaryDirectory(prefix=f"kept-session-{session['id']}-") as tmp:
+                    result = run_session(session, Path(tmp), short=short, say=say)
+                out.append((result, grade(result, session, datetime.now().astimezone().date(), short=short)))
     finally:
-        if saved is None:
-            os.environ.pop("KEPT_HOME", None)
-        else:
-            os.environ["KEPT_HOME"] = saved
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
     return out
 
 
@@ -429,7 +449,7 @@ def render(results: list[tuple[SessionResult, dict]]) -> str:
             f"actions {g['actions_right_values']}/{g['actions_asked']} right values "
             f"({g['actions_right_tool']} right tool); never-said answered 'I don't know' "
             f"{g['never_said_dont_know']}/{g['never_said']}; expected words in answers "
-            f"{g['answers_with_expected_words']}/{g['answers_checked']}; honest fallbacks {g['failed_generations']}; "
+            f"{g['answers_with_expected_words']}/{g['answers_checked']}; honest fallbacks {g['failed_generations']}; replies written by kept {g['replies_from_code']}; "
             f"infrastructure failures {g['infrastructure_failures']}"
         )
         lines.append(

@@ -8,16 +8,15 @@ write pass does in code what code does reliably:
 
 - facts: each informative sentence of the person's own messages is a dated
   fact in the person's words, its relative dates resolved from the message's
-  date (memory.text.dates). Questions, requests to act, greetings and
-  credentials are not facts; every dropped sentence is reported with why.
+  date (memory.text.dates). Questions, small talk and credentials are not
+  facts; every dropped sentence is reported with why.
 - a later value for the same subject supersedes the earlier fact when the
   reading package can tell: the two sentences are about the same thing (most
   of their other words shared) and carry the same kind of value (a date, a
   number, a name) that differs.
-- SOUL changes only from explicit requests about how to treat the person
-  ("Please call me Sasha", "never use bullet points"): code picks the
-  requests, and the model only answers yes or no for each, under the schema
-  grammar, in small bounded calls.
+- SOUL changes only from the person's wishes about how kept talks to them
+  ("Please call me Sasha", "never use bullet points"), as memory.text.acts
+  reads them (``about_talk``); the model is not asked (see "SOUL" below).
 - MEMORY is computed from the store: who they are, what they asked for (the
   actions kept took), open promises, the last days' facts.
 
@@ -33,20 +32,14 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
-from pydantic import Field, create_model
-
 from memory import facts as fact_log
 from memory import reconcile, soul, summary
-from memory.llm import UnusableReply
-from memory.replies import Reply, ask
 from memory.secrets import contains_secret
 from memory.stages import Batch, messages_of
 from memory.text import dates, words
-from memory.text.acts import about_talk, is_question, is_request
+from memory.text.acts import about_talk, is_question
 from memory.text.acts import split as sentences
 
-SOUL_BATCH = 6  # requests judged per model call: small, so the answer stays short
-SOUL_MAX_TOKENS = 60
 MIN_CONTENT_TOKENS = 3  # fewer (Latin) content tokens: small talk ("Thanks, great!")
 MIN_CJK_CHARS = 5
 SAME_SUBJECT = 0.5  # share of the other words two sentences must have in common to be about one thing
@@ -142,47 +135,13 @@ def supersedes(new: Values, old: Values) -> bool:
 
 
 # ---------------------------------------------------------------- SOUL
-
-SOUL_TOOL = "judge_requests"
-SOUL_SYSTEM = (
-    "For each numbered sentence, answer true when the person is telling the assistant how to "
-    "address them (a name to use) or how to write its replies to them (format, length, language, "
-    "tone); answer false for anything else, such as a request to book, send or do something. "
-    "Answer by calling {tool} with one boolean per sentence, in order."
-)
-
-
-def _answers(n: int) -> type[Reply]:
-    """The reply: exactly one boolean per sentence (the grammar holds the model to the count)."""
-    return create_model(
-        "TreatmentAnswers",
-        __base__=Reply,
-        answers=(list[bool], Field(min_length=n, max_length=n, description="One answer per sentence, in order.")),
-    )
-
-
-def judge_treatment(llm, requests: list[str]) -> list[bool]:
-    """The model's yes/no per request, in batches of ``SOUL_BATCH``; bounded outputs."""
-    out: list[bool] = []
-    for i in range(0, len(requests), SOUL_BATCH):
-        batch = requests[i : i + SOUL_BATCH]
-        prompt = "\n".join(f"{n}. {s}" for n, s in enumerate(batch, 1))
-        try:
-            reply = ask(
-                llm,
-                _answers(len(batch)),
-                purpose="memory.soul",
-                system=SOUL_SYSTEM.format(tool=SOUL_TOOL),
-                prompt=prompt,
-                name=SOUL_TOOL,
-                max_tokens=SOUL_MAX_TOKENS,
-            )
-            answers = list(reply.answers)
-        except UnusableReply:
-            answers = []  # no usable answer: nothing goes into SOUL on this batch's word
-        out += [bool(a) for a in answers[: len(batch)]]
-        out += [False] * (len(batch) - min(len(batch), len(answers)))
-    return out
+# SOUL takes the sentences memory.text.acts reads as wishes about how kept
+# talks ("call me Sasha", "keep your answers short"). The 0.5B model was asked
+# to confirm each under the schema grammar and answered at chance: 9 of 16 on
+# a mixed English/Chinese set of 8 wishes and 8 requests to act (a boolean per
+# sentence, and again with two labels), saying yes to "Send Priya the notes"
+# and no to "Never use emoji with me". A check at chance only drops wishes at
+# random, so it is not asked.
 
 
 def _soul_line(sentence: str) -> str:
@@ -239,7 +198,7 @@ def _actions(db) -> list[str]:
 # ---------------------------------------------------------------- the plan
 
 
-def read(db, llm, batch: list, *, cap: int, today: date) -> Written:
+def read(db, batch: list, *, cap: int, today: date) -> Written:
     """Facts, SOUL and MEMORY for ``batch`` (stored messages), planned; nothing written."""
     decisions: list[Decision] = []
     said: list[tuple[int, str, str, bool]] = []  # (message id, date, sentence, is a request)
@@ -252,26 +211,22 @@ def read(db, llm, batch: list, *, cap: int, today: date) -> Written:
             elif is_question(s):
                 decisions.append(Decision(m.id, s, "dropped", "a question"))
             else:
-                # A wish about how kept talks ("call me Sasha") reads as a statement, not a request to
-                # act, but it is exactly what SOUL is for: it goes to the treatment check too.
-                said.append((m.id, m.at[:10], s, is_request(s) or about_talk(s)))
+                said.append((m.id, m.at[:10], s, about_talk(s)))
 
-    # SOUL: only requests, and only those the model says are about treatment.
+    # SOUL: the wishes about how kept talks to the person, in their words.
     old_soul = soul.current(db)
     new_soul = old_soul
-    requests = [(mid, s) for mid, _, s, asks in said if asks]
     treatment: set[tuple[int, str]] = set()
-    if requests:
-        for (mid, s), yes in zip(requests, judge_treatment(llm, [s for _, s in requests]), strict=True):
-            if not yes:
-                continue
-            treatment.add((mid, s))
-            line = _soul_line(s)
-            if line in new_soul:
-                decisions.append(Decision(mid, s, "dropped", "already in SOUL"))
-            else:
-                new_soul = (new_soul.rstrip() + "\n" + line).strip()
-                decisions.append(Decision(mid, s, "soul", "a request about how to treat the person"))
+    for mid, _, s, wish in said:
+        if not wish:
+            continue
+        treatment.add((mid, s))
+        line = _soul_line(s)
+        if line in new_soul:
+            decisions.append(Decision(mid, s, "dropped", "already in SOUL"))
+        else:
+            new_soul = (new_soul.rstrip() + "\n" + line).strip()
+            decisions.append(Decision(mid, s, "soul", "a wish about how kept talks to the person"))
 
     # Facts: every other informative sentence, in the order said.
     fplan = reconcile.FactsPlan()
@@ -329,7 +284,7 @@ DOING = "reading facts, SOUL and MEMORY in code"
 def plan(db, batch: Batch | list, llm, today: date) -> Written:
     messages = messages_of(batch)
     cap = batch.cap if isinstance(batch, Batch) else 0
-    written = read(db, llm, messages, cap=cap or 1500, today=today)
+    written = read(db, messages, cap=cap or 1500, today=today)  # no model call
     if isinstance(batch, Batch):
         written.facts.max_active = batch.max_active or None
     if messages:

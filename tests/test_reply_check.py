@@ -4,6 +4,7 @@ failed replies kept out of the model's history, /clear."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -90,7 +91,7 @@ def test_a_short_reply_that_repeats_an_earlier_one_is_a_parrot():
 
 
 def test_an_answer_naming_what_was_never_said_is_not_shown(db):
-    model = EmbeddedLike([text("Noted."), text("Your manager is Tom Baker."), text("It is Rex Miller.")])
+    model = EmbeddedLike([text("Your manager is Tom Baker."), text("It is Rex Miller.")])
     s = session(db, model)
     run_turn(s, "My manager is on leave this week.")
     result = run_turn(s, "Who is my manager?")
@@ -100,9 +101,9 @@ def test_an_answer_naming_what_was_never_said_is_not_shown(db):
 
 
 def test_a_question_nothing_kept_holds_is_answered_i_dont_know_without_the_model(db):
-    model = EmbeddedLike([text("Noted.")])
+    model = EmbeddedLike([])
     s = session(db, model)
-    run_turn(s, "The Atlas budget is 40,000 euros.")
+    run_turn(s, "The Atlas budget is 40,000 euros.")  # a statement: acknowledged in code
     for question in ("What's my dog's name?", "我的车牌号是多少？", "What did I promise Tom?"):
         result = run_turn(s, question)
         assert result.reply == reply_check.HONEST_DONT_KNOW and result.calls == []
@@ -125,13 +126,9 @@ def test_a_question_the_chat_or_a_look_up_can_answer_goes_to_the_model(question)
     assert not reply_check.unknown_to_kept(question, known, _specs())
 
 
-def test_a_request_or_a_statement_is_shown_to_the_embedded_model_alone(db):
+def test_a_request_is_shown_to_the_embedded_model_alone(db):
     model = EmbeddedLike(
-        [
-            text("Noted."),
-            tool_call("schedule_meeting", title="Atlas plan", start="tomorrow 14:00", attendees=["Marco"]),
-            text("Friday it is."),
-        ]
+        [tool_call("schedule_meeting", title="Atlas plan", start="tomorrow 14:00", attendees=["Marco"])]
     )
     s = session(db, model)
     run_turn(s, "Some context: I'm running Project Atlas.")
@@ -140,8 +137,6 @@ def test_a_request_or_a_statement_is_shown_to_the_embedded_model_alone(db):
         "Book a meeting with Marco tomorrow at 2pm about the Atlas plan."
     ]
     assert [c.name for c in result.calls] == ["schedule_meeting"]
-    run_turn(s, "The launch moved to Friday.")
-    assert [m.content for m in model.requests[-1].messages] == ["The launch moved to Friday."]
 
 
 # ---- through the turn
@@ -166,25 +161,33 @@ def test_a_rerun_that_passes_is_shown(db):
 
 
 def test_a_parroted_reply_never_reaches_the_screen_or_the_models_history(db):
-    echo = "Hello, Sasha! I'm Alexandra Novak, product manager at Northwind. Please call me Sasha."
-    model = EmbeddedLike([text(echo), text(echo), text("Noted.")])
+    asked = "Hi! I'm Alexandra Novak from Northwind. What should I call the launch plan?"
+    echo = "Hello! I'm Alexandra Novak from Northwind. What should I call the launch plan?"
+    model = EmbeddedLike([text(echo), text(echo), text("I do not know when the launch is.")])
     shown: list[str] = []
     s = session(db, model)
-    first = run_turn(s, INTRO, on_text=shown.append)
-    assert first.reply in (reply_check.HONEST_NO_ANSWER, reply_check.HONEST_NOTED) and shown == [first.reply]
+    first = run_turn(s, asked, on_text=shown.append)
+    assert first.reply == reply_check.HONEST_NO_ANSWER and shown == [first.reply]
     assert store.get(db, first.reply_message_id).meta["failed"].startswith("parrot")
     run_turn(s, "When is the launch?")  # a question: shown with the chat's history
     history = model.requests[-1].messages
     assert all(m.content != first.reply and m.content != echo for m in history)
     assert [m.role for m in history] == ["user"]  # the person's two messages, nothing of the failed reply
-    assert history[0].content.startswith(INTRO) and history[0].content.endswith("When is the launch?")
+    assert history[0].content.startswith(asked) and history[0].content.endswith("When is the launch?")
 
 
-def test_a_statement_whose_replies_fail_is_acknowledged_not_asked_again(db):
+def test_a_statement_is_acknowledged_by_kept_with_its_days_worked_out(db):
+    model = EmbeddedLike([])
+    s = session(db, model)
     said = "Some context: I'm running Project Atlas, and the public launch is planned for next Thursday."
-    model = EmbeddedLike([text(said), text("I'm running Project Atlas, and the public launch is planned.")])
-    result = run_turn(session(db, model), said)
-    assert result.reply == reply_check.HONEST_NOTED  # not "say it another way": it asked for nothing
+    result = run_turn(s, said)
+    assert result.reply == "Noted (next Thursday: Thu 10 Dec)."  # NOW is Monday 30 Nov 2026
+    assert run_turn(s, "我们和Acme的合同下周三到期。").reply == "好的，记下了（下周三：12月9日）。"
+    model.assert_complete()  # the model was not asked
+    assert store.get(db, result.reply_message_id).meta == {"from_code": "a statement"}
+    assert context.build(db, s.chat, "When is the launch?", NOW, "Europe/Berlin").messages[0].content.startswith(said)
+    hosted = ScriptedModel([text("Good luck with the launch!")])
+    assert run_turn(session(db, hosted), said).reply == "Good luck with the launch!"
 
 
 def test_the_same_short_answer_to_a_question_asked_again_is_no_parrot():
@@ -194,16 +197,17 @@ def test_the_same_short_answer_to_a_question_asked_again_is_no_parrot():
 
 
 def test_a_statement_never_books(db):
-    model = EmbeddedLike(
-        [
-            tool_call("schedule_meeting", title="Project Atlas", start="today 09:00"),
-            text("Thanks for the context on Project Atlas."),
-        ]
+    said = "Some context: I'm running Project Atlas and the launch is next Thursday."
+    model = EmbeddedLike([])  # the embedded model is not asked at all
+    assert run_turn(session(db, model), said).calls == []
+    hosted = ScriptedModel(
+        [tool_call("schedule_meeting", title="Project Atlas", start="today 09:00"), text("Noted, Project Atlas.")]
     )
-    result = run_turn(session(db, model), "Some context: I'm running Project Atlas and the launch is next Thursday.")
-    model.assert_complete()
-    assert result.calls == [] and result.reply == "Thanks for the context on Project Atlas."
-    assert model.requests[1].tools is None
+    hosted.choices = replace(EMBEDDED, statements_in_code=False)  # the model asked, with acting calls needing a request
+    result = run_turn(session(db, hosted), said)
+    hosted.assert_complete()
+    assert result.calls == [] and result.reply == "Noted, Project Atlas."
+    assert hosted.requests[1].tools is None
 
 
 def test_after_an_action_the_confirmation_is_built_from_the_result(db):
@@ -279,3 +283,18 @@ def test_fewer_recent_messages_start_at_a_message_of_the_person():
     history = [Message("user" if i % 2 == 0 else "assistant", f"m{i}") for i in range(11)]
     kept, _ = cut_prompt(history, None, EMBEDDED)
     assert len(kept) <= EMBEDDED.recent_limit and kept[0].role == "user" and kept[-1].content == "m10"
+
+
+def test_every_tool_list_the_cut_offers_is_one_kept_model_warm_prepares():
+    from agent.models.base import Message
+    from agent.models.local import cut_prompt, tool_lists
+
+    prepared = tool_lists(_specs(), EMBEDDED)
+    for turn in (
+        "Book a meeting with Marco tomorrow at 2pm.",
+        "Send Priya the notes.",
+        "What is on my calendar on Friday?",
+    ):
+        _, offered = cut_prompt([Message("user", turn)], _specs(), EMBEDDED)
+        assert offered in prepared, turn
+    assert len(prepared) == 3

@@ -241,6 +241,16 @@ def test_an_end_is_kept_only_when_the_request_says_it():
     assert _screen("Book a review on Thursday at 10:00 until 11:30.", said).calls[0].arguments["end"] == "11:30"
 
 
+def test_an_end_copied_from_the_start_goes_so_the_default_length_applies():
+    # The 0.5B model, in a session: start and end both "tomorrow at 2pm", which the tool refuses.
+    copied = ToolCall(
+        "c", "schedule_meeting", {"title": "Atlas plan", "start": "tomorrow at 2pm", "end": "tomorrow at 2pm"}
+    )
+    out = _screen("Book a meeting with Marco Rossi tomorrow at 2pm about the Atlas plan.", copied)
+    assert out.calls[0].arguments == {"title": "Atlas plan", "start": "tomorrow at 2pm"}
+    assert any("same moment as the start" in n.detail for n in out.notes)
+
+
 def test_describe_is_one_line():
     notes = [
         screen.Note("send_message", "dropped", "it acts, and the request only asks a question"),

@@ -32,6 +32,7 @@ class Choices:
     max_memory_tokens: int | None = None  # a memory call's output is cut here: bounded by design
     request_alone: bool = False  # a request to act is shown without the earlier turns (agent/reply_check.py)
     dont_know_in_code: bool = False  # a question nothing kept holds can answer gets "I don't know" from code
+    statements_in_code: bool = False  # a statement (no question, no request) is acknowledged by code
 
 
 HOSTED = Choices()
@@ -49,6 +50,7 @@ EMBEDDED = Choices(
     max_memory_tokens=320,
     request_alone=True,
     dont_know_in_code=True,
+    statements_in_code=True,
 )
 
 

@@ -645,14 +645,49 @@ class LocalModel:
         stop = {"stop": "end_turn", "length": "max_tokens"}.get(finish or "", finish)
         return text, calls, usage, stop
 
+    def warm(self, system: str, tools: list[ToolSpec]) -> list[str]:
+        """Have the prompt's fixed prefixes (the persona with each tool list the
+        cut offers) saved before the turns that need them, so a newcomer's
+        first request does not wait while the model reads ~2,000 tokens of
+        tool definitions. Each is kept, restored from disk, or evaluated and
+        saved (agent/models/prefix_cache.py); returns which, per tool list.
+        A chat turn that arrives meanwhile waits for the one being evaluated."""
+        from agent.models import prefix_cache
+
+        head = {"role": "system", "content": split_system(plain_memory(system))[0]}
+        sources = []
+        for listed in tool_lists(tools, self.choices):
+            with _lock:
+                llm = load(self._path)
+                wired = wire_tools(listed)
+                alone = self._tokens(llm, [head], wired)
+                # Where a real prompt parts from the prefix: its per-turn system message follows.
+                probe = self._tokens(llm, [head, {"role": "system", "content": "Now:"}], wired)
+                n = next((i for i, (a, b) in enumerate(zip(alone, probe, strict=False)) if a != b), len(alone))
+                sources.append(prefix_cache.ensure(llm, alone[:n], self._model_key(llm)) if n >= 32 else "")
+        return sources
+
+    @staticmethod
+    def _tokens(llm, wire: list[dict], wired_tools) -> list[int]:
+        formatted = render(llm, wire, wired_tools)
+        return llm.tokenize(formatted.prompt.encode("utf-8"), add_bos=not formatted.added_special, special=True)
+
+    def _model_key(self, llm) -> str:
+        from agent.models import prefix_cache
+
+        key = getattr(llm, "_kept_model_key", None)
+        if key is None:
+            path, verified = (self._path, False) if self._path else model_path()
+            key = llm._kept_model_key = prefix_cache.model_key(path, verified)
+        return key
+
     def _ensure_prefix(self, llm, head: dict, wired_tools, tokens: list[int]) -> str:
         """Have the context start with the prompt's fixed prefix (persona and
         tools): kept from the last call, restored from disk, or evaluated and
         saved for the next process (agent/models/prefix_cache.py)."""
         from agent.models import prefix_cache
 
-        formatted = render(llm, [head], wired_tools)
-        alone = llm.tokenize(formatted.prompt.encode("utf-8"), add_bos=not formatted.added_special, special=True)
+        alone = self._tokens(llm, [head], wired_tools)
         n = 0
         for a, b in zip(alone, tokens, strict=False):
             if a != b:
@@ -660,11 +695,8 @@ class LocalModel:
             n += 1
         if n < 32 or n >= len(tokens):
             return ""
-        path, verified = (self._path, False) if self._path else model_path()
-        key = getattr(llm, "_kept_model_key", None) or prefix_cache.model_key(path, verified)
-        llm._kept_model_key = key
         started = time.perf_counter()
-        source = prefix_cache.ensure(llm, tokens[:n], key)
+        source = prefix_cache.ensure(llm, tokens[:n], self._model_key(llm))
         if source != "kept":
             _timing(
                 f"prefix of {n} tokens {'restored from disk' if source == 'disk' else 'evaluated'} "
@@ -703,20 +735,46 @@ def cut_prompt(
         return messages, tools
     if choices.pick_tools and not any(m.role == "tool" for m in messages[-1:]):
         request = next((m.content for m in reversed(messages) if m.role == "user"), "")
-        from agent.reply_check import READING
-        from agent.screen import TIME_ARGS
         from memory.text.acts import is_question, is_request
         from memory.text.dates import mentions_time
 
         if not is_request(request):
             # A question may need a look-up; a statement needs no tool at all.
-            tools = [t for t in tools if t.name.startswith(READING)] if is_question(request) else None
+            tools = _reading(tools) if is_question(request) else None
         elif not mentions_time(request):
             # The screen drops a call whose required time the request does not name: do not offer it.
-            tools = [t for t in tools if not set(t.parameters.get("required", [])) & TIME_ARGS] or tools
+            tools = _untimed(tools)
+    return messages, _shortened(tools, choices)
+
+
+def _reading(tools: list[ToolSpec]) -> list[ToolSpec]:
+    from agent.reply_check import READING
+
+    return [t for t in tools if t.name.startswith(READING)]
+
+
+def _untimed(tools: list[ToolSpec]) -> list[ToolSpec]:
+    from agent.screen import TIME_ARGS
+
+    return [t for t in tools if not set(t.parameters.get("required", [])) & TIME_ARGS] or tools
+
+
+def _shortened(tools: list[ToolSpec] | None, choices) -> list[ToolSpec] | None:
     if choices.short_tools and tools:
-        tools = [ToolSpec(t.name, first_sentence(t.description), _short_parameters(t.parameters)) for t in tools]
-    return messages, tools
+        return [ToolSpec(t.name, first_sentence(t.description), _short_parameters(t.parameters)) for t in tools]
+    return tools
+
+
+def tool_lists(tools: list[ToolSpec], choices) -> list[list[ToolSpec]]:
+    """Every tool list ``cut_prompt`` can offer for ``tools``, most used first: each is a prompt prefix of its own."""
+    found = [_shortened(tools, choices) or []]
+    if choices.pick_tools:
+        found += [_shortened(_untimed(tools), choices) or [], _shortened(_reading(tools), choices) or []]
+    unique: list[list[ToolSpec]] = []
+    for listed in found:
+        if listed and listed not in unique:
+            unique.append(listed)
+    return unique
 
 
 def first_sentence(text: str, limit: int = 100) -> str:
