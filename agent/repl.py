@@ -219,11 +219,10 @@ def _promises(repl: Repl, arg: str) -> None:
 
 
 def _calendar(repl: Repl, arg: str) -> None:
-    from tools import lists as store
-    from tools import when
+    from tools import lists, when
 
     now = repl.session.now()
-    rows = store.events(repl.session.db, when.day_start(now.date(), repl.session.tz), scope=scope.of(repl.session.chat))
+    rows = lists.events(repl.session.db, when.day_start(now.date(), repl.session.tz), scope=scope.of(repl.session.chat))
     for e in rows:
         repl.say(event_line(e.as_dict(repl.session.tz)))
     if not rows:
@@ -231,9 +230,9 @@ def _calendar(repl: Repl, arg: str) -> None:
 
 
 def _outbox(repl: Repl, arg: str) -> None:
-    from tools import lists as store
+    from tools import lists
 
-    rows = store.outbox(repl.session.db, limit=20, scope=scope.of(repl.session.chat))
+    rows = lists.outbox(repl.session.db, limit=20, scope=scope.of(repl.session.chat))
     for m in rows:
         repl.say(outbox_line(m.as_dict(repl.session.tz)))
     if not rows:

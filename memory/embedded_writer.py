@@ -151,7 +151,7 @@ def _soul_line(sentence: str) -> str:
 # ---------------------------------------------------------------- MEMORY
 
 
-def computed_memory(db, *, new_facts: list[reconcile.Candidate], today: date, cap: int) -> str:
+def computed_memory(db, *, new_facts: list[reconcile.FactCandidate], today: date, cap: int) -> str:
     """MEMORY from the store: who they are, what they asked for, open promises, the last days."""
     from memory import promises
 
@@ -234,7 +234,7 @@ def read(db, batch: list, *, cap: int, today: date) -> Written:
         (f.id, values(f.text, date.fromisoformat(f.said_on)), f.said_on)
         for f in fact_log.by_status(db, fact_log.ACTIVE)
     ]
-    planned: list[tuple[reconcile.Candidate, Values]] = []
+    planned: list[tuple[reconcile.FactCandidate, Values]] = []
     for mid, said_on, s, _ in said:
         if (mid, s) in treatment:
             continue
@@ -249,7 +249,7 @@ def read(db, batch: list, *, cap: int, today: date) -> Written:
             fplan.already_kept += 1
             decisions.append(Decision(mid, text, "dropped", "already stored"))
             continue
-        candidate = reconcile.Candidate(text, said_on, [mid])
+        candidate = reconcile.FactCandidate(text, said_on, [mid])
         mine = values(text, ref)
         earlier = next((i for i, (_, v) in enumerate(planned) if supersedes(mine, v)), None)
         if earlier is not None:  # a later value within this batch: only the latest is stored

@@ -30,7 +30,7 @@ MAX_KEPT_SHOWN = 80
 
 
 @dataclass
-class Candidate:
+class FactCandidate:
     text: str  # without the date prefix; relative dates already resolved
     said_on: str
     source_ids: list[int]
@@ -42,8 +42,8 @@ class Candidate:
 
 @dataclass
 class FactsPlan:
-    adds: list[Candidate] = field(default_factory=list)
-    updates: list[tuple[int, Candidate]] = field(default_factory=list)  # (real id of the kept fact, new version)
+    adds: list[FactCandidate] = field(default_factory=list)
+    updates: list[tuple[int, FactCandidate]] = field(default_factory=list)  # (real id of the kept fact, new version)
     deletes: list[tuple[int, str]] = field(default_factory=list)  # (real id, reason)
     touches: list[int] = field(default_factory=list)  # kept facts said again (NONE): recently relevant
     candidates: int = 0
@@ -85,7 +85,7 @@ class ExtractReply(Reply):
     facts: list[FactItem]
 
 
-def extract(llm, transcript: str, numbered: list, said_dates: list[str]) -> list[Candidate]:
+def extract(llm, transcript: str, numbered: list, said_dates: list[str]) -> list[FactCandidate]:
     """Candidates from the messages; ``numbered[i]`` is the message shown as number i + 1."""
     return read(llm, transcript, numbered, said_dates)[0]
 
@@ -97,7 +97,7 @@ def read(
     said_dates: list[str],
     reply_model: type[ExtractReply] = ExtractReply,
     more: str = "",
-) -> tuple[list[Candidate], ExtractReply]:
+) -> tuple[list[FactCandidate], ExtractReply]:
     """``extract``, and the whole reply: ``reply_model`` may widen it (a subclass with more
     lists, e.g. the commitments a hosted model reads in the same call), ``more`` the system prompt."""
     system = EXTRACT_SYSTEM.format(tool=EXTRACT_TOOL) + (("\n" + more) if more else "")
@@ -110,7 +110,7 @@ def read(
         name=EXTRACT_TOOL,
         max_tokens=4096,
     )
-    out: list[Candidate] = []
+    out: list[FactCandidate] = []
     for item in reply.facts:
         cited = [n for n in item.messages if 1 <= n <= len(numbered)]
         if not item.text or not cited:
@@ -119,7 +119,7 @@ def read(
         said_on = said_dates[latest - 1]
         text = undated(redact(" ".join(item.text.split())))
         text = dates.annotate(text, date.fromisoformat(said_on))
-        out.append(Candidate(text, said_on, sorted({numbered[n - 1].id for n in cited})))
+        out.append(FactCandidate(text, said_on, sorted({numbered[n - 1].id for n in cited})))
     return out, reply
 
 
@@ -173,10 +173,10 @@ class ReconcileReply(Reply):
     decisions: list[Decision]
 
 
-def reconcile(db: sqlite_utils.Database, llm, candidates: list[Candidate]) -> FactsPlan:
+def reconcile(db: sqlite_utils.Database, llm, candidates: list[FactCandidate]) -> FactsPlan:
     """Decide what each candidate does to the fact log. Reads only; the writer applies the plan."""
     plan = FactsPlan(candidates=len(candidates))
-    fresh: list[Candidate] = []
+    fresh: list[FactCandidate] = []
     seen: set[tuple[str, str]] = set()
     for c in candidates:
         key = (c.said_on, fact_log.normalise(c.text))
@@ -196,7 +196,7 @@ def reconcile(db: sqlite_utils.Database, llm, candidates: list[Candidate]) -> Fa
     return plan
 
 
-def _reconcile_chunk(llm, chunk: list[Candidate], active: list, docs: list[str], plan: FactsPlan) -> None:
+def _reconcile_chunk(llm, chunk: list[FactCandidate], active: list, docs: list[str], plan: FactsPlan) -> None:
     shown: list[int] = []  # indexes into ``active``; shown number = position + 1
     for c in chunk:
         for i in closest(c.text, docs, CLOSEST_PER_CANDIDATE):
@@ -241,11 +241,11 @@ def _reconcile_chunk(llm, chunk: list[Candidate], active: list, docs: list[str],
             plan.touches.append(target)
         if action == "ADD":
             # An ADD without text falls back to its candidate.
-            plan.adds.append(Candidate(text or c.text, c.said_on, c.source_ids))
+            plan.adds.append(FactCandidate(text or c.text, c.said_on, c.source_ids))
         elif action == "UPDATE":
             assert target is not None  # an UPDATE without a target was skipped above
             changed.add(target)
-            plan.updates.append((target, Candidate(text or c.text, c.said_on, c.source_ids)))
+            plan.updates.append((target, FactCandidate(text or c.text, c.said_on, c.source_ids)))
         elif action == "DELETE":
             assert target is not None  # a DELETE without a target was skipped above
             changed.add(target)

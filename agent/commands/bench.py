@@ -102,7 +102,9 @@ def gate(
     ),
     file: Path | None = typer.Option(None, "--file", help="One split file (JSONL) instead of the shipped ones."),
     misses: bool = typer.Option(
-        False, "--misses", help="List the turns kept recall gets wrong on a dev split (for tuning; never on the held-out test3)."
+        False,
+        "--misses",
+        help="List the turns kept recall gets wrong on a dev split (for tuning; never on the held-out test3).",
     ),
     as_json: bool = JSON_OPT,
 ) -> None:
