@@ -388,10 +388,8 @@ class _DocsIndex:
         terms = _terms(text)
         if not terms or not self.docs:
             return []
-        named, common = self._named(text, terms)
-        if about_their_world(text, named, bool(common)) is None and not (
-            rules and _is_request(text) and self._acts_in_world(terms)
-        ):
+        why, named = self.gate(text, terms)
+        if why is None and not (rules and _is_request(text) and self._acts_in_world(terms)):
             return []
         scores = self.index.scores(terms)
         if not scores:
@@ -480,6 +478,12 @@ class _DocsIndex:
             for m in self._rules_for(terms, out, scores):
                 out.setdefault(m.index, m)
         return sorted(out.values(), key=lambda m: (-m.score, -m.index))[:k]
+
+    def gate(self, text: str, terms: list[str]) -> tuple[str | None, set[str]]:
+        """Why ``text`` may get memory from these documents (None: it is not about the person's
+        world), and the store's names it holds."""
+        named, common = self._named(text, terms)
+        return about_their_world(text, named, bool(common)), named
 
     def _named(self, text: str, terms: list[str]) -> tuple[set[str], set[str]]:
         """The store's names the turn holds, not used for a kind ("a Kafka broker"):
@@ -683,6 +687,16 @@ def _fact_index(db) -> _FactIndex:
     built = _FactIndex(fingerprint, by_status(db, ACTIVE, SUPERSEDED))
     _FACT_CACHE[db] = built
     return built
+
+
+def gate(db, query: str) -> str | None:
+    """Whether ``query`` may get memory from this store's facts, and why; None when it is not about
+    the person's world. The decision the matcher makes before it ranks, asked on its own (the
+    person's own messages, memory.said, open exactly when facts could)."""
+    docs = _fact_index(db).docs  # built here once per store, as in a chat
+    text = unquoted(query)
+    terms = _terms(text)
+    return docs.gate(text, terms)[0] if terms else None
 
 
 def recall_facts(db, query: str, k: int = 12) -> list[Recalled]:

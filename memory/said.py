@@ -68,23 +68,6 @@ class Said:
         return f"{self.date}: {self.text}"
 
 
-def about_their_world(db, query: str) -> str | None:
-    """Recall's gate for ``query`` over this store's facts: why the turn may get memory, or None.
-
-    The same decision ``recall.recall_facts`` makes before it matches (the
-    store's names the turn holds, not used for a kind; whether it names the
-    person), asked on its own so this source opens exactly when facts could.
-    """
-    # recall exposes the gate only inside its matcher; these are its own parts, unchanged.
-    docs = recall._fact_index(db).docs
-    text = recall.unquoted(query)
-    terms = recall._terms(text)
-    if not terms:
-        return None
-    named, common = docs._named(text, terms)
-    return recall.about_their_world(text, named, bool(common))
-
-
 def for_turn(
     db,
     chat: store.Chat,
@@ -97,7 +80,7 @@ def for_turn(
     fewer_facts_than: int = FEWER_FACTS_THAN,
 ) -> list[Said]:
     """Up to ``k`` of the person's earlier messages for a turn the facts leave uncovered; none otherwise."""
-    if len(recalled) >= fewer_facts_than or k <= 0 or chat.is_team or about_their_world(db, query) is None:
+    if len(recalled) >= fewer_facts_than or k <= 0 or chat.is_team or recall.gate(db, query) is None:
         return []
     # The chat's recent messages are in the prompt already (the current one among them, when stored).
     window = recent + (1 if exclude_id is not None else 0)

@@ -12,7 +12,7 @@ turn is about their world and no fact comes. Two measures:
   short answer (up to ``SHORT_ANSWER`` characters) is in the quoted text, and
   the tokens the block adds. Beside it: the full-text search's top 3 with no
   gate and no matcher (what raw BM25 over the messages would bring).
-- **The recall sets** (tests/data/recall_*.jsonl; all dev now): each fact
+- **The recall sets** (tests/data/recall_*.jsonl: the dev splits, or the files given): each fact
   also stored as the person's message it came from (the fact's source, dated
   its day), then every turn asked twice: with the facts (the second source
   opens only when none comes) and with messages only (no write pass yet). Per
@@ -101,7 +101,7 @@ def _lme_store(item: dict):
 
 def longmemeval(path: str | Path, limit: int | None = None, show_progress: bool = True, data=None) -> dict:
     from evals.bench import longmemeval as lme
-    from memory import said, search
+    from memory import recall, said, search
 
     items = [it for it in (data if data is not None else lme.load(path)) if lme.evaluable(it)]
     if limit:
@@ -118,7 +118,7 @@ def longmemeval(path: str | Path, limit: int | None = None, show_progress: bool 
             answer = str(item["answer"]).casefold().strip()
             is_short = 0 < len(answer) <= SHORT_ANSWER
             short += is_short
-            said.about_their_world(db, "")  # the store's (empty) fact index, built once, as in a chat
+            recall.gate(db, "")  # the store's (empty) fact index, built once, as in a chat
             start = time.perf_counter()
             heard = said.for_turn(db, chat, item["question"], recent=0)
             took[names[0]].append(time.perf_counter() - start)
@@ -235,7 +235,7 @@ def render(lme: dict | None, sets: dict | None) -> str:
         metrics = sorted({m for s, setting in cols for m in splits[s]["settings"][setting]})
         out.append(
             render_table(
-                f"The recall sets (all dev), each fact also stored as the message it came from; tokens: {sets['tokens']}",
+                f"The recall sets, each fact also stored as the message it came from; tokens: {sets['tokens']}",
                 ["per turn", *(f"{s}: {setting}" for s, setting in cols)],
                 [[m, *(splits[s]["settings"][setting].get(m) for s, setting in cols)] for m in metrics],
             )
