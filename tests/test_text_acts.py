@@ -9,7 +9,18 @@ from __future__ import annotations
 import pytest
 
 from evals.bench import acts as bench
-from memory.text.acts import QUESTION, REQUEST, STATEMENT, act, asks_only, is_question, is_request, sentences, split
+from memory.text.acts import (
+    QUESTION,
+    REQUEST,
+    STATEMENT,
+    about_talk,
+    act,
+    asks_only,
+    is_question,
+    is_request,
+    sentences,
+    split,
+)
 
 
 @pytest.mark.parametrize(
@@ -182,3 +193,17 @@ def test_labelled_sets_are_well_formed(split_name):
     assert len(items) >= 30
     assert {i["label"] for i in items} == {REQUEST, QUESTION, STATEMENT}
     assert any("\u4e00" <= ch <= "\u9fff" for i in items for ch in i["text"])
+
+
+@pytest.mark.parametrize(
+    "text", ["以后就叫我阿杰吧。", "请用英文回复我。", "回答尽量简洁。", "Call me 阿杰 from now on."]
+)
+def test_about_talk_reads_chinese_wishes_as_the_sentence_reading_does(text):
+    # SOUL takes what about_talk reads; it must agree with act(), which calls these statements.
+    assert about_talk(text)
+    assert act(text) == STATEMENT
+
+
+@pytest.mark.parametrize("text", ["叫我起床。", "帮我用英文写一封邮件给房东。", "明天叫我去开会。"])
+def test_about_talk_leaves_chinese_requests_to_act(text):
+    assert not about_talk(text)

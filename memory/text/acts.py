@@ -519,6 +519,9 @@ def about_talk(text: str) -> bool:
     """Whether a request only asks how kept should address or speak to the person ("call me Sasha",
     "reply in German from now on", "keep your answers short", "be brief with me")."""
     s = _clean(text)
+    # The Chinese wishes _zh_act reads as statements (叫我小林, 回复用英文); "Call me 小林" goes on.
+    if _HAS_CJK.search(s) and _ZH_TALK.match(_ZH_LEAD.sub("", s).strip().rstrip("？?。！!，, ")):
+        return True
     s = re.sub(r"^(?:(?:please|kindly|just|always|never|also|don't|dont|do\s+not)\s+)+", "", s, flags=re.I)
     if _ADDRESS_ME.match(s) or _TALK_MANNER.match(s) or _KEEP_TALK.match(s) or _TO_ME.search(s):
         return True
