@@ -25,7 +25,7 @@ from typing import Any
 from agent.models.base import Message, Model, Response, ToolSpec, Usage
 from agent.models.calls import call_model
 from memory.text import words
-from memory.text.acts import is_question, is_request
+from memory.text.acts import about_the_person, is_question, is_request
 
 # Tools named like these only look things up; every other tool acts.
 READING = ("list_", "search_", "get_", "find_")
@@ -266,11 +266,6 @@ def request_alone(convo: list[Message], request: str) -> list[Message]:
     return [Message("user", request)] + convo[last_user + 1 :]
 
 
-# "my", "our", "did I", "have we", 我的: a question about the person's own world
-# (a grammatical reading: memory.text.acts is where it belongs).
-_ABOUT_THE_PERSON = re.compile(r"\b(?:my|our|mine|ours)\b|\b(?:did|have|had|was|were)\s+(?:i|we)\b|我的|我们的", re.I)
-
-
 def acknowledgement(statement: str, today: date) -> str:
     """kept's own reply to a statement: noted, with the days it names worked out.
 
@@ -299,7 +294,7 @@ def unknown_to_kept(request: str, known: list[str], tools: list[ToolSpec] | None
     from memory.text.dates import mentions_time
     from memory.text.overlap import content_words
 
-    if not is_question(request) or is_request(request) or not _ABOUT_THE_PERSON.search(request):
+    if not is_question(request) or is_request(request) or not about_the_person(request):
         return False
     if mentions_time(request):
         return False

@@ -77,6 +77,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from memory.text import STOP_WORDS, bilingual, has_cjk, query_terms, tokens
+from memory.text.acts import POSSESSIVE as _POSSESSIVE
 from memory.text.acts import is_question as _is_question
 from memory.text.acts import is_request as _is_request
 from memory.text.dates import undated
@@ -196,7 +197,6 @@ _AUX_BEFORE = re.compile(r"\b(?:do|does|did|will|would|can|could|should|shall|mi
 # A name right inside an indefinite noun phrase is used for a kind: "a Kafka broker", "a Postgres VACUUM".
 _KIND_OF = re.compile(r"\b(?:a|an)\s+(?:[\w'-]+\s+){0,2}$", re.I)
 _PREPOSITION = re.compile(r"\b(?:with|to|for|at|on|in|from|about|of|by|and)\b", re.I)
-_POSSESSIVE = re.compile(r"\b(my|our|mine|ours)\b|我的|我们的", re.I)
 # Asking to be reminded of something the person knows they told kept.
 _RECALL_CUE = re.compile(
     r"\b(again|remind me|the usual|as usual|decided|agreed|said|told|mentioned|promised)\b|上次|说过|决定|答应", re.I

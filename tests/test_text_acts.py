@@ -14,6 +14,7 @@ from memory.text.acts import (
     REQUEST,
     STATEMENT,
     about_talk,
+    about_the_person,
     act,
     asks_only,
     is_question,
@@ -207,3 +208,19 @@ def test_about_talk_reads_chinese_wishes_as_the_sentence_reading_does(text):
 @pytest.mark.parametrize("text", ["叫我起床。", "帮我用英文写一封邮件给房东。", "明天叫我去开会。"])
 def test_about_talk_leaves_chinese_requests_to_act(text):
     assert not about_talk(text)
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("Where does my sister work?", True),
+        ("did i ever pay the plumber", True),
+        ("我的车停在哪里？", True),
+        ("Have we sent the contract yet?", True),
+        ("What is a VAT number?", False),
+        ("Did Priya sign it?", False),
+        ("Is mine the blue one?", True),
+    ],
+)
+def test_about_the_person_reads_possessives_and_the_person_as_subject(text, expected):
+    assert about_the_person(text) is expected

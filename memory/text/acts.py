@@ -633,6 +633,17 @@ def acts(text: str) -> list[str]:
     return [act(text[a:b]) for a, b in sentences(text)]
 
 
+# A possessive names a thing of the person's ("my manager", "our vendor", 我的牙医).
+POSSESSIVE = re.compile(r"\b(?:my|our|mine|ours)\b|我的|我们的", re.I)
+_PERSON_DID = re.compile(r"\b(?:did|have|had|was|were)\s+(?:i|we)\b", re.I)
+
+
+def about_the_person(text: str) -> bool:
+    """Whether ``text`` speaks of the person's own things or doings: a possessive ("my", "our",
+    我的) or the person as the subject of what happened ("did I", "have we")."""
+    return bool(POSSESSIVE.search(text) or _PERSON_DID.search(text))
+
+
 def is_request(text: str) -> bool:
     """Whether ``text`` asks kept to do something (a polite request in question form counts)."""
     return REQUEST in acts(text)
