@@ -520,7 +520,7 @@ def about_talk(text: str) -> bool:
     "reply in German from now on", "keep your answers short", "be brief with me")."""
     s = _clean(text)
     # The Chinese wishes _zh_act reads as statements (叫我小林, 回复用英文); "Call me 小林" goes on.
-    if _HAS_CJK.search(s) and _ZH_TALK.match(_ZH_LEAD.sub("", s).strip().rstrip("？?。！!，, ")):
+    if _HAS_CJK.search(s) and _ZH_TALK.match(_zh_body(s)[1]):
         return True
     s = re.sub(r"^(?:(?:please|kindly|just|always|never|also|don't|dont|do\s+not)\s+)+", "", s, flags=re.I)
     if _ADDRESS_ME.match(s) or _TALK_MANNER.match(s) or _KEEP_TALK.match(s) or _TO_ME.search(s):
@@ -601,11 +601,17 @@ _ZH_SUBJECT_I = re.compile(r"^(?:我|我们)")
 _ZH_LEAD = re.compile(r"^(?:好的|好|嗯|那|那么|对了|另外|还有|然后|哦|喂)[，,、\s]*")
 
 
-def _zh_act(sentence: str) -> str:
+def _zh_body(sentence: str) -> tuple[str, str]:
+    """A Chinese sentence without its opening particle ("好的，", "对了"), and that without its end
+    punctuation."""
     s = _ZH_LEAD.sub("", _clean(sentence)).strip()
+    return s, s.rstrip("？?。！!，, ")
+
+
+def _zh_act(sentence: str) -> str:
+    s, body = _zh_body(sentence)
     if not s:
         return STATEMENT
-    body = s.rstrip("？?。！!，, ")
     if _ZH_TALK.match(body):
         return STATEMENT  # a wish about how kept talks to the person, not an action
     if _ZH_PLEASE.match(body) or _ZH_ASK_YOU.match(body) or _ZH_WANT_YOU.match(body):
