@@ -164,10 +164,13 @@ _AUX = {
     "shouldn't",
 }
 _MODAL = {"can", "could", "will", "would", "won't", "can't", "couldn't", "wouldn't"}
+# Articles, demonstratives and possessive determiners: a noun phrase opens with one.
+_DETERMINERS = {"the", "a", "an", "this", "that", "these", "those", "my", "our", "your", "his", "her", "their"}
 # Words that cannot open an imperative (closed classes and the like).
 _NOT_A_VERB = (
     _WH
     | _AUX
+    | _DETERMINERS
     | {
         "i",
         "i'm",
@@ -186,20 +189,7 @@ _NOT_A_VERB = (
         "they're",
         "there",
         "there's",
-        "that",
         "that's",
-        "this",
-        "these",
-        "those",
-        "the",
-        "a",
-        "an",
-        "my",
-        "our",
-        "your",
-        "his",
-        "her",
-        "their",
         "its",
         "some",
         "any",
@@ -270,7 +260,7 @@ _NOT_A_VERB = (
     }
 )
 # What may stand as the subject after an auxiliary ("Did I…", "Is the review…").
-_SUBJECTS = {
+_SUBJECTS = _DETERMINERS | {
     "i",
     "you",
     "we",
@@ -279,19 +269,6 @@ _SUBJECTS = {
     "it",
     "they",
     "there",
-    "this",
-    "that",
-    "these",
-    "those",
-    "the",
-    "a",
-    "an",
-    "my",
-    "our",
-    "your",
-    "his",
-    "her",
-    "their",
     "its",
     "anyone",
     "anybody",
@@ -303,25 +280,12 @@ _SUBJECTS = {
     "one",
 }
 # What may follow an imperative verb: the thing it acts on.
-_OBJECT_START = {
+_OBJECT_START = _DETERMINERS | {
     "me",
     "us",
     "him",
-    "her",
     "them",
     "it",
-    "this",
-    "that",
-    "these",
-    "those",
-    "the",
-    "a",
-    "an",
-    "my",
-    "our",
-    "his",
-    "their",
-    "your",
     "some",
     "all",
     "everyone",
