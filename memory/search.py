@@ -126,6 +126,11 @@ def _match_expression(terms: list[str]) -> str:
     return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
 
 
+# Which messages search may show: those of private chats, not forgotten. A forgotten message is
+# out of the index; the meta check keeps it out whatever the index says.
+_PRIVATE_AND_KEPT = "c.kind = 'private' AND (m.meta IS NULL OR json_extract(m.meta, '$.forgotten') IS NULL)"
+
+
 def search_messages(db, query: str, limit: int = 10) -> list[Hit]:
     """Private messages that match ``query`` (any of its tokens), best BM25 first."""
     terms = query_terms(query)
@@ -135,8 +140,7 @@ def search_messages(db, query: str, limit: int = 10) -> list[Hit]:
         f"SELECT m.id, m.text, m.at, m.author, c.name, -s.score AS score FROM"
         f" (SELECT rowid, bm25({TABLE}) AS score FROM {TABLE} WHERE {TABLE} MATCH ? ORDER BY score LIMIT ?) s"
         " JOIN messages m ON m.id = s.rowid JOIN chats c ON c.id = m.chat_id"
-        # A forgotten message is out of the index; the meta check keeps it out whatever the index says.
-        " WHERE c.kind = 'private' AND (m.meta IS NULL OR json_extract(m.meta, '$.forgotten') IS NULL)"
+        f" WHERE {_PRIVATE_AND_KEPT}"
         " ORDER BY s.score",
         (_match_expression(terms), int(limit)),
     ).fetchall()
@@ -166,8 +170,7 @@ def own_messages(db, query: str, limit: int = 50) -> list[messages.StoredMessage
     rows = db.conn.execute(
         f"SELECT m.id, m.chat_id, m.author, m.text, m.at FROM {TABLE}"
         f" JOIN messages m ON m.id = {TABLE}.rowid JOIN chats c ON c.id = m.chat_id"
-        f" WHERE {TABLE} MATCH ? AND c.kind = 'private' AND m.role = 'user'"
-        " AND (m.meta IS NULL OR json_extract(m.meta, '$.forgotten') IS NULL)"
+        f" WHERE {TABLE} MATCH ? AND m.role = 'user' AND {_PRIVATE_AND_KEPT}"
         f" ORDER BY bm25({TABLE}) LIMIT ?",
         (_match_expression(terms), int(limit)),
     ).fetchall()
