@@ -76,8 +76,10 @@ from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
+from memory import meaning
 from memory.text import STOP_WORDS, bilingual, has_cjk, query_terms, tokens
 from memory.text.acts import POSSESSIVE as _POSSESSIVE
+from memory.text.acts import focus as _focus
 from memory.text.acts import is_question as _is_question
 from memory.text.acts import is_request as _is_request
 from memory.text.dates import undated
@@ -95,6 +97,10 @@ NAME_MAX_SHARE = 0.25  # a name held by more of the documents than this is no an
 MAX_RULES = 3  # standing rules brought to a request
 LINK_MAX_SHARE = 0.2  # a word linking a rule to a request is held by at most this share of the facts
 RARE_SHARE = 0.05  # a word held by at most this share of the documents (or two) is a rare one
+# Meaning (all-MiniLM-L6-v2 cosines), set on the dev splits (see docs/recall.md):
+MEANING_MIN = 0.35  # a fact comes on meaning alone at this cosine with the turn
+MEANING_LEAD = 0.10  # and this far ahead of the next closest fact
+FOCUS_MIN = 0.20  # a fact bears on what a question asks for at this cosine with its focus
 
 
 @dataclass
@@ -358,6 +364,7 @@ class _DocsIndex:
         self.term_sets = [frozenset(t) for t in toks]
         self._names: dict[str, set[int]] | None = None
         self._rules: list[int] | None = None
+        self._judge: _Meaning | None = None
 
     @property
     def names(self) -> dict[str, set[int]]:
@@ -370,6 +377,15 @@ class _DocsIndex:
         if self._rules is None:
             self._rules = [i for i, d in enumerate(self.docs) if is_rule(d)]
         return self._rules
+
+    def _meaning(self) -> _Meaning | None:
+        """The meaning judge of these documents, or None when the model is off or not installed
+        (then words alone decide, as they always did)."""
+        if self._judge is None:
+            if not meaning.available():
+                return None
+            self._judge = _Meaning(self)
+        return self._judge
 
     def rank(self, query: str, k: int) -> list[tuple[int, float]]:
         return self.index.top(query_terms(query), k)
@@ -392,7 +408,8 @@ class _DocsIndex:
         if why is None and not (rules and _is_request(text) and self._acts_in_world(terms)):
             return []
         scores = self.index.scores(terms)
-        if not scores:
+        judge = self._meaning() if why is not None else None
+        if not scores and judge is None:
             return []
         out: dict[int, Match] = {}
         # Names, and what the person calls theirs ("my manager"): the facts
@@ -402,13 +419,18 @@ class _DocsIndex:
         for key, holding in self._owned_anchors(text, limit).items():
             anchors.setdefault(key, set()).update(holding)
         holders = {i for held in anchors.values() for i in held}
+        asked = _focus(text) if judge is not None else None
+        if asked:
+            # A question asking for something particular of a name ("Graham's phone number"):
+            # the facts the name brings must bear on what is asked, not merely hold the name.
+            holders = {i for i in holders if judge.bears(asked, i)}
         for i in sorted(holders, key=lambda i: (-scores.get(i, 0.0), -i))[:MAX_NAMED]:
             held = sorted(t for t, docs in anchors.items() if i in docs)
             kind = "name" if any(t in named for t in held) else "the person's"
             out[i] = Match(i, scores.get(i, 0.0), f"{kind}: " + ", ".join(held))
         # Words: two distinct shared words with enough of the turn's idf mass.
         best = sorted(scores.items(), key=lambda p: (-p[1], -p[0]))
-        floor = best[0][1] * min_relative
+        floor = best[0][1] * min_relative if best else 0.0
         idf = {t: self.index.idf(t) for t in terms}
         # Words no document holds say nothing about which one is meant (a typo, a
         # date nobody wrote down): the idf mass is that of the words the store knows.
@@ -453,6 +475,13 @@ class _DocsIndex:
                 if i not in out:
                     shared = [t for t in terms if t in self.term_sets[i]]
                     out[i] = Match(i, score, "words: " + ", ".join(shared) + " (outscores a match)")
+        # Meaning: the fact closest in meaning to the turn, when it stands out from the rest,
+        # comes even with no word in common ("when does the permit set have to go out the door"
+        # for "... permit submission ... 23 October").
+        if judge is not None and len(out) < k:
+            for i, closeness in judge.closest(text, asked):
+                if i not in out:
+                    out[i] = Match(i, scores.get(i, 0.0), f"meaning: close to the message ({closeness:.2f})")
         # One hop: a fact found on words names something ("Project Atlas, the
         # rebuild of the intake pipeline"); facts on that name sharing a word
         # with the turn come too ("Atlas beta launch moved to 21 October").
@@ -582,6 +611,51 @@ class _DocsIndex:
                 found.append((len(direct) * 2 + len(linked) + 2 * timed, r, why))
         found.sort(key=lambda f: (-f[0], -f[1]))
         return [Match(r, scores.get(r, 0.0), f"standing rule ({why})") for _, r, why in found[:MAX_RULES]]
+
+
+class _Meaning:
+    """Meaning beyond wording over one document list (all-MiniLM-L6-v2, ``memory.meaning``).
+
+    Two uses, both general: a fact close in meaning to the turn may come with no word in
+    common (``closest``), and when a question asks for something particular of a name
+    (``memory.text.acts.focus``), a fact must bear on that (``bears``). The model reads English
+    only: a Chinese turn gets no meaning candidates, and a Chinese fact is judged by its words
+    (its CC-CEDICT glosses) alone."""
+
+    def __init__(self, docs: _DocsIndex):
+        import numpy as np
+
+        self.docs = docs
+        english = [i for i, d in enumerate(docs.docs) if not has_cjk(d)]
+        self.readable = np.zeros(len(docs.docs), dtype=bool)
+        self.readable[english] = True
+        self.vectors = np.zeros((len(docs.docs), meaning.DIM), dtype=np.float32)
+        if english:
+            self.vectors[english] = meaning.embed([docs.docs[i] for i in english])
+
+    def closest(self, text: str, asked: str | None) -> list[tuple[int, float]]:
+        """The fact closest in meaning to ``text`` when it is close (``MEANING_MIN``) and stands
+        out from the next one (``MEANING_LEAD``): a reworded question has one fact it is about,
+        an unrelated turn is about equally far from all of them."""
+        if has_cjk(text) or len(self.docs.docs) < 2:
+            return []
+        sims = self.vectors @ meaning.embed_one(text)
+        order = sims.argsort()[::-1]
+        top, lead = int(order[0]), float(sims[order[0]] - sims[order[1]])
+        closeness = float(sims[top])
+        if closeness < MEANING_MIN or lead < MEANING_LEAD or (asked and not self.bears(asked, top)):
+            return []
+        return [(top, closeness)]
+
+    def bears(self, asked: str, i: int) -> bool:
+        """Whether document ``i`` bears on what a question asks for (``asked``, its focus): it
+        holds one of its words (in English or through the glosses of Chinese ones), or, both
+        in English, is close to it in meaning (``FOCUS_MIN``)."""
+        if set(_terms(asked)) & self.docs.term_sets[i]:
+            return True
+        if has_cjk(asked) or not self.readable[i]:
+            return False
+        return float(self.vectors[i] @ meaning.embed_one(asked)) >= FOCUS_MIN
 
 
 _DOCS_CACHE: OrderedDict[tuple, _DocsIndex] = OrderedDict()

@@ -642,3 +642,60 @@ def asks_only(text: str) -> bool:
     """A question and no request: a turn that must look things up and never act."""
     found = acts(text)
     return QUESTION in found and REQUEST not in found
+
+
+# --- what a question asks for ---------------------------------------------------
+
+# The noun phrase a question asks for, read from its shape (closed-class words only):
+# - after a possessive: "What's Graham's phone number?", "when is leo's next checkup";
+# - after "who/what/which is the": "who's the architect on alder street", "what's the fee for…";
+# - a wh-determiner's noun: "Which hotel am I staying at?", "what car do I drive";
+# - Chinese, after 的 and before the asking verb: "Tanaka 博士的邮箱是多少？", "Arjun 的生日是哪天？".
+# The phrase ends at a verb, a preposition or the end; at most three words.
+_FOCUS_END = (
+    r"(?=\s+(?:on|of|at|for|in|with|from|to|by|about|is|are|was|were|do|does|did|am|have|has|had|will|would|can|could"
+    r"|should|again|now|this|that|these|those|next|last|going|i|we|you|he|she|they|it)\b|\s*[?.!,;]|\s*$)"
+)
+_FOCUS_EN = [
+    # X's FOCUS / my FOCUS after a wh-word and a copula: "what's Graham's phone number", "when is my next checkup"
+    re.compile(
+        r"^\W*(?:what|when|where|who|which|how\s+much|how\s+many|how\s+long|how\s+old)(?:['’]s|\s+is|\s+are|\s+was|\s+were)"
+        r"\s+(?:the\s+|a\s+)?(?:[\w-]+\s+){0,3}?[\w-]+['’]s?\s+(?P<focus>(?:[\w-]+\s+){0,2}?[\w-]+)" + _FOCUS_END,
+        re.I,
+    ),
+    # who/what's the FOCUS (of|on|for…): "who's the GC on alder", "what's the wifi password in the trailer"
+    re.compile(
+        r"^\W*(?:what|who|which)(?:['’]s|\s+is|\s+are|\s+was|\s+were)\s+(?:the|our|my|their|his|her)\s+"
+        r"(?P<focus>(?:[\w-]+\s+){0,2}?[\w-]+)" + _FOCUS_END,
+        re.I,
+    ),
+    # which/what FOCUS + auxiliary: "which hotel am I staying at", "what car do i drive"
+    re.compile(r"^\W*(?:which|what)\s+(?P<focus>(?:[\w-]+\s+){0,1}?[\w-]+)\s+(?:am|is|are|was|were|do|does|did|have|has|should|will)\b", re.I),
+]
+_FOCUS_ZH = re.compile(f"的(?P<focus>[{_CJK}]{{1,4}}?)(?:是|在|叫|有|要|多少|什么|哪|几|怎么)")
+_NOT_FOCUS = {"name", "thing", "one", "kind", "sort", "type", "way", "time", "day", "deal", "plan", "story", "status", "update", "news"}
+
+
+def focus(text: str) -> str | None:
+    """What a question asks for of someone or something ("phone number" in "What's Graham's phone
+    number?", "architect" in "who's the architect on alder street", 邮箱 in "Tanaka 博士的邮箱是多少？"),
+    or None: a question that is not of that shape, or asks for something too general to tell
+    facts apart ("what's the plan", "what's Ana's name"). Recall uses it to judge the facts a name
+    brings: they must bear on what is asked."""
+    if not is_question(text):
+        return None
+    for a, b in sentences(text):
+        sentence = text[a:b]
+        if _HAS_CJK.search(sentence):
+            zh = _FOCUS_ZH.search(sentence)
+            if zh:
+                return zh.group("focus")
+            continue
+        for pattern in _FOCUS_EN:
+            found = pattern.search(_clean(sentence))
+            if found:
+                phrase = found.group("focus").strip()
+                words = phrase.lower().split()
+                if words and words[-1] not in _NOT_FOCUS and words[0] not in _DETERMINERS:
+                    return phrase
+    return None
