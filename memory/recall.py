@@ -98,9 +98,9 @@ MAX_RULES = 3  # standing rules brought to a request
 LINK_MAX_SHARE = 0.2  # a word linking a rule to a request is held by at most this share of the facts
 RARE_SHARE = 0.05  # a word held by at most this share of the documents (or two) is a rare one
 # Meaning (all-MiniLM-L6-v2 cosines), set on the dev splits (see docs/recall.md):
-MEANING_MIN = 0.35  # a fact comes on meaning alone at this cosine with the turn
-MEANING_LEAD = 0.10  # and this far ahead of the next closest fact
-FOCUS_MIN = 0.20  # a fact bears on what a question asks for at this cosine with its focus
+MEANING_MIN = float(__import__("os").environ.get("X_MIN", "0.35"))  # a fact comes on meaning alone at this cosine with the turn
+MEANING_LEAD = float(__import__("os").environ.get("X_LEAD", "0.10"))  # and this far ahead of the next closest fact
+FOCUS_MIN = float(__import__("os").environ.get("X_FOCUS", "0.20"))  # a fact bears on what a question asks for at this cosine with its focus
 
 
 @dataclass
@@ -626,20 +626,29 @@ class _Meaning:
         import numpy as np
 
         self.docs = docs
-        english = [i for i, d in enumerate(docs.docs) if not has_cjk(d)]
+        import os
+        self.zh_docs = os.environ.get("X_ZH_DOCS", "1") == "1"
+        self.zh_turns = os.environ.get("X_ZH_TURNS", "0") == "1"
+        self.asks = os.environ.get("X_ASKS", "1") == "1"
+        self.unknown = os.environ.get("X_UNKNOWN", "1") == "1"
+        english = [i for i, d in enumerate(docs.docs) if self.zh_docs or not has_cjk(d)]
         self.readable = np.zeros(len(docs.docs), dtype=bool)
         self.readable[english] = True
         self.vectors = np.zeros((len(docs.docs), meaning.DIM), dtype=np.float32)
         if english:
-            self.vectors[english] = meaning.embed([docs.docs[i] for i in english])
+            self.vectors[english] = meaning.embed([bilingual.english_reading(docs.docs[i]) for i in english])
 
     def closest(self, text: str, asked: str | None) -> list[tuple[int, float]]:
         """The fact closest in meaning to ``text`` when it is close (``MEANING_MIN``) and stands
         out from the next one (``MEANING_LEAD``): a reworded question has one fact it is about,
         an unrelated turn is about equally far from all of them."""
-        if has_cjk(text) or len(self.docs.docs) < 2:
+        if (has_cjk(text) and not self.zh_turns) or len(self.docs.docs) < 2:
             return []
-        sims = self.vectors @ meaning.embed_one(text)
+        if self.asks and not (_is_question(text) or _is_request(text)):
+            return []
+        if self.unknown and self.names_unknown(text):
+            return []
+        sims = self.vectors @ meaning.embed_one(bilingual.english_reading(text))
         order = sims.argsort()[::-1]
         top, lead = int(order[0]), float(sims[order[0]] - sims[order[1]])
         closeness = float(sims[top])
@@ -653,9 +662,32 @@ class _Meaning:
         in English, is close to it in meaning (``FOCUS_MIN``)."""
         if set(_terms(asked)) & self.docs.term_sets[i]:
             return True
-        if has_cjk(asked) or not self.readable[i]:
+        reading = " ".join(bilingual.glosses(asked)) if has_cjk(asked) else asked
+        if not reading:
+            return True  # a Chinese focus the dictionary cannot read: nothing to judge by
+        if not self.readable[i]:
             return False
-        return float(self.vectors[i] @ meaning.embed_one(asked)) >= FOCUS_MIN
+        return float(self.vectors[i] @ meaning.embed_one(reading)) >= FOCUS_MIN
+
+    def names_unknown(self, text: str) -> bool:
+        """Whether the turn names someone or something the store has never heard of: a word
+        written capitalised where no sentence starts ("the Phoenix project", "in Sweden"), or
+        the owner of a possessive ("my brother's birthday"), that no document holds."""
+        folded = fold(text)
+        for m in _WORD.finditer(folded):
+            word = m.group(0)
+            owner = re.match(r"(.+)['’]s$", word)
+            capital = word[0].isupper() and not (word.isupper() and len(word) <= 4) and word != "I"
+            if not (owner or capital):
+                continue
+            start = max(0, m.start() - 16)
+            pattern = _SENTENCE_OPENING if start == 0 else _MID_OPENING
+            if capital and not owner and pattern.search(folded[start : m.start()]):
+                continue
+            terms = [t for t in tokens(owner.group(1) if owner else word) if t not in STOP_WORDS]
+            if terms and all(self.docs.index.df(t) == 0 for t in terms):
+                return True
+        return False
 
 
 _DOCS_CACHE: OrderedDict[tuple, _DocsIndex] = OrderedDict()

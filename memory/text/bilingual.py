@@ -141,3 +141,34 @@ def english_terms(text: str, inner: bool = False) -> tuple[str, ...]:
         glossary = _glossary()
         found += [w for word in found for w in _inner(word, glossary)]
     return tuple(dict.fromkeys(t for w in found for t in glosses(w)))
+
+
+def english_reading(text: str) -> str:
+    """``text`` with each Chinese word replaced by its first English sense ("用户的母亲住在台中。"
+    reads "user mother live Taichung"), for a reader of English only (the sentence-meaning
+    model); single characters and function words are dropped, other text is kept as written."""
+    if not has_cjk(text):
+        return text
+    glossary = _glossary()
+
+    def sense(word: str, seen: frozenset[str] = frozenset()) -> str:
+        for definition in glossary.get(word, ()):
+            pointer = _POINTER.match(definition)
+            if pointer:
+                target = pointer.group(1)
+                if target != word and target not in seen:
+                    found = sense(target, seen | {word})
+                    if found:
+                        return found
+                continue
+            if _SKIP.match(definition):
+                continue
+            cleaned = re.sub(r"\s+", " ", _NOTE.sub(" ", definition)).strip(" ;,")
+            if cleaned:
+                return cleaned
+        return ""
+
+    def run(m: re.Match) -> str:
+        return " " + " ".join(s for s in (sense(w) for w in words(m.group(0))) if s) + " "
+
+    return re.sub(r"\s+", " ", _CJK_RUN.sub(run, text)).strip()
