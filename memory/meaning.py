@@ -25,6 +25,7 @@ from __future__ import annotations
 import importlib.util
 import logging
 import os
+import sqlite3
 import threading
 import zipfile
 from collections import OrderedDict
@@ -168,7 +169,8 @@ def _gelu(x: np.ndarray) -> np.ndarray:
     t = 1 / (1 + np.float32(0.3275911) * z)
     poly = t * (
         np.float32(0.254829592)
-        + t * (np.float32(-0.284496736) + t * (np.float32(1.421413741) + t * (np.float32(-1.453152027) + t * 1.061405429)))
+        + t
+        * (np.float32(-0.284496736) + t * (np.float32(1.421413741) + t * (np.float32(-1.453152027) + t * 1.061405429)))
     )
     erf = 1 - poly * np.exp(-z * z)
     return 0.5 * x * (1 + np.sign(x) * erf)
@@ -235,3 +237,85 @@ def embed(texts: Sequence[str]) -> np.ndarray:
 
 def embed_one(text: str) -> np.ndarray:
     return embed([text])[0]
+
+
+# --- stored vectors of facts ------------------------------------------------------
+#
+# Embedding costs about 8 ms a sentence on one core, so a fresh process would spend
+# seconds on a store's facts before its first recall; their vectors are kept beside
+# them. A row belongs to one fact and the text it was computed from (its hash), so an
+# edited fact is embedded again; forgetting a fact (its text blanked) or deleting it
+# drops its vector in the same statement (the triggers), since a vector says something
+# of the text it came from.
+
+TABLE = "fact_meaning"
+MODEL_ID = "all-MiniLM-L6-v2"
+MIGRATIONS = [
+    (
+        "m001_fact_meaning",
+        [
+            f"""CREATE TABLE {TABLE} (
+                fact_id INTEGER PRIMARY KEY REFERENCES facts(id) ON DELETE CASCADE,
+                text_hash TEXT NOT NULL,
+                model TEXT NOT NULL,
+                vector BLOB NOT NULL
+            )""",
+            f"""CREATE TRIGGER {TABLE}_text_changed AFTER UPDATE OF text ON facts
+                BEGIN DELETE FROM {TABLE} WHERE fact_id = old.id; END""",
+            f"""CREATE TRIGGER {TABLE}_fact_deleted AFTER DELETE ON facts
+                BEGIN DELETE FROM {TABLE} WHERE fact_id = old.id; END""",
+        ],
+    )
+]
+
+
+def _hash(text: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def fact_vectors(db, rows: Sequence[tuple[int, str]]) -> np.ndarray:
+    """Vectors of facts given as (fact id, text to embed): read from the store where it has
+    them for that text and model, computed and saved where not."""
+    import numpy as np
+
+    from memory.db import transaction
+
+    out = np.zeros((len(rows), DIM), dtype=np.float32)
+    if not rows:
+        return out
+    stored: dict[int, tuple[str, bytes]] = {}
+    try:
+        for fact_id, text_hash, vector in db.conn.execute(
+            f"SELECT fact_id, text_hash, vector FROM {TABLE} WHERE model = ?", (MODEL_ID,)
+        ):
+            stored[fact_id] = (text_hash, vector)
+    except sqlite3.OperationalError as exc:  # a store opened without this module's migration
+        if "no such table" not in str(exc):
+            raise
+        return embed([text for _, text in rows])
+    missing: list[int] = []
+    for j, (fact_id, text) in enumerate(rows):
+        found = stored.get(fact_id)
+        if found is not None and found[0] == _hash(text) and len(found[1]) == DIM * 4:
+            out[j] = np.frombuffer(found[1], dtype=np.float32)
+        else:
+            missing.append(j)
+    if missing:
+        computed = embed([rows[j][1] for j in missing])
+        for j, vec in zip(missing, computed, strict=True):
+            out[j] = vec
+        try:
+            with transaction(db) as conn:
+                conn.executemany(
+                    f"INSERT OR REPLACE INTO {TABLE} (fact_id, text_hash, model, vector) VALUES (?, ?, ?, ?)",
+                    [
+                        (rows[j][0], _hash(rows[j][1]), MODEL_ID, vec.astype(np.float32).tobytes())
+                        for j, vec in zip(missing, computed, strict=True)
+                    ],
+                )
+        except sqlite3.Error as exc:
+            # The vectors are a cache: a store that cannot take them (read-only, busy) still recalls.
+            log.info("fact vectors not saved: %s", exc)
+    return out

@@ -72,9 +72,10 @@ import math
 import re
 import weakref
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from memory import meaning
 from memory.text import STOP_WORDS, bilingual, has_cjk, query_terms, tokens
@@ -84,6 +85,9 @@ from memory.text.acts import is_question as _is_question
 from memory.text.acts import is_request as _is_request
 from memory.text.dates import undated
 from memory.text.words import MONTHS, fold
+
+if TYPE_CHECKING:
+    import numpy as np
 
 # BM25 parameters: the usual defaults, not tuned on the benchmarks.
 K1 = 1.2
@@ -98,9 +102,13 @@ MAX_RULES = 3  # standing rules brought to a request
 LINK_MAX_SHARE = 0.2  # a word linking a rule to a request is held by at most this share of the facts
 RARE_SHARE = 0.05  # a word held by at most this share of the documents (or two) is a rare one
 # Meaning (all-MiniLM-L6-v2 cosines), set on the dev splits (see docs/recall.md):
-MEANING_MIN = float(__import__("os").environ.get("X_MIN", "0.35"))  # a fact comes on meaning alone at this cosine with the turn
+MEANING_MIN = float(
+    __import__("os").environ.get("X_MIN", "0.35")
+)  # a fact comes on meaning alone at this cosine with the turn
 MEANING_LEAD = float(__import__("os").environ.get("X_LEAD", "0.10"))  # and this far ahead of the next closest fact
-FOCUS_MIN = float(__import__("os").environ.get("X_FOCUS", "0.20"))  # a fact bears on what a question asks for at this cosine with its focus
+FOCUS_MIN = float(
+    __import__("os").environ.get("X_FOCUS", "0.20")
+)  # a fact bears on what a question asks for at this cosine with its focus
 
 
 @dataclass
@@ -365,6 +373,7 @@ class _DocsIndex:
         self._names: dict[str, set[int]] | None = None
         self._rules: list[int] | None = None
         self._judge: _Meaning | None = None
+        self.stored_vectors: Callable[[list[tuple[int, str]]], np.ndarray] | None = None
 
     @property
     def names(self) -> dict[str, set[int]]:
@@ -384,7 +393,7 @@ class _DocsIndex:
         if self._judge is None:
             if not meaning.available():
                 return None
-            self._judge = _Meaning(self)
+            self._judge = _Meaning(self, self.stored_vectors)
         return self._judge
 
     def rank(self, query: str, k: int) -> list[tuple[int, float]]:
@@ -420,7 +429,7 @@ class _DocsIndex:
             anchors.setdefault(key, set()).update(holding)
         holders = {i for held in anchors.values() for i in held}
         asked = _focus(text) if judge is not None else None
-        if asked:
+        if judge is not None and asked:
             # A question asking for something particular of a name ("Graham's phone number"):
             # the facts the name brings must bear on what is asked, not merely hold the name.
             holders = {i for i in holders if judge.bears(asked, i)}
@@ -622,11 +631,12 @@ class _Meaning:
     only: a Chinese turn gets no meaning candidates, and a Chinese fact is judged by its words
     (its CC-CEDICT glosses) alone."""
 
-    def __init__(self, docs: _DocsIndex):
+    def __init__(self, docs: _DocsIndex, stored: Callable[[list[tuple[int, str]]], np.ndarray] | None = None):
         import numpy as np
 
         self.docs = docs
         import os
+
         self.zh_docs = os.environ.get("X_ZH_DOCS", "1") == "1"
         self.zh_turns = os.environ.get("X_ZH_TURNS", "0") == "1"
         self.asks = os.environ.get("X_ASKS", "1") == "1"
@@ -636,7 +646,11 @@ class _Meaning:
         self.readable[english] = True
         self.vectors = np.zeros((len(docs.docs), meaning.DIM), dtype=np.float32)
         if english:
-            self.vectors[english] = meaning.embed([bilingual.english_reading(docs.docs[i]) for i in english])
+            readings = [bilingual.english_reading(docs.docs[i]) for i in english]
+            # A store's facts keep their vectors (memory.meaning.fact_vectors); other lists are embedded here.
+            self.vectors[english] = (
+                stored(list(zip(english, readings, strict=True))) if stored else meaning.embed(readings)
+            )
 
     def closest(self, text: str, asked: str | None) -> list[tuple[int, float]]:
         """The fact closest in meaning to ``text`` when it is close (``MEANING_MIN``) and stands
@@ -760,7 +774,7 @@ class _FactIndex:
     """The store's active facts as of ``fingerprint``, each matched with the
     text of the facts it replaced, and the chain behind each."""
 
-    def __init__(self, fingerprint: tuple, facts: list):
+    def __init__(self, db, fingerprint: tuple, facts: list):
         self.fingerprint = fingerprint
         by_id = {f.id: f for f in facts}
         self.active = [f for f in facts if f.status == "active"]
@@ -777,6 +791,18 @@ class _FactIndex:
             " ".join([b] + [fact_body(p.text) for p in chain]) for b, chain in zip(bodies, self.chains, strict=True)
         ]
         self.docs = _DocsIndex(bodies, with_past)
+        ids = [f.id for f in self.active]
+        store = weakref.ref(db)  # the cache holding this index is keyed by the store: no strong reference back
+
+        def stored(rows: list[tuple[int, str]]) -> np.ndarray:
+            # The facts' vectors come from the store's table (by fact id), not recomputed per process.
+            found = store()
+            readings = [(ids[i], text) for i, text in rows]
+            return (
+                meaning.fact_vectors(found, readings) if found is not None else meaning.embed([t for _, t in readings])
+            )
+
+        self.docs.stored_vectors = stored
 
 
 # One cached index per open store; dropped with the store object.
@@ -790,7 +816,7 @@ def _fact_index(db) -> _FactIndex:
     cached = _FACT_CACHE.get(db)
     if cached is not None and cached.fingerprint == fingerprint:
         return cached
-    built = _FactIndex(fingerprint, by_status(db, ACTIVE, SUPERSEDED))
+    built = _FactIndex(db, fingerprint, by_status(db, ACTIVE, SUPERSEDED))
     _FACT_CACHE[db] = built
     return built
 

@@ -670,10 +670,29 @@ _FOCUS_EN = [
         re.I,
     ),
     # which/what FOCUS + auxiliary: "which hotel am I staying at", "what car do i drive"
-    re.compile(r"^\W*(?:which|what)\s+(?P<focus>(?:[\w-]+\s+){0,1}?[\w-]+)\s+(?:am|is|are|was|were|do|does|did|have|has|should|will)\b", re.I),
+    re.compile(
+        r"^\W*(?:which|what)\s+(?P<focus>(?:[\w-]+\s+){0,1}?[\w-]+)\s+(?:am|is|are|was|were|do|does|did|have|has|should|will)\b",
+        re.I,
+    ),
 ]
 _FOCUS_ZH = re.compile(f"的(?P<focus>[{_CJK}]{{2,4}}?)(?:是|在|叫|有|要|多少|什么|哪|几|怎么)")
-_NOT_FOCUS = {"name", "thing", "one", "kind", "sort", "type", "way", "time", "day", "deal", "plan", "story", "status", "update", "news"}
+_NOT_FOCUS = {
+    "name",
+    "thing",
+    "one",
+    "kind",
+    "sort",
+    "type",
+    "way",
+    "time",
+    "day",
+    "deal",
+    "plan",
+    "story",
+    "status",
+    "update",
+    "news",
+}
 
 
 def focus(text: str) -> str | None:
