@@ -194,6 +194,14 @@ def encoder() -> Encoder:
     return _model
 
 
+def forget_loaded() -> None:
+    """Drop the loaded model and the cached vectors, as a new process starts (for benchmarks)."""
+    global _model
+    with _load_lock:
+        _model = None
+        _cache.clear()
+
+
 def embed(texts: Sequence[str]) -> np.ndarray:
     """One unit vector per text, shape (len(texts), 384), float32; the same text always gets
     the same vector, in a batch or alone."""
