@@ -436,8 +436,10 @@ class _DocsIndex:
         if why is None and not (rules and _is_request(text) and self._acts_in_world(terms)):
             return []
         scores = self.index.scores(terms)
-        judge = self._meaning() if why is not None else None
-        if not scores and judge is None:
+        # Meaning is asked only where it can change the outcome (a focus to judge, or nothing found
+        # on words): the model and the documents' vectors load on first need, not on every turn.
+        meant = why is not None and meaning.available()
+        if not scores and not meant:
             return []
         out: dict[int, Match] = {}
         # Names, and what the person calls theirs ("my manager"): the facts
@@ -447,8 +449,8 @@ class _DocsIndex:
         for key, holding in self._owned_anchors(text, limit).items():
             anchors.setdefault(key, set()).update(holding)
         holders = {i for held in anchors.values() for i in held}
-        asked = _focus(text) if judge is not None else None
-        if judge is not None and asked:
+        asked = _focus(text) if meant else None
+        if asked and holders and (judge := self._meaning()) is not None:
             # A question asking for something particular of a name ("Graham's phone number"):
             # the facts the name brings must bear on what is asked, not merely hold the name.
             holders = {i for i in holders if judge.bears(asked, i)}
@@ -507,7 +509,7 @@ class _DocsIndex:
         # meaning to the turn, if it stands out from the rest, comes with no word in common ("when
         # does the permit set have to go out the door" for "... permit submission ... 23 October").
         # Only then, so a turn the words answer costs no embedding (about 8 ms on one core).
-        if judge is not None and not out:
+        if meant and not out and (judge := self._meaning()) is not None:
             for i, closeness in judge.closest(text, asked):
                 if i not in out:
                     out[i] = Match(i, scores.get(i, 0.0), f"meaning: close to the message ({closeness:.2f})")

@@ -116,11 +116,26 @@ def run(message_counts: list[int], n_facts: int = 500, n_queries: int = 200, see
             BM25Okapi([lowercase_words(t) for t in texts]).get_scores(lowercase_words(queries[i]))
 
         plain_times = _time(plain, n_queries)
+        meaning_rows: dict = {}
+        if on:
+            # Where the model's cost shows up: loaded at the first turn that needs it (words brought
+            # nothing, or a question's focus is judged), then each new turn text is embedded once.
+            meaning.forget_loaded()
+            start = time.perf_counter()
+            meaning.encoder()
+            meaning_rows["meaning model load (first turn needing it)"] = {
+                "p50_ms": round((time.perf_counter() - start) * 1000, 3),
+                "p95_ms": None,
+            }
+            meaning_rows["meaning: embedding one new turn"] = latency_ms(
+                _time(lambda i: meaning.embed_one(queries[i]), min(50, n_queries))
+            )
         report["recall"] = {
             "kept (cached index)": latency_ms(warm),
             "kept, task-shaped turns": latency_ms(warm_tasks),
             "kept first call (builds index)": {"p50_ms": round(cold * 1000, 3), "p95_ms": None},
             "kept first call, new process, vectors stored": {"p50_ms": round(cold_stored * 1000, 3), "p95_ms": None},
+            **meaning_rows,
             "plain BM25 built per query": latency_ms(plain_times),
             "ratio_p50": round(statistics.median(warm) / statistics.median(plain_times), 4),
         }
