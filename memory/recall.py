@@ -80,6 +80,8 @@ from memory.text import STOP_WORDS, bilingual, has_cjk, query_terms, tokens
 from memory.text.acts import POSSESSIVE as _POSSESSIVE
 from memory.text.acts import is_question as _is_question
 from memory.text.acts import is_request as _is_request
+from memory.text.acts import self_contained as _self_contained
+from memory.text.acts import without_material as _without_material
 from memory.text.dates import undated
 from memory.text.words import MONTHS, fold
 
@@ -207,7 +209,7 @@ _QUOTED = re.compile(r"(?<!\w)'[^']{3,}'(?!\w)|\"[^\"]{3,}\"|“[^”]{2,}”|�
 
 def unquoted(text: str) -> str:
     """A request without the text it quotes; a question keeps its quotes ("the 'Walk for Hunger' event" is its subject)."""
-    return text if _is_question(text) else _QUOTED.sub(" ", text)
+    return text if _is_question(text) else _QUOTED.sub(" ", _without_material(text))
 
 
 def general_question(text: str, person: bool = False, named: bool = False) -> bool:
@@ -234,7 +236,8 @@ def about_their_world(text: str, names: AbstractSet[str] = frozenset(), person: 
     ``names`` are the terms of the store's names that the turn holds;
     ``person``: it names the person themself (see ``general_question``)."""
     text = unquoted(text)
-    if general_question(text, person, bool(names)):
+    # Kinds, places and the message's own material (memory.text.acts.self_contained).
+    if general_question(text, person, bool(names)) or _self_contained(text, names, person):
         return None
     if names:
         return "names " + ", ".join(sorted(names))
