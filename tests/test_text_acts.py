@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from evals.bench import acts as bench
+from memory.text import tokens
 from memory.text.acts import (
     QUESTION,
     REQUEST,
@@ -236,6 +237,11 @@ def test_about_the_person_reads_possessives_and_the_person_as_subject(text, expe
 KINDS, CARRIED = "asks about kinds", "works on the text it carries"
 
 
+def _names(*words: str) -> set[str]:
+    """The index terms a store's names stand for, as recall passes them."""
+    return {t for w in words for t in tokens(w)}
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
@@ -250,7 +256,7 @@ KINDS, CARRIED = "asks about kinds", "works on the text it carries"
         ("how many croissants are left from this morning", None),
         ("Is the sourdough class on Friday?", None),
         ("Did she order the grapes?", None),
-        ("What did Odile's vet charge?", None),
+        ("What did the vet charge?", None),
         ("who picks up the croissants", None),
     ],
 )
@@ -264,9 +270,9 @@ def test_a_question_with_no_particular_reference_is_about_kinds(text, expected):
         ("How long do beehives usually last?", set(), KINDS),
         ("How long does the MOT typically take?", set(), KINDS),
         ("In general, are heat pumps loud?", set(), KINDS),
-        ("Do ferries normally run in fog in Oban?", {"oban"}, KINDS),
+        ("Do ferries normally run in fog in Oban?", _names("Oban"), KINDS),
         ("How long does my beehive usually last?", set(), None),
-        ("When does Odile usually finish?", {"odil"}, None),
+        ("When does Odile usually finish?", _names("Odile"), None),
         ("How long did the MOT take this time?", set(), None),
         ("Is the heat pump usually this loud?", set(), None),
     ],
@@ -279,14 +285,14 @@ def test_a_habitual_or_generic_adverb_speaks_of_a_kind_unless_someone_particular
     ("text", "names", "expected"),
     [
         ("What's the difference between a latte and a flat white?", set(), KINDS),
-        ("How is Figma different from Sketch?", {"figma", "sketch"}, KINDS),
+        ("How is Figma different from Sketch?", _names("Figma", "Sketch"), KINDS),
         ("gouache vs acrylic, which dries faster?", set(), KINDS),
-        ("how far is Braga from Porto", {"braga", "porto"}, KINDS),
-        ("Which trains go from Leeds to York?", {"leed", "york"}, KINDS),
+        ("how far is Braga from Porto", _names("Braga", "Porto"), KINDS),
+        ("Which trains go from Leeds to York?", _names("Leeds", "York"), KINDS),
         ("What's the difference between my two quotes?", set(), None),
         ("How is this quote different from the last one?", set(), None),
-        ("how far is my hotel from Porto", {"porto"}, None),
-        ("When does my train from Leeds leave?", {"leed"}, None),
+        ("how far is my hotel from Porto", _names("Porto"), None),
+        ("When does my train from Leeds leave?", _names("Leeds"), None),
     ],
 )
 def test_comparisons_and_distances_are_about_the_things_compared_named_or_not(text, names, expected):
@@ -296,11 +302,11 @@ def test_comparisons_and_distances_are_about_the_things_compared_named_or_not(te
 @pytest.mark.parametrize(
     ("text", "names", "expected"),
     [
-        ("Is parking expensive in Bristol?", {"bristol"}, KINDS),
-        ("What grows well at altitude near Quito?", {"quito"}, KINDS),
-        ("Is Odile in Bristol this week?", {"odil", "bristol"}, None),
-        ("What's Bristol's office address?", {"bristol"}, None),
-        ("when is Larkspur due", {"larkspur"}, None),
+        ("Is parking expensive in Bristol?", _names("Bristol"), KINDS),
+        ("What grows well at altitude near Quito?", _names("Quito"), KINDS),
+        ("Is Odile in Bristol this week?", _names("Odile", "Bristol"), None),
+        ("What's Bristol's office address?", _names("Bristol"), None),
+        ("when is Larkspur due", _names("Larkspur"), None),
     ],
 )
 def test_a_stored_name_after_a_preposition_of_place_is_the_setting_not_the_subject(text, names, expected):
@@ -342,7 +348,7 @@ def test_chinese_questions_are_general_only_by_a_generic_form(text, expected):
         ("帮我把这段话改得正式一点：周五见。", set(), CARRIED),
         ("Tidy up the wording: meeting moved to noon", set(), CARRIED),
         ("Help me shorten this: we are pleased to announce the new opening hours", set(), CARRIED),
-        ("Tell Odile: meeting moved to noon", {"odil"}, None),
+        ("Tell Odile: meeting moved to noon", _names("Odile"), None),
         ("Remind me tomorrow: call the vet", set(), None),
         ("Add to my calendar: dentist 3pm", set(), None),
         ("Book the 10:30 slot with the vet", set(), None),
@@ -360,3 +366,25 @@ def test_without_material_drops_only_the_carried_text():
 
 def test_the_person_named_by_the_store_is_never_a_kind():
     assert self_contained("What books has Noor read?", person=True) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        # "the" before a capital: a unique public thing; the person's capitalised things are stored names
+        ("What were the main causes of the Great Depression?", set(), KINDS),
+        ("When does the Larkspur review start?", _names("Larkspur"), None),
+        ("When does the QA review start?", set(), None),
+        # a possessive of a name the store lacks is a public thing's (or nobody the store can help with)
+        ("How has Lisbon's tram network changed?", set(), KINDS),
+        ("How has Lisbon's office changed?", _names("Lisbon"), None),
+        ("What did Odile's vet charge?", _names("Odile"), None),
+        ("what's the vet's number", set(), None),
+        # a pronoun late in the question is bound by a noun of the same sentence
+        ("What do beekeepers wear to protect their hands?", set(), KINDS),
+        ("Did they wear gloves?", set(), None),
+        ("Is it due this week?", set(), None),
+    ],
+)
+def test_public_things_and_bound_pronouns_are_no_particular_of_the_persons(text, names, expected):
+    assert self_contained(text, names) == expected

@@ -661,12 +661,13 @@ _WHEN_IS = re.compile(
 # Particular reference a generic form does undo ("How long does the permit usually take?"): the
 # definite article, except where the relation it heads licenses it ("the difference between…",
 # "the capital of…", "the best way to…"), an anaphoric pronoun ("it" not standing in for a clause:
-# "is it safe to…", "how long does it take"), a past event ("did", "was").
-_THE = re.compile(r"\bthe\s+(?=(?P<np>(?:[\w'-]+\s*){1,4}))", re.I)
+# "is it safe to…", "how long does it take"), an ongoing situation. (The past tense alone is
+# no anchor: "What were the causes of the 1929 crash?" is history, and a past event of the
+# person's is told by its other words: "did I", "the invoice", a name.)
+_THE = re.compile(r"\bthe\s+(?=(?P<np>(?:[\w'-]+\s*){1,6}))", re.I)
 _RELATIONAL = frozenset({"of", "between", "among", "to"})
 _PRONOUN = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their|theirs)\b", re.I)
 _IT = re.compile(r"\bit\b(?!(?:\s+\w+){0,3}\s+to\s)(?!\s+takes?\b)", re.I)
-_EPISODE = re.compile(r"\b(?:did|didn't|was|wasn't|were|weren't|had|hadn't)\b", re.I)
 # An ongoing situation, the progressive after its subject: "How much leave is remaining?" (not
 # the opening auxiliary of "Is running bad for knees?", where the -ing word is the subject).
 _PROGRESSIVE = re.compile(r"(?<=\w)(?:'s|'re|\s+(?:is|are|am|was|were))\s+[a-z]+ing\b", re.I)
@@ -714,15 +715,28 @@ def _particular_en(text: str, participants: set[str]) -> tuple[bool, bool]:
         or _DAY.search(text)
         or _WHO.search(text)
         or _WHEN_IS.search(text)
-        or any(
-            m.group(0).lower() not in _CONTRACTED
-            and not re.search(r"\b(?:a|an)\s+(?:\S+\s+)?$", text[: m.start()], re.I)
-            for m in _POSSESSIVE_S.finditer(text)
-        )
+        or any(_possessor(text, m) for m in _POSSESSIVE_S.finditer(text))
     )
-    the = any(not _RELATIONAL & {w.lower() for w in m.group("np").split()[1:]} for m in _THE.finditer(text))
-    soft = the or bool(_PRONOUN.search(text) or _IT.search(text) or _EPISODE.search(text) or _PROGRESSIVE.search(text))
+    # "the" before a capital names a unique public thing ("the Soviet Union", "the U.S. Census
+    # Bureau"); the person's own capitalised things are the store's names, participants above.
+    the = any(
+        not re.match(r"[A-Z][a-z]", m.group("np")) and not _RELATIONAL & {w.lower() for w in m.group("np").split()[1:]}
+        for m in _THE.finditer(text)
+    )
+    # A pronoun early in the question points back into the talk ("Did she reply?", "When is it
+    # due?"); later it is bound by a noun of the same sentence ("…filmmakers use in their films").
+    opening = " ".join(text.split()[:4])
+    soft = the or bool(_PRONOUN.search(opening) or _IT.search(opening) or _PROGRESSIVE.search(text))
     return firm, soft
+
+
+def _possessor(text: str, m: re.Match) -> bool:
+    """Whether a possessive 's is of a particular of the talk: not a contraction ("what's"), not
+    an indefinite's ("a nurse's salary"), not a capitalised name the store lacks ("Seville's tapas",
+    "Tasmania's food": the store's own names are participants)."""
+    if m.group(0).lower() in _CONTRACTED or re.search(r"\b(?:a|an)\s+(?:\S+\s+)?$", text[: m.start()], re.I):
+        return False
+    return not (m.group(1)[:1].isupper() and m.start() > 0)
 
 
 def _first_person(text: str) -> bool:
