@@ -346,7 +346,9 @@ def test_chinese_questions_are_general_only_by_a_generic_form(text, expected):
     ("text", "names", "expected"),
     [
         ("帮我把这段话改得正式一点：周五见。", set(), CARRIED),
-        ("Tidy up the wording: meeting moved to noon", set(), CARRIED),
+        ("Tidy up this wording: meeting moved to noon", set(), CARRIED),
+        ("Add a task: order the Topaz parts", set(), None),
+        ("Polish this: Ines moved the meeting to noon", set(), None),
         ("Help me shorten this: we are pleased to announce the new opening hours", set(), CARRIED),
         ("Tell Odile: meeting moved to noon", _names("Odile"), None),
         ("Remind me tomorrow: call the vet", set(), None),
@@ -359,7 +361,8 @@ def test_a_request_that_works_on_the_text_it_carries_needs_nothing_of_the_person
 
 
 def test_without_material_drops_only_the_carried_text():
-    assert without_material("Tidy up the wording: meeting moved to noon") == "Tidy up the wording"
+    assert without_material("Tidy up this wording: meeting moved to noon") == "Tidy up this wording"
+    assert without_material("加一个任务：给 Topaz 开采购单") == "加一个任务：给 Topaz 开采购单"
     assert without_material("Remind me tomorrow: call the vet") == "Remind me tomorrow: call the vet"
     assert without_material("Call the vet at 10:30") == "Call the vet at 10:30"
 
@@ -388,3 +391,16 @@ def test_the_person_named_by_the_store_is_never_a_kind():
 )
 def test_public_things_and_bound_pronouns_are_no_particular_of_the_persons(text, names, expected):
     assert self_contained(text, names) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("what do you call me", None),
+        ("which name do you use for me?", None),
+        ("Can you tell me what sourdough starter is?", KINDS),
+        ("Tighten this up for me: thanks for coming, see you soon", CARRIED),
+    ],
+)
+def test_the_person_only_as_the_one_helped_is_not_the_topic(text, expected):
+    assert self_contained(text) == expected

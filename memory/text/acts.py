@@ -616,10 +616,10 @@ def _zh_act(sentence: str) -> str:
 _FIRST_PERSON_EN = re.compile(
     r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|we'd|we'll|us|our|ours|ourselves)\b", re.I
 )
-# The person as the one helped or answered, not as the topic: "tell me…", "help us…", "for me".
-_RECIPIENT_EN = re.compile(
-    r"^\W*(?:please\s+|can\s+you\s+|could\s+you\s+|would\s+you\s+)?[a-z]+\s+(?:me|us)\b|\bfor\s+(?:me|us)\b", re.I
-)
+# The person as the one helped or answered, not as the topic: "tell me…", "help us…" (and in a
+# request, "…for me"; "what name do you use for me?" asks about them).
+_RECIPIENT_EN = re.compile(r"^\W*(?:please\s+|can\s+you\s+|could\s+you\s+|would\s+you\s+)?[a-z]+\s+(?:me|us)\b", re.I)
+_FOR_ME = re.compile(r"\bfor\s+(?:me|us)\b", re.I)
 _FIRST_PERSON_ZH = re.compile("我|咱")
 _RECIPIENT_ZH = re.compile(r"^\W*(?:请|麻烦你?|你能|你可以|能不能)?(?:帮|给|替|为)我(?:们)?")
 _GENERIC_EN = re.compile(
@@ -682,6 +682,12 @@ _SETTING = frozenset({"in", "at", "near", "around", "across", "outside", "inside
 _ROUTE = re.compile(r"\bfrom\s+(?P<a>[\w'-]+(?:\s+[\w'-]+)?)\s+to\s+(?P<b>[\w'-]+(?:\s+[\w'-]+)?)", re.I)
 _EN_WORD = re.compile(r"[^\W_][\w'-]*")
 # Material the message carries for the request to work on: what follows its colon, or what it quotes.
+# What points at that material: "this", "these", "the following", 这句话, 以下.
+_POINTS_AT = re.compile(r"\b(?:this|these|the\s+following|below)\b|这(?:句|段|封|条|篇|个|些)?|以下|下面|如下")
+# A capitalised word past the start of the material, not a weekday or a month: perhaps a name of the store's.
+_NAME_INSIDE = re.compile(
+    r"[^\W\d_][\s,;]+(?!(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\b)[A-Z][a-z]"
+)
 _MATERIAL = re.compile(
     r"(?<!\d)[:：](?!\d)\s*(?P<m>\S.*)$|\"[^\"]{3,}\"|“[^”]{2,}”|「[^」]{2,}」|(?<!\w)'[^']{3,}'(?!\w)", re.S
 )
@@ -739,10 +745,12 @@ def _possessor(text: str, m: re.Match) -> bool:
     return not (m.group(1)[:1].isupper() and m.start() > 0)
 
 
-def _first_person(text: str) -> bool:
+def _first_person(text: str, request: bool = False) -> bool:
+    """The person spoken of, not only helped: "my", "we", 我, but not "tell me…", 帮我… ."""
     if _FIRST_PERSON_ZH.search(_RECIPIENT_ZH.sub("", text, count=1)):
         return True
-    return bool(_FIRST_PERSON_EN.search(_RECIPIENT_EN.sub(" ", text)))
+    text = _RECIPIENT_EN.sub(" ", text)
+    return bool(_FIRST_PERSON_EN.search(_FOR_ME.sub(" ", text) if request else text))
 
 
 def self_contained(text: str, names: AbstractSet[str] = frozenset(), person: bool = False) -> str | None:
@@ -757,14 +765,17 @@ def self_contained(text: str, names: AbstractSet[str] = frozenset(), person: boo
         return None
     if is_request(s) and not is_question(s):
         found = _MATERIAL.search(s)
-        if not found:
-            return None
         rest = _MATERIAL.sub(" ", s)
+        # It must point at the text it carries ("this", 这句话): "Add a task: PO for Topaz" carries
+        # what to record, not text to rework; and a name inside the text may be the store's.
+        if not found or not _POINTS_AT.search(rest) or _NAME_INSIDE.search(found.group(0)):
+            return None
+        rest = _POINTS_AT.sub(" ", rest)
         if (
-            _first_person(rest)
+            _first_person(rest, request=True)
             or _participants(rest, names)
             or _DAY.search(rest)
-            or _ZH_PARTICULAR.search(re.sub("这(?:句|段|封|条|篇|个句子|些话)", "", rest))
+            or _ZH_PARTICULAR.search(rest)
         ):
             return None
         return "works on the text it carries"
