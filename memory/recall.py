@@ -13,8 +13,10 @@ to stores and wordings it was not tuned on.
    with nobody's possession, "what does X mean", "what is a…", "how do I/you
    / does X work", 怎么/如何/为什么/应该 without 我) is general; a turn that
    names something the store holds, speaks of the person (I/my/we/our/我),
-   asks to be reminded ("again", "remind me"), asks any other question, or
-   asks kept to act at a time (a clock time, a weekday) is about their world;
+   asks to be reminded ("again", "remind me"), asks about a particular thing
+   (``memory.text.acts.self_contained``: a determiner, a pronoun, a stored name
+   as a participant, a day; not a kind, a place, a comparison or text it
+   carries), or asks kept to act at a time (a clock time, a weekday) is about their world;
    a request naming none of these ("Write a haiku about rain") is not, and
    the person as the one kept answers ("Tell me a joke about…", 给我讲…) does
    not make a request about them. These

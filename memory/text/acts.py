@@ -49,6 +49,14 @@ Chinese
 - How to address or answer the person (叫我 / 称呼我 + a name, 用中文回答,
   回答简短一点): a wish about kept's talk, a statement.
 
+Whether a turn needs the person's memory at all (``self_contained``): a
+question that refers to no particular thing (no first person, determiner,
+pronoun, possessive, stored name taking part, day of the calendar), or to
+kinds in a generic ("usually", 一般), comparative ("the difference between",
+区别) or distance form, asks about the world at large; a request that
+reworks the text it carries ("Make this politer: …", 帮我把这句话…：…) needs
+nothing stored either. See the section's comment for why this generalises.
+
 ``is_request`` is true when any sentence of the text asks kept to act.
 ``is_question`` is true when any sentence is a real question (a polite
 request in question form is not one). A text can be both ("Did I send it?
