@@ -297,7 +297,7 @@ def test_recall_facts_returns_active_facts_dated_with_id_status_score_and_reason
 def test_recall_facts_is_empty_on_a_turn_that_needs_no_memory(db):
     _add_fact(db, "2026-09-02: The Quarry data export moved to March 4.")
     _add_fact(db, "2026-09-08: The retry policy for exports was reviewed by Bogdan.")
-    assert recall.recall_facts(db, "Bump the retry count to 3.") == []
+    assert recall.recall_facts(db, "Set the retry limit to 5.") == []
     assert recall.recall_facts(db, "What is my cat's name?") == []
 
 
