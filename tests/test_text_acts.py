@@ -318,6 +318,7 @@ def test_a_stored_name_after_a_preposition_of_place_is_the_setting_not_the_subje
     [
         ("when's choir", None),
         ("what night is pottery", None),
+        ("what time does yoga start", None),
         ("How many tickets are remaining?", None),
         ("When do choirs usually rehearse?", KINDS),
     ],
@@ -330,6 +331,7 @@ def test_the_time_of_an_occurrence_and_an_ongoing_situation_are_particular(text,
     ("text", "expected"),
     [
         ("日本的小学一般几点上课？", KINDS),
+        ("一般几点接孩子？", None),  # the person's habit, the pronoun dropped
         ("大阪有什么好玩的？", KINDS),
         ("猫和狗有什么区别？", KINDS),
         ("女儿的学校几点上课？", None),  # pronoun dropped: a bare Chinese question stays particular

@@ -635,7 +635,7 @@ _GENERIC_EN = re.compile(
     r"|on\s+average|in\s+general|as\s+a\s+rule|most\s+of\s+the\s+time)\b",
     re.I,
 )
-_GENERIC_ZH = re.compile("一般|通常|普遍|往往|大多|大部分|多数|平均|平时")
+_GENERIC_ZH = re.compile("一般|通常|普遍|往往|大多|大部分|多数|平均")
 _COMPARE_EN = re.compile(
     r"\bdifferences?\s+between\b|\bdiffer(?:s|ent)?\s+from\b|\b(?:vs\.?|versus)\s|\bcompared?\s+(?:to|with)\b"
     r"|\bsame\s+(?:thing\s+)?as\b|\bsimilar\s+to\b",
@@ -658,12 +658,13 @@ _DAY = re.compile(
     re.I,
 )
 _WHO = re.compile(r"\b(?:who|whom|whose|who's)\b|\b(?:did|have|had|were)\s+you\b", re.I)
-# The time of an occurrence: "When is rent due?", "when's run club", "what night is badminton".
-# A copular "when" presupposes a scheduled thing; what holds of kinds is asked with a verb of
-# its own ("When do pharmacies close?").
+# The time of an occurrence: "When is rent due?", "when's run club", "what night is badminton",
+# "what time does yoga start". A "when" with the copula, or with a singular, past or future
+# verb, asks when one thing happens; what holds of a kind is asked of the plural ("When do
+# pharmacies close?").
 _WHEN_IS = re.compile(
     r"^\W*(?:when|what\s+(?:time|day|night|evening|morning|afternoon|date|week|month|hour)|which\s+(?:day|night|evening|date|week|month))"
-    r"(?:'s|\s+(?:is|are|was|were)\b)",
+    r"(?:'s|\s+(?:is|are|was|were|does|did|will)\b)",
     re.I,
 )
 # Particular reference a generic form does undo ("How long does the permit usually take?"): the
@@ -796,7 +797,11 @@ def self_contained(text: str, names: AbstractSet[str] = frozenset(), person: boo
         zh = re.sub(f"[^{_CJK}]+", " ", s).strip()
         if participants or _ZH_PARTICULAR.search(zh) or _DAY.search(s):
             return None
-        if compared or _GENERIC_ZH.search(zh):
+        if compared:
+            return "asks about kinds"
+        # A generic adverb with the pronoun dropped may be the person's habit (一般几点接孩子？); with
+        # a named place it is what holds there (加拿大的幼儿园一般几点放学？).
+        if _GENERIC_ZH.search(zh) and any(_proper_place(w) for w in _zh_words(zh)):
             return "asks about kinds"
         there = _ZH_THERE_IS.match(zh)
         if there and _proper_place(there.group("place")):
@@ -817,6 +822,12 @@ def without_material(text: str) -> str:
     if self_contained(text) != "works on the text it carries":
         return text
     return _MATERIAL.sub(" ", _clean(text)).strip()
+
+
+def _zh_words(text: str) -> list[str]:
+    from memory.text import bilingual
+
+    return bilingual.words(text)
 
 
 def _proper_place(word: str) -> bool:
