@@ -232,7 +232,7 @@ def general_question(text: str, person: bool = False, named: bool = False) -> bo
     return bool(_INDEFINITE.search(text)) and not (person or named) and not _FIRST_PERSON.search(text)
 
 
-def about_their_world(text: str, names: AbstractSet[str] = frozenset(), person: bool = False) -> str | None:
+def about_their_world(text: str, names: AbstractSet[str] | None = frozenset(), person: bool = False) -> str | None:
     """Why the turn may get memory ("names Atlas", "speaks of the person"...), or None.
 
     ``names`` are the terms of the store's names that the turn holds;
@@ -488,7 +488,8 @@ class _DocsIndex:
         """Why ``text`` may get memory from these documents (None: it is not about the person's
         world), and the store's names it holds."""
         named, common = self._named(text, terms)
-        return about_their_world(text, named, bool(common)), named
+        # A store without names (no facts yet) cannot tell the person's names from public ones.
+        return about_their_world(text, named if self.names else None, bool(common)), named
 
     def _named(self, text: str, terms: list[str]) -> tuple[set[str], set[str]]:
         """The store's names the turn holds, not used for a kind ("a Kafka broker"):

@@ -406,3 +406,24 @@ def test_public_things_and_bound_pronouns_are_no_particular_of_the_persons(text,
 )
 def test_the_person_only_as_the_one_helped_is_not_the_topic(text, expected):
     assert self_contained(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # before any fact is kept, any word may name someone of the person's
+        ("Which company is Ines with?", None),
+        ("what does ines do for work", None),
+        ("What changed about the Larkspur meeting?", None),
+        # the forms that speak of kinds still do
+        ("How long do beehives usually last?", KINDS),
+        ("How is Figma different from Sketch?", KINDS),
+    ],
+)
+def test_without_the_stores_names_only_the_forms_of_kinds_close_a_question(text, expected):
+    assert self_contained(text, None) == expected
+
+
+def test_with_the_stores_names_known_an_unanchored_question_is_about_kinds():
+    assert self_contained("what does ines do for work", set()) == KINDS
+    assert self_contained("what does ines do for work", _names("Ines")) is None

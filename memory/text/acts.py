@@ -722,20 +722,22 @@ def _participants(text: str, names: AbstractSet[str]) -> set[str]:
     return found
 
 
-def _particular_en(text: str, participants: set[str]) -> tuple[bool, bool]:
-    """(particular reference a generic form cannot undo, one it can) in an English question."""
+def _particular_en(text: str, participants: set[str], known: bool) -> tuple[bool, bool]:
+    """(particular reference a generic form cannot undo, one it can) in an English question;
+    ``known``: the store's names are known, so a capitalised name it lacks is a public thing's."""
     firm = bool(
         participants
         or _DEMONSTRATIVE.search(text)
         or _DAY.search(text)
         or _WHO.search(text)
         or _WHEN_IS.search(text)
-        or any(_possessor(text, m) for m in _POSSESSIVE_S.finditer(text))
+        or any(_possessor(text, m, known) for m in _POSSESSIVE_S.finditer(text))
     )
     # "the" before a capital names a unique public thing ("the Soviet Union", "the U.S. Census
     # Bureau"); the person's own capitalised things are the store's names, participants above.
     the = any(
-        not re.match(r"[A-Z][a-z]", m.group("np")) and not _RELATIONAL & {w.lower() for w in m.group("np").split()[1:]}
+        not (known and re.match(r"[A-Z][a-z]", m.group("np")))
+        and not _RELATIONAL & {w.lower() for w in m.group("np").split()[1:]}
         for m in _THE.finditer(text)
     )
     # A pronoun early in the question points back into the talk ("Did she reply?", "When is it
@@ -745,13 +747,13 @@ def _particular_en(text: str, participants: set[str]) -> tuple[bool, bool]:
     return firm, soft
 
 
-def _possessor(text: str, m: re.Match) -> bool:
+def _possessor(text: str, m: re.Match, known: bool = True) -> bool:
     """Whether a possessive 's is of a particular of the talk: not a contraction ("what's"), not
     an indefinite's ("a nurse's salary"), not a capitalised name the store lacks ("Seville's tapas",
     "Tasmania's food": the store's own names are participants)."""
     if m.group(0).lower() in _CONTRACTED or re.search(r"\b(?:a|an)\s+(?:\S+\s+)?$", text[: m.start()], re.I):
         return False
-    return not (m.group(1)[:1].isupper() and m.start() > 0)
+    return not (known and m.group(1)[:1].isupper() and m.start() > 0)
 
 
 def _first_person(text: str, request: bool = False) -> bool:
@@ -762,11 +764,11 @@ def _first_person(text: str, request: bool = False) -> bool:
     return bool(_FIRST_PERSON_EN.search(_FOR_ME.sub(" ", text) if request else text))
 
 
-def self_contained(text: str, names: AbstractSet[str] = frozenset(), person: bool = False) -> str | None:
+def self_contained(text: str, names: AbstractSet[str] | None = frozenset(), person: bool = False) -> str | None:
     """Why ``text`` needs nothing from the person's memory, or None when it may.
 
-    ``names``: the index terms of the store's names the turn holds; ``person``: it names the person
-    themself. A question that refers to no particular thing, or only to kinds in a generic,
+    ``names``: the index terms of the store's names the turn holds (None: the store's names are not
+    known, as before any fact is kept); ``person``: it names the person themself. A question that refers to no particular thing, or only to kinds in a generic,
     comparative or distance form, is "about kinds"; a request that only works on the text it
     carries is "works on the text it carries". See the comment above for why this generalises."""
     s = _clean(text).replace("’", "'")
@@ -782,7 +784,7 @@ def self_contained(text: str, names: AbstractSet[str] = frozenset(), person: boo
         rest = _POINTS_AT.sub(" ", rest)
         if (
             _first_person(rest, request=True)
-            or _participants(rest, names)
+            or _participants(rest, names or set())
             or _DAY.search(rest)
             or _ZH_PARTICULAR.search(rest)
         ):
@@ -792,7 +794,7 @@ def self_contained(text: str, names: AbstractSet[str] = frozenset(), person: boo
         return None
     # Things compared, and the two ends of a distance, are kinds and places, named or not.
     compared = bool(_COMPARE_EN.search(s) or _COMPARE_ZH.search(s) or _DISTANCE.search(s))
-    participants = set() if compared else _participants(s, names)
+    participants = set() if compared else _participants(s, names or set())
     if _HAS_CJK.search(s):
         zh = re.sub(f"[^{_CJK}]+", " ", s).strip()
         if participants or _ZH_PARTICULAR.search(zh) or _DAY.search(s):
@@ -807,10 +809,12 @@ def self_contained(text: str, names: AbstractSet[str] = frozenset(), person: boo
         if there and _proper_place(there.group("place")):
             return "asks about kinds"  # 台中有什么好吃的: what there is in a named place
         return None  # a bare Chinese question: pronouns dropped, nouns definite by default
-    firm, soft = _particular_en(s, participants)
+    firm, soft = _particular_en(s, participants, names is not None)
     if firm:
         return None
-    if compared or _GENERIC_EN.search(s) or not soft:
+    # Without the store's names (no facts yet) any word may name someone of theirs: only the
+    # forms that speak of kinds say so.
+    if compared or _GENERIC_EN.search(s) or not soft and names is not None:
         return "asks about kinds"
     return None
 
