@@ -70,6 +70,7 @@ import re
 import unicodedata
 from collections.abc import Set as AbstractSet
 
+from memory.text import bilingual  # its dictionary loads on first use, not on import
 from memory.text.words import tokens
 
 REQUEST, QUESTION, STATEMENT = "request", "question", "statement"
@@ -690,13 +691,13 @@ _ZH_THERE_IS = re.compile("^(?P<place>[^有]{2,8})有(?:什么|哪些|啥)")
 _SETTING = frozenset({"in", "at", "near", "around", "across", "outside", "inside", "within", "throughout"})
 _ROUTE = re.compile(r"\bfrom\s+(?P<a>[\w'-]+(?:\s+[\w'-]+)?)\s+to\s+(?P<b>[\w'-]+(?:\s+[\w'-]+)?)", re.I)
 _EN_WORD = re.compile(r"[^\W_][\w'-]*")
-# Material the message carries for the request to work on: what follows its colon, or what it quotes.
-# What points at that material: "this", "these", "the following", 这句话, 以下.
+# What points at the material a request carries: "this", "these", "the following", 这句话, 以下.
 _POINTS_AT = re.compile(r"\b(?:this|these|the\s+following|below)\b|这(?:句|段|封|条|篇|个|些)?|以下|下面|如下")
 # A capitalised word past the start of the material, not a weekday or a month: perhaps a name of the store's.
 _NAME_INSIDE = re.compile(
     r"[^\W\d_][\s,;]+(?!(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\b)[A-Z][a-z]"
 )
+# Material the message carries for the request to work on: what follows its colon, or what it quotes.
 _MATERIAL = re.compile(
     r"(?<!\d)[:：](?!\d)\s*(?P<m>\S.*)$|\"[^\"]{3,}\"|“[^”]{2,}”|「[^」]{2,}」|(?<!\w)'[^']{3,}'(?!\w)", re.S
 )
@@ -767,10 +768,11 @@ def _first_person(text: str, request: bool = False) -> bool:
 def self_contained(text: str, names: AbstractSet[str] | None = frozenset(), person: bool = False) -> str | None:
     """Why ``text`` needs nothing from the person's memory, or None when it may.
 
-    ``names``: the index terms of the store's names the turn holds (None: the store's names are not
-    known, as before any fact is kept); ``person``: it names the person themself. A question that refers to no particular thing, or only to kinds in a generic,
-    comparative or distance form, is "about kinds"; a request that only works on the text it
-    carries is "works on the text it carries". See the comment above for why this generalises."""
+    ``names``: the index terms of the store's names the turn holds (None: the store's names are
+    not known, as before any fact is kept); ``person``: it names the person themself. A question
+    that refers to no particular thing, or only to kinds in a generic, comparative or distance
+    form, is "about kinds"; a request that only works on the text it carries is "works on the
+    text it carries". See the comment above for why this generalises."""
     s = _clean(text).replace("’", "'")
     if person or not s:
         return None
@@ -803,10 +805,10 @@ def self_contained(text: str, names: AbstractSet[str] | None = frozenset(), pers
             return "asks about kinds"
         # A generic adverb with the pronoun dropped may be the person's habit (一般几点接孩子？); with
         # a named place it is what holds there (加拿大的幼儿园一般几点放学？).
-        if _GENERIC_ZH.search(zh) and any(_proper_place(w) for w in _zh_words(zh)):
+        if _GENERIC_ZH.search(zh) and any(bilingual.proper_name(w) for w in bilingual.words(zh)):
             return "asks about kinds"
         there = _ZH_THERE_IS.match(zh)
-        if there and _proper_place(there.group("place")):
+        if there and bilingual.proper_name(there.group("place")):
             return "asks about kinds"  # 台中有什么好吃的: what there is in a named place
         return None  # a bare Chinese question: pronouns dropped, nouns definite by default
     firm, soft = _particular_en(s, participants, names is not None)
@@ -826,19 +828,6 @@ def without_material(text: str) -> str:
     if self_contained(text) != "works on the text it carries":
         return text
     return _MATERIAL.sub(" ", _clean(text)).strip()
-
-
-def _zh_words(text: str) -> list[str]:
-    from memory.text import bilingual
-
-    return bilingual.words(text)
-
-
-def _proper_place(word: str) -> bool:
-    """A Chinese word the dictionary knows as a proper name (台中 "Taichung", 加拿大 "Canada")."""
-    from memory.text import bilingual
-
-    return bilingual.proper_name(word)
 
 
 # --- the public reading -------------------------------------------------------
