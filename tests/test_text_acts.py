@@ -320,6 +320,8 @@ def test_a_stored_name_after_a_preposition_of_place_is_the_setting_not_the_subje
         ("what night is pottery", None),
         ("what time does yoga start", None),
         ("How many tickets are remaining?", None),
+        ("How many sick days are left?", None),
+        ("Which invoices are still outstanding?", None),
         ("When do choirs usually rehearse?", KINDS),
     ],
 )

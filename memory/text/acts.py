@@ -681,6 +681,11 @@ _IT = re.compile(r"\bit\b(?!(?:\s+\w+){0,3}\s+to\s)(?!\s+takes?\b)", re.I)
 # An ongoing situation, the progressive after its subject: "How much leave is remaining?" (not
 # the opening auxiliary of "Is running bad for knees?", where the -ing word is the subject).
 _PROGRESSIVE = re.compile(r"(?<=\w)(?:'s|'re|\s+(?:is|are|am|was|were))\s+[a-z]+ing\b", re.I)
+# What is left or owed as of now is a state of a particular situation, like the progressive:
+# "How many vacation days are left?", "How much is still due?", "Which invoices are outstanding?".
+_AS_OF_NOW = re.compile(
+    r"\b(?:is|are|'s|'re)\s+(?:still\s+)?(?:left|remaining|due|overdue|outstanding|pending)\b", re.I
+)
 _ZH_PARTICULAR = re.compile(
     r"你|您|他|她|这|那|今天|明天|后天|昨天|前天|今晚|明晚|上次|上周|下周|这周|本周|这个月|下个月|上个月"
     r"|(?<!每)(?:周|星期|礼拜)[一二三四五六日天]"
@@ -744,7 +749,9 @@ def _particular_en(text: str, participants: set[str], known: bool) -> tuple[bool
     # A pronoun early in the question points back into the talk ("Did she reply?", "When is it
     # due?"); later it is bound by a noun of the same sentence ("…filmmakers use in their films").
     opening = " ".join(text.split()[:4])
-    soft = the or bool(_PRONOUN.search(opening) or _IT.search(opening) or _PROGRESSIVE.search(text))
+    soft = the or bool(
+        _PRONOUN.search(opening) or _IT.search(opening) or _PROGRESSIVE.search(text) or _AS_OF_NOW.search(text)
+    )
     return firm, soft
 
 
