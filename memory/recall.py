@@ -518,6 +518,8 @@ class _DocsIndex:
             for i, closeness in judge.closest(text, asked):
                 if i not in out:
                     out[i] = Match(i, scores.get(i, 0.0), f"meaning: close to the message ({closeness:.2f})")
+        if not scores and not out:
+            return []  # no word in common and nothing close in meaning: nothing for rules or hops to go on
         # One hop: a fact found on words names something ("Project Atlas, the
         # rebuild of the intake pipeline"); facts on that name sharing a word
         # with the turn come too ("Atlas beta launch moved to 21 October").
