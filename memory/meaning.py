@@ -22,6 +22,7 @@ and callers keep to words.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import logging
 import os
@@ -29,7 +30,7 @@ import sqlite3
 import threading
 import zipfile
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -48,9 +49,25 @@ _BATCH = 32  # texts per forward pass: bounds the attention arrays' size
 _CACHE_SIZE = 50_000  # vectors kept per process (384 floats each: about 77 MB at most)
 
 
+_switched_off = 0  # callers inside ``words_only()``
+
+
 def enabled() -> bool:
     """Whether the meaning channel is switched on (``KEPT_MEANING=0`` turns it off)."""
+    if _switched_off:
+        return False
     return os.environ.get("KEPT_MEANING", "1").strip().lower() not in ("0", "false", "no", "off")
+
+
+@contextlib.contextmanager
+def words_only() -> Iterator[None]:
+    """The channel off for the calls inside (a benchmark comparing recall with and without it)."""
+    global _switched_off
+    _switched_off += 1
+    try:
+        yield
+    finally:
+        _switched_off -= 1
 
 
 def model_zip() -> Path | None:

@@ -80,6 +80,15 @@ def test_the_switch_turns_the_channel_off(monkeypatch):
     assert meaning.enabled()
 
 
+def test_words_only_switches_it_off_inside_and_back_on_after(monkeypatch):
+    monkeypatch.setenv("KEPT_MEANING", "1")
+    with meaning.words_only():
+        assert not meaning.enabled()
+        recall._DOCS_CACHE.clear()
+        assert recall.match("Is there any seafood I must avoid?", STORE) == []
+    assert meaning.enabled()
+
+
 def test_without_the_model_package_it_is_unavailable_and_says_so(monkeypatch):
     monkeypatch.setattr(meaning, "model_zip", lambda: None)
     monkeypatch.setattr(meaning, "_model", None)

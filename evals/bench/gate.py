@@ -13,7 +13,8 @@ ones, and turns of five classes:
 - ``absent``: a question about the person's world that the store cannot answer.
 
 Each split is loaded into a real store (``:memory:``) and asked through
-``memory.recall.recall_facts`` (what kept ships) beside plain BM25 top-12 over
+``memory.recall.recall_facts`` (what kept ships; with the meaning model
+installed, also without it: "kept, words only") beside plain BM25 top-12 over
 the active facts (no gate). The older dev file (tests/data/recall_dev.jsonl,
 one line per fact or turn, no updates) is read too.
 
@@ -125,7 +126,7 @@ def store(split: dict):
 def systems(db, back: dict) -> dict[str, Callable[[str], list]]:
     """name -> function(turn text) -> split ids of the facts it brings."""
     from memory import facts as fact_log
-    from memory import recall
+    from memory import meaning, recall
 
     active = fact_log.by_status(db, fact_log.ACTIVE)
     docs = [recall.fact_body(f.text) for f in active]
@@ -136,7 +137,16 @@ def systems(db, back: dict) -> dict[str, Callable[[str], list]]:
     def kept(text: str) -> list:
         return [back[r.id] for r in recall.recall_facts(db, text, k=K)]
 
-    return {"top-12, no gate": plain, "kept recall": kept}
+    found = {"top-12, no gate": plain, "kept recall": kept}
+    if meaning.available():
+
+        def words(text: str) -> list:
+            with meaning.words_only():
+                return kept(text)
+
+        # What kept recalls without the meaning model (KEPT_MEANING=0, or the model not installed).
+        found["kept, words only"] = words
+    return found
 
 
 def evaluate(split: dict, bring: Callable[[str], list]) -> dict:
