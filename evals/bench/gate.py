@@ -137,7 +137,7 @@ def systems(db, back: dict) -> dict[str, Callable[[str], list]]:
     def kept(text: str) -> list:
         return [back[r.id] for r in recall.recall_facts(db, text, k=K)]
 
-    found = {"top-12, no gate": plain, "kept recall": kept}
+    found: dict[str, Callable[[str], list]] = {"top-12, no gate": plain, "kept recall": kept}
     if meaning.available():
 
         def words(text: str) -> list:
