@@ -23,6 +23,7 @@ and callers keep to words.
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib.util
 import logging
 import os
@@ -70,6 +71,7 @@ def words_only() -> Iterator[None]:
         _switched_off -= 1
 
 
+@functools.cache
 def model_zip() -> Path | None:
     """Where the installed model package keeps its zip, found without importing the package
     (its ``__init__`` prints a banner)."""
@@ -89,11 +91,13 @@ def available() -> bool:
         return False
     if _model is not None:
         return True
-    return (
-        model_zip() is not None
-        and importlib.util.find_spec("tokenizers") is not None
-        and importlib.util.find_spec("safetensors") is not None
-    )
+    return model_zip() is not None and _libraries()
+
+
+@functools.cache
+def _libraries() -> bool:
+    # Looked up once per process: ``available()`` is asked on every recall.
+    return all(importlib.util.find_spec(name) is not None for name in ("tokenizers", "safetensors", "threadpoolctl"))
 
 
 class Encoder:

@@ -58,8 +58,9 @@ to stores and wordings it was not tuned on.
    package, when rules 1-4 alone decide, as before). Two uses, both of the
    turn as a whole rather than of listed words:
    - a question or request the gate lets open, when names and words bring
-     nothing, gets the fact closest to it in meaning when that fact is close (``MEANING_MIN``) and stands out from the
-     next (``MEANING_LEAD``), even with no word in common ("when does the
+     nothing, gets the fact closest to it in meaning when that fact is close
+     (``MEANING_MIN``) and stands out from the next (``MEANING_LEAD``), even
+     with no word in common ("when does the
      permit set have to go out the door" for "... permit submission ... 23
      October"): a reworded question is about one fact, a turn about nothing
      stored is about equally far from all of them. Not when the turn names
@@ -74,7 +75,8 @@ to stores and wordings it was not tuned on.
      a nurse").
    The model reads English: a Chinese fact is read through its CC-CEDICT
    English (``bilingual.english_reading``), a Chinese turn gets no meaning
-   candidate (measured: worse), and a Chinese focus is judged by its glosses.
+   candidate (read through the dictionary it leaked more on dev), and a
+   Chinese focus is judged by its glosses.
 
 Across languages: a Chinese text also carries the English words of its
 Chinese words (``memory.text.bilingual``, CC-CEDICT), so a Chinese turn meets
@@ -516,8 +518,7 @@ class _DocsIndex:
         # Only then, so a turn the words answer costs no embedding (about 8 ms on one core).
         if meant and not out and (judge := self._meaning()) is not None:
             for i, closeness in judge.closest(text, asked):
-                if i not in out:
-                    out[i] = Match(i, scores.get(i, 0.0), f"meaning: close to the message ({closeness:.2f})")
+                out[i] = Match(i, scores.get(i, 0.0), f"meaning: close to the message ({closeness:.2f})")
         if not scores and not out:
             return []  # no word in common and nothing close in meaning: nothing for rules or hops to go on
         # One hop: a fact found on words names something ("Project Atlas, the
@@ -662,7 +663,6 @@ class _Meaning:
     glosses, and a Chinese turn gets no meaning candidate."""
 
     def __init__(self, docs: _DocsIndex, stored: Callable[[list[tuple[int, str]]], np.ndarray] | None = None):
-
         self.docs = docs
         # A Chinese fact is read through its dictionary English (on dev it finds "where does my mom
         # live" in 用户的母亲住在台中); a store's facts keep their vectors (memory.meaning.fact_vectors).
