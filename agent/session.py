@@ -62,7 +62,12 @@ def open_session(
         incognito=incognito,
         delivery=delivery if delivery is not None else Deliverer.from_home(config.home()),
     )
-    # An incognito session changes nothing in the store, pending deliveries included.
+    # An incognito session changes nothing in the store, pending deliveries included (and recall
+    # keeps the facts' meaning vectors in memory instead of the store).
+    if incognito:
+        from memory import meaning
+
+        meaning.read_only(db)
     session.delivery_retry = None if incognito else retry_pending(session)
     return session
 

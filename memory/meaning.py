@@ -29,6 +29,7 @@ import logging
 import os
 import sqlite3
 import threading
+import weakref
 import zipfile
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
@@ -300,6 +301,15 @@ MIGRATIONS = [
 ]
 
 
+# Stores opened to be read only (an incognito session): their vectors stay in this process.
+_READ_ONLY: weakref.WeakSet = weakref.WeakSet()
+
+
+def read_only(db) -> None:
+    """Never write vectors into this store (an incognito session changes no table)."""
+    _READ_ONLY.add(db)
+
+
 def _hash(text: str) -> str:
     import hashlib
 
@@ -337,6 +347,8 @@ def fact_vectors(db, rows: Sequence[tuple[int, str]]) -> np.ndarray:
         computed = embed([rows[j][1] for j in missing])
         for j, vec in zip(missing, computed, strict=True):
             out[j] = vec
+        if db in _READ_ONLY:
+            return out
         try:
             with transaction(db) as conn:
                 conn.executemany(

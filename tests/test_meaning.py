@@ -219,3 +219,17 @@ def test_forgetting_or_editing_a_fact_drops_its_vector():
 
 def _recall_texts(db, query: str) -> list[str]:
     return [r.text for r in recall.recall_facts(db, query)]
+
+
+@needs_model
+def test_a_read_only_store_gets_no_vectors_written(fresh_cache):
+    from memory import facts as fact_log
+    from memory.db import open_db, transaction
+
+    db = open_db(":memory:")
+    with transaction(db) as conn:
+        for text in STORE:
+            fact_log.add_fact(conn, text, "2026-10-01", [])
+    meaning.read_only(db)  # what an incognito session does
+    assert _recall_texts(db, "Is there any seafood I must avoid?") == ["2026-10-01: User is allergic to shellfish."]
+    assert db.conn.execute("SELECT count(*) FROM fact_meaning").fetchone()[0] == 0
