@@ -77,6 +77,13 @@ HONEST_NO_ACTION = (
 )
 HONEST_NO_ANSWER = "I could not work that out. Could you say it another way?"
 HONEST_DONT_KNOW = "I don't know: you have not told me that, and nothing I have stored says it."
+HONEST_DONT_KNOW_ZH = "我不知道：你没有告诉过我，我存的记录里也没有。"
+
+
+def dont_know(request: str) -> str:
+    """kept's honest "I don't know", in the question's language."""
+    return HONEST_DONT_KNOW_ZH if words.has_cjk(request) else HONEST_DONT_KNOW
+
 
 # A reply whose word trigrams are this much inside the person's message or an
 # earlier reply copies it (the echoed introduction, name swapped, measured
@@ -145,10 +152,16 @@ def claimed_actions(reply: str) -> set[str]:
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]{2,}\b")
 
 
-def ungrounded(reply: str, shown: str) -> list[str]:
+def ungrounded(reply: str, shown: str, request: str = "") -> list[str]:
     """Names and numbers the reply states that appear nowhere in what the model
     was shown (memory, the chat, the message): "My dog's name is Sam." when no
-    Sam was ever mentioned. A sentence's first word is not taken for a name."""
+    Sam was ever mentioned, "你女儿叫李佳发。" when no 李佳 or 佳发 was.
+
+    A Latin name is a capitalised word that does not open its sentence; a
+    Chinese one is a run of characters no dictionary word covers
+    (memory.text.bilingual.unlisted), less the particles and the question's
+    own characters around it, and grounded when it was shown as written
+    ("她叫李佳" after "我女儿李佳")."""
     seen = set(words.tokens(shown))
     out = []
     for sentence in re.split(r"(?<=[.!?])\s+", reply.strip()):
@@ -156,9 +169,28 @@ def ungrounded(reply: str, shown: str) -> list[str]:
             if m.start() > 0 and not set(words.tokens(m.group(0))) <= seen:
                 out.append(m.group(0))
         for t in words.tokens(sentence):
-            if t[:1].isdigit() and t not in seen:
+            if any(ch.isdigit() for ch in t) and t not in seen:
                 out.append(t)
+    if words.has_cjk(reply):
+        from memory.text import bilingual
+
+        for run in bilingual.unlisted(reply):
+            name = _name_in(run, request)
+            if len(name) > 1 and name not in shown:
+                out.append(name)
     return out
+
+
+def _name_in(run: str, request: str) -> str:
+    """A run of unlisted characters without what surrounds the name in it: particles, pronouns
+    (characters kept's tokens drop) and the question's own characters ("叫李佳发" after
+    "我女儿叫什么名字？" is 李佳发)."""
+    start, end = 0, len(run)
+    while start < end and (not words.tokens(run[start]) or run[start] in request):
+        start += 1
+    while end > start and (not words.tokens(run[end - 1]) or run[end - 1] in request):
+        end -= 1
+    return run[start:end]
 
 
 def check(
@@ -189,7 +221,7 @@ def check(
     if not parrot or done:
         return Verdict(True)
     if shown is not None and is_question(request):
-        invented = ungrounded(reply, shown)
+        invented = ungrounded(reply, shown, request)
         if invented:
             return Verdict(False, f"ungrounded answer: {', '.join(invented[:3])} appear nowhere in memory or the chat")
     why = repeats(reply, request, earlier, memory)
@@ -352,7 +384,7 @@ def checked_call(
         if history and history[-1].endswith(request):
             history[-1] = history[-1][: -len(request)]
         if unknown_to_kept(request, known + history, tools):
-            return _in_code(model, HONEST_DONT_KNOW, "nothing kept holds answers it", on_text)
+            return _in_code(model, dont_know(request), "nothing kept holds answers it", on_text)
     earlier = _earlier_replies(convo)
     if choices.request_alone and is_request(request):
         convo = request_alone(convo, request)
@@ -407,7 +439,7 @@ def checked_call(
     honest = (
         HONEST_NO_ACTION
         if failed.startswith("invented")
-        else HONEST_DONT_KNOW
+        else dont_know(request)
         if failed.startswith("ungrounded")
         else HONEST_NO_ANSWER
     )

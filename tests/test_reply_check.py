@@ -100,13 +100,47 @@ def test_an_answer_naming_what_was_never_said_is_not_shown(db):
     assert store.get(db, result.reply_message_id).meta["failed"].startswith("ungrounded")
 
 
+def test_a_chinese_answer_naming_what_was_never_said_is_not_shown(db):
+    # The chat spoke of the daughter and of 刘佳; the name the model gives blends their characters.
+    model = EmbeddedLike([text("你女儿叫李佳发。"), text("她的名字是李佳发。")])
+    s = session(db, model)
+    run_turn(s, "我女儿下个月上小学。店长刘佳发来的消息我看过了。")  # statements: acknowledged in code
+    result = run_turn(s, "我女儿叫什么名字？")
+    model.assert_complete()
+    assert result.reply == reply_check.HONEST_DONT_KNOW_ZH
+    assert store.get(db, result.reply_message_id).meta["failed"].startswith("ungrounded")
+
+
+def test_a_chinese_answer_from_what_was_said_is_shown(db):
+    model = EmbeddedLike([text("她叫李佳。"), text("新店开在春熙路，装修预算是95万。")])
+    s = session(db, model)
+    run_turn(s, "我女儿李佳下个月上小学。我们下个月在春熙路开第八家分店，装修预算现在是95万。")
+    assert run_turn(s, "我女儿叫什么名字？").reply == "她叫李佳。"
+    assert run_turn(s, "新店开在哪条街？").reply == "新店开在春熙路，装修预算是95万。"
+
+
+@pytest.mark.parametrize(
+    "question, reply, invented",
+    [
+        ("Who is my dentist?", "Your dentist is Dr Kowalski.", ["Kowalski"]),
+        ("我的牙医是谁？", "您的牙医是张伟医生。", ["张伟"]),
+        ("我的车牌号是多少？", "您的车牌号是粤B12345。", ["b12345"]),
+        ("Who is my dentist?", "Your dentist is the one you mentioned.", []),
+        ("我的牙医是谁？", "您的牙医是王磊。", []),
+    ],
+)
+def test_names_and_numbers_never_shown_are_ungrounded_in_either_script(question, reply, invented):
+    shown = f"王磊下周来。 {question}"
+    assert reply_check.ungrounded(reply, shown, question) == invented
+
+
 def test_a_question_nothing_kept_holds_is_answered_i_dont_know_without_the_model(db):
     model = EmbeddedLike([])
     s = session(db, model)
     run_turn(s, "The Atlas budget is 40,000 euros.")  # a statement: acknowledged in code
     for question in ("What's my dog's name?", "我的车牌号是多少？", "What did I promise Tom?"):
         result = run_turn(s, question)
-        assert result.reply == reply_check.HONEST_DONT_KNOW and result.calls == []
+        assert result.reply == reply_check.dont_know(question) and result.calls == []
     model.assert_complete()  # no generation for any of them
     hosted = ScriptedModel([text("I don't have that.")])  # the choice is the embedded model's only
     assert run_turn(session(db, hosted), "What's my dog's name?").reply == "I don't have that."
