@@ -315,6 +315,29 @@ def acknowledgement(statement: str, today: date) -> str:
     return "Noted" + (f" ({days})" if days else "") + "."
 
 
+# A wish for help said as a statement: "I could use some advice on the pitch", "I'm stuck on
+# the migration", "not sure how to word this", "有什么建议". Closed classes: what one asks for
+# (help, advice, ideas…), the frames that say one lacks it, and their Chinese counterparts.
+# A statement with one is no fact to note only: the model answers it.
+_HELP_NOUNS = r"(?:help|advice|tips?|ideas?|suggestions?|pointers?|recommendations?|thoughts|guidance|input|feedback)"
+_WANTS_HELP = re.compile(
+    r"\b(?:need|want|'d like|would like|could use|'d love|would love|looking for|welcome|appreciate)\b[^.!?]{0,30}?\b"
+    + _HELP_NOUNS
+    + r"\b|\bany\s+"
+    + _HELP_NOUNS
+    + r"\b|\b(?:i'm|i am|we're|we are)\s+(?:so\s+|really\s+|a bit\s+|completely\s+)?(?:stuck|struggling|lost|overwhelmed|swamped|drowning)\b"
+    + r"|\b(?:not sure|unsure|no idea|(?:don't|do not|didn't|did not) know|can't figure out|wonder(?:ing)?)\s+(?:how|what|whether|if|which|where|when|why)\b"
+    + r"|怎么办|帮帮我|求助|建议|出(?:个|点)?主意|支(?:个|一)?招|不知道(?:怎么|该|如何|要不要|是否)|拿不定主意",
+    re.I,
+)
+
+
+def asks_for_help(text: str) -> bool:
+    """Whether a message wishes for help or advice, even as a statement ("I'm swamped with the
+    launch, any tips?", "I need ideas for the offsite")."""
+    return _WANTS_HELP.search(text.replace("’", "'")) is not None
+
+
 def unknown_to_kept(request: str, known: list[str], tools: list[ToolSpec] | None) -> bool:
     """A question about the person's world that nothing kept holds can answer.
 
@@ -376,7 +399,13 @@ def checked_call(
     from agent.models.choices import for_model
 
     choices = for_model(model)
-    if choices.statements_in_code and not done and not is_question(request) and not is_request(request):
+    if (
+        choices.statements_in_code
+        and not done
+        and not is_question(request)
+        and not is_request(request)
+        and not asks_for_help(request)
+    ):
         return _in_code(model, acknowledgement(request, today or date.today()), "a statement", on_text)
     if choices.dont_know_in_code and not done and known is not None:
         # The chat's messages, less the question itself (a person's message before it may be merged into it).

@@ -224,6 +224,35 @@ def test_a_statement_is_acknowledged_by_kept_with_its_days_worked_out(db):
     assert run_turn(session(db, hosted), said).reply == "Good luck with the launch!"
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I could use some advice on the pitch deck before Thursday.",
+        "I'm completely stuck on the quarterly forecast.",
+        "Not sure how to tell the team about the reorg.",
+        "We need fresh ideas for the customer day.",
+        "季度预算超支了，不知道该怎么跟老板说。",
+    ],
+)
+def test_a_statement_that_wishes_for_help_is_answered_by_the_model(db, message):
+    model = EmbeddedLike([text("Start with the one number they care about, then the plan.")])
+    result = run_turn(session(db, model), message)
+    model.assert_complete()  # the model was asked: no "Noted." for a wish for help
+    assert result.reply == "Start with the one number they care about, then the plan."
+    assert not store.get(db, result.reply_message_id).meta  # neither failed nor written by kept
+
+
+def test_statements_of_the_acts_dev_sets_ask_for_no_help():
+    import json
+    from pathlib import Path
+
+    for split in ("acts_dev.jsonl", "acts_dev2.jsonl"):
+        path = Path(__file__).parent.parent / "evals" / "data" / split
+        rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        statements = [r["text"] for r in rows if r.get("label") == "statement"]
+        assert statements and not [t for t in statements if reply_check.asks_for_help(t)]
+
+
 def test_the_same_short_answer_to_a_question_asked_again_is_no_parrot():
     earlier = ["The Atlas budget is now 55,000 euros."]
     assert reply_check.check(earlier[0], request="What is the Atlas budget now?", earlier=earlier, done=[]).ok
