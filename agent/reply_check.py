@@ -338,6 +338,26 @@ def asks_for_help(text: str) -> bool:
     return _WANTS_HELP.search(text.replace("’", "'")) is not None
 
 
+# A request to tell someone something, by its shape: a verb, the person, then what to say as
+# a clause after "that" or after a colon ("Tell Priya that the offsite moved to Porto", "Message
+# Helen Marsh that …", "Email Jana: the invoice was paid"). Not a list of verbs: any verb in that
+# frame conveys a message. "Give Tariq that job" is no clause; "Book a room with Priya that …"
+# has no person right after its verb.
+_PERSON = r"(?:[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2}|(?:my|our|the)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
+_CLAUSE = r"(?:the|a|an|i|i'm|i'll|i've|i'd|we|we're|we'll|we've|you|he|she|they|it|it's|our|my|his|her|their|this|these|those|there|[A-Z]\w*|\d)\b"
+_TELL = re.compile(
+    r"(?:^|[.!?;]\s+)(?i:(?:please|pls|kindly|just|also|and|can you|could you|would you|will you)\s+)*"
+    # "Write to Omar that …", "Let Jonas know that …"
+    r"[A-Za-z]+\s+(?:to\s+)?" + _PERSON + r"(?:\s*:\s*\S|(?:\s+know)?\s+that\s+" + _CLAUSE + ")",
+)
+
+
+def asks_to_tell(text: str) -> bool:
+    """Whether a request asks kept to tell someone something ("Tell Priya that the offsite moved
+    to Porto", "Message Helen Marsh that the report came in", "Email Jana: …"): a message."""
+    return is_request(text) and _TELL.search(text.replace("’", "'")) is not None
+
+
 def unknown_to_kept(request: str, known: list[str], tools: list[ToolSpec] | None) -> bool:
     """A question about the person's world that nothing kept holds can answer.
 

@@ -253,6 +253,23 @@ def test_statements_of_the_acts_dev_sets_ask_for_no_help():
         assert statements and not [t for t in statements if reply_check.asks_for_help(t)]
 
 
+@pytest.mark.parametrize(
+    "request_text, tells",
+    [
+        ("Tell Noor that the supplier audit moved to the Leeds site.", True),
+        ("Could you let the night shift know that the boiler is fixed?", True),
+        ("Write to Mr Abara that we'll pay the invoice on Monday.", True),
+        ("Remind our landlord that the lease ends in June.", True),
+        ("Give Bashir that ticket, due Friday.", False),  # "that" opens no clause
+        ("Book a room with Noor that seats twelve.", False),  # no person right after the verb
+        ("I told Noor that the audit moved.", False),  # a statement
+        ("Tell me what Noor said about the audit.", False),  # a question
+    ],
+)
+def test_a_request_to_tell_someone_something_is_read_by_its_shape(request_text, tells):
+    assert reply_check.asks_to_tell(request_text) is tells
+
+
 def test_the_same_short_answer_to_a_question_asked_again_is_no_parrot():
     earlier = ["The Atlas budget is now 55,000 euros."]
     assert reply_check.check(earlier[0], request="What is the Atlas budget now?", earlier=earlier, done=[]).ok
