@@ -13,8 +13,10 @@ to stores and wordings it was not tuned on.
    with nobody's possession, "what does X mean", "what is a…", "how do I/you
    / does X work", 怎么/如何/为什么/应该 without 我) is general; a turn that
    names something the store holds, speaks of the person (I/my/we/our/我),
-   asks to be reminded ("again", "remind me"), asks any other question, or
-   asks kept to act at a time (a clock time, a weekday) is about their world;
+   asks to be reminded ("again", "remind me"), asks about a particular thing
+   (``memory.text.acts.self_contained``: a determiner, a pronoun, a stored name
+   as a participant, a day; not a kind, a place, a comparison or text it
+   carries), or asks kept to act at a time (a clock time, a weekday) is about their world;
    a request naming none of these ("Write a haiku about rain") is not, and
    the person as the one kept answers ("Tell me a joke about…", 给我讲…) does
    not make a request about them. These
@@ -80,6 +82,8 @@ from memory.text import STOP_WORDS, bilingual, has_cjk, query_terms, tokens
 from memory.text.acts import POSSESSIVE as _POSSESSIVE
 from memory.text.acts import is_question as _is_question
 from memory.text.acts import is_request as _is_request
+from memory.text.acts import self_contained as _self_contained
+from memory.text.acts import without_material as _without_material
 from memory.text.dates import undated
 from memory.text.words import MONTHS, fold
 
@@ -207,7 +211,7 @@ _QUOTED = re.compile(r"(?<!\w)'[^']{3,}'(?!\w)|\"[^\"]{3,}\"|“[^”]{2,}”|�
 
 def unquoted(text: str) -> str:
     """A request without the text it quotes; a question keeps its quotes ("the 'Walk for Hunger' event" is its subject)."""
-    return text if _is_question(text) else _QUOTED.sub(" ", text)
+    return text if _is_question(text) else _QUOTED.sub(" ", _without_material(text))
 
 
 def general_question(text: str, person: bool = False, named: bool = False) -> bool:
@@ -228,13 +232,14 @@ def general_question(text: str, person: bool = False, named: bool = False) -> bo
     return bool(_INDEFINITE.search(text)) and not (person or named) and not _FIRST_PERSON.search(text)
 
 
-def about_their_world(text: str, names: AbstractSet[str] = frozenset(), person: bool = False) -> str | None:
+def about_their_world(text: str, names: AbstractSet[str] | None = frozenset(), person: bool = False) -> str | None:
     """Why the turn may get memory ("names Atlas", "speaks of the person"...), or None.
 
     ``names`` are the terms of the store's names that the turn holds;
     ``person``: it names the person themself (see ``general_question``)."""
     text = unquoted(text)
-    if general_question(text, person, bool(names)):
+    # Kinds, places and the message's own material (memory.text.acts.self_contained).
+    if general_question(text, person, bool(names)) or _self_contained(text, names, person):
         return None
     if names:
         return "names " + ", ".join(sorted(names))
@@ -483,7 +488,8 @@ class _DocsIndex:
         """Why ``text`` may get memory from these documents (None: it is not about the person's
         world), and the store's names it holds."""
         named, common = self._named(text, terms)
-        return about_their_world(text, named, bool(common)), named
+        # A store without names (no facts yet) cannot tell the person's names from public ones.
+        return about_their_world(text, named if self.names else None, bool(common)), named
 
     def _named(self, text: str, terms: list[str]) -> tuple[set[str], set[str]]:
         """The store's names the turn holds, not used for a kind ("a Kafka broker"):

@@ -137,11 +137,11 @@ def search_messages(db, query: str, limit: int = 10) -> list[Hit]:
     if not terms:
         return []
     rows = db.conn.execute(
-        f"SELECT m.id, m.text, m.at, m.author, c.name, -s.score AS score FROM"
-        f" (SELECT rowid, bm25({TABLE}) AS score FROM {TABLE} WHERE {TABLE} MATCH ? ORDER BY score LIMIT ?) s"
-        " JOIN messages m ON m.id = s.rowid JOIN chats c ON c.id = m.chat_id"
-        f" WHERE {_PRIVATE_AND_KEPT}"
-        " ORDER BY s.score",
+        # The privacy check comes before the limit, so a message it drops does not take a place.
+        f"SELECT m.id, m.text, m.at, m.author, c.name, -bm25({TABLE}) AS score FROM {TABLE}"
+        f" JOIN messages m ON m.id = {TABLE}.rowid JOIN chats c ON c.id = m.chat_id"
+        f" WHERE {TABLE} MATCH ? AND {_PRIVATE_AND_KEPT}"
+        f" ORDER BY bm25({TABLE}) LIMIT ?",
         (_match_expression(terms), int(limit)),
     ).fetchall()
     return [

@@ -210,6 +210,39 @@ def test_ordinary_turns_and_quoted_material_get_nothing():
     assert recall.match("Write a haiku about a cat", docs) == []
 
 
+def test_questions_about_kinds_get_nothing_and_the_same_topic_about_the_persons_things_does():
+    docs = [
+        "The user keeps two beehives at the allotment in Frome; the spring inspection is on 12 April.",
+        "The user's heat pump was installed by Calder Heating in 2025; its service is due in March.",
+        "The user is driving from Frome to Bath for the Larkspur workshop on 3 May.",
+        "The user's daughter Ines takes pottery on Wednesday nights.",
+    ]
+    general = [
+        "How long do beehives usually last?",
+        "How is a heat pump different from a boiler?",
+        "how far is Frome from Bath",
+        "Is pottery expensive in Bath?",
+        "what is a spring inspection",
+    ]
+    for query in general:
+        assert recall.match(query, docs) == [], query
+    particular = {
+        "When is the spring inspection of my beehives?": 0,
+        "when is the heat pump service due": 1,
+        "What time do I leave Frome for the Larkspur workshop?": 2,
+        "what night is pottery": 3,
+    }
+    for query, fact in particular.items():
+        assert fact in [m.index for m in recall.match(query, docs)], query
+
+
+def test_a_request_to_rework_the_text_it_carries_gets_nothing_even_with_a_time_in_that_text():
+    docs = ["No meetings before 10:00 on Mondays.", "The Larkspur workshop is on Monday 3 May."]
+    assert recall.match("Make this sound friendlier: the workshop moved to Monday at 9", docs) == []
+    assert recall.match("帮我把这句话改得礼貌一点：周一九点开会。", docs) == []
+    assert recall.match("Set up the Larkspur prep on Monday at 9", docs) != []
+
+
 # --- standing rules -----------------------------------------------------------
 
 
@@ -264,7 +297,7 @@ def test_recall_facts_returns_active_facts_dated_with_id_status_score_and_reason
 def test_recall_facts_is_empty_on_a_turn_that_needs_no_memory(db):
     _add_fact(db, "2026-09-02: The Quarry data export moved to March 4.")
     _add_fact(db, "2026-09-08: The retry policy for exports was reviewed by Bogdan.")
-    assert recall.recall_facts(db, "Bump the retry count to 3.") == []
+    assert recall.recall_facts(db, "Set the retry limit to 5.") == []
     assert recall.recall_facts(db, "What is my cat's name?") == []
 
 

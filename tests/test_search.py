@@ -61,6 +61,18 @@ def test_team_chat_and_tool_messages_are_not_indexed(db):
     assert search.search_messages(db, "Orion launch") == []
 
 
+def test_a_message_marked_forgotten_takes_no_place_in_the_limit(db):
+    import json
+
+    kept = _say(db, "The Vega budget review is on Friday.")
+    dropped = [_say(db, f"Vega budget Vega budget note {i}") for i in range(3)]
+    # Marked forgotten but (as after an interrupted forget) still in the index, and matching better.
+    with transaction(db) as conn:
+        for mid in dropped:
+            conn.execute("UPDATE messages SET meta = ? WHERE id = ?", (json.dumps({"forgotten": True}), mid))
+    assert [h.message_ids for h in search.search_messages(db, "Vega budget", limit=1)] == [[kept]]
+
+
 def test_messages_stored_before_the_index_existed_are_backfilled(kept_home):
     from agent.session import open_store
     from memory.db import MEMORY_OWNERS, open_db

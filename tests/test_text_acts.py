@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from evals.bench import acts as bench
+from memory.text import tokens
 from memory.text.acts import (
     QUESTION,
     REQUEST,
@@ -19,8 +20,10 @@ from memory.text.acts import (
     asks_only,
     is_question,
     is_request,
+    self_contained,
     sentences,
     split,
+    without_material,
 )
 
 
@@ -224,3 +227,205 @@ def test_about_talk_leaves_chinese_requests_to_act(text):
 )
 def test_about_the_person_reads_possessives_and_the_person_as_subject(text, expected):
     assert about_the_person(text) is expected
+
+
+# --- self_contained: kinds and the world at large, or the message's own text -----------------
+#
+# Each class below is asked both ways: about kinds (nothing stored can change the answer) and
+# about a particular thing of the person's (the same topic), which may get memory.
+
+KINDS, CARRIED = "asks about kinds", "works on the text it carries"
+
+
+def _names(*words: str) -> set[str]:
+    """The index terms a store's names stand for, as recall passes them."""
+    return {t for w in words for t in tokens(w)}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # no particular reference at all: bare plurals, mass nouns, indefinites, numbers given
+        ("what is sourdough starter", KINDS),
+        ("Which grapes grow well on chalk?", KINDS),
+        ("how many calories are in a croissant", KINDS),
+        ("what's 12% of 640", KINDS),
+        # ...and the same topics about particular things
+        ("what is in the sourdough starter jar", None),
+        ("Which grapes did we plant?", None),
+        ("how many croissants are left from this morning", None),
+        ("Is the sourdough class on Friday?", None),
+        ("Did she order the grapes?", None),
+        ("What did the vet charge?", None),
+        ("who picks up the croissants", None),
+    ],
+)
+def test_a_question_with_no_particular_reference_is_about_kinds(text, expected):
+    assert self_contained(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        ("How long do beehives usually last?", set(), KINDS),
+        ("How long does the MOT typically take?", set(), KINDS),
+        ("In general, are heat pumps loud?", set(), KINDS),
+        ("Do ferries normally run in fog in Oban?", _names("Oban"), KINDS),
+        ("How long does my beehive usually last?", set(), None),
+        ("When does Odile usually finish?", _names("Odile"), None),
+        ("How long did the MOT take this time?", set(), None),
+        ("Is the heat pump usually this loud?", set(), None),
+    ],
+)
+def test_a_habitual_or_generic_adverb_speaks_of_a_kind_unless_someone_particular_is_its_subject(text, names, expected):
+    assert self_contained(text, names) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        ("What's the difference between a latte and a flat white?", set(), KINDS),
+        ("How is Figma different from Sketch?", _names("Figma", "Sketch"), KINDS),
+        ("gouache vs acrylic, which dries faster?", set(), KINDS),
+        ("how far is Braga from Porto", _names("Braga", "Porto"), KINDS),
+        ("Which trains go from Leeds to York?", _names("Leeds", "York"), KINDS),
+        ("What's the difference between my two quotes?", set(), None),
+        ("How is this quote different from the last one?", set(), None),
+        ("how far is my hotel from Porto", _names("Porto"), None),
+        ("When does my train from Leeds leave?", _names("Leeds"), None),
+    ],
+)
+def test_comparisons_and_distances_are_about_the_things_compared_named_or_not(text, names, expected):
+    assert self_contained(text, names) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        ("Is parking expensive in Bristol?", _names("Bristol"), KINDS),
+        ("What grows well at altitude near Quito?", _names("Quito"), KINDS),
+        ("Is Odile in Bristol this week?", _names("Odile", "Bristol"), None),
+        ("What's Bristol's office address?", _names("Bristol"), None),
+        ("when is Larkspur due", _names("Larkspur"), None),
+    ],
+)
+def test_a_stored_name_after_a_preposition_of_place_is_the_setting_not_the_subject(text, names, expected):
+    assert self_contained(text, names) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("when's choir", None),
+        ("what night is pottery", None),
+        ("what time does yoga start", None),
+        ("How many tickets are remaining?", None),
+        ("How many sick days are left?", None),
+        ("Which invoices are still outstanding?", None),
+        ("When do choirs usually rehearse?", KINDS),
+    ],
+)
+def test_the_time_of_an_occurrence_and_an_ongoing_situation_are_particular(text, expected):
+    assert self_contained(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("日本的小学一般几点上课？", KINDS),
+        ("一般几点接孩子？", None),  # the person's habit, the pronoun dropped
+        ("大阪有什么好玩的？", KINDS),
+        ("猫和狗有什么区别？", KINDS),
+        ("女儿的学校几点上课？", None),  # pronoun dropped: a bare Chinese question stays particular
+        ("公司有什么新规定？", None),  # 公司 is no named place
+        ("我一般几点下班？", None),
+        ("明天大阪有什么活动？", None),
+    ],
+)
+def test_chinese_questions_are_general_only_by_a_generic_form(text, expected):
+    assert self_contained(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        ("帮我把这段话改得正式一点：周五见。", set(), CARRIED),
+        ("Tidy up this wording: meeting moved to noon", set(), CARRIED),
+        ("Add a task: order the Topaz parts", set(), None),
+        ("Polish this: Ines moved the meeting to noon", set(), None),
+        ("Help me shorten this: we are pleased to announce the new opening hours", set(), CARRIED),
+        ("Tell Odile: meeting moved to noon", _names("Odile"), None),
+        ("Remind me tomorrow: call the vet", set(), None),
+        ("Add to my calendar: dentist 3pm", set(), None),
+        ("Book the 10:30 slot with the vet", set(), None),
+    ],
+)
+def test_a_request_that_works_on_the_text_it_carries_needs_nothing_of_the_persons(text, names, expected):
+    assert self_contained(text, names) == expected
+
+
+def test_without_material_drops_only_the_carried_text():
+    assert without_material("Tidy up this wording: meeting moved to noon") == "Tidy up this wording"
+    assert without_material("加一个任务：给 Topaz 开采购单") == "加一个任务：给 Topaz 开采购单"
+    assert without_material("Remind me tomorrow: call the vet") == "Remind me tomorrow: call the vet"
+    assert without_material("Call the vet at 10:30") == "Call the vet at 10:30"
+
+
+def test_the_person_named_by_the_store_is_never_a_kind():
+    assert self_contained("What books has Noor read?", person=True) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        # "the" before a capital: a unique public thing; the person's capitalised things are stored names
+        ("What were the main causes of the Great Depression?", set(), KINDS),
+        ("When does the Larkspur review start?", _names("Larkspur"), None),
+        ("When does the QA review start?", set(), None),
+        # a possessive of a name the store lacks is a public thing's (or nobody the store can help with)
+        ("How has Lisbon's tram network changed?", set(), KINDS),
+        ("How has Lisbon's office changed?", _names("Lisbon"), None),
+        ("What did Odile's vet charge?", _names("Odile"), None),
+        ("what's the vet's number", set(), None),
+        # a pronoun late in the question is bound by a noun of the same sentence
+        ("What do beekeepers wear to protect their hands?", set(), KINDS),
+        ("Did they wear gloves?", set(), None),
+        ("Is it due this week?", set(), None),
+    ],
+)
+def test_public_things_and_bound_pronouns_are_no_particular_of_the_persons(text, names, expected):
+    assert self_contained(text, names) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("what do you call me", None),
+        ("which name do you use for me?", None),
+        ("Can you tell me what sourdough starter is?", KINDS),
+        ("Tighten this up for me: thanks for coming, see you soon", CARRIED),
+    ],
+)
+def test_the_person_only_as_the_one_helped_is_not_the_topic(text, expected):
+    assert self_contained(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # before any fact is kept, any word may name someone of the person's
+        ("Which company is Ines with?", None),
+        ("what does ines do for work", None),
+        ("What changed about the Larkspur meeting?", None),
+        # the forms that speak of kinds still do
+        ("How long do beehives usually last?", KINDS),
+        ("How is Figma different from Sketch?", KINDS),
+    ],
+)
+def test_without_the_stores_names_only_the_forms_of_kinds_close_a_question(text, expected):
+    assert self_contained(text, None) == expected
+
+
+def test_with_the_stores_names_known_an_unanchored_question_is_about_kinds():
+    assert self_contained("what does ines do for work", set()) == KINDS
+    assert self_contained("what does ines do for work", _names("Ines")) is None

@@ -29,3 +29,9 @@ def test_stored_texts_also_carry_the_glosses_of_words_inside_longer_words():
 
 def test_a_text_without_chinese_has_no_english_terms_to_add():
     assert bilingual.english_terms("The user's dentist is Dr. Okafor.") == ()
+
+
+def test_proper_name_is_a_word_the_dictionary_knows_only_as_a_name():
+    assert bilingual.proper_name("加拿大") and bilingual.proper_name("台中")
+    assert not bilingual.proper_name("公司") and not bilingual.proper_name("幼儿园")
+    assert not bilingual.proper_name("不是一个词语")

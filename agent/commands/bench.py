@@ -98,13 +98,13 @@ def gate(
     split: list[str] = typer.Option(
         [],
         "--split",
-        help="Only this shipped split (test3, dev3, dev, dev2, dev-old; repeatable); default: all side by side.",
+        help="Only this shipped split (test4, test3, dev3, dev, dev2, dev-old; repeatable); default: all side by side.",
     ),
     file: Path | None = typer.Option(None, "--file", help="One split file (JSONL) instead of the shipped ones."),
     misses: bool = typer.Option(
         False,
         "--misses",
-        help="List the turns kept recall gets wrong on a dev split (for tuning; never on the held-out test3).",
+        help="List the turns kept recall gets wrong on a dev split (for tuning; never on the held-out test4 or test3).",
     ),
     as_json: bool = JSON_OPT,
 ) -> None:
@@ -118,7 +118,7 @@ def gate(
     except KeyError as e:
         fail(f"unknown split {e.args[0]!r}; choose from {', '.join(bench.SPLITS)}")
     if misses:
-        held = [name for name in paths if name in bench.HELD_OUT]
+        held = [name for name, path in paths.items() if name in bench.HELD_OUT or bench.held_out(path)]
         if held or (file is None and not split):
             fail("--misses lists a dev split's misses: name one with --split (dev, dev2, dev-old) or --file")
         rows = [row for path in paths.values() for row in bench.misses(path)]

@@ -49,6 +49,14 @@ Chinese
 - How to address or answer the person (叫我 / 称呼我 + a name, 用中文回答,
   回答简短一点): a wish about kept's talk, a statement.
 
+Whether a turn needs the person's memory at all (``self_contained``): a
+question that refers to no particular thing (no first person, determiner,
+pronoun, possessive, stored name taking part, day of the calendar), or to
+kinds in a generic ("usually", 一般), comparative ("the difference between",
+区别) or distance form, asks about the world at large; a request that
+reworks the text it carries ("Make this politer: …", 帮我把这句话…：…) needs
+nothing stored either. See the section's comment for why this generalises.
+
 ``is_request`` is true when any sentence of the text asks kept to act.
 ``is_question`` is true when any sentence is a real question (a polite
 request in question form is not one). A text can be both ("Did I send it?
@@ -60,6 +68,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Set as AbstractSet
+
+from memory.text import bilingual  # its dictionary loads on first use, not on import
+from memory.text.words import tokens
 
 REQUEST, QUESTION, STATEMENT = "request", "question", "statement"
 
@@ -584,6 +596,245 @@ def _zh_act(sentence: str) -> str:
     if not question and not _ZH_SUBJECT_I.match(body) and _ZH_IMPERATIVE.match(body):
         return REQUEST
     return QUESTION if question else STATEMENT
+
+
+# --- what a question is about: particular things, or kinds and the world at large ---------
+#
+# A memory helps a turn that refers to particular things of the person's world: their own
+# ("my", "we"), ones the talk already singles out ("the review", "this draft", "she", "Graham's
+# number"), a named someone or something of their store, a day of their calendar ("tomorrow",
+# "on Friday"). A question that refers to none of these asks about kinds and the world at large
+# ("what is mass timber", "Which airlines fly from Oslo to Bergen?", "How many vacation days are
+# standard in Italy?"): no store can change its answer. English marks particular reference in a
+# closed set of words (determiners, personal pronouns, the possessive 's, deictic time words)
+# and in names, so the test is the presence of one of those, not the topic: it carries over to
+# any store and any subject. Three closed forms override the particular words that they
+# themselves license: a habitual or generic adverb ("usually", "in general", 一般, 通常) says
+# the sentence is about what holds of a kind ("How long does the permit usually take?"); a
+# comparison of kinds ("the difference between X and Y", "X vs Y", 区别) and a distance
+# ("how far is X from Y") are about the things compared, with "the" owed to the relation.
+# A name after a preposition of place ("in Lyon", "from X to Y") is where, not whom: the
+# setting of the question, not its subject. Chinese has no articles and drops pronouns, so a
+# bare Chinese question stays particular; only the generic forms, and "what there is" in a
+# named place (台中有什么好吃的), mark it general.
+#
+# A request that works on text it carries (a rewrite or a translation of what follows its
+# colon or its quotes) needs nothing stored either, when nothing outside that text is the
+# person's: "Make this politer: see you at 5" (the person only as the one helped, 帮我).
+
+_FIRST_PERSON_EN = re.compile(
+    r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|we'd|we'll|us|our|ours|ourselves)\b", re.I
+)
+# The person as the one helped or answered, not as the topic: "tell me…", "help us…" (and in a
+# request, "…for me"; "what name do you use for me?" asks about them).
+_RECIPIENT_EN = re.compile(r"^\W*(?:please\s+|can\s+you\s+|could\s+you\s+|would\s+you\s+)?[a-z]+\s+(?:me|us)\b", re.I)
+_FOR_ME = re.compile(r"\bfor\s+(?:me|us)\b", re.I)
+_FIRST_PERSON_ZH = re.compile("我|咱")
+_RECIPIENT_ZH = re.compile(r"^\W*(?:请|麻烦你?|你能|你可以|能不能)?(?:帮|给|替|为)我(?:们)?")
+_GENERIC_EN = re.compile(
+    r"\b(?:usually|typically|generally|normally|commonly|ordinarily|customarily|traditionally|tends?\s+to"
+    r"|on\s+average|in\s+general|as\s+a\s+rule|most\s+of\s+the\s+time)\b",
+    re.I,
+)
+_GENERIC_ZH = re.compile("一般|通常|普遍|往往|大多|大部分|多数|平均")
+_COMPARE_EN = re.compile(
+    r"\bdifferences?\s+between\b|\bdiffer(?:s|ent)?\s+from\b|\b(?:vs\.?|versus)\s|\bcompared?\s+(?:to|with)\b"
+    r"|\bsame\s+(?:thing\s+)?as\b|\bsimilar\s+to\b",
+    re.I,
+)
+_COMPARE_ZH = re.compile("区别|差别|差异|不同|不一样|相比")
+_DISTANCE = re.compile(r"\bhow\s+far\b|\bdistance\s+(?:between|from)\b|多远|距离", re.I)
+# Particular reference that a generic or comparative form does not undo: a demonstrative, a
+# possessive 's (not a contraction, not an indefinite's: "a nurse's salary"), a day of the
+# calendar (a weekday in the singular, "every Friday" is a habit), "who", what kept itself did.
+_DEMONSTRATIVE = re.compile(r"\b(?:this|these|those)\s+[a-z0-9]", re.I)
+_CONTRACTED = frozenset("it's that's what's who's where's when's how's there's here's he's she's let's".split())
+_POSSESSIVE_S = re.compile(r"\b([a-z][\w-]*)'s\b", re.I)
+_DAY = re.compile(
+    r"\b(?:today|tonight|tomorrow|yesterday|(?:this|next|last|coming|past)\s+(?:week|weekend|month|year|quarter|term"
+    r"|morning|afternoon|evening|night|time|(?:mon|tues|wednes|thurs|fri|satur|sun)day))\b"
+    r"|(?<!every\s)\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b(?!s)|\b\d{4}-\d{2}-\d{2}\b"
+    r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b"
+    r"|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b",
+    re.I,
+)
+_WHO = re.compile(r"\b(?:who|whom|whose|who's)\b|\b(?:did|have|had|were)\s+you\b", re.I)
+# The time of an occurrence: "When is rent due?", "when's run club", "what night is badminton",
+# "what time does yoga start". A "when" with the copula, or with a singular, past or future
+# verb, asks when one thing happens; what holds of a kind is asked of the plural ("When do
+# pharmacies close?").
+_WHEN_IS = re.compile(
+    r"^\W*(?:when|what\s+(?:time|day|night|evening|morning|afternoon|date|week|month|hour)|which\s+(?:day|night|evening|date|week|month))"
+    r"(?:'s|\s+(?:is|are|was|were|does|did|will)\b)",
+    re.I,
+)
+# Particular reference a generic form does undo ("How long does the permit usually take?"): the
+# definite article, except where the relation it heads licenses it ("the difference between…",
+# "the capital of…", "the best way to…"), an anaphoric pronoun ("it" not standing in for a clause:
+# "is it safe to…", "how long does it take"), an ongoing situation. (The past tense alone is
+# no anchor: "What were the causes of the 1929 crash?" is history, and a past event of the
+# person's is told by its other words: "did I", "the invoice", a name.)
+_THE = re.compile(r"\bthe\s+(?=(?P<np>(?:[\w'-]+\s*){1,6}))", re.I)
+_RELATIONAL = frozenset({"of", "between", "among", "to"})
+_PRONOUN = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their|theirs)\b", re.I)
+_IT = re.compile(r"\bit\b(?!(?:\s+\w+){0,3}\s+to\s)(?!\s+takes?\b)", re.I)
+# An ongoing situation, the progressive after its subject: "How much leave is remaining?" (not
+# the opening auxiliary of "Is running bad for knees?", where the -ing word is the subject).
+_PROGRESSIVE = re.compile(r"(?<=\w)(?:'s|'re|\s+(?:is|are|am|was|were))\s+[a-z]+ing\b", re.I)
+# What is left or owed as of now is a state of a particular situation, like the progressive:
+# "How many vacation days are left?", "How much is still due?", "Which invoices are outstanding?".
+_AS_OF_NOW = re.compile(
+    r"\b(?:is|are|'s|'re)\s+(?:still\s+)?(?:left|remaining|due|overdue|outstanding|pending)\b", re.I
+)
+_ZH_PARTICULAR = re.compile(
+    r"你|您|他|她|这|那|今天|明天|后天|昨天|前天|今晚|明晚|上次|上周|下周|这周|本周|这个月|下个月|上个月"
+    r"|(?<!每)(?:周|星期|礼拜)[一二三四五六日天]"
+)
+_ZH_THERE_IS = re.compile("^(?P<place>[^有]{2,8})有(?:什么|哪些|啥)")
+# A place or the setting of a question: the name after a preposition of place, or the two ends
+# of a route ("from X to Y").
+_SETTING = frozenset({"in", "at", "near", "around", "across", "outside", "inside", "within", "throughout"})
+_ROUTE = re.compile(r"\bfrom\s+(?P<a>[\w'-]+(?:\s+[\w'-]+)?)\s+to\s+(?P<b>[\w'-]+(?:\s+[\w'-]+)?)", re.I)
+_EN_WORD = re.compile(r"[^\W_][\w'-]*")
+# What points at the material a request carries: "this", "these", "the following", 这句话, 以下.
+_POINTS_AT = re.compile(r"\b(?:this|these|the\s+following|below)\b|这(?:句|段|封|条|篇|个|些)?|以下|下面|如下")
+# A capitalised word past the start of the material, not a weekday or a month: perhaps a name of the store's.
+_NAME_INSIDE = re.compile(
+    r"[^\W\d_][\s,;]+(?!(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\b)[A-Z][a-z]"
+)
+# Material the message carries for the request to work on: what follows its colon, or what it quotes.
+_MATERIAL = re.compile(
+    r"(?<!\d)[:：](?!\d)\s*(?P<m>\S.*)$|\"[^\"]{3,}\"|“[^”]{2,}”|「[^」]{2,}」|(?<!\w)'[^']{3,}'(?!\w)", re.S
+)
+
+
+def _participants(text: str, names: AbstractSet[str]) -> set[str]:
+    """The store's names (given as index terms) that ``text`` uses for someone or something taking
+    part, not for the place where: "Is Priya in Lyon?" has Priya, not Lyon."""
+    if not names:
+        return set()
+    route = {t for m in _ROUTE.finditer(text) for part in ("a", "b") for t in tokens(m.group(part))}
+    found: set[str] = set()
+    setting = False
+    for m in _EN_WORD.finditer(text):
+        word = m.group(0)
+        terms = set(tokens(word))
+        named = terms & names
+        if not named:
+            setting = word.lower() in _SETTING
+            continue
+        if not setting and not named <= route:
+            found |= named
+    return found
+
+
+def _particular_en(text: str, participants: set[str], known: bool) -> tuple[bool, bool]:
+    """(particular reference a generic form cannot undo, one it can) in an English question;
+    ``known``: the store's names are known, so a capitalised name it lacks is a public thing's."""
+    firm = bool(
+        participants
+        or _DEMONSTRATIVE.search(text)
+        or _DAY.search(text)
+        or _WHO.search(text)
+        or _WHEN_IS.search(text)
+        or any(_possessor(text, m, known) for m in _POSSESSIVE_S.finditer(text))
+    )
+    # "the" before a capital names a unique public thing ("the Soviet Union", "the U.S. Census
+    # Bureau"); the person's own capitalised things are the store's names, participants above.
+    the = any(
+        not (known and re.match(r"[A-Z][a-z]", m.group("np")))
+        and not _RELATIONAL & {w.lower() for w in m.group("np").split()[1:]}
+        for m in _THE.finditer(text)
+    )
+    # A pronoun early in the question points back into the talk ("Did she reply?", "When is it
+    # due?"); later it is bound by a noun of the same sentence ("…filmmakers use in their films").
+    opening = " ".join(text.split()[:4])
+    soft = the or bool(
+        _PRONOUN.search(opening) or _IT.search(opening) or _PROGRESSIVE.search(text) or _AS_OF_NOW.search(text)
+    )
+    return firm, soft
+
+
+def _possessor(text: str, m: re.Match, known: bool = True) -> bool:
+    """Whether a possessive 's is of a particular of the talk: not a contraction ("what's"), not
+    an indefinite's ("a nurse's salary"), not a capitalised name the store lacks ("Seville's tapas",
+    "Tasmania's food": the store's own names are participants)."""
+    if m.group(0).lower() in _CONTRACTED or re.search(r"\b(?:a|an)\s+(?:\S+\s+)?$", text[: m.start()], re.I):
+        return False
+    return not (known and m.group(1)[:1].isupper() and m.start() > 0)
+
+
+def _first_person(text: str, request: bool = False) -> bool:
+    """The person spoken of, not only helped: "my", "we", 我, but not "tell me…", 帮我… ."""
+    if _FIRST_PERSON_ZH.search(_RECIPIENT_ZH.sub("", text, count=1)):
+        return True
+    text = _RECIPIENT_EN.sub(" ", text)
+    return bool(_FIRST_PERSON_EN.search(_FOR_ME.sub(" ", text) if request else text))
+
+
+def self_contained(text: str, names: AbstractSet[str] | None = frozenset(), person: bool = False) -> str | None:
+    """Why ``text`` needs nothing from the person's memory, or None when it may.
+
+    ``names``: the index terms of the store's names the turn holds (None: the store's names are
+    not known, as before any fact is kept); ``person``: it names the person themself. A question
+    that refers to no particular thing, or only to kinds in a generic, comparative or distance
+    form, is "about kinds"; a request that only works on the text it carries is "works on the
+    text it carries". See the comment above for why this generalises."""
+    s = _clean(text).replace("’", "'")
+    if person or not s:
+        return None
+    if is_request(s) and not is_question(s):
+        found = _MATERIAL.search(s)
+        rest = _MATERIAL.sub(" ", s)
+        # It must point at the text it carries ("this", 这句话): "Add a task: PO for Topaz" carries
+        # what to record, not text to rework; and a name inside the text may be the store's.
+        if not found or not _POINTS_AT.search(rest) or _NAME_INSIDE.search(found.group(0)):
+            return None
+        rest = _POINTS_AT.sub(" ", rest)
+        if (
+            _first_person(rest, request=True)
+            or _participants(rest, names or set())
+            or _DAY.search(rest)
+            or _ZH_PARTICULAR.search(rest)
+        ):
+            return None
+        return "works on the text it carries"
+    if not is_question(s) or _first_person(s):
+        return None
+    # Things compared, and the two ends of a distance, are kinds and places, named or not.
+    compared = bool(_COMPARE_EN.search(s) or _COMPARE_ZH.search(s) or _DISTANCE.search(s))
+    participants = set() if compared else _participants(s, names or set())
+    if _HAS_CJK.search(s):
+        zh = re.sub(f"[^{_CJK}]+", " ", s).strip()
+        if participants or _ZH_PARTICULAR.search(zh) or _DAY.search(s):
+            return None
+        if compared:
+            return "asks about kinds"
+        # A generic adverb with the pronoun dropped may be the person's habit (一般几点接孩子？); with
+        # a named place it is what holds there (加拿大的幼儿园一般几点放学？).
+        if _GENERIC_ZH.search(zh) and any(bilingual.proper_name(w) for w in bilingual.words(zh)):
+            return "asks about kinds"
+        there = _ZH_THERE_IS.match(zh)
+        if there and bilingual.proper_name(there.group("place")):
+            return "asks about kinds"  # 台中有什么好吃的: what there is in a named place
+        return None  # a bare Chinese question: pronouns dropped, nouns definite by default
+    firm, soft = _particular_en(s, participants, names is not None)
+    if firm:
+        return None
+    # Without the store's names (no facts yet) any word may name someone of theirs: only the
+    # forms that speak of kinds say so.
+    if compared or _GENERIC_EN.search(s) or not soft and names is not None:
+        return "asks about kinds"
+    return None
+
+
+def without_material(text: str) -> str:
+    """A request that works on the text it carries, without that text ("Make this politer: see
+    you at 5" is "Make this politer"): what it quotes says nothing of what the turn is about.
+    Any other text is returned as it is."""
+    if self_contained(text) != "works on the text it carries":
+        return text
+    return _MATERIAL.sub(" ", _clean(text)).strip()
 
 
 # --- the public reading -------------------------------------------------------

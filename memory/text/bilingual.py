@@ -86,6 +86,14 @@ def glosses(word: str, _seen: frozenset[str] = frozenset()) -> tuple[str, ...]:
     return tuple(terms[:MAX_TERMS])
 
 
+@lru_cache(maxsize=4096)
+def proper_name(word: str) -> bool:
+    """Whether the dictionary knows ``word`` only as a proper name (台中 "Taichung, city in central
+    Taiwan", 加拿大 "Canada"): its first sense is capitalised, and common senses come first."""
+    senses = _glossary().get(word, ())
+    return bool(senses) and senses[0][:1].isupper()
+
+
 def words(text: str) -> list[str]:
     """The content words of two characters or more in the Chinese runs of ``text``, in order."""
     out: list[str] = []
