@@ -65,6 +65,14 @@ _LATIN_CLAIM = re.compile(
     ),
     re.I | re.M,
 )
+# kept's own confirmation sentences (agent/confirm.py), which the model copied from the chat as
+# replies ("Sent to Fiona by chat: …" to a question): each claims its tool's action.
+_KEPT_LINE = {
+    "schedule_meeting": re.compile(r"^\s*Booked:"),
+    "cancel_event": re.compile(r"^\s*Cancelled:"),
+    "send_message": re.compile(r"^\s*Sent to\b[^:\n]{0,80}:"),
+    "assign_task": re.compile(r"^\s*Task for\b[^:\n]{0,80}:"),
+}
 _NEGATED = re.compile(
     r"\b(not|n't|never|cannot|can't|could not|couldn't|won't|didn't|haven't|hasn't|no)\b"
     r"|没|未|不",
@@ -146,6 +154,7 @@ def claimed_actions(reply: str) -> set[str]:
             else:
                 found |= set(_CLAIMS)
         found |= {name for name, pattern in _CJK_CLAIM.items() if pattern.search(sentence)}
+        found |= {name for name, pattern in _KEPT_LINE.items() if pattern.match(sentence)}
     return found
 
 
@@ -440,10 +449,8 @@ def checked_call(
     if choices.confirm_in_code and convo and convo[-1].role == "tool":
         last_round = done[-_trailing_tools(convo) :]
         if all(acts(c.name) for c in last_round):
-            text = confirmations(last_round)
-            if on_text:
-                on_text(text)
-            return Response(text, [], Usage(), getattr(model, "name", ""), "end_turn"), {}
+            # Stored as kept's own line: shown to the model, it was copied as a reply to later questions.
+            return _in_code(model, confirmations(last_round), "a confirmation from the tool results", on_text)
     request_to_act = not choices.calls_need_request or is_request(request)
     hold = choices.hold_reply
     shown = None if hold else on_text

@@ -270,6 +270,22 @@ def test_a_request_to_tell_someone_something_is_read_by_its_shape(request_text, 
     assert reply_check.asks_to_tell(request_text) is tells
 
 
+def test_kepts_confirmation_is_not_shown_to_the_model_and_a_copy_of_one_is_a_claim(db):
+    model = EmbeddedLike(
+        [
+            tool_call("send_message", to="Fiona", body="The chronology is on its way."),
+            text("Sent to Fiona by chat: “The chronology is on its way.”"),
+            text("You said you would send Fiona the chronology."),
+        ]
+    )
+    s = session(db, model)
+    sent = run_turn(s, "Message Fiona that the chronology is on its way.")
+    assert sent.reply.startswith("Sent to Fiona") and store.get(db, sent.reply_message_id).meta["from_code"]
+    asked = run_turn(s, "What did I say I'd send Fiona?")  # the model copies kept's line: withdrawn, rerun
+    assert asked.reply == "You said you would send Fiona the chronology."
+    assert all(not m.content.startswith("Sent to") for m in model.requests[-1].messages)
+
+
 def test_the_same_short_answer_to_a_question_asked_again_is_no_parrot():
     earlier = ["The Atlas budget is now 55,000 euros."]
     assert reply_check.check(earlier[0], request="What is the Atlas budget now?", earlier=earlier, done=[]).ok
