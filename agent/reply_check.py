@@ -289,10 +289,16 @@ def confirmations(done: list[Any]) -> str:
 # ---------------------------------------------------------------- the checked call
 
 
-def _earlier_replies(convo: list[Message]) -> list[str]:
-    """The chat's earlier replies and earlier messages of the person (a copied introduction counts)."""
+def _earlier_replies(convo: list[Message], request: str = "") -> list[str]:
+    """The chat's earlier replies and earlier messages of the person (a copied introduction counts),
+    with the person's messages merged into the request (replies kept wrote are left out of the
+    history, so the messages around them join the last one) as messages of their own."""
     last_user = max((i for i, m in enumerate(convo) if m.role == "user"), default=0)
-    return [m.content for m in convo[:last_user] if m.role in ("assistant", "user") and m.content]
+    earlier = [m.content for m in convo[:last_user] if m.role in ("assistant", "user") and m.content]
+    last = convo[last_user].content if convo and convo[last_user].role == "user" else ""
+    if request and last.endswith(request) and len(last) > len(request):
+        earlier += [part for part in last[: -len(request)].split("\n\n") if part.strip()]
+    return earlier
 
 
 def request_alone(convo: list[Message], request: str) -> list[Message]:
@@ -443,7 +449,7 @@ def checked_call(
             history[-1] = history[-1][: -len(request)]
         if unknown_to_kept(request, known + history, tools):
             return _in_code(model, dont_know(request), "nothing kept holds answers it", on_text)
-    earlier = _earlier_replies(convo)
+    earlier = _earlier_replies(convo, request)
     if choices.request_alone and is_request(request):
         convo = request_alone(convo, request)
     if choices.confirm_in_code and convo and convo[-1].role == "tool":

@@ -286,6 +286,17 @@ def test_kepts_confirmation_is_not_shown_to_the_model_and_a_copy_of_one_is_a_cla
     assert all(not m.content.startswith("Sent to") for m in model.requests[-1].messages)
 
 
+def test_a_copy_of_a_message_merged_into_the_question_is_a_parrot(db):
+    # kept's "Noted." replies are left out of the history, so the person's messages join the question.
+    model = EmbeddedLike([text(INTRO + " The Atlas budget."), text("The Atlas budget is 55,000 euros.")])
+    s = session(db, model)
+    run_turn(s, INTRO)
+    run_turn(s, "Change of plan: the Atlas budget is now 55,000 euros.")
+    result = run_turn(s, "What is the Atlas budget now?")
+    model.assert_complete()  # the copy of the introduction was withdrawn and generated again
+    assert result.reply == "The Atlas budget is 55,000 euros."
+
+
 def test_the_same_short_answer_to_a_question_asked_again_is_no_parrot():
     earlier = ["The Atlas budget is now 55,000 euros."]
     assert reply_check.check(earlier[0], request="What is the Atlas budget now?", earlier=earlier, done=[]).ok
