@@ -227,7 +227,7 @@ def check(
         return Verdict(
             False, f"invented action: claims {', '.join(sorted(claimed - succeeded))} with no such call this turn"
         )
-    if not parrot or done:
+    if not parrot or any(acts(c.name) for c in done):  # a look-up first is no licence to copy
         return Verdict(True)
     if shown is not None and is_question(request):
         invented = ungrounded(reply, shown, request)

@@ -297,6 +297,16 @@ def test_a_copy_of_a_message_merged_into_the_question_is_a_parrot(db):
     assert result.reply == "The Atlas budget is 55,000 euros."
 
 
+def test_a_copy_after_a_look_up_is_a_parrot_too(db):
+    model = EmbeddedLike([tool_call("search_memory", query="Atlas budget"), text(INTRO), text("It is 55,000 euros.")])
+    s = session(db, model)
+    run_turn(s, INTRO)
+    run_turn(s, "The Atlas budget is 55,000 euros.")
+    result = run_turn(s, "What is the Atlas budget now?")
+    model.assert_complete()
+    assert [c.name for c in result.calls] == ["search_memory"] and result.reply == "It is 55,000 euros."
+
+
 def test_the_same_short_answer_to_a_question_asked_again_is_no_parrot():
     earlier = ["The Atlas budget is now 55,000 euros."]
     assert reply_check.check(earlier[0], request="What is the Atlas budget now?", earlier=earlier, done=[]).ok
