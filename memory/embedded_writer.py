@@ -129,7 +129,7 @@ _AUXILIARIES = frozenset(
     "is are was were 's has have had will would can could should may might must do does did remains stays".split()
 )
 _DETERMINERS = frozenset("the a an this that these those our my your their his her its".split())
-_LABEL = re.compile(r"^[^:：]{1,40}[:：]\s*(?=\S)")  # "Change of venue: …", "Update on Harwood: …"
+_LABEL = re.compile(r"^[^:：\d]{1,40}[:：]\s*(?=\S)")  # "Change of venue: …", "Update on Harwood: …" (not "at 10:30")
 _LEAD = re.compile(r"^(?:[A-Za-z]+,\s+)+")  # "Actually, …", "OK, so, …"
 _CLAUSE_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*|\d[\w:.]*(?:,\d+)*|[,;]")
 _PLACE = re.compile(
@@ -192,8 +192,8 @@ def supersedes(new: Values, old: Values) -> bool:
     thing (every word of ``new``'s subject or object noun phrase is one of
     ``old``'s: "the summit" after "the Nordic Fintech Summit", not "Priya's
     hiring budget" after "the Q3 budget"; or at least two subject words are
-    shared, half of the shorter sentence's) and carry the same kind of value (a date, a number, a name
-    after the same preposition), changed."""
+    shared, half of the shorter sentence's) and carry the same kind of value
+    (a date, a number, a name after the same preposition), changed."""
     shared = new.subject & old.subject
     shorter = min(len(new.subject), len(old.subject))
     same_words = len(shared) >= 2 and len(shared) / shorter >= SAME_SUBJECT
@@ -203,8 +203,8 @@ def supersedes(new: Values, old: Values) -> bool:
         a, b = getattr(new, kind), getattr(old, kind)
         if a and b and a != b:
             return True
-    old_places = {prep: name for prep, name in old.places}
-    return any(prep in old_places and (prep, name) not in old.places for prep, name in new.places)
+    old_preps = {prep for prep, _ in old.places}
+    return any(prep in old_preps and (prep, name) not in old.places for prep, name in new.places)
 
 
 # ---------------------------------------------------------------- SOUL
