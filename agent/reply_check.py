@@ -342,7 +342,7 @@ _WANTS_HELP = re.compile(
     + _HELP_NOUNS
     + r"\b|\b(?:i'm|i am|we're|we are)\s+(?:so\s+|really\s+|a bit\s+|completely\s+)?(?:stuck|struggling|lost|overwhelmed|swamped|drowning)\b"
     + r"|\b(?:not sure|unsure|no idea|(?:don't|do not|didn't|did not) know|can't figure out|wonder(?:ing)?)\s+(?:how|what|whether|if|which|where|when|why)\b"
-    + r"|怎么办|帮帮我|求助|建议|出(?:个|点)?主意|支(?:个|一)?招|不知道(?:怎么|该|如何|要不要|是否)|拿不定主意",
+    + r"|怎么办|帮帮我|求助|(?:有什么|给(?:我)?(?:点|些|个)?|求)建议|出(?:个|点)?主意|支(?:个|一)?招|不知道(?:怎么|该|如何|要不要|是否)|拿不定主意",
     re.I,
 )
 
