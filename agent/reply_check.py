@@ -65,6 +65,14 @@ _LATIN_CLAIM = re.compile(
     ),
     re.I | re.M,
 )
+# kept's own confirmation sentences (agent/confirm.py), which the model copied from the chat as
+# replies ("Sent to Fiona by chat: …" to a question): each claims its tool's action.
+_KEPT_LINE = {
+    "schedule_meeting": re.compile(r"^\s*Booked:"),
+    "cancel_event": re.compile(r"^\s*Cancelled:"),
+    "send_message": re.compile(r"^\s*Sent to\b[^:\n]{0,80}:"),
+    "assign_task": re.compile(r"^\s*Task for\b[^:\n]{0,80}:"),
+}
 _NEGATED = re.compile(
     r"\b(not|n't|never|cannot|can't|could not|couldn't|won't|didn't|haven't|hasn't|no)\b"
     r"|没|未|不",
@@ -77,6 +85,13 @@ HONEST_NO_ACTION = (
 )
 HONEST_NO_ANSWER = "I could not work that out. Could you say it another way?"
 HONEST_DONT_KNOW = "I don't know: you have not told me that, and nothing I have stored says it."
+HONEST_DONT_KNOW_ZH = "我不知道：你没有告诉过我，我存的记录里也没有。"
+
+
+def dont_know(request: str) -> str:
+    """kept's honest "I don't know", in the question's language."""
+    return HONEST_DONT_KNOW_ZH if words.has_cjk(request) else HONEST_DONT_KNOW
+
 
 # A reply whose word trigrams are this much inside the person's message or an
 # earlier reply copies it (the echoed introduction, name swapped, measured
@@ -139,16 +154,23 @@ def claimed_actions(reply: str) -> set[str]:
             else:
                 found |= set(_CLAIMS)
         found |= {name for name, pattern in _CJK_CLAIM.items() if pattern.search(sentence)}
+        found |= {name for name, pattern in _KEPT_LINE.items() if pattern.match(sentence)}
     return found
 
 
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]{2,}\b")
 
 
-def ungrounded(reply: str, shown: str) -> list[str]:
+def ungrounded(reply: str, shown: str, request: str = "") -> list[str]:
     """Names and numbers the reply states that appear nowhere in what the model
     was shown (memory, the chat, the message): "My dog's name is Sam." when no
-    Sam was ever mentioned. A sentence's first word is not taken for a name."""
+    Sam was ever mentioned, "你女儿叫李佳发。" when no 李佳 or 佳发 was.
+
+    A Latin name is a capitalised word that does not open its sentence; a
+    Chinese one is a run of characters no dictionary word covers
+    (memory.text.bilingual.unlisted), less the particles and the question's
+    own characters around it, and grounded when it was shown as written
+    ("她叫李佳" after "我女儿李佳")."""
     seen = set(words.tokens(shown))
     out = []
     for sentence in re.split(r"(?<=[.!?])\s+", reply.strip()):
@@ -156,9 +178,28 @@ def ungrounded(reply: str, shown: str) -> list[str]:
             if m.start() > 0 and not set(words.tokens(m.group(0))) <= seen:
                 out.append(m.group(0))
         for t in words.tokens(sentence):
-            if t[:1].isdigit() and t not in seen:
+            if any(ch.isdigit() for ch in t) and t not in seen:
                 out.append(t)
+    if words.has_cjk(reply):
+        from memory.text import bilingual
+
+        for run in bilingual.unlisted(reply):
+            name = _name_in(run, request)
+            if len(name) > 1 and name not in shown:
+                out.append(name)
     return out
+
+
+def _name_in(run: str, request: str) -> str:
+    """A run of unlisted characters without what surrounds the name in it: particles, pronouns
+    (characters kept's tokens drop) and the question's own characters ("叫李佳发" after
+    "我女儿叫什么名字？" is 李佳发)."""
+    start, end = 0, len(run)
+    while start < end and (not words.tokens(run[start]) or run[start] in request):
+        start += 1
+    while end > start and (not words.tokens(run[end - 1]) or run[end - 1] in request):
+        end -= 1
+    return run[start:end]
 
 
 def check(
@@ -186,10 +227,10 @@ def check(
         return Verdict(
             False, f"invented action: claims {', '.join(sorted(claimed - succeeded))} with no such call this turn"
         )
-    if not parrot or done:
+    if not parrot or any(acts(c.name) for c in done):  # a look-up first is no licence to copy
         return Verdict(True)
     if shown is not None and is_question(request):
-        invented = ungrounded(reply, shown)
+        invented = ungrounded(reply, shown, request)
         if invented:
             return Verdict(False, f"ungrounded answer: {', '.join(invented[:3])} appear nowhere in memory or the chat")
     why = repeats(reply, request, earlier, memory)
@@ -248,10 +289,16 @@ def confirmations(done: list[Any]) -> str:
 # ---------------------------------------------------------------- the checked call
 
 
-def _earlier_replies(convo: list[Message]) -> list[str]:
-    """The chat's earlier replies and earlier messages of the person (a copied introduction counts)."""
+def _earlier_replies(convo: list[Message], request: str = "") -> list[str]:
+    """The chat's earlier replies and earlier messages of the person (a copied introduction counts),
+    with the person's messages merged into the request (replies kept wrote are left out of the
+    history, so the messages around them join the last one) as messages of their own."""
     last_user = max((i for i, m in enumerate(convo) if m.role == "user"), default=0)
-    return [m.content for m in convo[:last_user] if m.role in ("assistant", "user") and m.content]
+    earlier = [m.content for m in convo[:last_user] if m.role in ("assistant", "user") and m.content]
+    last = convo[last_user].content if convo and convo[last_user].role == "user" else ""
+    if request and last.endswith(request) and len(last) > len(request):
+        earlier += [part for part in last[: -len(request)].split("\n\n") if part.strip()]
+    return earlier
 
 
 def request_alone(convo: list[Message], request: str) -> list[Message]:
@@ -281,6 +328,49 @@ def acknowledgement(statement: str, today: date) -> str:
         return "好的，记下了" + (f"（{days}）" if days else "") + "。"
     days = "; ".join(f"{said}: {day:%a} {day.day} {day:%b}" for said, day in found)
     return "Noted" + (f" ({days})" if days else "") + "."
+
+
+# A wish for help said as a statement: "I could use some advice on the pitch", "I'm stuck on
+# the migration", "not sure how to word this", "有什么建议". Closed classes: what one asks for
+# (help, advice, ideas…), the frames that say one lacks it, and their Chinese counterparts.
+# A statement with one is no fact to note only: the model answers it.
+_HELP_NOUNS = r"(?:help|advice|tips?|ideas?|suggestions?|pointers?|recommendations?|thoughts|guidance|input|feedback)"
+_WANTS_HELP = re.compile(
+    r"\b(?:need|want|'d like|would like|could use|'d love|would love|looking for|welcome|appreciate)\b[^.!?]{0,30}?\b"
+    + _HELP_NOUNS
+    + r"\b|\bany\s+"
+    + _HELP_NOUNS
+    + r"\b|\b(?:i'm|i am|we're|we are)\s+(?:so\s+|really\s+|a bit\s+|completely\s+)?(?:stuck|struggling|lost|overwhelmed|swamped|drowning)\b"
+    + r"|\b(?:not sure|unsure|no idea|(?:don't|do not|didn't|did not) know|can't figure out|wonder(?:ing)?)\s+(?:how|what|whether|if|which|where|when|why)\b"
+    + r"|怎么办|帮帮我|求助|(?:有什么|给(?:我)?(?:点|些|个)?|求)建议|出(?:个|点)?主意|支(?:个|一)?招|不知道(?:怎么|该|如何|要不要|是否)|拿不定主意",
+    re.I,
+)
+
+
+def asks_for_help(text: str) -> bool:
+    """Whether a message wishes for help or advice, even as a statement ("I'm swamped with the
+    launch, any tips?", "I need ideas for the offsite")."""
+    return _WANTS_HELP.search(text.replace("’", "'")) is not None
+
+
+# A request to tell someone something, by its shape: a verb, the person, then what to say as
+# a clause after "that" or after a colon ("Tell Priya that the offsite moved to Porto", "Message
+# Helen Marsh that …", "Email Jana: the invoice was paid"). Not a list of verbs: any verb in that
+# frame conveys a message. "Give Tariq that job" is no clause; "Book a room with Priya that …"
+# has no person right after its verb.
+_PERSON = r"(?:[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2}|(?:my|our|the)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
+_CLAUSE = r"(?:the|a|an|i|i'm|i'll|i've|i'd|we|we're|we'll|we've|you|he|she|they|it|it's|our|my|his|her|their|this|these|those|there|[A-Z]\w*|\d)\b"
+_TELL = re.compile(
+    r"(?:^|[.!?;]\s+)(?i:(?:please|pls|kindly|just|also|and|can you|could you|would you|will you)\s+)*"
+    # "Write to Omar that …", "Let Jonas know that …"
+    r"[A-Za-z]+\s+(?:to\s+)?" + _PERSON + r"(?:\s*:\s*\S|(?:\s+know)?\s+that\s+" + _CLAUSE + ")",
+)
+
+
+def asks_to_tell(text: str) -> bool:
+    """Whether a request asks kept to tell someone something ("Tell Priya that the offsite moved
+    to Porto", "Message Helen Marsh that the report came in", "Email Jana: …"): a message."""
+    return is_request(text) and _TELL.search(text.replace("’", "'")) is not None
 
 
 def unknown_to_kept(request: str, known: list[str], tools: list[ToolSpec] | None) -> bool:
@@ -344,7 +434,13 @@ def checked_call(
     from agent.models.choices import for_model
 
     choices = for_model(model)
-    if choices.statements_in_code and not done and not is_question(request) and not is_request(request):
+    if (
+        choices.statements_in_code
+        and not done
+        and not is_question(request)
+        and not is_request(request)
+        and not asks_for_help(request)
+    ):
         return _in_code(model, acknowledgement(request, today or date.today()), "a statement", on_text)
     if choices.dont_know_in_code and not done and known is not None:
         # The chat's messages, less the question itself (a person's message before it may be merged into it).
@@ -352,17 +448,15 @@ def checked_call(
         if history and history[-1].endswith(request):
             history[-1] = history[-1][: -len(request)]
         if unknown_to_kept(request, known + history, tools):
-            return _in_code(model, HONEST_DONT_KNOW, "nothing kept holds answers it", on_text)
-    earlier = _earlier_replies(convo)
+            return _in_code(model, dont_know(request), "nothing kept holds answers it", on_text)
+    earlier = _earlier_replies(convo, request)
     if choices.request_alone and is_request(request):
         convo = request_alone(convo, request)
     if choices.confirm_in_code and convo and convo[-1].role == "tool":
         last_round = done[-_trailing_tools(convo) :]
         if all(acts(c.name) for c in last_round):
-            text = confirmations(last_round)
-            if on_text:
-                on_text(text)
-            return Response(text, [], Usage(), getattr(model, "name", ""), "end_turn"), {}
+            # Stored as kept's own line: shown to the model, it was copied as a reply to later questions.
+            return _in_code(model, confirmations(last_round), "a confirmation from the tool results", on_text)
     request_to_act = not choices.calls_need_request or is_request(request)
     hold = choices.hold_reply
     shown = None if hold else on_text
@@ -407,7 +501,7 @@ def checked_call(
     honest = (
         HONEST_NO_ACTION
         if failed.startswith("invented")
-        else HONEST_DONT_KNOW
+        else dont_know(request)
         if failed.startswith("ungrounded")
         else HONEST_NO_ANSWER
     )

@@ -331,6 +331,10 @@ def repair(
         named = reading.named
         if reading.ambiguous and (named is None or not named.has_clock or theirs not in reading.moments):
             return call, notes, f"{moment_arg}: {reading.ambiguous}"
+        if named is not None and named.day is not None and not named.has_clock and not _clock_given(theirs, ev):
+            # The tool needs a time of day "as the person said it": a request that names only a day
+            # ("…, due tomorrow") gave none, so the model's is invented (a task was booked as a meeting).
+            return call, notes, f"{moment_arg}: the request names {named.phrase!r} but no time of day; ask what time"
         if named is not None and named.has_clock and named.moment is not None:
             from_request.add(moment_arg)
             if theirs is not None and theirs in reading.moments:
@@ -406,6 +410,12 @@ def repair(
     if not notes:
         return call, [], ""
     return ToolCall(call.id, call.name, args), notes, ""
+
+
+def _clock_given(theirs: datetime | None, ev: Evidence) -> bool:
+    """Whether the time of day of the model's moment was given by memory or this turn ("the usual
+    time", with a fact saying 10:00)."""
+    return theirs is not None and f"{theirs:%H:%M}" in tokens(ev.current)
 
 
 def dates_iso(moment: datetime, tz: ZoneInfo) -> str:

@@ -344,7 +344,8 @@ def grade(result: SessionResult, session: dict, today: date, *, short: bool = Fa
             g["replies_from_code"] += 1  # kept's own line, no generation to parrot
         else:
             s.parrot = max([containment(s.reply, text)] + [containment(s.reply, e) for e in earlier])
-            why = repeats(s.reply, text, earlier) if not s.calls else ""
+            # A look-up first is no licence to copy; a reply after an acting call is kept's confirmation.
+            why = repeats(s.reply, text, earlier) if not any(acts(c["name"]) for c in s.calls) else ""
             if why:
                 g["parrots"] += 1
                 s.problems.append(f"parrots: {why}")

@@ -86,6 +86,10 @@ class Values:
     dates: frozenset[str]
     numbers: frozenset[str]
     subject: frozenset[str]  # the other words: names and nouns say what the value is of
+    # Names after a preposition, by the preposition: "at the Clarion Hotel" is ("at", "clarion hotel").
+    places: frozenset[tuple[str, str]] = frozenset()
+    # Its subject and object noun phrases, each as its words: "the summit", "Priya's hiring budget".
+    phrases: frozenset[frozenset[str]] = frozenset()
 
 
 def values(text: str, said_on: date) -> Values:
@@ -113,25 +117,94 @@ def values(text: str, said_on: date) -> Values:
         elif t not in words.MONTHS and t not in _WEEKDAYS:
             subject.add(t)
         i += 1
-    return Values(frozenset(said), frozenset(numbers), frozenset(subject))
+    return Values(frozenset(said), frozenset(numbers), frozenset(subject), _places(rest), _phrases(rest))
+
+
+# Closed classes for reading an English clause: a preposition opens a phrase of its own, an
+# auxiliary or copula ends the subject; a determiner opens an object.
+_PREPOSITIONS = frozenset(
+    "at in on to for with from by of about into onto over under after before until till near via than".split()
+)
+_AUXILIARIES = frozenset(
+    "is are was were 's has have had will would can could should may might must do does did remains stays".split()
+)
+_DETERMINERS = frozenset("the a an this that these those our my your their his her its".split())
+_LABEL = re.compile(r"^[^:：\d]{1,40}[:：]\s*(?=\S)")  # "Change of venue: …", "Update on Harwood: …" (not "at 10:30")
+_LEAD = re.compile(r"^(?:[A-Za-z]+,\s+)+")  # "Actually, …", "OK, so, …"
+_CLAUSE_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*|\d[\w:.]*(?:,\d+)*|[,;]")
+_PLACE = re.compile(
+    r"\b(?P<prep>" + "|".join(sorted(_PREPOSITIONS)) + r")\s+(?:the\s+)?(?P<name>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)"
+)
+
+
+def _main_clause(text: str) -> str:
+    text = _LABEL.sub("", text.strip(), count=1)
+    return _LEAD.sub("", text, count=1)
+
+
+def _places(text: str) -> frozenset[tuple[str, str]]:
+    """Capitalised names after a preposition, by the preposition: where a thing is held or goes."""
+    found = ((m.group("prep"), m.group("name").lower()) for m in _PLACE.finditer(_main_clause(text)))
+    return frozenset((prep, name) for prep, name in found if not set(words.tokens(name)) & _DAY_WORDS)
+
+
+def _phrases(text: str) -> frozenset[frozenset[str]]:
+    """The main clause's subject and object noun phrases: the things a sentence says something
+    of ("the summit is now at…", "the court has moved the trial to…"). Read by closed classes:
+    the subject ends at the first auxiliary or past form, a prepositional phrase after its head
+    is not part of it ("the flight to the offsite"), and after the verb a determiner opens the
+    object. English only: a sentence without a Latin clause has none."""
+    ws = [w.lower() for w in _CLAUSE_WORD.findall(_main_clause(text))]
+    subject: list[str] = []
+    i, prepositional = 0, False
+    while i < len(ws):
+        w = ws[i]
+        if w in _AUXILIARIES or (subject and w.endswith("ed")):
+            break
+        if w in _PREPOSITIONS or w == ",":
+            prepositional = True
+        elif not prepositional and w not in _DETERMINERS:
+            subject.append(w)
+        i += 1
+    else:
+        return frozenset()  # no verb read: no clause to take a subject from
+    phrases = [subject]
+    i += 1
+    while i < len(ws) and (ws[i] in _AUXILIARIES or ws[i].endswith(("ed", "en", "ing"))):
+        i += 1  # the rest of the verb group: "has moved", "is being held"
+    if i < len(ws) and ws[i] in _DETERMINERS:
+        obj: list[str] = []
+        for w in ws[i + 1 :]:
+            if w in _PREPOSITIONS or w in _AUXILIARIES or w == ",":
+                break
+            obj.append(w)
+        phrases.append(obj)
+    found = (frozenset(t for w in phrase for t in words.tokens(w)) for phrase in phrases)
+    return frozenset(p for p in found if p)
 
 
 _WEEKDAYS = frozenset(words.tokens("monday tuesday wednesday thursday friday saturday sunday"))
+_DAY_WORDS = _WEEKDAYS | frozenset(words.MONTHS)  # "on January 14" names a day, not a place
 
 
 def supersedes(new: Values, old: Values) -> bool:
-    """``new`` gives a later value for ``old``'s subject: at least two subject
-    words shared, half of the shorter sentence's, and the same kind of value
-    (a date, a number), changed."""
+    """``new`` gives a later value for ``old``'s subject: they are about the same
+    thing (every word of ``new``'s subject or object noun phrase is one of
+    ``old``'s: "the summit" after "the Nordic Fintech Summit", not "Priya's
+    hiring budget" after "the Q3 budget"; or at least two subject words are
+    shared, half of the shorter sentence's) and carry the same kind of value
+    (a date, a number, a name after the same preposition), changed."""
     shared = new.subject & old.subject
     shorter = min(len(new.subject), len(old.subject))
-    if len(shared) < 2 or shared and len(shared) / shorter < SAME_SUBJECT:
+    same_words = len(shared) >= 2 and len(shared) / shorter >= SAME_SUBJECT
+    if not (same_words or any(phrase <= old.subject for phrase in new.phrases)):
         return False
     for kind in ("dates", "numbers"):
         a, b = getattr(new, kind), getattr(old, kind)
         if a and b and a != b:
             return True
-    return False
+    old_preps = {prep for prep, _ in old.places}
+    return any(prep in old_preps and (prep, name) not in old.places for prep, name in new.places)
 
 
 # ---------------------------------------------------------------- SOUL

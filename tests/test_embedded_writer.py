@@ -72,6 +72,45 @@ def test_a_later_value_for_the_same_subject_supersedes_the_stored_one(db):
     assert any("December 18" in t for t in now_active) and not any("next Thursday" in t for t in now_active)
 
 
+@pytest.mark.parametrize(
+    "earlier, later",
+    [
+        (
+            "The board dinner for the Kestrel merger is at the Savoy on May 3.",
+            "Heads up: the dinner is now at the Ritz.",
+        ),
+        (
+            "The vendor demo with Oberlin Systems is on March 3.",
+            "Quick update: the client has pushed the demo to March 10.",
+        ),
+        ("Our hiring budget for the Tallinn office is 30,000 euros.", "So, the budget is 45,000 euros now."),
+        ("The spring recital takes place in the Aula Magna on April 12.", "Actually, the recital is on April 19."),
+    ],
+)
+def test_a_change_naming_only_the_subjects_head_supersedes(db, earlier, later):
+    said(db, earlier)
+    run(db, Judge())
+    said(db, later, day=2)
+    result = run(db, Judge())
+    assert result.updated == 1 and active(db) == [f"2026-12-02: {later}"]
+
+
+@pytest.mark.parametrize(
+    "earlier, later",
+    [
+        ("The offsite is in Lisbon on January 14.", "Dana's flight to the offsite lands on January 13."),
+        ("The offsite is in Lisbon on January 14.", "Priya is now leading the offsite."),
+        ("The offsite is in Lisbon on January 14.", "The offsite dinner is on January 13."),
+        ("The budget review is on Monday.", "The budget is 40,000 euros."),
+        ("The gala is at the Savoy on May 3.", "The gala is for 200 guests."),
+    ],
+)
+def test_another_thing_or_another_kind_of_value_does_not_supersede(db, earlier, later):
+    said(db, earlier, later)
+    run(db, Judge())
+    assert len(active(db)) == 2
+
+
 def test_different_subjects_with_values_stand_side_by_side(db):
     said(db, "The Atlas review with Marco is on Tuesday at 10am.", "The Q3 budget is $40k.")
     said(db, "The team offsite in Lisbon is on Friday.", "Priya's hiring budget is $12k.", day=2)

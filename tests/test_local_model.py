@@ -151,6 +151,19 @@ def test_a_tool_request_books_the_meeting(db, gguf):
 
 @pytest.mark.local_model
 @needs_llama
+def test_a_request_to_tell_someone_something_sends_a_message(db, gguf):
+    # The 0.5B model answered this shape with list_events or schedule_meeting; the call is now
+    # written under a grammar as a message, with the model's own arguments.
+    from agent.loop import run_turn
+
+    result = run_turn(_session(db, gguf), "Tell Noor that the supplier audit moved to the Leeds site.")
+    sent = [c for c in result.calls if c.name == "send_message" and not c.is_error]
+    assert sent and "noor" in sent[0].arguments["to"].lower(), result.calls
+    assert "leeds" in sent[0].arguments["body"].lower(), sent[0].arguments
+
+
+@pytest.mark.local_model
+@needs_llama
 def test_a_question_is_answered_from_a_stored_fact(db, gguf):
     from agent.loop import run_turn
     from memory.db import transaction

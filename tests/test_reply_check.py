@@ -100,13 +100,47 @@ def test_an_answer_naming_what_was_never_said_is_not_shown(db):
     assert store.get(db, result.reply_message_id).meta["failed"].startswith("ungrounded")
 
 
+def test_a_chinese_answer_naming_what_was_never_said_is_not_shown(db):
+    # The chat spoke of the daughter and of 刘佳; the name the model gives blends their characters.
+    model = EmbeddedLike([text("你女儿叫李佳发。"), text("她的名字是李佳发。")])
+    s = session(db, model)
+    run_turn(s, "我女儿下个月上小学。店长刘佳发来的消息我看过了。")  # statements: acknowledged in code
+    result = run_turn(s, "我女儿叫什么名字？")
+    model.assert_complete()
+    assert result.reply == reply_check.HONEST_DONT_KNOW_ZH
+    assert store.get(db, result.reply_message_id).meta["failed"].startswith("ungrounded")
+
+
+def test_a_chinese_answer_from_what_was_said_is_shown(db):
+    model = EmbeddedLike([text("她叫李佳。"), text("新店开在春熙路，装修预算是95万。")])
+    s = session(db, model)
+    run_turn(s, "我女儿李佳下个月上小学。我们下个月在春熙路开第八家分店，装修预算现在是95万。")
+    assert run_turn(s, "我女儿叫什么名字？").reply == "她叫李佳。"
+    assert run_turn(s, "新店开在哪条街？").reply == "新店开在春熙路，装修预算是95万。"
+
+
+@pytest.mark.parametrize(
+    "question, reply, invented",
+    [
+        ("Who is my dentist?", "Your dentist is Dr Kowalski.", ["Kowalski"]),
+        ("我的牙医是谁？", "您的牙医是张伟医生。", ["张伟"]),
+        ("我的车牌号是多少？", "您的车牌号是粤B12345。", ["b12345"]),
+        ("Who is my dentist?", "Your dentist is the one you mentioned.", []),
+        ("我的牙医是谁？", "您的牙医是王磊。", []),
+    ],
+)
+def test_names_and_numbers_never_shown_are_ungrounded_in_either_script(question, reply, invented):
+    shown = f"王磊下周来。 {question}"
+    assert reply_check.ungrounded(reply, shown, question) == invented
+
+
 def test_a_question_nothing_kept_holds_is_answered_i_dont_know_without_the_model(db):
     model = EmbeddedLike([])
     s = session(db, model)
     run_turn(s, "The Atlas budget is 40,000 euros.")  # a statement: acknowledged in code
     for question in ("What's my dog's name?", "我的车牌号是多少？", "What did I promise Tom?"):
         result = run_turn(s, question)
-        assert result.reply == reply_check.HONEST_DONT_KNOW and result.calls == []
+        assert result.reply == reply_check.dont_know(question) and result.calls == []
     model.assert_complete()  # no generation for any of them
     hosted = ScriptedModel([text("I don't have that.")])  # the choice is the embedded model's only
     assert run_turn(session(db, hosted), "What's my dog's name?").reply == "I don't have that."
@@ -188,6 +222,89 @@ def test_a_statement_is_acknowledged_by_kept_with_its_days_worked_out(db):
     assert context.build(db, s.chat, "When is the launch?", NOW, "Europe/Berlin").messages[0].content.startswith(said)
     hosted = ScriptedModel([text("Good luck with the launch!")])
     assert run_turn(session(db, hosted), said).reply == "Good luck with the launch!"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I could use some advice on the pitch deck before Thursday.",
+        "I'm completely stuck on the quarterly forecast.",
+        "Not sure how to tell the team about the reorg.",
+        "We need fresh ideas for the customer day.",
+        "季度预算超支了，不知道该怎么跟老板说。",
+    ],
+)
+def test_a_statement_that_wishes_for_help_is_answered_by_the_model(db, message):
+    model = EmbeddedLike([text("Start with the one number they care about, then the plan.")])
+    result = run_turn(session(db, model), message)
+    model.assert_complete()  # the model was asked: no "Noted." for a wish for help
+    assert result.reply == "Start with the one number they care about, then the plan."
+    assert not store.get(db, result.reply_message_id).meta  # neither failed nor written by kept
+
+
+def test_statements_of_the_acts_dev_sets_ask_for_no_help():
+    import json
+    from pathlib import Path
+
+    for split in ("acts_dev.jsonl", "acts_dev2.jsonl"):
+        path = Path(__file__).parent.parent / "evals" / "data" / split
+        rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        statements = [r["text"] for r in rows if r.get("label") == "statement"]
+        assert statements and not [t for t in statements if reply_check.asks_for_help(t)]
+
+
+@pytest.mark.parametrize(
+    "request_text, tells",
+    [
+        ("Tell Noor that the supplier audit moved to the Leeds site.", True),
+        ("Could you let the night shift know that the boiler is fixed?", True),
+        ("Write to Mr Abara that we'll pay the invoice on Monday.", True),
+        ("Remind our landlord that the lease ends in June.", True),
+        ("Give Bashir that ticket, due Friday.", False),  # "that" opens no clause
+        ("Book a room with Noor that seats twelve.", False),  # no person right after the verb
+        ("I told Noor that the audit moved.", False),  # a statement
+        ("Tell me what Noor said about the audit.", False),  # a question
+    ],
+)
+def test_a_request_to_tell_someone_something_is_read_by_its_shape(request_text, tells):
+    assert reply_check.asks_to_tell(request_text) is tells
+
+
+def test_kepts_confirmation_is_not_shown_to_the_model_and_a_copy_of_one_is_a_claim(db):
+    model = EmbeddedLike(
+        [
+            tool_call("send_message", to="Fiona", body="The chronology is on its way."),
+            text("Sent to Fiona by chat: “The chronology is on its way.”"),
+            text("You said you would send Fiona the chronology."),
+        ]
+    )
+    s = session(db, model)
+    sent = run_turn(s, "Message Fiona that the chronology is on its way.")
+    assert sent.reply.startswith("Sent to Fiona") and store.get(db, sent.reply_message_id).meta["from_code"]
+    asked = run_turn(s, "What did I say I'd send Fiona?")  # the model copies kept's line: withdrawn, rerun
+    assert asked.reply == "You said you would send Fiona the chronology."
+    assert all(not m.content.startswith("Sent to") for m in model.requests[-1].messages)
+
+
+def test_a_copy_of_a_message_merged_into_the_question_is_a_parrot(db):
+    # kept's "Noted." replies are left out of the history, so the person's messages join the question.
+    model = EmbeddedLike([text(INTRO + " The Atlas budget."), text("The Atlas budget is 55,000 euros.")])
+    s = session(db, model)
+    run_turn(s, INTRO)
+    run_turn(s, "Change of plan: the Atlas budget is now 55,000 euros.")
+    result = run_turn(s, "What is the Atlas budget now?")
+    model.assert_complete()  # the copy of the introduction was withdrawn and generated again
+    assert result.reply == "The Atlas budget is 55,000 euros."
+
+
+def test_a_copy_after_a_look_up_is_a_parrot_too(db):
+    model = EmbeddedLike([tool_call("search_memory", query="Atlas budget"), text(INTRO), text("It is 55,000 euros.")])
+    s = session(db, model)
+    run_turn(s, INTRO)
+    run_turn(s, "The Atlas budget is 55,000 euros.")
+    result = run_turn(s, "What is the Atlas budget now?")
+    model.assert_complete()
+    assert [c.name for c in result.calls] == ["search_memory"] and result.reply == "It is 55,000 euros."
 
 
 def test_the_same_short_answer_to_a_question_asked_again_is_no_parrot():

@@ -200,6 +200,19 @@ def test_an_ambiguous_time_in_the_request_holds_the_call_to_ask():
     assert screen.held_result(out.held[0][1])["error"].startswith("not run:")
 
 
+def test_a_time_of_day_nobody_gave_holds_the_booking_to_ask():
+    # A task said with a due day was booked as a meeting at a time the model made up.
+    invented = ToolCall("c", "schedule_meeting", {"title": "Draft the grant report", "start": "tomorrow 09:00"})
+    out = _screen("Hand Ines the grant report draft, due tomorrow.", invented)
+    assert out.calls == [] and "no time of day" in out.held[0][1]
+    # Memory may give the time ("the usual time"); a request that names one gives it.
+    usual = ToolCall("c", "schedule_meeting", {"title": "Choir rehearsal", "start": "Thursday 19:30"})
+    memory = "- 2026-11-02: Choir rehearsal is always at 19:30."
+    assert _screen("Book choir rehearsal for Thursday at the usual time.", usual, memory).calls == [usual]
+    named = ToolCall("c", "schedule_meeting", {"title": "Lunch with Kim", "start": "tomorrow 12:00"})
+    assert _screen("Book lunch with Kim tomorrow at noon.", named).calls[0].arguments["start"] == "tomorrow 12:00"
+
+
 def test_two_times_in_the_request_keep_the_one_the_model_chose_or_ask():
     request = "Move my 1:1 with Sam from tomorrow at 10am to Thursday at 2pm."
     chosen = ToolCall("c", "schedule_meeting", {"title": "1:1 with Sam", "start": "Thursday 14:00"})

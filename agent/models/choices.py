@@ -33,6 +33,9 @@ class Choices:
     request_alone: bool = False  # a request to act is shown without the earlier turns (agent/reply_check.py)
     dont_know_in_code: bool = False  # a question nothing kept holds can answer gets "I don't know" from code
     statements_in_code: bool = False  # a statement (no question, no request) is acknowledged by code
+    # A request shaped as telling someone something ("Tell Priya that …") is written as a message
+    # call under a grammar: the 0.5B model picked list_events or schedule_meeting for them.
+    shape_picks_tool: bool = False
 
 
 HOSTED = Choices()
@@ -51,6 +54,7 @@ EMBEDDED = Choices(
     request_alone=True,
     dont_know_in_code=True,
     statements_in_code=True,
+    shape_picks_tool=True,
 )
 
 

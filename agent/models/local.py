@@ -49,6 +49,7 @@ from agent.models.base import (
 from agent.models.choices import EMBEDDED
 
 N_CTX = 8192
+MESSAGE_TOOL = "send_message"  # the tool a request to tell someone something calls (``asks_to_tell``)
 TIMING_ENV = "KEPT_LOCAL_TIMING"
 GUARD_ENV = "KEPT_LOCAL_GUARD"  # "0" turns the guard off (the eval measures both)
 
@@ -476,11 +477,46 @@ class LocalModel:
                 tools = None  # the retry of a failed text reply answers in words
             from agent.terminal import working
 
+            forced = self._forced_tool(messages, tools)
             with working(self.choices.show_working):
+                if forced is not None:
+                    return self._forced_call(llm, messages, system, tools, forced, max_tokens)
                 text, calls, usage, stop = self._generate(llm, messages, system, tools, on_text, max_tokens)
             if not calls and not text.strip():
                 self._failed_prompt = self._last_prompt  # call_model will retry: sample then
             return Response(text, calls, usage, self.name, "tool_use" if calls else stop)
+
+    def _forced_tool(self, messages: list[Message], tools: list[ToolSpec] | None) -> ToolSpec | None:
+        """The tool a request's shape calls for, when the choices say so and it is offered: a
+        request to tell someone something ("Tell Priya that the offsite moved") is a message.
+        The 0.5B model picked list_events or schedule_meeting for those (agent/reply_check.py
+        ``asks_to_tell``); the call's arguments stay the model's."""
+        if not (self.choices.shape_picks_tool and tools) or not messages or messages[-1].role != "user":
+            return None
+        from agent.reply_check import asks_to_tell
+
+        if not asks_to_tell(messages[-1].content):
+            return None
+        return next((t for t in tools if t.name == MESSAGE_TOOL), None)
+
+    def _forced_call(self, llm, messages, system, tools, tool: ToolSpec, max_tokens: int) -> Response:
+        """A call of ``tool`` written under a grammar, with every offered tool still in the prompt
+        (its saved prefix serves) and the model's own arguments."""
+        schema = {
+            "type": "object",
+            "properties": {"name": {"const": tool.name}, "arguments": tool.parameters},
+            "required": ["name", "arguments"],
+        }
+        text, _, usage, stop = self._generate(
+            llm, messages, system, tools, None, max_tokens, grammar=_grammar(schema), forced=True
+        )
+        try:
+            arguments = json.loads(text)["arguments"]
+        except (ValueError, KeyError, TypeError):
+            self._failed_prompt = self._last_prompt
+            raise ModelError(MALFORMED, f"{tool.name}: the call was cut off ({stop})") from None
+        call = ToolCall(f"call_{uuid.uuid4().hex[:12]}", tool.name, arguments if isinstance(arguments, dict) else {})
+        return Response("", [call], usage, self.name, "tool_use")
 
     def _cut(
         self, messages: list[Message], tools: list[ToolSpec] | None
@@ -538,7 +574,21 @@ class LocalModel:
             "", [ToolCall(f"call_{uuid.uuid4().hex[:12]}", tool.name, arguments)], usage, self.name, "tool_use"
         )
 
-    def _generate(self, llm, messages, system, tools, on_text, max_tokens, *, words_only: bool = False, grammar=None):
+    def _generate(
+        self,
+        llm,
+        messages,
+        system,
+        tools,
+        on_text,
+        max_tokens,
+        *,
+        words_only: bool = False,
+        grammar=None,
+        forced: bool = False,
+    ):
+        """One generation. ``grammar`` holds the output to a schema: a memory call's arguments,
+        or (``forced``) a chat turn's call of a chosen tool, whose prompt keeps its saved prefix."""
         names = {t.name for t in tools} if tools else set()
         wire = wire_messages(messages, system)
         wired_tools = wire_tools(tools)
@@ -570,7 +620,7 @@ class LocalModel:
         llm._ctx.set_n_threads(n_threads, n_threads)
         prefix_started = time.perf_counter()
         self.prefix_source = ""
-        if grammar is None and wire and wire[0]["role"] == "system":
+        if (grammar is None or forced) and wire and wire[0]["role"] == "system":
             self.prefix_source = self._ensure_prefix(llm, wire[0], wired_tools, tokens)
         prefix_seconds = time.perf_counter() - prefix_started
         reused = _common_prefix(llm, tokens)
@@ -605,7 +655,7 @@ class LocalModel:
                 finish = choice.get("finish_reason") or finish
                 if after_tool and _first_json_done(stream.buf):
                     break
-                if grammar is not None and _chat_waiting.is_set():
+                if grammar is not None and not forced and _chat_waiting.is_set():
                     raise ModelError(
                         CANCELLED, "memory writing stopped so the chat could answer; the pass reruns later"
                     )

@@ -96,15 +96,19 @@ def proper_name(word: str) -> bool:
 
 def words(text: str) -> list[str]:
     """The content words of two characters or more in the Chinese runs of ``text``, in order."""
-    glossary = _glossary()
     out: list[str] = []
     for run in _CJK_RUN.findall(text):
-        forward, backward = _segment(run, glossary), _segment(run[::-1], glossary, reverse=True)[::-1]
-        # Bidirectional maximum matching: of the two readings, the one with fewer pieces, then with
-        # fewer single characters (a wrong cut leaves stranded characters: 每周|四下|午 vs 每周|四|下午).
-        best = min((forward, backward), key=lambda seg: (len(seg), sum(len(w) == 1 for w in seg)))
-        out.extend(w for w in best if len(w) > 1 and not _function_word(w))
+        out.extend(w for w in _pieces(run) if len(w) > 1 and not _function_word(w))
     return out
+
+
+def _pieces(run: str) -> list[str]:
+    """Bidirectional maximum matching of one Chinese run: of the two readings, the one with fewer
+    pieces, then with fewer single characters (a wrong cut leaves stranded characters: 每周|四下|午
+    vs 每周|四|下午)."""
+    glossary = _glossary()
+    forward, backward = _segment(run, glossary), _segment(run[::-1], glossary, reverse=True)[::-1]
+    return min((forward, backward), key=lambda seg: (len(seg), sum(len(w) == 1 for w in seg)))
 
 
 def _function_word(word: str) -> bool:
@@ -180,3 +184,19 @@ def english_reading(text: str) -> str:
         return " " + " ".join(s for s in (sense(w) for w in words(m.group(0))) if s) + " "
 
     return re.sub(r"\s+", " ", _CJK_RUN.sub(run, text)).strip()
+
+
+def unlisted(text: str) -> list[str]:
+    """The runs of two Chinese characters or more in ``text`` that no dictionary word covers, as
+    ``words`` reads them: where a name stands that no dictionary can know (李佳发, 春熙路)."""
+    out: list[str] = []
+    for run in _CJK_RUN.findall(text):
+        stranded = ""
+        for piece in _pieces(run) + [""]:
+            if len(piece) == 1:
+                stranded += piece
+                continue
+            if len(stranded) > 1:
+                out.append(stranded)
+            stranded = ""
+    return out

@@ -1,0 +1,23 @@
+"""The first-session grader (evals/first_session.py) on made-up results: no model needed."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from evals.first_session import SessionResult, StepResult, grade
+
+INTRO = "Hi! I'm Alexandra Novak, product manager at Northwind. Please call me Sasha."
+
+
+def _graded(reply: str, calls: list[dict]) -> dict:
+    steps = [StepResult({"say": INTRO}, reply="Noted.", from_code="a statement")]
+    steps.append(StepResult({"say": "What is the Atlas budget now?"}, reply=reply, calls=calls))
+    return grade(SessionResult("s", steps=steps), {"steps": []}, date(2026, 12, 1))
+
+
+def test_a_copy_after_a_look_up_is_graded_a_parrot_and_a_confirmation_is_not():
+    look_up = [{"name": "search_memory", "arguments": {}, "result": {}, "is_error": False}]
+    assert _graded(INTRO, look_up)["parrots"] == 1
+    booked = [{"name": "schedule_meeting", "arguments": {}, "result": {}, "is_error": False}]
+    assert _graded(INTRO, booked)["parrots"] == 0
+    assert _graded("The Atlas budget is 55,000 euros.", look_up)["parrots"] == 0
