@@ -202,6 +202,12 @@ def _name_in(run: str, request: str) -> str:
     return run[start:end]
 
 
+# A reply that opens as a tool call in JSON ({"name": ..., "arguments": ...}), fenced, tagged or bare.
+_WRITTEN_CALL = re.compile(
+    r'\s*(?:```\w*\s*)?(?:<tool_call>\s*)?(?:\[\s*)?\{\s*"(?:name|function|tool|arguments|parameters)"\s*:'
+)
+
+
 def check(
     reply: str,
     *,
@@ -218,6 +224,10 @@ def check(
     must not state names or numbers from outside it; ``memory``: the memory
     blocks in the prompt, which a reply may not copy unless it answers a
     question with them."""
+    if _WRITTEN_CALL.match(reply):
+        # A call the model wrote as text (cut off, or in a turn that took no call) did nothing:
+        # shown, it reads as kept's own action, or as noise.
+        return Verdict(False, "a tool call written as text, not made")
     succeeded = {c.name for c in done if not c.is_error and acts(c.name)}
     claimed = claimed_actions(reply)
     # A claim is covered by a successful call of its tool; a tool kept has no

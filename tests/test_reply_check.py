@@ -90,6 +90,20 @@ def test_a_short_reply_that_repeats_an_earlier_one_is_a_parrot():
     assert reply_check.check("Noted.", request="The launch is Friday.", earlier=["Got it."], done=[]).ok
 
 
+@pytest.mark.parametrize(
+    "reply",
+    [
+        '{"name": "schedule_meeting", "arguments": {"title": "核对发票活儿交给阿强',
+        '```json\n[{"name": "assign_task", "arguments": {"assignee": "Sam"}}]\n```',
+        '<tool_call>\n{"name": "send_message", "arguments": {"to": "Priya"',
+    ],
+)
+def test_a_tool_call_written_as_text_is_never_shown(reply):
+    verdict = reply_check.check(reply, request="把核对发票的活儿交给阿强。", earlier=[], done=[])
+    assert not verdict.ok and "written as text" in verdict.reason
+    assert reply_check.check('The file holds {"name": "x"}.', request="What is in it?", earlier=[], done=[]).ok
+
+
 def test_an_answer_naming_what_was_never_said_is_not_shown(db):
     model = EmbeddedLike([text("Your manager is Tom Baker."), text("It is Rex Miller.")])
     s = session(db, model)
@@ -208,6 +222,18 @@ def test_a_parroted_reply_never_reaches_the_screen_or_the_models_history(db):
     assert all(m.content != first.reply and m.content != echo for m in history)
     assert [m.role for m in history] == ["user"]  # the person's two messages, nothing of the failed reply
     assert history[0].content.startswith(asked) and history[0].content.endswith("When is the launch?")
+
+
+def test_a_tool_call_the_model_writes_as_its_answer_never_reaches_the_screen(db):
+    written = '{"name": "schedule_meeting", "arguments": {"title": "Harbor review", "start": "2026-12-01T14:'
+    model = EmbeddedLike([text(written), text(written)])
+    shown: list[str] = []
+    s = session(db, model)
+    run_turn(s, "The Harbor review is on Friday with Aisha.")  # acknowledged in code
+    result = run_turn(s, "What did we decide about the Harbor review?", on_text=shown.append)
+    model.assert_complete()  # rerun once, then an honest line
+    assert result.reply == reply_check.HONEST_NO_ANSWER and shown == [result.reply] and result.calls == []
+    assert store.get(db, result.reply_message_id).meta["failed"].startswith("a tool call written as text")
 
 
 def test_a_statement_is_acknowledged_by_kept_with_its_days_worked_out(db):
