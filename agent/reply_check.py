@@ -25,7 +25,7 @@ from typing import Any
 from agent.models.base import Message, Model, Response, ToolSpec, Usage
 from agent.models.calls import call_model
 from memory.text import words
-from memory.text.acts import about_the_person, is_question, is_request
+from memory.text.acts import about_the_person, asks_for_help, is_question, is_request
 
 # Tools named like these only look things up; every other tool acts.
 READING = ("list_", "search_", "get_", "find_")
@@ -338,49 +338,6 @@ def acknowledgement(statement: str, today: date) -> str:
         return "好的，记下了" + (f"（{days}）" if days else "") + "。"
     days = "; ".join(f"{said}: {day:%a} {day.day} {day:%b}" for said, day in found)
     return "Noted" + (f" ({days})" if days else "") + "."
-
-
-# A wish for help said as a statement: "I could use some advice on the pitch", "I'm stuck on
-# the migration", "not sure how to word this", "有什么建议". Closed classes: what one asks for
-# (help, advice, ideas…), the frames that say one lacks it, and their Chinese counterparts.
-# A statement with one is no fact to note only: the model answers it.
-_HELP_NOUNS = r"(?:help|advice|tips?|ideas?|suggestions?|pointers?|recommendations?|thoughts|guidance|input|feedback)"
-_WANTS_HELP = re.compile(
-    r"\b(?:need|want|'d like|would like|could use|'d love|would love|looking for|welcome|appreciate)\b[^.!?]{0,30}?\b"
-    + _HELP_NOUNS
-    + r"\b|\bany\s+"
-    + _HELP_NOUNS
-    + r"\b|\b(?:i'm|i am|we're|we are)\s+(?:so\s+|really\s+|a bit\s+|completely\s+)?(?:stuck|struggling|lost|overwhelmed|swamped|drowning)\b"
-    + r"|\b(?:not sure|unsure|no idea|(?:don't|do not|didn't|did not) know|can't figure out|wonder(?:ing)?)\s+(?:how|what|whether|if|which|where|when|why)\b"
-    + r"|怎么办|帮帮我|求助|(?:有什么|给(?:我)?(?:点|些|个)?|求)建议|出(?:个|点)?主意|支(?:个|一)?招|不知道(?:怎么|该|如何|要不要|是否)|拿不定主意",
-    re.I,
-)
-
-
-def asks_for_help(text: str) -> bool:
-    """Whether a message wishes for help or advice, even as a statement ("I'm swamped with the
-    launch, any tips?", "I need ideas for the offsite")."""
-    return _WANTS_HELP.search(text.replace("’", "'")) is not None
-
-
-# A request to tell someone something, by its shape: a verb, the person, then what to say as
-# a clause after "that" or after a colon ("Tell Priya that the offsite moved to Porto", "Message
-# Helen Marsh that …", "Email Jana: the invoice was paid"). Not a list of verbs: any verb in that
-# frame conveys a message. "Give Tariq that job" is no clause; "Book a room with Priya that …"
-# has no person right after its verb.
-_PERSON = r"(?:[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2}|(?:my|our|the)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
-_CLAUSE = r"(?:the|a|an|i|i'm|i'll|i've|i'd|we|we're|we'll|we've|you|he|she|they|it|it's|our|my|his|her|their|this|these|those|there|[A-Z]\w*|\d)\b"
-_TELL = re.compile(
-    r"(?:^|[.!?;]\s+)(?i:(?:please|pls|kindly|just|also|and|can you|could you|would you|will you)\s+)*"
-    # "Write to Omar that …", "Let Jonas know that …"
-    r"[A-Za-z]+\s+(?:to\s+)?" + _PERSON + r"(?:\s*:\s*\S|(?:\s+know)?\s+that\s+" + _CLAUSE + ")",
-)
-
-
-def asks_to_tell(text: str) -> bool:
-    """Whether a request asks kept to tell someone something ("Tell Priya that the offsite moved
-    to Porto", "Message Helen Marsh that the report came in", "Email Jana: …"): a message."""
-    return is_request(text) and _TELL.search(text.replace("’", "'")) is not None
 
 
 def unknown_to_kept(request: str, known: list[str], tools: list[ToolSpec] | None) -> bool:

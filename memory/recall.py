@@ -68,7 +68,7 @@ to stores and wordings it was not tuned on.
      brother's birthday"): it is about what was never stored, and the
      nearest fact would be someone else's;
    - a question asking for something particular of a name (``acts.focus``:
-     "Graham's phone number", "the architect on Alder Street") gets the
+     "Ines's shoe size", "the caterer for the gala") gets the
      name's facts only where they bear on what is asked: they hold a word of
      it, or are close to it in meaning (``FOCUS_MIN``). The name alone is
      not an answer ("When is Marcus's birthday?" does not bring "Marcus is
@@ -459,7 +459,7 @@ class _DocsIndex:
         # What the question asks for, read only when there is something to judge (it parses the turn).
         asked = _focus(text) if meant and holders else None
         if asked and (judge := self._meaning()) is not None:
-            # A question asking for something particular of a name ("Graham's phone number"):
+            # A question asking for something particular of a name ("Ines's shoe size"):
             # the facts the name brings must bear on what is asked, not merely hold the name.
             holders = {i for i in holders if judge.bears(asked, i)}
         for i in sorted(holders, key=lambda i: (-scores.get(i, 0.0), -i))[:MAX_NAMED]:

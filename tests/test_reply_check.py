@@ -15,6 +15,7 @@ from agent.loop import Session, run_turn
 from agent.models.choices import EMBEDDED
 from agent.models.scripted import ScriptedModel, text, tool_call
 from memory import messages as store
+from memory.text import acts
 from tools import all_tools
 
 TZ = ZoneInfo("Europe/Berlin")
@@ -276,7 +277,7 @@ def test_statements_of_the_acts_dev_sets_ask_for_no_help():
         path = Path(__file__).parent.parent / "evals" / "data" / split
         rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
         statements = [r["text"] for r in rows if r.get("label") == "statement"]
-        assert statements and not [t for t in statements if reply_check.asks_for_help(t)]
+        assert statements and not [t for t in statements if acts.asks_for_help(t)]
 
 
 @pytest.mark.parametrize(
@@ -293,7 +294,7 @@ def test_statements_of_the_acts_dev_sets_ask_for_no_help():
     ],
 )
 def test_a_request_to_tell_someone_something_is_read_by_its_shape(request_text, tells):
-    assert reply_check.asks_to_tell(request_text) is tells
+    assert acts.asks_to_tell(request_text) is tells
 
 
 def test_kepts_confirmation_is_not_shown_to_the_model_and_a_copy_of_one_is_a_claim(db):

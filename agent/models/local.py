@@ -493,7 +493,7 @@ class LocalModel:
         ``asks_to_tell``); the call's arguments stay the model's."""
         if not (self.choices.shape_picks_tool and tools) or not messages or messages[-1].role != "user":
             return None
-        from agent.reply_check import asks_to_tell
+        from memory.text.acts import asks_to_tell
 
         if not asks_to_tell(messages[-1].content):
             return None

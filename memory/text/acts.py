@@ -601,7 +601,7 @@ def _zh_act(sentence: str) -> str:
 # --- what a question is about: particular things, or kinds and the world at large ---------
 #
 # A memory helps a turn that refers to particular things of the person's world: their own
-# ("my", "we"), ones the talk already singles out ("the review", "this draft", "she", "Graham's
+# ("my", "we"), ones the talk already singles out ("the review", "this draft", "she", "Ines's
 # number"), a named someone or something of their store, a day of their calendar ("tomorrow",
 # "on Friday"). A question that refers to none of these asks about kinds and the world at large
 # ("what is mass timber", "Which airlines fly from Oslo to Bergen?", "How many vacation days are
@@ -897,24 +897,67 @@ def asks_only(text: str) -> bool:
 
 # --- what a question asks for ---------------------------------------------------
 
+# A wish for help said as a statement: "I could use some advice on the pitch", "I'm stuck on
+# the migration", "not sure how to word this", "有什么建议". Closed classes: what one asks for
+# (help, advice, ideas…), the frames that say one lacks it, and their Chinese counterparts.
+# A statement with one is no fact to note only: the model answers it.
+_HELP_NOUNS = r"(?:help|advice|tips?|ideas?|suggestions?|pointers?|recommendations?|thoughts|guidance|input|feedback)"
+_WANTS_HELP = re.compile(
+    r"\b(?:need|want|'d like|would like|could use|'d love|would love|looking for|welcome|appreciate)\b[^.!?]{0,30}?\b"
+    + _HELP_NOUNS
+    + r"\b|\bany\s+"
+    + _HELP_NOUNS
+    + r"\b|\b(?:i'm|i am|we're|we are)\s+(?:so\s+|really\s+|a bit\s+|completely\s+)?(?:stuck|struggling|lost|overwhelmed|swamped|drowning)\b"
+    + r"|\b(?:not sure|unsure|no idea|(?:don't|do not|didn't|did not) know|can't figure out|wonder(?:ing)?)\s+(?:how|what|whether|if|which|where|when|why)\b"
+    + r"|怎么办|帮帮我|求助|(?:有什么|给(?:我)?(?:点|些|个)?|求)建议|出(?:个|点)?主意|支(?:个|一)?招|不知道(?:怎么|该|如何|要不要|是否)|拿不定主意",
+    re.I,
+)
+
+
+def asks_for_help(text: str) -> bool:
+    """Whether a message wishes for help or advice, even as a statement ("I'm swamped with the
+    launch, any tips?", "I need ideas for the offsite")."""
+    return _WANTS_HELP.search(text.replace("’", "'")) is not None
+
+
+# A request to tell someone something, by its shape: a verb, the person, then what to say as
+# a clause after "that" or after a colon ("Tell Priya that the offsite moved to Porto", "Message
+# Helen Marsh that …", "Email Jana: the invoice was paid"). Not a list of verbs: any verb in that
+# frame conveys a message. "Give Tariq that job" is no clause; "Book a room with Priya that …"
+# has no person right after its verb.
+_PERSON = r"(?:[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2}|(?:my|our|the)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
+_CLAUSE = r"(?:the|a|an|i|i'm|i'll|i've|i'd|we|we're|we'll|we've|you|he|she|they|it|it's|our|my|his|her|their|this|these|those|there|[A-Z]\w*|\d)\b"
+_TELL = re.compile(
+    r"(?:^|[.!?;]\s+)(?i:(?:please|pls|kindly|just|also|and|can you|could you|would you|will you)\s+)*"
+    # "Write to Omar that …", "Let Jonas know that …"
+    r"[A-Za-z]+\s+(?:to\s+)?" + _PERSON + r"(?:\s*:\s*\S|(?:\s+know)?\s+that\s+" + _CLAUSE + ")",
+)
+
+
+def asks_to_tell(text: str) -> bool:
+    """Whether a request asks kept to tell someone something ("Tell Priya that the offsite moved
+    to Porto", "Message Helen Marsh that the report came in", "Email Jana: …"): a message."""
+    return is_request(text) and _TELL.search(text.replace("’", "'")) is not None
+
+
 # The noun phrase a question asks for, read from its shape (closed-class words only):
-# - after a possessive: "What's Graham's phone number?", "when is leo's next checkup";
-# - after "who/what/which is the": "who's the architect on alder street", "what's the fee for…";
-# - a wh-determiner's noun: "Which hotel am I staying at?", "what car do I drive";
-# - Chinese, after 的 and before the asking verb: "Tanaka 博士的邮箱是多少？", "Arjun 的生日是哪天？".
+# - after a possessive: "What's Ines's shoe size?", "when is my next eye test";
+# - after "who/what/which is the": "who's the caterer for the gala", "what's the fee for…";
+# - a wh-determiner's noun: "Which gate does my flight leave from?", "what bike do I ride";
+# - Chinese, after 的 and before the asking verb: "王老师的电话是多少？", "小美的生日是哪天？".
 # The phrase ends at a verb, a preposition or the end; at most three words.
 _FOCUS_END = (
     r"(?=\s+(?:on|of|at|for|in|with|from|to|by|about|is|are|was|were|do|does|did|am|have|has|had|will|would|can|could"
     r"|should|again|now|this|that|these|those|next|last|going|i|we|you|he|she|they|it)\b|\s*[?.!,;]|\s*$)"
 )
 _FOCUS_EN = [
-    # X's FOCUS / my FOCUS after a wh-word and a copula: "what's Graham's phone number", "when is my next checkup"
+    # X's FOCUS / my FOCUS after a wh-word and a copula: "what's Ines's shoe size", "when is my next eye test"
     re.compile(
         r"^\W*(?:what|when|where|who|which|how\s+much|how\s+many|how\s+long|how\s+old)(?:['’]s|\s+is|\s+are|\s+was|\s+were)"
         r"\s+(?:the\s+|a\s+)?(?:[\w-]+\s+){0,3}?[\w-]+['’]s?\s+(?P<focus>(?:[\w-]+\s+){0,2}?[\w-]+)" + _FOCUS_END,
         re.I,
     ),
-    # who/what's the FOCUS (of|on|for…): "who's the GC on alder", "what's the wifi password in the trailer"
+    # who/what's the FOCUS (of|on|for…): "who's the caterer for the gala", "what's the door code at the studio"
     re.compile(
         r"^\W*(?:what|who|which)(?:['’]s|\s+is|\s+are|\s+was|\s+were)\s+(?:the|our|my|their|his|her)\s+"
         r"(?P<focus>(?:[\w-]+\s+){0,2}?[\w-]+)" + _FOCUS_END,
@@ -947,8 +990,8 @@ _NOT_FOCUS = {
 
 
 def focus(text: str) -> str | None:
-    """What a question asks for of someone or something ("phone number" in "What's Graham's phone
-    number?", "architect" in "who's the architect on alder street", 邮箱 in "Tanaka 博士的邮箱是多少？"),
+    """What a question asks for of someone or something ("shoe size" in "What's Ines's shoe
+    size?", "caterer" in "who's the caterer for the gala", 电话 in "王老师的电话是多少？"),
     or None: a question that is not of that shape, or asks for something too general to tell
     facts apart ("what's the plan", "what's Ana's name"). Recall uses it to judge the facts a name
     brings: they must bear on what is asked."""
