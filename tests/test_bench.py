@@ -56,7 +56,7 @@ def test_gate_splits_are_chosen_by_name_and_held_out_ones_can_be_left_out():
     assert list(gate.chosen(["dev2"])) == ["dev2"]
     assert list(gate.chosen(["dev"])) == ["dev (was test)"]
     assert list(gate.chosen(["test2"])) == list(gate.chosen(["dev3"])) == ["dev3 (was test2)"]
-    for held in ("test4", "test3"):
+    for held in ("test5", "test4", "test3"):
         assert held not in gate.chosen(dev_only=True) and held in gate.chosen()
 
 
@@ -66,7 +66,12 @@ def test_gate_misses_refuses_a_held_out_split_by_name_or_by_file():
     from agent.cli import app
 
     runner = CliRunner()
-    for args in (["--split", "test4"], ["--file", str(gate.SPLITS["test4"])], ["--file", str(gate.SPLITS["test3"])]):
+    for args in (
+        ["--split", "test5"],
+        ["--split", "test4"],
+        ["--file", str(gate.SPLITS["test4"])],
+        ["--file", str(gate.SPLITS["test3"])],
+    ):
         result = runner.invoke(app, ["bench", "gate", "--misses", *args])
         assert result.exit_code != 0 and "dev split" in result.output, args
     assert gate.held_out(gate.SPLITS["test4"]) and not gate.held_out(gate.SPLITS["dev2"])
