@@ -131,19 +131,25 @@ def _match_expression(terms: list[str]) -> str:
 _PRIVATE_AND_KEPT = "c.kind = 'private' AND (m.meta IS NULL OR json_extract(m.meta, '$.forgotten') IS NULL)"
 
 
+def _matching(db, terms: list[str], columns: str, limit: int, also: str = "1") -> list[tuple]:
+    """``columns`` of the indexed messages matching any of ``terms`` that search may show (and
+    ``also``), best BM25 first. The checks come before the limit, so a message they drop does
+    not take a place."""
+    return db.conn.execute(
+        f"SELECT {columns} FROM {TABLE}"
+        f" JOIN messages m ON m.id = {TABLE}.rowid JOIN chats c ON c.id = m.chat_id"
+        f" WHERE {TABLE} MATCH ? AND {_PRIVATE_AND_KEPT} AND {also}"
+        f" ORDER BY bm25({TABLE}) LIMIT ?",
+        (_match_expression(terms), int(limit)),
+    ).fetchall()
+
+
 def search_messages(db, query: str, limit: int = 10) -> list[Hit]:
     """Private messages that match ``query`` (any of its tokens), best BM25 first."""
     terms = query_terms(query)
     if not terms:
         return []
-    rows = db.conn.execute(
-        # The privacy check comes before the limit, so a message it drops does not take a place.
-        f"SELECT m.id, m.text, m.at, m.author, c.name, -bm25({TABLE}) AS score FROM {TABLE}"
-        f" JOIN messages m ON m.id = {TABLE}.rowid JOIN chats c ON c.id = m.chat_id"
-        f" WHERE {TABLE} MATCH ? AND {_PRIVATE_AND_KEPT}"
-        f" ORDER BY bm25({TABLE}) LIMIT ?",
-        (_match_expression(terms), int(limit)),
-    ).fetchall()
+    rows = _matching(db, terms, f"m.id, m.text, m.at, m.author, c.name, -bm25({TABLE})", limit)
     return [
         Hit(
             "message",
@@ -166,14 +172,8 @@ def own_messages(db, query: str, limit: int = 50) -> list[messages.StoredMessage
     terms = query_terms(query)
     if not terms:
         return []
-    # The role and chat are checked before the limit: the assistant's longer replies would take the places.
-    rows = db.conn.execute(
-        f"SELECT m.id, m.chat_id, m.author, m.text, m.at FROM {TABLE}"
-        f" JOIN messages m ON m.id = {TABLE}.rowid JOIN chats c ON c.id = m.chat_id"
-        f" WHERE {TABLE} MATCH ? AND m.role = 'user' AND {_PRIVATE_AND_KEPT}"
-        f" ORDER BY bm25({TABLE}) LIMIT ?",
-        (_match_expression(terms), int(limit)),
-    ).fetchall()
+    # The role is checked before the limit too: the assistant's longer replies would take the places.
+    rows = _matching(db, terms, "m.id, m.chat_id, m.author, m.text, m.at", limit, "m.role = 'user'")
     return [messages.StoredMessage(r[0], r[1], "user", r[2], r[3], r[4]) for r in rows]
 
 
