@@ -20,14 +20,15 @@ one line per fact or turn, no updates) is read too.
 
 Splits, in the order they print (a missing file is left out):
 
+- ``test6``: tests/data/recall_test6.jsonl, written in the sixth round by another person
+  without reading the code or the other sets; held out (a missing file is left out).
 - ``test5``: tests/data/recall_test5.jsonl, written late in the fifth round by another person
-  without reading the code or the other sets, for the standing-rules change; held out.
-- ``test4``: tests/data/recall_test4.jsonl, written for this issue (fifth round)
-  by another person without reading the code or the other sets; held out, read
-  once at the end of the round.
-- ``test3``: tests/data/recall_test3.jsonl, written for this issue by another
-  person without reading the code; held out. Its aggregates were read at four
-  points of two rounds (never its per-turn results), so it is nearly spent.
+  without reading the code or the other sets, for the standing-rules change; held out. Read
+  once on the fifth round's shipped code (aggregates only).
+- ``dev5 (was test4)``: tests/data/recall_test4.jsonl, the fifth round's held-out set, read
+  twice in aggregate; dev from the sixth round on (``--split test4`` still names it).
+- ``dev4 (was test3)``: tests/data/recall_test3.jsonl, the third round's held-out set, read at
+  five points in aggregate; dev from the sixth round on (``--split test3`` still names it).
 - ``dev3 (was test2)``: tests/data/recall_test2.jsonl. It was the held-out set of
   the second round, read once at its end; its misses guided the third round, so
   it is dev now (``--split test2`` still names it).
@@ -47,15 +48,16 @@ from evals.bench.common import render_table
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 SPLITS = {
+    "test6": DATA / "recall_test6.jsonl",
     "test5": DATA / "recall_test5.jsonl",
-    "test4": DATA / "recall_test4.jsonl",
-    "test3": DATA / "recall_test3.jsonl",
+    "dev5 (was test4)": DATA / "recall_test4.jsonl",
+    "dev4 (was test3)": DATA / "recall_test3.jsonl",
     "dev3 (was test2)": DATA / "recall_test2.jsonl",
     "dev (was test)": DATA / "recall_test.jsonl",
     "dev2": DATA / "recall_dev2.jsonl",
     "dev-old": DATA / "recall_dev.jsonl",
 }
-HELD_OUT = frozenset({"test5", "test4", "test3"})
+HELD_OUT = frozenset({"test6", "test5"})
 
 
 def held_out(path: str | Path) -> bool:
