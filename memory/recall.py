@@ -104,9 +104,10 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from memory import meaning
+from memory import asked, meaning
 from memory.text import STOP_WORDS, bilingual, has_cjk, query_terms, tokens
 from memory.text.acts import POSSESSIVE as _POSSESSIVE
+from memory.text.acts import asks_only as _asks_only
 from memory.text.acts import focus as _focus
 from memory.text.acts import is_question as _is_question
 from memory.text.acts import is_request as _is_request
@@ -543,10 +544,45 @@ class _DocsIndex:
                 via = sorted(self.term_sets[i] & hop_names)
                 out[i] = Match(i, score, f"words: {', '.join(shared)}; through: {', '.join(via)}")
                 hops += 1
+        if _asks_only(text):
+            out = self._answering(text, out, named)
         if rules and _is_request(text):
             for m in self._rules_for(terms, out, scores):
                 out.setdefault(m.index, m)
         return sorted(out.values(), key=lambda m: (-m.score, -m.index))[:k]
+
+    def _answering(self, text: str, out: dict[int, Match], named: set[str]) -> dict[int, Match]:
+        """The facts of ``out`` that hold what the question asks (``memory.asked``): a value of
+        the kind its question word or attribute asks for ("when" a day or a time), the owner of
+        the attribute when that is one of the store's names ("Callum's birthday" speaks of
+        Callum), and the attribute itself, in its words or close to it in meaning. Whatever
+        path brought a fact (a name, words, meaning), a fact without these does not answer."""
+        if not out:
+            return out
+        wanted = set(asked.kinds(text))
+        attribute = _focus(text, attribute=True)
+        part: frozenset[str] = frozenset()
+        if attribute:
+            form = asked.value_kind(attribute)
+            if form:
+                wanted.add(form)  # "the open day's date": a date answers it, whatever it is called
+            else:
+                part = frozenset(_terms(attribute))
+        owner = {t for w in asked.owners(text) for t in _terms(w) if t in named}
+        # Without the meaning model an attribute said in other words cannot be told from one not
+        # held: the attribute is not judged then (words only, as before).
+        judge = self._meaning() if part else None
+        kept: dict[int, Match] = {}
+        for i, m in out.items():
+            held = self.term_sets[i]
+            if owner and not owner & held:
+                continue  # another's birthday is no answer
+            if not asked.holds_a_kind(frozenset(wanted), self.docs[i]):
+                continue
+            if part and judge is not None and attribute and not judge.bears(attribute, i):
+                continue
+            kept[i] = m
+        return kept
 
     def gate(self, text: str, terms: list[str]) -> tuple[str | None, set[str]]:
         """Why ``text`` may get memory from these documents (None: it is not about the person's

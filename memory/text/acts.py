@@ -989,14 +989,20 @@ _NOT_FOCUS = {
 }
 
 
-def focus(text: str) -> str | None:
+def focus(text: str, attribute: bool = False) -> str | None:
     """What a question asks for of someone or something ("shoe size" in "What's Ines's shoe
     size?", "caterer" in "who's the caterer for the gala", 电话 in "王老师的电话是多少？"),
     or None: a question that is not of that shape, or asks for something too general to tell
     facts apart ("what's the plan", "what's Ana's name"). Recall uses it to judge the facts a name
-    brings: they must bear on what is asked."""
+    brings: they must bear on what is asked.
+
+    ``attribute``: only an attribute or relation of something (after a possessive or a copula
+    with "the": "Ines's shoe size", "the caterer for the gala", 王老师的电话), which a fact that
+    answers must speak of. The noun of "which hotel am I at" is left out then: it names the
+    kind of the answer ("the Radisson" is a hotel), which the answering fact need not say."""
     if not is_question(text):
         return None
+    patterns = _FOCUS_EN[:2] if attribute else _FOCUS_EN
     for a, b in sentences(text):
         sentence = text[a:b]
         if _HAS_CJK.search(sentence):
@@ -1004,7 +1010,7 @@ def focus(text: str) -> str | None:
             if zh:
                 return zh.group("focus")
             continue
-        for pattern in _FOCUS_EN:
+        for pattern in patterns:
             found = pattern.search(_clean(sentence))
             if found:
                 phrase = found.group("focus").strip()

@@ -581,6 +581,12 @@ def mentions_time(text: str) -> bool:
     return _TIMEY.search(text) is not None
 
 
+def without_times(text: str) -> str:
+    """``text`` with the days and times that ``mentions_time`` sees blanked out: what is left of
+    its numbers are counts and amounts, not parts of a date ("from 14 December to 10 January")."""
+    return _TIMEY.sub(" ", text)
+
+
 # The day a stored fact begins with: "2026-10-07: the review is next Tuesday".
 DATE_PREFIX = re.compile(r"^\s*\d{4}-\d{2}-\d{2}\s*[:：]\s*")
 

