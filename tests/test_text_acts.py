@@ -113,6 +113,32 @@ def test_unmarked_lowercase_questions_are_questions(text):
 @pytest.mark.parametrize(
     "text",
     [
+        "I forget the name of the plumber we used",
+        "I can't remember when the gym contract ends.",
+        "not sure who signs off on travel",
+        "the boiler is making that noise again, who do we call",
+        "a parcel came for Ruth - where should it go",
+    ],
+)
+def test_saying_what_one_does_not_know_or_asking_after_a_scene_is_a_question(text):
+    assert act(text) == QUESTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I know what you mean.",
+        "I forget things when I'm tired.",
+        "The plumber came, and the boiler works again.",
+    ],
+)
+def test_knowing_verbs_and_commas_alone_ask_nothing(text):
+    assert act(text) == STATEMENT
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         "When the parcel arrives, I'll let you know.",
         "where we stayed last year we'll stay again",
         "What a week!",

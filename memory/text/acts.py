@@ -401,6 +401,25 @@ _TO_ME = re.compile(
 )
 
 
+# Saying what one does not know asks for it: "I forget the name of my adviser", "I can't remember
+# when the lease ends", "not sure who signs these". Verbs of knowing are a closed class, and what
+# follows them is what is asked (a question word, "the name/number/date of", whether/if).
+_NOT_KNOWING = re.compile(
+    r"\b(?:i\s+(?:forget|forgot|(?:can't|cannot|can\s+not|don't|do\s+not|didn't)\s+(?:remember|recall|know)|wonder)"
+    r"|(?:i'm|i\s+am)?\s*not\s+sure|no\s+idea)\s+(?:again\s+)?"
+    r"(?:what|when|where|who|whom|whose|which|how|whether|if|the\s+\w+\s+(?:of|for)\b)",
+    re.I,
+)
+# A question after a clause that sets the scene: "a client just called in a panic, who do I ring",
+# "the printer is jammed again - who fixes it": a question word with an auxiliary or a verb after a
+# comma or a dash, ending the sentence.
+_LATE_QUESTION = re.compile(
+    r"(?:,|\s[-–—])\s*(?:so\s+)?(?:who|what|when|where|which|how)\s+(?:do|does|did|is|are|was|can|should|would|will)"
+    r"\s+[^,]{1,40}$",
+    re.I,
+)
+
+
 def _clean(sentence: str) -> str:
     s = unicodedata.normalize("NFKC", sentence).strip().replace("’", "'")
     return re.sub(r"\s+", " ", s)
@@ -472,6 +491,8 @@ def _en_act(sentence: str) -> str:
         return QUESTION if subject_of_any_case else STATEMENT
     if _imperative(body):
         return _unless_asking(body)
+    if _NOT_KNOWING.search(body) or _LATE_QUESTION.search(body):
+        return QUESTION
     return QUESTION if asked else STATEMENT
 
 
