@@ -229,7 +229,7 @@ _METHOD = re.compile(
 _CN_METHOD = re.compile("怎么|如何|为什么|应该|该怎样")
 _INDEFINITE = re.compile(r"\b(?:a|an)\b", re.I)
 # "my wife's birthday", "our vendor contact", "我的牙医": what follows a possessive is a thing of the person's.
-_OWNER = re.compile(r"\b(?:my|our)\s+|我的\s*", re.I)
+_OWNER = re.compile(r"\b(?:my|our)\s+|(?:我们|我)的\s*", re.I)
 _NP_WORD = re.compile(r"\s*([A-Za-z][\w-]*)(['’]s\b)?")
 # An auxiliary right before "my": "does my mom live", "will my car insurance renew": the noun
 # phrase is followed by its verb.
@@ -546,6 +546,14 @@ class _DocsIndex:
                 hops += 1
         if _asks_only(text):
             out = self._answering(text, out, named)
+            # What names and words brought may all fail the judge ("Ines's shoe size" brings Ines's
+            # facts, none about shoes); the fact closest in meaning may still answer, judged alike.
+            if not out and meant and (judge := self._meaning()) is not None:
+                found = {
+                    i: Match(i, scores.get(i, 0.0), f"meaning: close to the message ({closeness:.2f})")
+                    for i, closeness in judge.closest(text, _focus(text))
+                }
+                out = self._answering(text, found, named)
         if rules and _is_request(text):
             for m in self._rules_for(terms, out, scores):
                 out.setdefault(m.index, m)

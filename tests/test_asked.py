@@ -125,3 +125,13 @@ def test_an_attribute_of_one_name_is_not_answered_by_anothers():
 def test_an_attribute_never_stored_of_a_name_gets_nothing_while_a_stored_one_comes():
     assert _brought("What's Teodor's shoe size?") == set()
     assert 2 in _brought("Where does Teodor's choir rehearse?")
+
+
+def test_what_we_call_ours_in_chinese_anchors_like_my():
+    # 我们的 reads as "our", as 我的 reads as "my": the noun after it is the person's, and a
+    # pronoun (我们) is no word of the topic.
+    docs = ["User's accountant is Wilhelmina Dorsey in Elm Court.", "The office lease renews in May."]
+    assert [m.index for m in recall.match("我们的会计师是谁？", docs)] == [0]
+    from memory.text import bilingual
+
+    assert "我们" not in bilingual.words("我们的会计师是谁？")

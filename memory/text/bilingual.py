@@ -111,8 +111,12 @@ def _pieces(run: str) -> list[str]:
     return min((forward, backward), key=lambda seg: (len(seg), sum(len(w) == 1 for w in seg)))
 
 
+# Personal pronouns (a closed class): they point at someone, they name no topic.
+_PRONOUNS = frozenset("我们 你们 您们 他们 她们 它们 咱们 自己 大家".split())
+
+
 def _function_word(word: str) -> bool:
-    return CN_FUNCTION_WORDS.fullmatch(word) is not None or word[0] == "几"
+    return CN_FUNCTION_WORDS.fullmatch(word) is not None or word[0] == "几" or word in _PRONOUNS
 
 
 def _inner(word: str, glossary: dict[str, tuple[str, ...]]) -> list[str]:
