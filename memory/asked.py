@@ -32,7 +32,7 @@ import re
 
 from memory.text import dates
 from memory.text.acts import sentences
-from memory.text.numbers import CN_NUMERAL, EN_NUMBER
+from memory.text.numbers import CN_NUMERAL, en_int
 from memory.text.words import MONTHS
 
 _HAS_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
@@ -80,8 +80,11 @@ _ZH_KINDS = [
     (re.compile("哪里|哪儿|在哪|什么地方|哪个(?:城市|国家|地方|区)"), PLACE),
 ]
 
-# A number: digits, English number words, Chinese numerals.
-_NUMBER = re.compile(rf"\d|\b(?:{EN_NUMBER})\b|{CN_NUMERAL}", re.I)
+# A number: digits, an English number word (read by ``numbers.en_int``; the article "a" counts
+# one thing but says no number), a Chinese numeral before a measure word (一 alone is part of
+# many words: 一起, 一般) and not after 第 (an ordinal says which, not how many).
+_EN_WORD = re.compile(r"[a-z]+(?:-[a-z]+)?", re.I)
+_ZH_COUNT = re.compile(f"(?<!第)(?:{CN_NUMERAL})(?=[个位只条张块岁人年次元万千百十倍本辆间台])")
 # What else says when, beside the days and times ``dates.mentions_time`` sees: a year, a month
 # or a season by itself ("in June", "over the summer"), a recurrence ("every", "monthly"), and a
 # Chinese month, day or hour in numerals ("九月十二日", "八点").
@@ -129,7 +132,9 @@ def holds_kind(kind: str, fact: str) -> bool:
         # A count or an amount, not the digits of a date ("on leave from 14 December 2026").
         rest = _CLOCK.sub(" ", _RANGE_START.sub(" ", _ISO_OR_YEAR.sub(" ", fact)))
         rest = _ZH_DATE.sub(" ", dates.without_times(rest))
-        return bool(_NUMBER.search(rest))
+        if re.search(r"\d", rest) or _ZH_COUNT.search(rest):
+            return True
+        return any(w.lower() not in ("a", "an") and en_int(w) is not None for w in _EN_WORD.findall(rest))
     return True
 
 

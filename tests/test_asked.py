@@ -70,6 +70,9 @@ def test_question_words_say_what_kind_of_value_is_asked(question, kinds):
         ("Rent is €900 a month.", False, True),
         ("The van seats three people.", False, True),
         ("The broker is in Leith.", False, False),
+        ("A van and a trailer are parked outside.", False, False),  # an article counts nothing
+        ("每个月第一个星期天开会。", True, False),  # an ordinal says which, not how many
+        ("他有三个孩子。", False, True),
     ],
 )
 def test_a_fact_holds_a_day_or_a_count_only_when_it_says_one(fact, time, number):

@@ -109,6 +109,8 @@ def test_without_the_model_package_it_is_unavailable_and_says_so(monkeypatch):
         ("What's the door code for the Larkspur office?", "door code"),
         ("Which ferry do I take?", "ferry"),
         ("Oskar 的电话是多少？", "电话"),
+        ("Oskar 的 mobile number 是什么？", "mobile number"),  # English words after 的
+        ("What's the name of our surveyor?", "surveyor"),
         ("Where does Ingrid live?", None),  # a verb is asked, no noun
         ("Send Oskar the receipts", None),  # not a question
         ("What's the plan for Friday?", None),  # too general to tell facts apart
@@ -116,6 +118,12 @@ def test_without_the_model_package_it_is_unavailable_and_says_so(monkeypatch):
 )
 def test_focus_is_the_noun_phrase_a_question_asks_for(question, asked):
     assert focus(question) == asked
+
+
+def test_the_noun_of_which_names_the_answers_kind_not_an_attribute():
+    # "Which ferry" asks for a ferry: the answering fact names one, it need not say "ferry".
+    assert focus("Which ferry do I take?", attribute=True) is None
+    assert focus("What's Ingrid's phone number?", attribute=True) == "phone number"
 
 
 # --- recall with meaning -----------------------------------------------------------
@@ -153,9 +161,13 @@ def test_without_the_model_recall_keeps_to_words(monkeypatch):
     monkeypatch.setattr(meaning, "_model", None)
     recall._DOCS_CACHE.clear()
     try:
-        # No shared word, no meaning: nothing; the name brings its fact, unjudged, as before.
+        # No shared word, no meaning: nothing; the name brings its fact, its attribute unjudged
+        # (words cannot tell "shoe size" said otherwise from one never stored).
         assert _brought("Is there any seafood I must avoid?") == []
-        assert _brought("What's Ingrid's phone number?") == [STORE[0]]
+        assert _brought("What's Ingrid's shoe size?") == [STORE[0]]
+        # The form of a value is read without the model: a phone number is digits, which
+        # Ingrid's fact does not hold (memory.asked).
+        assert _brought("What's Ingrid's phone number?") == []
         assert STORE[1] in _brought("when is the larkspur audit due")
     finally:
         recall._DOCS_CACHE.clear()
@@ -166,7 +178,7 @@ def test_the_switch_off_gives_the_words_only_matcher(monkeypatch):
     recall._DOCS_CACHE.clear()
     try:
         assert _brought("Is there any seafood I must avoid?") == []
-        assert _brought("What's Ingrid's phone number?") == [STORE[0]]
+        assert _brought("What's Ingrid's shoe size?") == [STORE[0]]
     finally:
         recall._DOCS_CACHE.clear()
 

@@ -984,13 +984,22 @@ _FOCUS_EN = [
         r"(?P<focus>(?:[\w-]+\s+){0,2}?[\w-]+)" + _FOCUS_END,
         re.I,
     ),
+    # the name of the FOCUS: "what's the name of our plumber", "what was the name of the vet"
+    re.compile(
+        r"^\W*what(?:['’]s|\s+is|\s+was)\s+the\s+name\s+of\s+(?:the|our|my|their|his|her)\s+"
+        r"(?P<focus>(?:[\w-]+\s+){0,2}?[\w-]+)" + _FOCUS_END,
+        re.I,
+    ),
     # which/what FOCUS + auxiliary: "which hotel am I staying at", "what car do i drive"
     re.compile(
         r"^\W*(?:which|what)\s+(?P<focus>(?:[\w-]+\s+){0,1}?[\w-]+)\s+(?:am|is|are|was|were|do|does|did|have|has|should|will)\b",
         re.I,
     ),
 ]
-_FOCUS_ZH = re.compile(f"的(?P<focus>[{_CJK}]{{2,4}}?)(?:是|在|叫|有|要|多少|什么|哪|几|怎么)")
+# Chinese, after 的: a Chinese noun, or English words in a mixed question ("Greg 的 email address 是什么？").
+_FOCUS_ZH = re.compile(
+    f"的\\s*(?P<focus>[{_CJK}]{{2,4}}?|[A-Za-z][\\w-]*(?:\\s+[A-Za-z][\\w-]*){{0,2}})\\s*(?:是|在|叫|有|要|多少|什么|哪|几|怎么)"
+)
 _NOT_FOCUS = {
     "name",
     "thing",
@@ -1023,7 +1032,7 @@ def focus(text: str, attribute: bool = False) -> str | None:
     kind of the answer ("the Radisson" is a hotel), which the answering fact need not say."""
     if not is_question(text):
         return None
-    patterns = _FOCUS_EN[:2] if attribute else _FOCUS_EN
+    patterns = _FOCUS_EN[:3] if attribute else _FOCUS_EN
     for a, b in sentences(text):
         sentence = text[a:b]
         if _HAS_CJK.search(sentence):
