@@ -51,11 +51,14 @@ _EN_LEAD = (
 )
 _EN_KINDS = [
     (re.compile(_EN_LEAD + r"(?:who|whom|whose|who's)\b", re.I), PERSON),
+    # Not of the past ("When did I last see the dentist?"): a stored fact carries the day it was
+    # said, which may be the answer, so its text need not say when.
     (
         re.compile(
             _EN_LEAD
             + r"(?:when|when's|how\s+soon|how\s+long\s+(?:until|till|before)|(?:what|which)\s+(?:time|day|date|"
-            r"days|dates|year|month|week|weekday|morning|mornings|evening|evenings|night|nights))\b",
+            r"days|dates|year|month|week|weekday|morning|mornings|evening|evenings|night|nights))\b"
+            r"(?!\s+(?:did|was|were|had|have|has)\b)",
             re.I,
         ),
         TIME,

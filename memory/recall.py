@@ -135,6 +135,7 @@ RARE_SHARE = 0.05  # a word held by at most this share of the documents (or two)
 MEANING_MIN = 0.35  # a fact comes on meaning alone at this cosine with the turn (flat from 0.30 to 0.40)
 MEANING_LEAD = 0.10  # and this far ahead of the next closest fact (0.05 the same, 0.15 loses answers)
 FOCUS_MIN = 0.25  # a fact bears on what a question asks for at this cosine with its focus
+FACT_CHARS = 400  # a document of up to this many characters is judged as one fact by its vector
 
 
 @dataclass
@@ -587,7 +588,15 @@ class _DocsIndex:
                 continue  # another's birthday is no answer
             if not asked.holds_a_kind(frozenset(wanted), self.docs[i]):
                 continue
-            if part and judge is not None and attribute and not judge.bears(attribute, i):
+            # One vector says what a sentence or two is about; a page (a whole conversation kept
+            # as one document) holds many things, and its vector cannot say which.
+            if (
+                part
+                and judge is not None
+                and attribute
+                and len(self.docs[i]) <= FACT_CHARS
+                and not judge.bears(attribute, i)
+            ):
                 continue
             kept[i] = m
         return kept

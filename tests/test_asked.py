@@ -48,6 +48,7 @@ def _brought(query: str) -> set[int]:
         # No kind in particular: a yes/no question, "what is…", a count of occurrences, a
         # clause of time inside a request, 是多少 (a value of any form).
         ("Is the deposit paid?", set()),
+        ("When did I last see the dentist?", set()),  # the fact's own date may answer it
         ("What's the plan for Friday?", set()),
         ("How many times did the date move?", set()),
         ("I'm off when Dana is back - can you cover?", set()),
