@@ -78,6 +78,16 @@ to stores and wordings it was not tuned on.
    candidate (read through the dictionary it leaked more on dev), and a
    Chinese focus is judged by its glosses.
 
+6. **A fact must hold what a question asks** (``memory.asked``, ``_answering``):
+   whatever path brought it, a fact comes to a question that only asks if it
+   holds a value of the kind the question word asks ("when": a day or a time;
+   "how many": a count that is no part of a date), the form its attribute
+   names ("date", "number", "email"), the attribute's owner when that is a
+   stored name ("Callum's birthday" is not Lin's), and the attribute itself
+   in its words or close in meaning (``FOCUS_MIN``). Question words and the
+   nouns of value forms are closed classes; a reworded attribute is met by
+   meaning, not by a list.
+
 Across languages: a Chinese text also carries the English words of its
 Chinese words (``memory.text.bilingual``, CC-CEDICT), so a Chinese turn meets
 an English fact and an English turn a Chinese one.
