@@ -69,10 +69,22 @@ _EN_KINDS = [
         re.compile(_EN_LEAD + r"how\s+(?:many|much)\s+(?:more\s+)?(?:minutes|hours|days|weeks|months|years)\b", re.I),
         TIME,
     ),
-    # "how many times" counts what happened: the count is made from the facts, no fact states it.
-    (re.compile(_EN_LEAD + r"how\s+(?:much|many)\b(?!\s+times\b)", re.I), NUMBER),
+    # "how many times", "how many candidates did we see": a count of what happened is made from
+    # the record (facts, the series of reports), no fact states it.
+    (
+        re.compile(
+            _EN_LEAD + r"how\s+(?:much|many)\b(?!\s+times\b)"
+            r"(?!(?:\s+(?!(?:do|does|is|are|am|will|can|could|would|should)\b)[\w-]+){0,3}\s+(?:did|have|has|had|were|was)\b)",
+            re.I,
+        ),
+        NUMBER,
+    ),
     (re.compile(_EN_LEAD + r"(?:where|where's)\b", re.I), PLACE),
 ]
+# A second question joined to the first: ", and who…", "and when…", "or where…".
+_NEXT_QUESTION = re.compile(
+    r"\s*(?:,\s*(?:and|or|but)?|\s(?:and|or|but))\s+(?=(?:who|whom|whose|when|where|how|what|which)\b)", re.I
+)
 # Chinese leaves the question word where the answer goes (in situ), so it counts anywhere.
 # 几次 counts occurrences (as "how many times"); "…是多少" asks for a value of any form (a phone
 # number, an address), 多少 with a measure or a noun asks for a count or an amount.
@@ -117,9 +129,12 @@ def kinds(question: str) -> frozenset[str]:
     found: set[str] = set()
     for a, b in sentences(question):
         sentence = question[a:b]
-        for pattern, kind in _ZH_KINDS if _HAS_CJK.search(sentence) else _EN_KINDS:
-            if pattern.search(sentence):
-                found.add(kind)
+        if _HAS_CJK.search(sentence):
+            found |= {kind for pattern, kind in _ZH_KINDS if pattern.search(sentence)}
+            continue
+        # "When is the launch, and who owns it?": each question of a compound asks its own.
+        for clause in _NEXT_QUESTION.split(sentence):
+            found |= {kind for pattern, kind in _EN_KINDS if pattern.search(clause)}
     return frozenset(found)
 
 

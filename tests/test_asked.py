@@ -42,6 +42,7 @@ def _brought(query: str) -> set[int]:
         ("How many weeks until the move?", {asked.TIME, asked.NUMBER}),
         ("Who signs the purchase orders?", {asked.PERSON}),
         ("Where is the spare key?", {asked.PLACE}),
+        ("When is the move, and who drives the van?", {asked.TIME, asked.PERSON}),
         ("搬家是哪天？", {asked.TIME}),
         ("押金多少钱？", {asked.NUMBER}),
         ("谁负责报销？", {asked.PERSON}),
@@ -51,6 +52,7 @@ def _brought(query: str) -> set[int]:
         ("When did I last see the dentist?", set()),  # the fact's own date may answer it
         ("What's the plan for Friday?", set()),
         ("How many times did the date move?", set()),
+        ("How many tenants have we turned down?", set()),  # a count of what happened
         ("I'm off when Dana is back - can you cover?", set()),
         ("她的邮箱是多少？", set()),
     ],

@@ -129,6 +129,7 @@ def test_saying_what_one_does_not_know_or_asking_after_a_scene_is_a_question(tex
     [
         "I know what you mean.",
         "I forget things when I'm tired.",
+        "Moved the gym session again, not sure if it holds.",
         "The plumber came, and the boiler works again.",
     ],
 )

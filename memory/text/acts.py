@@ -403,11 +403,12 @@ _TO_ME = re.compile(
 
 # Saying what one does not know asks for it: "I forget the name of my adviser", "I can't remember
 # when the lease ends", "not sure who signs these". Verbs of knowing are a closed class, and what
-# follows them is what is asked (a question word, "the name/number/date of", whether/if).
+# follows them is what is asked (a question word, "the name/number/date of"). Opening the
+# sentence only, and not with if/whether: "…, not sure if it sticks" voices a doubt.
 _NOT_KNOWING = re.compile(
-    r"\b(?:i\s+(?:forget|forgot|(?:can't|cannot|can\s+not|don't|do\s+not|didn't)\s+(?:remember|recall|know)|wonder)"
-    r"|(?:i'm|i\s+am)?\s*not\s+sure|no\s+idea)\s+(?:again\s+)?"
-    r"(?:what|when|where|who|whom|whose|which|how|whether|if|the\s+\w+\s+(?:of|for)\b)",
+    r"^(?:i\s+(?:forget|forgot|(?:can't|cannot|can\s+not|don't|do\s+not|didn't)\s+(?:remember|recall|know)|wonder)"
+    r"|(?:i'm\s+|i\s+am\s+)?not\s+sure|no\s+idea)\s+(?:again\s+)?"
+    r"(?:what|when|where|who|whom|whose|which|how|the\s+\w+\s+(?:of|for)\b)",
     re.I,
 )
 # A question after a clause that sets the scene: "a client just called in a panic, who do I ring",
