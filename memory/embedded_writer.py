@@ -11,9 +11,10 @@ write pass does in code what code does reliably:
   date (memory.text.dates). Questions, small talk and credentials are not
   facts; every dropped sentence is reported with why.
 - a later value for the same subject supersedes the earlier fact when the
-  reading package can tell: the two sentences are about the same thing (most
-  of their other words shared) and carry the same kind of value (a date, a
-  number, a name) that differs.
+  reading package can tell: the two sentences carry the same kind of value (a
+  date, a time, an amount, a name) that differs, and are about the same thing:
+  most of their other words shared, or, whatever their shape, close in meaning
+  with the values masked (memory/superseding.py).
 - SOUL changes only from the person's wishes about how kept talks to them
   ("Please call me Sasha", "never use bullet points"), as memory.text.acts
   reads them (``about_talk``); the model is not asked (see "SOUL" below).
@@ -33,7 +34,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from memory import facts as fact_log
-from memory import reconcile, soul, summary
+from memory import reconcile, soul, summary, superseding
 from memory.secrets import contains_secret
 from memory.stages import Batch, messages_of
 from memory.text import dates, words
@@ -90,6 +91,10 @@ class Values:
     places: frozenset[tuple[str, str]] = frozenset()
     # Its subject and object noun phrases, each as its words: "the summit", "Priya's hiring budget".
     phrases: frozenset[frozenset[str]] = frozenset()
+    # Its values by kind and what they are of, for the reading that needs no shape (memory.superseding).
+    reading: superseding.Reading | None = None
+    # The words of its subject noun phrase, where one is read ("the offsite dinner").
+    subject_phrase: frozenset[str] = frozenset()
 
 
 def values(text: str, said_on: date) -> Values:
@@ -117,7 +122,15 @@ def values(text: str, said_on: date) -> Values:
         elif t not in words.MONTHS and t not in _WEEKDAYS:
             subject.add(t)
         i += 1
-    return Values(frozenset(said), frozenset(numbers), frozenset(subject), _places(rest), _phrases(rest))
+    return Values(
+        frozenset(said),
+        frozenset(numbers),
+        frozenset(subject),
+        _places(rest),
+        _phrases(rest),
+        superseding.read(text, said_on),
+        _subject_phrase(rest),
+    )
 
 
 # Closed classes for reading an English clause: a preposition opens a phrase of its own, an
@@ -126,7 +139,8 @@ _PREPOSITIONS = frozenset(
     "at in on to for with from by of about into onto over under after before until till near via than".split()
 )
 _AUXILIARIES = frozenset(
-    "is are was were 's has have had will would can could should may might must do does did remains stays".split()
+    "is are was were 's has have had will would can could should may might must do does did remains stays "
+    "got gets been".split()  # "got pushed back": the get-passive
 )
 _DETERMINERS = frozenset("the a an this that these those our my your their his her its".split())
 _LABEL = re.compile(r"^[^:：\d]{1,40}[:：]\s*(?=\S)")  # "Change of venue: …", "Update on Harwood: …" (not "at 10:30")
@@ -148,7 +162,15 @@ def _places(text: str) -> frozenset[tuple[str, str]]:
     return frozenset((prep, name) for prep, name in found if not set(words.tokens(name)) & _DAY_WORDS)
 
 
+def _subject_phrase(text: str) -> frozenset[str]:
+    return next(iter(_phrase_list(text)[:1]), frozenset())
+
+
 def _phrases(text: str) -> frozenset[frozenset[str]]:
+    return frozenset(_phrase_list(text))
+
+
+def _phrase_list(text: str) -> list[frozenset[str]]:
     """The main clause's subject and object noun phrases: the things a sentence says something
     of ("the summit is now at…", "the court has moved the trial to…"). Read by closed classes:
     the subject ends at the first auxiliary or past form, a prepositional phrase after its head
@@ -167,7 +189,7 @@ def _phrases(text: str) -> frozenset[frozenset[str]]:
             subject.append(w)
         i += 1
     else:
-        return frozenset()  # no verb read: no clause to take a subject from
+        return []  # no verb read: no clause to take a subject from
     phrases = [subject]
     i += 1
     while i < len(ws) and (ws[i] in _AUXILIARIES or ws[i].endswith(("ed", "en", "ing"))):
@@ -180,7 +202,7 @@ def _phrases(text: str) -> frozenset[frozenset[str]]:
             obj.append(w)
         phrases.append(obj)
     found = (frozenset(t for w in phrase for t in words.tokens(w)) for phrase in phrases)
-    return frozenset(p for p in found if p)
+    return [p for p in found if p]
 
 
 _WEEKDAYS = frozenset(words.tokens("monday tuesday wednesday thursday friday saturday sunday"))
@@ -188,6 +210,19 @@ _DAY_WORDS = _WEEKDAYS | frozenset(words.MONTHS)  # "on January 14" names a day,
 
 
 def supersedes(new: Values, old: Values) -> bool:
+    """``new`` gives a later value for ``old``'s subject, read either way: by the sentences'
+    shape (below), or by their values and meaning whatever the shape (memory.superseding:
+    "scratch that, X fell through, so …", 改到…不在…了)."""
+    if _supersedes_by_shape(new, old):
+        return True
+    if old.subject_phrase and old.subject_phrase < new.subject_phrase:
+        # "The offsite dinner is on the 13th" after "The offsite is on the 14th": the new subject
+        # is the old one narrowed, another thing, however close the two sentences mean.
+        return False
+    return bool(new.reading and old.reading and superseding.supersedes(new.reading, old.reading))
+
+
+def _supersedes_by_shape(new: Values, old: Values) -> bool:
     """``new`` gives a later value for ``old``'s subject: they are about the same
     thing (every word of ``new``'s subject or object noun phrase is one of
     ``old``'s: "the summit" after "the Nordic Fintech Summit", not "Priya's
