@@ -213,13 +213,24 @@ def supersedes(new: Values, old: Values) -> bool:
     """``new`` gives a later value for ``old``'s subject, read either way: by the sentences'
     shape (below), or by their values and meaning whatever the shape (memory.superseding:
     "scratch that, X fell through, so …", 改到…不在…了)."""
-    if _supersedes_by_shape(new, old):
-        return True
-    if old.subject_phrase and old.subject_phrase < new.subject_phrase:
-        # "The offsite dinner is on the 13th" after "The offsite is on the 14th": the new subject
-        # is the old one narrowed, another thing, however close the two sentences mean.
-        return False
-    return bool(new.reading and old.reading and superseding.supersedes(new.reading, old.reading))
+    return _superseded(new, [old]) == 0
+
+
+def _superseded(new: Values, olds: list[Values]) -> int | None:
+    """The index of the latest of ``olds`` that ``new`` supersedes by shape, else the one it
+    supersedes by meaning among the few nearest (memory.superseding.superseded), or None."""
+    by_shape = next((i for i in reversed(range(len(olds))) if _supersedes_by_shape(new, olds[i])), None)
+    if by_shape is not None or new.reading is None:
+        return by_shape
+    judged = [(i, old.reading) for i, old in enumerate(olds) if old.reading is not None and not _narrowed(new, old)]
+    found = superseding.superseded(new.reading, [reading for _, reading in judged])
+    return judged[found][0] if found is not None else None
+
+
+def _narrowed(new: Values, old: Values) -> bool:
+    """ "The offsite dinner is on the 13th" after "The offsite is on the 14th": the new subject is
+    the old one narrowed, another thing, however close the two sentences mean."""
+    return bool(old.subject_phrase) and old.subject_phrase < new.subject_phrase
 
 
 def _supersedes_by_shape(new: Values, old: Values) -> bool:
@@ -359,7 +370,7 @@ def read(db, batch: list, *, cap: int, today: date) -> Written:
             continue
         candidate = reconcile.FactCandidate(text, said_on, [mid])
         mine = values(text, ref)
-        earlier = next((i for i, (_, v) in enumerate(planned) if supersedes(mine, v)), None)
+        earlier = _superseded(mine, [v for _, v in planned])
         if earlier is not None:  # a later value within this batch: only the latest is stored
             replaced, _ = planned.pop(earlier)
             fplan.adds = [c for c in fplan.adds if c is not replaced]
@@ -367,7 +378,9 @@ def read(db, batch: list, *, cap: int, today: date) -> Written:
             decisions.append(
                 Decision(replaced.source_ids[0], replaced.text, "dropped", f"a later message (#{mid}) changed it")
             )
-        old = next((fid for fid, v, on in reversed(known) if on <= said_on and supersedes(mine, v)), None)
+        earlier_known = [(fid, v) for fid, v, on in known if on <= said_on]
+        found = _superseded(mine, [v for _, v in earlier_known])
+        old = earlier_known[found][0] if found is not None else None
         if old is not None:
             fplan.updates.append((old, candidate))
             known = [k for k in known if k[0] != old]

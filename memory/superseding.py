@@ -277,3 +277,24 @@ def supersedes(new: Reading, old: Reading) -> bool:
         return True
     naming = any(names_old_value(new, old, k) for k in kinds)
     return naming and cos >= (SAME_THING_NAMING_OLD_ZH if zh else SAME_THING_NAMING_OLD)
+
+
+NEAREST = 3  # an earlier sentence a new value replaces is among the few closest to it in meaning
+
+
+def superseded(new: Reading, olds: Sequence[Reading]) -> int | None:
+    """The index of the one of ``olds`` (latest last) that ``new`` supersedes, or None. Only the
+    few closest in meaning with every value masked are judged, so a store of hundreds of facts
+    costs one vector product, not a judgment per fact."""
+    from memory import meaning
+
+    candidates = [i for i, old in enumerate(olds) if changed_kinds(new, old)]
+    if not candidates or not (meaning.enabled() and meaning.available()):
+        return None
+    vectors = meaning.embed([_english(new.masked)] + [_english(olds[i].masked) for i in candidates])
+    cosines = vectors[1:] @ vectors[0]
+    ranked = sorted(range(len(candidates)), key=lambda j: (-float(cosines[j]), -candidates[j]))
+    for j in ranked[:NEAREST]:
+        if float(cosines[j]) >= ROUGHLY_NEAR and supersedes(new, olds[candidates[j]]):
+            return candidates[j]
+    return None
