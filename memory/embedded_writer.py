@@ -16,8 +16,10 @@ write pass does in code what code does reliably:
   most of their other words shared, or, whatever their shape, close in meaning
   with the values masked (memory/superseding.py).
 - SOUL changes only from the person's wishes about how kept talks to them
-  ("Please call me Sasha", "never use bullet points"), as memory.text.acts
-  reads them (``about_talk``); the model is not asked (see "SOUL" below).
+  ("Please call me Sasha", "never use bullet points", "everyone calls me
+  Maggie, so please do too", "I can't stand bullet points"), as
+  memory.soul.wished_treatment reads them; the model is not asked (see "SOUL"
+  below).
 - MEMORY is computed from the store: who they are, what they asked for (the
   actions kept took), open promises, the last days' facts.
 
@@ -38,7 +40,7 @@ from memory import reconcile, soul, summary, superseding
 from memory.secrets import contains_secret
 from memory.stages import Batch, messages_of
 from memory.text import dates, words
-from memory.text.acts import about_talk, is_question
+from memory.text.acts import is_question
 from memory.text.acts import split as sentences
 
 MIN_CONTENT_TOKENS = 3  # fewer (Latin) content tokens: small talk ("Thanks, great!")
@@ -254,8 +256,8 @@ def _supersedes_by_shape(new: Values, old: Values) -> bool:
 
 
 # ---------------------------------------------------------------- SOUL
-# SOUL takes the sentences memory.text.acts reads as wishes about how kept
-# talks ("call me Sasha", "keep your answers short"). The 0.5B model was asked
+# SOUL takes the sentences memory.soul.wished_treatment reads as wishes about how
+# kept talks ("call me Sasha", "keep your answers short", "I can't stand bullet points"). The 0.5B model was asked
 # to confirm each under the schema grammar and answered at chance: 9 of 16 on
 # a mixed English/Chinese set of 8 wishes and 8 requests to act (a boolean per
 # sentence, and again with two labels), saying yes to "Send Priya the notes"
@@ -330,7 +332,7 @@ def read(db, batch: list, *, cap: int, today: date) -> Written:
             elif is_question(s):
                 decisions.append(Decision(m.id, s, "dropped", "a question"))
             else:
-                said.append((m.id, m.at[:10], s, about_talk(s)))
+                said.append((m.id, m.at[:10], s, soul.wished_treatment(s)))
 
     # SOUL: the wishes about how kept talks to the person, in their words.
     old_soul = soul.current(db)
