@@ -366,6 +366,78 @@ def unknown_to_kept(request: str, known: list[str], tools: list[ToolSpec] | None
     return len(missing) * 2 >= len(asked) and not missing & listing
 
 
+# What a question asks for, where acts.focus() reads no phrase: the noun counted ("how many
+# learners…"), or whose name is asked ("what's my landlord's name?", 我房东叫什么名字？). Both are
+# fixed question frames, closed like the wh-words, not phrasings of one item.
+_HOW_MANY = re.compile(
+    r"\bhow\s+(?:many|much)\s+(?P<asked>[a-z][a-z -]*?)\s+(?:are|is|was|were|do|does|did|have|has|will|can)\b", re.I
+)
+_WHOSE_NAME = re.compile(r"\b(?:my|our|the)\s+(?P<asked>[a-z][a-z -]*?)['’]s\s+(?:first\s+|last\s+|full\s+)?name\b", re.I)
+_WHOSE_NAME_ZH = re.compile(r"(?:我|我们)的?(?P<asked>[\u4e00-\u9fff]{1,4}?)(?:叫什么|的名字|名字叫)")
+_QUESTION_WORDS = frozenset(words.tokens("what which who whom whose where when how many much name called"))
+# The units of time a question may ask for ("what days", "which night", "what date").
+_TIME_UNITS = frozenset(words.tokens("day days date night nights time times week month year hour morning evening"))
+_DAY_NAMES = frozenset(words.tokens("monday tuesday wednesday thursday friday saturday sunday")) | frozenset(words.MONTHS)
+BEARS = 0.30  # cosine of what is asked with a line, below which the line does not speak of it
+
+
+def asked_for(question: str) -> str | None:
+    """The thing a question asks for: acts.focus()'s phrase, or the frames above; None when
+    the question has no such shape (then nothing is judged by it)."""
+    from memory.text.acts import focus
+
+    found = focus(question)
+    if found:
+        return found
+    for frame in (_HOW_MANY, _WHOSE_NAME, _WHOSE_NAME_ZH):
+        m = frame.search(question)
+        if m:
+            return m.group("asked").strip()
+    return None
+
+
+def nothing_bears_on(request: str, known: list[str]) -> bool:
+    """A question about the person's world where no line kept holds (recalled facts, memory,
+    the chat) speaks of what it asks: the asked thing's head word is in none of them and none
+    is near it in meaning (memory/meaning.py). "What's Duncan's mobile number?" when Duncan is
+    known but no number of his was ever given; "How many learners…" when only a camp of that
+    grade was spoken of. Without the meaning model, only the word test is made."""
+    from memory import meaning
+    from memory.text import bilingual
+    from memory.recall import store_names
+    from memory.text import dates
+    from memory.text.acts import self_contained, split
+
+    if not is_question(request) or is_request(request) or dates.mentions_time(request):
+        return False
+    lines = [line for text in known for line in split(text) if line.strip()]
+    if self_contained(request, frozenset(store_names(lines))) is not None:
+        return False  # a question of general knowledge: not kept's to answer from memory
+    asked = asked_for(request)
+    if not asked:
+        return False
+
+    def english(text: str) -> str:
+        return bilingual.english_reading(text) if words.has_cjk(text) else text
+
+    # A word of what is asked in a line, in either script ("day rate" in "…at €700 a day",
+    # 手机号 against "cell 604-…" through its English senses).
+    wanted = set(words.tokens(english(asked))) | set(words.tokens(asked))
+    wanted -= _QUESTION_WORDS
+    if not wanted or any(wanted & (set(words.tokens(line)) | set(words.tokens(english(line)))) for line in lines):
+        return False
+    if wanted & _TIME_UNITS and any(
+        dates.mentions_time(line) or set(words.tokens(line)) & _DAY_NAMES or dates.find(line, date.today())
+        for line in lines
+    ):
+        return False  # "what days…", "which night…": a line that names a day or a time speaks of it
+    if not lines or not (meaning.enabled() and meaning.available()):
+        return True
+
+    vectors = meaning.embed([english(asked)] + [english(line) for line in lines])
+    return float((vectors[1:] @ vectors[0]).max()) < BEARS
+
+
 def checked_call(
     model: Model,
     convo: list[Message],
@@ -416,6 +488,8 @@ def checked_call(
             history[-1] = history[-1][: -len(request)]
         if unknown_to_kept(request, known + history, tools):
             return _in_code(model, dont_know(request), "nothing kept holds answers it", on_text)
+        if nothing_bears_on(request, known + history):
+            return _in_code(model, dont_know(request), "nothing kept holds speaks of what it asks", on_text)
     earlier = _earlier_replies(convo, request)
     if choices.request_alone and is_request(request):
         convo = request_alone(convo, request)

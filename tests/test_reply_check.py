@@ -442,3 +442,39 @@ def test_every_tool_list_the_cut_offers_is_one_kept_model_warm_prepares():
         _, offered = cut_prompt([Message("user", turn)], _specs(), EMBEDDED)
         assert offered in prepared, turn
     assert len(prepared) == 3
+
+
+@pytest.mark.parametrize(
+    "question, known",
+    [
+        ("What's Imke's phone number?", ["Imke Vos runs our payroll and signs off anything over 5k."]),
+        ("How many rooms does the venue have?", ["The retreat is at Elm Hall in the second week of June."]),
+        ("What's my landlord's name?", ["The flat's boiler was fixed on Monday."]),
+        ("老周的邮箱是多少？", ["老周负责我们的报销，每月底对一次账。"]),
+    ],
+)
+def test_a_question_no_line_speaks_to_is_unknown_even_when_its_names_are_known(question, known):
+    assert reply_check.nothing_bears_on(question, known)
+
+
+@pytest.mark.parametrize(
+    "question, known",
+    [
+        ("What's Imke's day rate?", ["Imke charges 600 euros a day until March."]),  # a word of what is asked
+        ("Which nights is choir?", ["Choir practice is on Tuesdays and Thursdays."]),  # a day for "which nights"
+        ("Who is my landlord?", ["My landlord, Piet Smit, fixed the boiler on Monday."]),
+        ("老周的手机号是多少？", ["老周的手机号是 138 0000 1234。"]),
+        ("What is the capital of Peru?", []),  # not about the person's world: not judged here
+    ],
+)
+def test_a_question_a_line_speaks_to_goes_on(question, known):
+    assert not reply_check.nothing_bears_on(question, known)
+
+
+def test_a_known_name_does_not_stop_i_dont_know_for_what_was_never_said_of_it(db):
+    model = EmbeddedLike([])
+    s = session(db, model)
+    run_turn(s, "Imke Vos runs our payroll and signs off anything over 5k.")  # a statement: acknowledged in code
+    result = run_turn(s, "What's Imke's phone number?")
+    assert result.reply == reply_check.HONEST_DONT_KNOW and result.calls == []
+    model.assert_complete()  # no generation
