@@ -372,12 +372,16 @@ def unknown_to_kept(request: str, known: list[str], tools: list[ToolSpec] | None
 _HOW_MANY = re.compile(
     r"\bhow\s+(?:many|much)\s+(?P<asked>[a-z][a-z -]*?)\s+(?:are|is|was|were|do|does|did|have|has|will|can)\b", re.I
 )
-_WHOSE_NAME = re.compile(r"\b(?:my|our|the)\s+(?P<asked>[a-z][a-z -]*?)['’]s\s+(?:first\s+|last\s+|full\s+)?name\b", re.I)
+_WHOSE_NAME = re.compile(
+    r"\b(?:my|our|the)\s+(?P<asked>[a-z][a-z -]*?)['’]s\s+(?:first\s+|last\s+|full\s+)?name\b", re.I
+)
 _WHOSE_NAME_ZH = re.compile(r"(?:我|我们)的?(?P<asked>[\u4e00-\u9fff]{1,4}?)(?:叫什么|的名字|名字叫)")
 _QUESTION_WORDS = frozenset(words.tokens("what which who whom whose where when how many much name called"))
 # The units of time a question may ask for ("what days", "which night", "what date").
 _TIME_UNITS = frozenset(words.tokens("day days date night nights time times week month year hour morning evening"))
-_DAY_NAMES = frozenset(words.tokens("monday tuesday wednesday thursday friday saturday sunday")) | frozenset(words.MONTHS)
+_DAY_NAMES = frozenset(words.tokens("monday tuesday wednesday thursday friday saturday sunday")) | frozenset(
+    words.MONTHS
+)
 BEARS = 0.30  # cosine of what is asked with a line, below which the line does not speak of it
 
 
@@ -403,9 +407,8 @@ def nothing_bears_on(request: str, known: list[str]) -> bool:
     known but no number of his was ever given; "How many learners…" when only a camp of that
     grade was spoken of. Without the meaning model, only the word test is made."""
     from memory import meaning
-    from memory.text import bilingual
     from memory.recall import store_names
-    from memory.text import dates
+    from memory.text import bilingual, dates
     from memory.text.acts import self_contained, split
 
     if not is_question(request) or is_request(request) or dates.mentions_time(request):
