@@ -244,7 +244,48 @@ def check(
         if invented:
             return Verdict(False, f"ungrounded answer: {', '.join(invented[:3])} appear nowhere in memory or the chat")
     why = repeats(reply, request, earlier, memory)
-    return Verdict(False, f"parrot: {why}") if why else Verdict(True)
+    if why:
+        return Verdict(False, f"parrot: {why}")
+    off = off_question(reply, request)
+    return Verdict(False, f"off the question: {off}") if off else Verdict(True)
+
+
+# The wh-words that ask for a kind of value, and the kind (memory.superseding's readers): a reply
+# to "how many…" holds a number, to "who…" a name. Closed classes of both languages.
+_ASKS_KIND = (
+    (re.compile(r"\bhow\s+(?:many|much|long|far|old)\b|多少|几(?!点)", re.I), ("amount", "time", "date")),
+    (re.compile(r"\bwhen\b|\bwhat\s+(?:time|date|day)\b|什么时候|几点|哪天|哪一天", re.I), ("date", "time", "amount")),
+    (re.compile(r"\bwho(?:m|se|'s)?\b|谁", re.I), ("name",)),
+    (re.compile(r"\bwhere(?:'s)?\b|哪里|哪儿|哪个|哪家|哪条", re.I), ("name",)),
+)
+
+
+def off_question(reply: str, request: str, today: date | None = None) -> str:
+    """Why ``reply`` cannot answer the question ``request``, or "": it shares no content word with
+    the question and holds no value of the kind the question asks for ("How many learners…" →
+    "I am Vuvu - everyone does."). Only questions whose wh-word asks for a kind of value are
+    judged; an honest "I don't know" is an answer."""
+    from memory import superseding
+    from memory.text.overlap import content_words
+
+    if not is_question(request) or is_request(request) or not reply.strip():
+        return ""
+    if reply.strip() in (HONEST_DONT_KNOW, HONEST_DONT_KNOW_ZH, HONEST_NO_ANSWER) or _DONT_KNOW.search(reply):
+        return ""
+    kinds = next((k for rx, k in _ASKS_KIND if rx.search(request)), None)
+    if kinds == ("name",) and words.has_cjk(request):
+        kinds = None  # a Chinese name is often all dictionary characters (郑经理): not told apart from words
+    if kinds is None:
+        return ""
+    if content_words(reply) & content_words(request):
+        return ""
+    held = superseding.read(reply, today or date.today())
+    if any(held.of(k) for k in kinds):
+        return ""
+    return f"shares no word with the question and holds no {' or '.join(dict.fromkeys(kinds))} it asks for"
+
+
+_DONT_KNOW = re.compile(r"\b(?:don'?t|do not)\s+know\b|\bno idea\b|不知道|没有告诉", re.I)
 
 
 def repeats(reply: str, request: str, earlier: list[str], memory: list[str] | tuple[str, ...] = ()) -> str:

@@ -10,6 +10,10 @@ pass. Afterwards the store is read and graded:
   message's or an earlier reply's (agent/reply_check.py's measure); honest
   lines after failed generations and replies kept wrote itself (a statement
   acknowledged, "I don't know" from code) are counted apart, not as replies;
+- replies off the question: a shown reply to a question asking for a kind
+  of value (who, when, how many…) that shares no word with it and holds no
+  such value ("I am Vuvu - everyone does." to "How many learners…?"),
+  agent/reply_check.py's ``off_question``;
 - confirmations without the action: a reply saying kept booked/sent/…
   with no successful call of that tool in its turn;
 - actions without a request: an acting call in a step the script marks as
@@ -303,13 +307,14 @@ def _check_values(call: dict, expect: dict, today: date) -> list[str]:
 
 
 def grade(result: SessionResult, session: dict, today: date, *, short: bool = False) -> dict:
-    from agent.reply_check import acts, claimed_actions, containment, repeats
+    from agent.reply_check import acts, claimed_actions, containment, off_question, repeats
 
     person: list[str] = []
     earlier: list[str] = []
     g: dict[str, Any] = {
         "turns": 0,
         "parrots": 0,
+        "off_question": 0,
         "confirmations_without_action": 0,
         "actions_without_request": 0,
         "actions_asked": 0,
@@ -349,6 +354,10 @@ def grade(result: SessionResult, session: dict, today: date, *, short: bool = Fa
             if why:
                 g["parrots"] += 1
                 s.problems.append(f"parrots: {why}")
+            off = off_question(s.reply, text, today) if not s.calls else ""
+            if off:
+                g["off_question"] += 1  # too short or beside the point to answer it ("I am Vuvu…")
+                s.problems.append(f"off the question: {off}")
             earlier.append(s.reply)
         earlier.append(text)
         done = {c["name"] for c in s.calls if not c["is_error"]}
@@ -445,7 +454,8 @@ def render(results: list[tuple[SessionResult, dict]]) -> str:
     for r, g in results:
         secs = g["reply_seconds"]
         lines.append(
-            f"{r.id}: {g['turns']} turns; parrots {g['parrots']}, confirmations without action "
+            f"{r.id}: {g['turns']} turns; parrots {g['parrots']}, off the question {g['off_question']}, "
+            f"confirmations without action "
             f"{g['confirmations_without_action']}, actions without request {g['actions_without_request']}; "
             f"actions {g['actions_right_values']}/{g['actions_asked']} right values "
             f"({g['actions_right_tool']} right tool); never-said answered 'I don't know' "

@@ -35,7 +35,7 @@ from datetime import date
 
 from memory.text import dates, words
 from memory.text.numbers import CN_NUMERAL as _CN_NUMERAL
-from memory.text.numbers import amount
+from memory.text.numbers import amount, en_int
 
 KINDS = ("date", "time", "amount", "name")
 
@@ -69,7 +69,7 @@ _NAME = re.compile(
 # Words written with a capital for grammar, not because they name something.
 _NOT_NAMES = frozenset(
     "i i'm i'd i'll i've a an the this that these those it its my our your their his her we you they he she "
-    "if so but and or then also please hi hello hey ok okay yes no".split()
+    "if so but and or then also please hi hello hey ok okay yes no on in at by for to from with".split()
 )
 
 
@@ -112,7 +112,8 @@ def _names(text: str) -> list[tuple[int, int, str]]:
             start += len(first) + (len(run) - len(run[len(first) :].lstrip()) - len(first))
             run = run[len(first) :].lstrip()
         parts = run.split()
-        if not parts or (m.start() == lead and len(parts) == 1 and start == m.start()):
+        words_in = [p for p in parts if not p[:1].isdigit()]
+        if not words_in or (m.start() == lead and len(words_in) == 1 and start == m.start()):
             continue  # the sentence's first word alone: every sentence starts with a capital
         if parts[0].lower() in _DAY_WORDS:
             continue  # "January 14", "Friday": dates read those
@@ -132,8 +133,8 @@ def _cjk_names(text: str) -> list[tuple[int, int, str]]:
     runs = bilingual.unlisted(text) + proper
     for run in runs:  # where no dictionary word covers it, or the dictionary knows it as a name
         start = text.find(run)
-        if any(_DIGITS.search(t) for t in words.tokens(run)):
-            continue  # 三点, 十五号: a time or a day the other readers take
+        if any(_DIGITS.search(t) for t in words.tokens(run)) or any(len(n) > 1 for n in _CN_AMOUNT.findall(run)):
+            continue  # 三点, 十五号, 八千块: a time, a day or an amount the other readers take
         if start >= 0 and not any(a <= start < b for a, b, _ in out):
             out.append((start, start + len(run), run))
     return out
@@ -167,6 +168,8 @@ def read(text: str, said_on: date) -> Reading:
             found["time"].add(tok)
         elif _DIGITS.search(tok):
             found["amount"].add(tok)
+        elif tok not in ("a", "an", "one") and (count := en_int(tok)) is not None:  # "one" is mostly a pronoun
+            found["amount"].add(str(count))  # "fourteen", which the word reader leaves as a word
     # Amounts in Chinese numerals (八十万, 三千五), which the word reader leaves as characters; one
     # character alone is a count word's (一家, 两个), and a numeral before 月/号/日/点 is a date or time.
     rest = _cut(text, spans + [(a, b) for a, b, _ in named])

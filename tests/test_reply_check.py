@@ -478,3 +478,34 @@ def test_a_known_name_does_not_stop_i_dont_know_for_what_was_never_said_of_it(db
     result = run_turn(s, "What's Imke's phone number?")
     assert result.reply == reply_check.HONEST_DONT_KNOW and result.calls == []
     model.assert_complete()  # no generation
+
+
+@pytest.mark.parametrize(
+    "question, reply",
+    [
+        ("How many seats does the minibus have?", "I am Tanya, everyone does."),
+        ("When is the audit?", "Sure, sounds good."),
+        ("Who signs off the invoices?", "yes, that is right."),
+        ("下周的培训要多少钱？", "好的，没问题。"),
+    ],
+)
+def test_a_reply_beside_the_question_is_off_it(question, reply):
+    assert reply_check.off_question(reply, question)
+    assert not reply_check.check(reply, request=question, earlier=[], done=[]).ok
+
+
+@pytest.mark.parametrize(
+    "question, reply",
+    [
+        ("How many seats does the minibus have?", "Fourteen."),  # a value of the asked kind
+        ("When is the audit?", "On 3 March."),
+        ("Who signs off the invoices?", "Marta Lind."),
+        ("Who signs off the invoices?", "The invoices go to finance."),  # a word of the question
+        ("下周的培训要多少钱？", "八千块。"),
+        ("谁负责报销？", "老周。"),  # a Chinese name may be all dictionary characters: not judged
+        ("What did I promise Tom?", "ok"),  # "what" asks for no kind of value: not judged here
+        ("Who signs off the invoices?", reply_check.HONEST_DONT_KNOW),
+    ],
+)
+def test_an_answer_or_an_honest_line_is_not_off_the_question(question, reply):
+    assert reply_check.off_question(reply, question) == ""
