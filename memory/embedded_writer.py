@@ -218,15 +218,23 @@ def supersedes(new: Values, old: Values) -> bool:
     return _superseded(new, [old]) == 0
 
 
-def _superseded(new: Values, olds: list[Values]) -> int | None:
-    """The index of the latest of ``olds`` that ``new`` supersedes by shape, else the one it
-    supersedes by meaning among the few nearest (memory.superseding.superseded), or None."""
-    by_shape = next((i for i in reversed(range(len(olds))) if _supersedes_by_shape(new, olds[i])), None)
+def _superseded(new: Values, olds: list[Values], latest_first: bool = True) -> int | None:
+    """The index of the first of ``olds`` (latest first, or in order) that ``new`` supersedes by
+    shape, else the one it supersedes by meaning among the few nearest
+    (memory.superseding.superseded), or None."""
+    order = reversed(range(len(olds))) if latest_first else range(len(olds))
+    by_shape = next((i for i in order if _supersedes_by_shape(new, olds[i]) and not _other_things(new, olds[i])), None)
     if by_shape is not None or new.reading is None:
         return by_shape
     judged = [(i, old.reading) for i, old in enumerate(olds) if old.reading is not None and not _narrowed(new, old)]
     found = superseding.superseded(new.reading, [reading for _, reading in judged])
     return judged[found][0] if found is not None else None
+
+
+def _other_things(new: Values, old: Values) -> bool:
+    """Every name changed with the value ("The Helix launch is set for December 30" after "The
+    Willow launch is set for December 23"): another thing, however alike the words."""
+    return bool(new.reading and old.reading and superseding.other_things(new.reading, old.reading))
 
 
 def _narrowed(new: Values, old: Values) -> bool:
@@ -372,7 +380,7 @@ def read(db, batch: list, *, cap: int, today: date) -> Written:
             continue
         candidate = reconcile.FactCandidate(text, said_on, [mid])
         mine = values(text, ref)
-        earlier = _superseded(mine, [v for _, v in planned])
+        earlier = _superseded(mine, [v for _, v in planned], latest_first=False)
         if earlier is not None:  # a later value within this batch: only the latest is stored
             replaced, _ = planned.pop(earlier)
             fplan.adds = [c for c in fplan.adds if c is not replaced]

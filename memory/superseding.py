@@ -101,27 +101,39 @@ class Reading:
 
 
 def _names(text: str) -> list[tuple[int, int, str]]:
-    """Capitalised runs that name something: not the sentence's first word alone (every
-    sentence starts with a capital), not a month or weekday (dates read those)."""
+    """Capitalised runs that name something: not the words capitalised for grammar ("The", "I'd"),
+    not the sentence's first word (every sentence starts with a capital: "Sent Priya the report"
+    names Priya), not a month or weekday (dates read those)."""
     out = []
     lead = len(text) - len(text.lstrip())
     for m in _NAME.finditer(text):
-        start, run = m.start(), re.sub(r"['’]s$", "", m.group(0))
-        while run.split() and run.split()[0].lower() in _NOT_NAMES:  # "The Grade 9 camp": "the" is grammar
-            first = run.split()[0]
-            start += len(first) + (len(run) - len(run[len(first) :].lstrip()) - len(first))
-            run = run[len(first) :].lstrip()
-        parts = run.split()
-        words_in = [p for p in parts if not p[:1].isdigit()]
-        if not words_in or (m.start() == lead and len(words_in) == 1 and start == m.start()):
-            continue  # the sentence's first word alone: every sentence starts with a capital
-        if parts[0].lower() in _DAY_WORDS:
+        found = re.sub(r"['’]s$", "", m.group(0))
+        pieces = [(w.start() + m.start(), w.group(0)) for w in re.finditer(r"\S+", found)]
+        if pieces and pieces[0][0] == lead:
+            pieces = pieces[1:]  # the sentence's first word
+        while pieces and pieces[0][1].lower() in _NOT_NAMES:
+            pieces = pieces[1:]
+        while pieces and (pieces[-1][1].lower() in _NOT_NAMES or pieces[-1][1].lower() in _LINKS):
+            pieces = pieces[:-1]
+        if not pieces or all(p[:1].isdigit() for _, p in pieces):
+            continue
+        if pieces[0][1].lower() in _DAY_WORDS:
             continue  # "January 14", "Friday": dates read those
-        out.append((start, start + len(run), run.lower()))
+        start, end = pieces[0][0], pieces[-1][0] + len(pieces[-1][1])
+        out.append((start, end, text[start:end].lower()))
     return out
 
 
+_LINKS = frozenset("of van von de der da del la le du al bin".split())  # inside a name, never at its end
 _DAY_WORDS = frozenset(words.tokens("monday tuesday wednesday thursday friday saturday sunday") + list(words.MONTHS))
+
+
+# Chinese grammatical characters (pronouns, particles, prepositions, aspect markers, adverbs of
+# time and degree): a closed class. The run reader leaves them stranded beside the name a run holds
+# (定在海天, 了小周, 前把), so a run is cut at them and only pieces of two characters or more stay.
+_ZH_GRAMMAR = re.compile(
+    "[我你他她它们的地得了着过把被在到从向跟和与给对让叫是有要会能将已正刚才就都也还又再很太最前后这那哪么呢吗吧啊]"
+)
 
 
 def _cjk_names(text: str) -> list[tuple[int, int, str]]:
@@ -130,7 +142,7 @@ def _cjk_names(text: str) -> list[tuple[int, int, str]]:
     out: list[tuple[int, int, str]] = []
     # 一月 and 周五 are proper names to the dictionary ("January", "Friday"): dates read those.
     proper = [w for w in bilingual.words(text) if bilingual.proper_name(w) and not set(words.tokens(w)) & _DAY_WORDS]
-    runs = bilingual.unlisted(text) + proper
+    runs = [piece for run in bilingual.unlisted(text) for piece in _ZH_GRAMMAR.split(run) if len(piece) > 1] + proper
     for run in runs:  # where no dictionary word covers it, or the dictionary knows it as a name
         start = text.find(run)
         if any(_DIGITS.search(t) for t in words.tokens(run)) or any(len(n) > 1 for n in _CN_AMOUNT.findall(run)):
@@ -143,11 +155,15 @@ def _cjk_names(text: str) -> list[tuple[int, int, str]]:
 def read(text: str, said_on: date) -> Reading:
     """The values ``text`` carries (said on ``said_on``) and the text without them."""
     text = re.sub(r"^\s*\d{4}-\d{2}-\d{2}\s*:\s*", "", text)  # a stored fact's own date prefix
-    text = re.sub(r"\s*\(\d{4}-\d{2}-\d{2}[^)]*\)", "", text)  # the dates annotate() added
+    text = re.sub(r"\s*\(\d{4}-\d{2}(?:-\d{2})?[^)]*\)", "", text)  # the dates annotate() added
     spans: list[tuple[int, int]] = []
     found: dict[str, set[str]] = {k: set() for k in KINDS}
     for start, end, _, span in dates.find(text, said_on):
-        found["date"].add(span.label())
+        if span.start > said_on:
+            # A day ahead is a value a plan holds, which a later message may move. One already
+            # come ("this morning", "yesterday", "this month") dates an occurrence being reported:
+            # two such reports are two events, and neither replaces the other.
+            found["date"].add(span.label())
         spans.append((start, end))
     named: list[tuple[int, int, str]] = []
     for start, end, name in _names(text) + (_cjk_names(text) if words.has_cjk(text) else []):
@@ -201,13 +217,39 @@ def _same(a: str, b: str) -> bool:
 
 
 def changed_kinds(new: Reading, old: Reading) -> list[str]:
-    """The kinds of value both carry where the new one has a value the old one lacks."""
+    """The kinds of value both carry where the new one has a value the old one lacks and the old
+    one a value the new one does not repeat as it was: "Aisha owns Lighthouse" adds a name to
+    "the Lighthouse launch…" and replaces none; "Kelvingrove fell through, so … the Riverside"
+    replaces "Kelvingrove Park", naming only part of it."""
     out = []
     for kind in KINDS:
         a, b = new.of(kind), old.of(kind)
-        if a and b and any(not any(_same(x, y) for y in b) for x in a):
+        if a and b and any(not any(_same(x, y) for y in b) for x in a) and (b - a or _denied(new.text, b & a)):
             out.append(kind)
     return out
+
+
+# Negation, a closed class in both languages: the old value named in a denied clause ("not at
+# Pinecrest any more", 不在北湖了) is said to hold no longer.
+_NEGATION = re.compile(r"\b(?:not|no\s+longer|never|isn'?t|aren'?t|wasn'?t|won'?t|instead\s+of)\b|n't\b|不|没|非", re.I)
+
+
+def _denied(text: str, values: frozenset[str]) -> bool:
+    clauses = re.split(r"[,，;；.。!！?？]", text)
+    return any(v in c.lower() and _NEGATION.search(c) for c in clauses for v in values)
+
+
+def other_things(new: Reading, old: Reading, kinds: Sequence[str] | None = None) -> bool:
+    """Both name things and no name is shared or named again: "The Harbor budget is $44k" after
+    "The Lighthouse budget is $42k" speaks of another budget, not a new value of the same one."""
+    kinds = changed_kinds(new, old) if kinds is None else kinds
+    a, b = new.of("name"), old.of("name")
+    if not (a and b) or any(_same(x, y) for x in a for y in b) or names_old_value(new, old, "name"):
+        return False
+    # Every name replaced: another value of the same kind changed with them, or both sentences
+    # name two things or more ("Diego runs Helix…" and "Elena runs Zenith…"), is another thing.
+    # One new name ("the dinner is now at the Ritz", "Omari Blake mentors me now") may be the value.
+    return any(k != "name" for k in kinds) or (len(a) >= 2 and len(b) >= 2)
 
 
 def names_old_value(new: Reading, old: Reading, kind: str) -> bool:
@@ -252,9 +294,13 @@ def closeness(new: Reading, old: Reading, kinds: Sequence[str] = KINDS) -> float
     cos = float(a @ b)
     if cos < ROUGHLY_NEAR:
         return cos
+    # Both readings must find them close: with every value masked (a shared name alone cannot make
+    # two sentences one thing: "the Lighthouse launch moved…" and "Lighthouse nightly build broke…"),
+    # and with only what changed masked (a word the masking took cannot hide that they differ:
+    # "Priya's hiring budget" and "the Q3 budget").
     shared = new.of("name") & old.of("name")  # the same name: "Manchester" is not "Manchester Crown Court"
     a, b = meaning.embed([_english(new.masked_for(kinds, shared)), _english(old.masked_for(kinds, shared))])
-    return float(a @ b)
+    return min(cos, float(a @ b))
 
 
 def _zh_words(reading: Reading) -> set[str]:
@@ -266,7 +312,7 @@ def _zh_words(reading: Reading) -> set[str]:
 def supersedes(new: Reading, old: Reading) -> bool:
     """``new`` gives a changed value of the same kind for the same thing ``old`` spoke of."""
     kinds = changed_kinds(new, old)
-    if not kinds:
+    if not kinds or other_things(new, old, kinds):
         return False
     cos = closeness(new, old, kinds)
     if cos is None:

@@ -92,6 +92,11 @@ def test_a_changed_value_of_one_thing_supersedes_whatever_the_wording(earlier, l
         ("The team retreat is at the Pinecrest Lodge in Keswick.", "The client dinner is at Elm Hall."),
         ("我的主管是王磊。", "客户培训安排在东港酒店。"),
         ("我在宁波一家物流公司做采购。", "我答应了小吴，周三之前把采购清单发给她。"),
+        ("The Kestrel launch is set for March 3.", "The Osprey launch is set for March 9."),  # another launch
+        (
+            "Ines Roth runs Falcon; her email is ines@corvel.example.",
+            "Tom Aal runs Heron; his email is tom@corvel.example.",
+        ),
     ],
 )
 def test_another_thing_with_a_value_of_the_same_kind_does_not(earlier, later):
