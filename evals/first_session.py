@@ -21,8 +21,9 @@ pass. Afterwards the store is read and graded:
 - the requested actions: the right tool, and the right values in its result;
 - never-said questions answered with "I don't know" (or the Chinese);
 - after the pass: SOUL holding the nickname and the format wish; facts
-  right, stale (an old value still active) and invented (an active fact
-  whose words are mostly not the person's);
+  right, stale (an old value still active: a fact with the old value and
+  not the new one) and invented (an active fact whose words are mostly not
+  the person's);
 - seconds per reply and for the pass.
 
 Process failures (a command that crashed or timed out) are counted apart.
@@ -395,7 +396,15 @@ def grade(result: SessionResult, session: dict, today: date, *, short: bool = Fa
     checked = [f for f in session.get("facts", []) if not (short and f.get("long"))]
     g["facts_checked"] = len(checked)
     g["facts_right"] = sum(any(all(w.lower() in t for w in f["right"]) for t in facts) for f in checked)
-    g["facts_stale"] = sum(any(any(w.lower() in t for w in f.get("stale", [])) for t in facts) for f in checked)
+    # Stale: an active fact that holds the old value and not the new one. A fact that names the old
+    # value beside the new ("X fell through, so it is now at Y", 不在X了) is the change itself.
+    g["facts_stale"] = sum(
+        any(
+            any(w.lower() in t for w in f.get("stale", [])) and not all(w.lower() in t for w in f["right"])
+            for t in facts
+        )
+        for f in checked
+    )
     g["facts_invented"] = sum(1 for t in result.facts if _invented(t, person))
     g["facts_active"] = len(result.facts)
     g["pass_seconds"] = round(result.pass_seconds, 1)
