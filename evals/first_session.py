@@ -477,6 +477,8 @@ def render(results: list[tuple[SessionResult, dict]]) -> str:
             f"invented {g['facts_invented']} of {g['facts_active']} active; pass {g['pass_seconds']}s; seconds per reply "
             f"median {statistics.median(secs) if secs else 0:.1f}, max {max(secs) if secs else 0:.1f}"
         )
+        for fact in r.facts:
+            lines.append(f"    fact: {fact[:110]}")
         for s in r.steps:
             if s.problems:
                 lines.append(
