@@ -38,3 +38,14 @@ def test_a_reply_beside_a_typed_question_is_counted_off_the_question():
     assert grade(SessionResult("s", steps=steps), {"steps": []}, date(2026, 12, 1))["off_question"] == 1
     steps = [StepResult({"say": "How many rooms does Elm Hall have?"}, reply="Forty rooms.")]
     assert grade(SessionResult("s", steps=steps), {"steps": []}, date(2026, 12, 1))["off_question"] == 0
+
+
+def test_a_due_day_without_a_time_checks_the_date_alone():
+    from evals.first_session import _check_values
+
+    call = {"arguments": {"due": "2026-12-04T17:00"}, "result": {"id": 3}}
+    assert _check_values(call, {"due": {"day": 3}}, date(2026, 12, 1)) == []
+    assert _check_values(call, {"due": {"day": 2}}, date(2026, 12, 1)) == [
+        "due is '2026-12-04T17:00', expected 2026-12-03"
+    ]
+    assert _check_values(call, {"due": {"day": 3, "time": "09:00"}}, date(2026, 12, 1))
