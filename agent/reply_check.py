@@ -455,6 +455,8 @@ def nothing_bears_on(request: str, known: list[str]) -> bool:
     if not is_question(request) or is_request(request) or dates.mentions_time(request):
         return False
     lines = [line for text in known for line in split(text) if line.strip()]
+    if not lines:
+        return False  # nothing was shown to judge by (a one-shot `kept ask`): the model may look it up
     if self_contained(request, frozenset(store_names(lines))) is not None:
         return False  # a question of general knowledge: not kept's to answer from memory
     asked = asked_for(request)
@@ -475,7 +477,7 @@ def nothing_bears_on(request: str, known: list[str]) -> bool:
         for line in lines
     ):
         return False  # "what days…", "which night…": a line that names a day or a time speaks of it
-    if not lines or not (meaning.enabled() and meaning.available()):
+    if not (meaning.enabled() and meaning.available()):
         return True
 
     vectors = meaning.embed([english(asked)] + [english(line) for line in lines])

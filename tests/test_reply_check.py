@@ -509,3 +509,8 @@ def test_a_reply_beside_the_question_is_off_it(question, reply):
 )
 def test_an_answer_or_an_honest_line_is_not_off_the_question(question, reply):
     assert reply_check.off_question(reply, question) == ""
+
+
+def test_with_nothing_shown_nothing_is_judged():
+    # A one-shot `kept ask` before any fact is stored: the model may still look it up.
+    assert not reply_check.nothing_bears_on("Who is our contact at the IT company?", [])
