@@ -19,10 +19,13 @@ whatever the sentence's shape:
   venue deposit is ___" and "The catering budget is ___" are not.
 
 A new sentence supersedes an old one when they share a kind of value whose
-values differ and, with the values masked, mean nearly the same thing. When
-the new one also names the old value ("Kelvingrove fell through", 不在海天了)
-it says outright that the old value no longer holds, and less closeness is
-needed. Without the meaning model (``KEPT_MEANING=0`` or no model package)
+new value replaces (or denies) the old and, with the values masked, mean
+nearly the same thing. When the new one also names the old value
+("Kelvingrove fell through", 不在海天了) it says outright that the old value no
+longer holds, and less closeness is needed. Two sentences whose names are all
+different while another value changed speak of two things ("the Harbor
+budget", "the Lighthouse budget"), and a day already come dates a report of
+what happened, not a value a later message moves. Without the meaning model (``KEPT_MEANING=0`` or no model package)
 this answers False and the word-overlap reading of the caller stands alone.
 """
 
@@ -46,15 +49,14 @@ KINDS = ("date", "time", "amount", "name")
 # two need only be about the same thing in broad terms.
 SAME_THING = 0.6
 SAME_THING_NAMING_OLD = 0.35
+ROUGHLY_NEAR = 0.15  # below this with every value masked, the pair is not embedded again
 # A Chinese sentence reaches the model as its CC-CEDICT glosses, a bag of dictionary senses in
 # which unrelated sentences lie closer (dev statements of one session: up to 0.61 apart from any
-# change), so more closeness is asked of them.
+# change), so more closeness is asked of them, and the glosses alone are not trusted: the two must
+# also share dictionary words beside their values (装修 and 预算 of a renovation budget; every one
+# of the shorter's: 年会 of 年会定在…), as two English sentences about one thing do.
 SAME_THING_ZH = 0.65
-ROUGHLY_NEAR = 0.15  # below this with every value masked, keeping the shared names is not tried
 SAME_THING_NAMING_OLD_ZH = 0.5
-# ... and the glosses alone are not trusted: the two must also share dictionary words beside
-# their values (装修 and 预算 of a renovation budget; every one of the shorter's, 年会 of 年会定在…), as two English
-# sentences about one thing do.
 ZH_SHARED_WORDS = 2
 
 _CN_AMOUNT = re.compile(rf"(?<!第){_CN_NUMERAL}")
