@@ -443,8 +443,9 @@ def asked_for(question: str) -> str | None:
 
 def nothing_bears_on(request: str, known: list[str]) -> bool:
     """A question about the person's world where no line kept holds (recalled facts, memory,
-    the chat) speaks of what it asks: the asked thing's head word is in none of them and none
-    is near it in meaning (memory/meaning.py). "What's Duncan's mobile number?" when Duncan is
+    the chat) speaks of what it asks: no word of the asked thing is in any of them (in either
+    script), no day is named when it is a unit of time, and none is near it in meaning
+    (memory/meaning.py). "What's Duncan's mobile number?" when Duncan is
     known but no number of his was ever given; "How many learners…" when only a camp of that
     grade was spoken of. Without the meaning model, only the word test is made."""
     from memory import meaning
