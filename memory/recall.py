@@ -440,6 +440,8 @@ class _DocsIndex:
         if not terms or not self.docs:
             return []
         why, named = self.gate(text, terms)
+        if why is not None and text != query and _self_contained(query, named) is not None:
+            why = None  # it works on the material it carries, read before that was cut off
         if why is None and not (rules and _is_request(text) and self._acts_in_world(terms)):
             return []
         scores = self.index.scores(terms)
