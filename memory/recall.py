@@ -102,17 +102,21 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from datetime import date
 from typing import TYPE_CHECKING
 
 from memory import meaning
 from memory.text import STOP_WORDS, bilingual, has_cjk, query_terms, tokens
 from memory.text.acts import POSSESSIVE as _POSSESSIVE
+from memory.text.acts import asks_leave as _asks_leave
 from memory.text.acts import focus as _focus
 from memory.text.acts import is_question as _is_question
 from memory.text.acts import is_request as _is_request
 from memory.text.acts import self_contained as _self_contained
 from memory.text.acts import without_material as _without_material
+from memory.text.dates import find as find_dates
 from memory.text.dates import undated
+from memory.text.numbers import money
 from memory.text.words import MONTHS, fold
 
 if TYPE_CHECKING:
@@ -127,7 +131,8 @@ MIN_RELATIVE = 0.3  # and scores at least this share of the best fact's score
 MIN_TERMS = 2  # and shares at least this many distinct words with the turn (all, if it has fewer)
 MAX_NAMED = 4  # facts brought by a name of the turn
 NAME_MAX_SHARE = 0.25  # a name held by more of the documents than this is no anchor
-MAX_RULES = 3  # standing rules brought to a request
+MAX_RULES = 3  # standing rules brought to a request on shared words or a time alone
+RULES_ALL = 10  # a request acting on the person's world gets up to this many standing rules (about 250 tokens)
 LINK_MAX_SHARE = 0.2  # a word linking a rule to a request is held by at most this share of the facts
 RARE_SHARE = 0.05  # a word held by at most this share of the documents (or two) is a rare one
 # Meaning (all-MiniLM-L6-v2 cosines), set on the dev splits (see docs/recall.md):
@@ -297,10 +302,33 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z0-9'’-]*")
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _WHEN_WORDS = frozenset(tokens(" ".join(_WEEKDAYS + MONTHS)))
 _CLOCK = re.compile(r"^\d{1,2}:\d{2}$")
+# Someone or something particular a request acts on: a title before a name, a third person, a
+# possessive ("the Patels' bill", "Lucky's shots", "our supplier"; not a contraction).
+_PARTICIPANT = re.compile(
+    r"\b(?:mr|mrs|ms|miss|dr|prof|sr|sra|mme)\b\.?\s+\w|\b(?:him|her|them|their|his|my|our)\b"
+    r"|\b\w+s['’](?=\s)|\b(?!(?:it|that|what|who|where|when|how|there|here|he|she|let)['’]s\b)\w+['’]s\b",
+    re.I,
+)
+# A noun with a number after it names one particular thing ("room 12", "ward 5", "invoice 4471",
+# "task #3"), where a number before a noun counts ("three ideas", "42 metres"). Not the opening
+# word (a verb: "Convert 5 miles…"), not after a preposition ("in 10 minutes", "to 3").
+_IDENTIFIER = re.compile(
+    r"(?<=\w\s)(?!(?:at|by|to|in|on|for|from|until|till|of|about|around|under|over|than|and|or|is|are|was"
+    r"|were|the|a|an|be|with|into|between|after|before|every|each|per|like|about|only|just)\b)"
+    r"[a-z]{3,}\s+(?:no\.?\s*|#)?\d+\b(?![:.,]\d|\s*(?:am|pm|%)\b)",
+    re.I,
+)
+_PARTICIPANT_ZH = re.compile("他|她|先生|太太|女士|小姐|老师|医生|阿姨|叔叔|经理|我的|我们的")
 # What a rule is made of: a modal, a negation or a preference ("must", "never",
 # "does not", "prefers", "wants", "only", "without", 不要, 必须). Grammar, not topics.
+# Deontic words say the same ("needs Bronwyn's approval first", "is off-limits", "not allowed",
+# "has to"), and so do negative quantifiers ("Nothing leaves the office until…", "nobody books…").
 _RULE = re.compile(
-    r"\b(must|never|always|not|no|don't|doesn't|won't|only|without|unless|should|requires?)\b|不要|不能|别|必须|只|总是|从不|要求",
+    r"\b(must|never|always|not|no|don't|doesn't|won't|only|without|unless|should|requires?|required"
+    r"|needs?\s+(?:to\b|\w+(?:'s|’s)?\s+(?:\w+\s+)?(?:approval|sign-?off|ok|okay|consent|permission|review))"
+    r"|ha(?:ve|s)\s+to|ought\s+to|(?:not\s+)?(?:allowed|permitted)|forbidden|prohibited|banned|off[- ]limits"
+    r"|mandatory|compulsory|nothing|nobody|no\s+one|none)\b"
+    r"|不要|不能|别|必须|只|总是|从不|要求|不得|禁止|不许|不准|不可|务必|一律|须|需要.{0,8}(?:批准|同意|审核|签字|确认)",
     re.I,
 )
 # A preference is a rule only when it is the person's: "user prefers…", not "Meridian wants…".
@@ -375,6 +403,29 @@ def _chinese_word(word: str) -> frozenset[str]:
     return frozenset({word[i : i + 2] for i in range(len(word) - 1)} | set(bilingual.glosses(word)))
 
 
+# A clock time in words ("9 o'clock", "at 4"), which the index terms do not normalise.
+_CLOCK_WORDS = re.compile(
+    r"\b\d{1,2}\s*o['’]?clock\b|\b(?:at|by|before|after|from|until|till)\s+\d{1,2}(?::\d{2})?\b", re.I
+)
+# 一点 as "a bit" (客气一点, 简短一点) rather than one o'clock (下午一点, 一点半).
+_A_BIT = re.compile("(?<![午上晚早凌天号日])一点(?![钟半前后到一二三四五六七八九十0-9])")
+
+
+def _says_when(text: str, terms: list[str]) -> bool:
+    """Whether a text names a day or a time of the calendar: a clock time, a weekday or a month
+    (its index terms), a date read relative to today (``dates.find``: "tomorrow", "next week",
+    周六), a clock time in words. Not a bare part of the day ("a rainy afternoon")."""
+    if _A_BIT.search(text):
+        text = _A_BIT.sub(" ", text)
+        terms = _terms(text)
+    return (
+        any(_is_when(t) for t in terms)
+        or bool(find_dates(text, date.today()))
+        or bool(_CLOCK_WORDS.search(text))
+        or bool(re.search(r"\bweekend\b|周末", text, re.I))
+    )
+
+
 def _is_when(term: str) -> bool:
     return term in _WHEN_WORDS or bool(_CLOCK.match(term))
 
@@ -398,6 +449,8 @@ class _DocsIndex:
         self.term_sets = [frozenset(t) for t in toks]
         self._names: dict[str, set[int]] | None = None
         self._rules: list[int] | None = None
+        self._kinds: dict[int, tuple[bool, bool]] = {}
+        self.rule_set: frozenset[int] = frozenset()
         self._judge: _Meaning | None = None
         self.stored_vectors: Callable[[list[tuple[int, str]]], np.ndarray] | None = None
 
@@ -411,6 +464,7 @@ class _DocsIndex:
     def rules(self) -> list[int]:
         if self._rules is None:
             self._rules = [i for i, d in enumerate(self.docs) if is_rule(d)]
+            self.rule_set = frozenset(self._rules)
         return self._rules
 
     def _meaning(self) -> _Meaning | None:
@@ -442,14 +496,16 @@ class _DocsIndex:
         why, named = self.gate(text, terms)
         if why is not None and text != query and _self_contained(query, named) is not None:
             why = None  # it works on the material it carries, read before that was cut off
-        if why is None and not (rules and _is_request(text) and self._acts_in_world(terms)):
+        # A request to act on the person's world (or asking leave to) gets their standing rules.
+        governed = rules and bool(self.rules) and self._acts_in_world(query, text, terms, named)
+        if why is None and not governed:
             return []
         scores = self.index.scores(terms)
         # Meaning is asked only where it can change the outcome (a focus to judge, or nothing found
         # on words): the model and the documents' vectors load on first need, not on every turn.
         meant = why is not None and meaning.available()
         if not scores and not meant:
-            return []
+            return self._rules_for(text, terms, {}, scores, governed) if governed else []
         out: dict[int, Match] = {}
         # Names, and what the person calls theirs ("my manager"): the facts
         # holding one, best first (the newest on a tie).
@@ -523,7 +579,8 @@ class _DocsIndex:
             for i, closeness in judge.closest(text, asked if holders else _focus(text)):
                 out[i] = Match(i, scores.get(i, 0.0), f"meaning: close to the message ({closeness:.2f})")
         if not scores and not out:
-            return []  # no word in common and nothing close in meaning: nothing for rules or hops to go on
+            # No word in common and nothing close in meaning: nothing for hops to go on.
+            return self._rules_for(text, terms, {}, scores, governed) if governed else []
         # One hop: a fact found on words names something ("Project Atlas, the
         # rebuild of the intake pipeline"); facts on that name sharing a word
         # with the turn come too ("Atlas beta launch moved to 21 October").
@@ -545,10 +602,11 @@ class _DocsIndex:
                 via = sorted(self.term_sets[i] & hop_names)
                 out[i] = Match(i, score, f"words: {', '.join(shared)}; through: {', '.join(via)}")
                 hops += 1
-        if rules and _is_request(text):
-            for m in self._rules_for(terms, out, scores):
-                out.setdefault(m.index, m)
-        return sorted(out.values(), key=lambda m: (-m.score, -m.index))[:k]
+        found = sorted(out.values(), key=lambda m: (-m.score, -m.index))[:k]
+        if governed or rules and _is_request(text):
+            # The rules come beside what the turn found, not in place of it.
+            found += [m for m in self._rules_for(text, terms, out, scores, governed) if m.index not in out]
+        return found
 
     def gate(self, text: str, terms: list[str]) -> tuple[str | None, set[str]]:
         """Why ``text`` may get memory from these documents (None: it is not about the person's
@@ -623,12 +681,41 @@ class _DocsIndex:
                     anchors.setdefault(key or "+".join(sorted(t for w in phrase for t in w)), set()).add(i)
         return anchors
 
-    def _acts_in_world(self, terms: list[str]) -> bool:
-        """A request that says when (a clock time, a weekday): acting in the person's calendar."""
-        return any(_is_when(t) for t in terms)
+    def _acts_in_world(self, query: str, text: str, terms: list[str], named: set[str]) -> bool:
+        """Whether the turn asks kept to act, or asks leave to, on something of the person's world:
+        what the person's standing rules govern. An action on the world involves someone or
+        something particular, or a value a rule may bound: a name of the store's, a title before a
+        name ("Mrs Tan"), a third person ("them", "her", 他), something possessed ("the Patels'
+        bill", "Lucky's shots", "our supplier"), a day or a time (``dates.mentions_time``), an
+        amount of money (``numbers.money``). Work on text for the person alone ("Write a haiku
+        about rain", "Give me three slogans", 给我讲个笑话) has none of these and gets no rules; a
+        rework of the material a request carries has only that material, which is cut off first."""
+        if not (_is_request(text) or _asks_leave(text)):
+            return False
+        if _self_contained(query, named) is not None:
+            return False
+        return bool(
+            named
+            or _PARTICIPANT.search(text)
+            or _PARTICIPANT_ZH.search(text)
+            or _IDENTIFIER.search(text)
+            or _says_when(text, terms)
+            or money(text)
+        )
 
-    def _rules_for(self, terms: list[str], chosen: dict[int, Match], scores: dict[int, float]) -> list[Match]:
-        """The person's standing rules about what the request is about (rule 4 above)."""
+    def _rules_for(
+        self, text: str, terms: list[str], chosen: dict[int, Match], scores: dict[int, float], governed: bool = False
+    ) -> list[Match]:
+        """The person's standing rules that bear on a request (rule 4 above).
+
+        A request acting on the person's world (``governed``) gets their rules as an instruction,
+        as it gets the SOUL: all of them while they are few, else the ``RULES_ALL`` nearest. Code
+        cannot know that a named drug is a narcotic or that a date falls on a weekend; the model
+        reading the rules beside the request can, so the rules are given and the model judges which
+        applies. Nearest is by what links a rule to the request: a word they share, a word of the
+        facts the request's names brought, and the kind of value the rule bounds that the request
+        holds too (a day or a time, an amount of money). Any other request gets only the rules such
+        a link reaches, at most ``MAX_RULES``."""
         if not self.rules:
             return []
         cap = max(2, LINK_MAX_SHARE * self.index.n)
@@ -637,6 +724,8 @@ class _DocsIndex:
         for i in chosen:  # what the request's names and words brought
             around |= {t for t in self.term_sets[i] if self.index.df(t) <= cap and not _is_when(t)}
         when = {_when_class(t) for t in terms if _is_when(t)}
+        timed_turn = _says_when(text, terms)
+        paid_turn = bool(money(text))
         found = []
         for r in self.rules:
             if r in chosen:
@@ -645,15 +734,36 @@ class _DocsIndex:
             direct = sorted(telling & words)
             linked = sorted((around - telling) & words)
             timed = bool(when & {_when_class(t) for t in words if _is_when(t)})
-            if direct or linked or timed:
+            kinds = [
+                k
+                for k, on_turn, on_rule in (
+                    ("a day or time", timed_turn, self._rule_kinds(r)[0]),
+                    ("an amount", paid_turn, self._rule_kinds(r)[1]),
+                )
+                if on_turn and on_rule
+            ]
+            if direct or linked or timed or governed:
                 why = (
                     ("words: " + ", ".join(direct))
                     if direct
-                    else (("through: " + ", ".join(linked)) if linked else "a time on both sides")
+                    else ("through: " + ", ".join(linked))
+                    if linked
+                    else "a time on both sides"
+                    if timed
+                    else ("bounds " + " and ".join(kinds) + " the request holds")
+                    if kinds
+                    else "a rule of the person's, for a request to act"
                 )
-                found.append((len(direct) * 2 + len(linked) + 2 * timed, r, why))
+                found.append((len(direct) * 2 + len(linked) + 2 * timed + 2 * len(kinds), r, why))
+        keep = (RULES_ALL if governed else MAX_RULES) - sum(1 for i in chosen if i in self.rule_set)
         found.sort(key=lambda f: (-f[0], -f[1]))
-        return [Match(r, scores.get(r, 0.0), f"standing rule ({why})") for _, r, why in found[:MAX_RULES]]
+        return [Match(r, scores.get(r, 0.0), f"standing rule ({why})") for _, r, why in found[:keep]]
+
+    def _rule_kinds(self, r: int) -> tuple[bool, bool]:
+        """The kinds of value a rule bounds: (a day or a time, an amount of money)."""
+        if r not in self._kinds:
+            self._kinds[r] = (_says_when(self.docs[r], _terms(self.docs[r])), bool(money(self.docs[r])))
+        return self._kinds[r]
 
 
 class _Meaning:

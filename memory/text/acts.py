@@ -609,7 +609,12 @@ def _verb_first(words: list[str]) -> bool:
     # After the object a closed-class word goes on ("email greg to…", "give dale a call", "ping
     # bruno about…"); an open-class word there may be the verb of a subject ("design questions go…").
     third = words[2] if len(words) > 2 else ""
-    return not third or "'" in second or third in (_NOT_A_VERB - _AUX) | _OBJECT_START | _PREPOSITIONS
+    return (
+        not third
+        or "'" in second
+        or third[0].isdigit()
+        or third in (_NOT_A_VERB - _AUX) | _OBJECT_START | _PREPOSITIONS
+    )
 
 
 # --- Chinese ------------------------------------------------------------------
