@@ -69,6 +69,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Set as AbstractSet
+from functools import lru_cache
 
 from memory.text import bilingual  # its dictionary loads on first use, not on import
 from memory.text.words import tokens
@@ -561,6 +562,7 @@ def _imperative(text: str) -> bool:
     return _verb_first([w.lower() for w in words[:3]])
 
 
+@lru_cache(maxsize=4096)
 def _lemmas(word: str) -> dict[str, tuple[str, ...]]:
     """The parts of speech an English word form can be, each with its lemmas (lemminflect's
     lexicon: {"VERB": ("move",)} for "moved"); empty for a word it does not know (a name, most
