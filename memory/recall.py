@@ -233,7 +233,9 @@ _METHOD = re.compile(
 _CN_METHOD = re.compile("怎么|如何|为什么|应该|该怎样")
 _INDEFINITE = re.compile(r"\b(?:a|an)\b", re.I)
 # "my wife's birthday", "our vendor contact", "我的牙医": what follows a possessive is a thing of the person's.
-_OWNER = re.compile(r"\b(?:my|our)\s+|我的\s*", re.I)
+_OWNER = re.compile(r"\b(?:my|our)\s+|我(?:们)?的\s*", re.I)
+# Where a noun phrase of the person's ends: a word of when ("our accountant next Tuesday").
+_NP_END = frozenset({"next", "last", "tomorrow", "today", "tonight", "yesterday"})
 _NP_WORD = re.compile(r"\s*([A-Za-z][\w-]*)(['’]s\b)?")
 # An auxiliary right before "my": "does my mom live", "will my car insurance renew": the noun
 # phrase is followed by its verb.
@@ -309,6 +311,8 @@ _PARTICIPANT = re.compile(
     r"|\b\w+s['’](?=\s)|\b(?!(?:it|that|what|who|where|when|how|there|here|he|she|let)['’]s\b)\w+['’]s\b",
     re.I,
 )
+# An address to reach someone by: an email address or a phone number.
+_CONTACT = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?<![\w-])\+?\d[\d ()-]{6,}\d(?![\w-])")
 # A noun with a number after it names one particular thing ("room 12", "ward 5", "invoice 4471",
 # "task #3"), where a number before a noun counts ("three ideas", "42 metres"). Not the opening
 # word (a verb: "Convert 5 miles…"), not after a preposition ("in 10 minutes", "to 3").
@@ -497,8 +501,9 @@ class _DocsIndex:
         if why is not None and text != query and _self_contained(query, named) is not None:
             why = None  # it works on the material it carries, read before that was cut off
         # A request to act on the person's world (or asking leave to) gets their standing rules.
-        governed = rules and bool(self.rules) and self._acts_in_world(query, text, terms, named)
-        if why is None and not governed:
+        acting = rules and self._acts_in_world(query, text, terms, named)
+        governed = acting and bool(self.rules)
+        if why is None and not acting:
             return []
         scores = self.index.scores(terms)
         # Meaning is asked only where it can change the outcome (a focus to judge, or nothing found
@@ -602,6 +607,9 @@ class _DocsIndex:
                 via = sorted(self.term_sets[i] & hop_names)
                 out[i] = Match(i, score, f"words: {', '.join(shared)}; through: {', '.join(via)}")
                 hops += 1
+        if acting:
+            for i in self._addresses(out, limit):
+                out.setdefault(i, Match(i, scores.get(i, 0.0), "how to reach someone the request acts on"))
         found = sorted(out.values(), key=lambda m: (-m.score, -m.index))[:k]
         if governed or rules and _is_request(text):
             # The rules come beside what the turn found, not in place of it.
@@ -648,7 +656,9 @@ class _DocsIndex:
             run: list[str] = []
             pos = 0
             owner = False
-            while (np := _NP_WORD.match(rest, pos)) and np.group(1).lower() not in STOP_WORDS:
+            while (np := _NP_WORD.match(rest, pos)) and (low := np.group(1).lower()) not in STOP_WORDS:
+                if run and (low in _NP_END or any(_is_when(t) for t in tokens(low))):
+                    break  # "our accountant next Tuesday": the phrase ended; "my next haircut" goes on
                 pos = np.end()
                 if np.group(2):  # "my wife's birthday": the wife is the person's
                     run, owner = [np.group(1)], True
@@ -702,6 +712,19 @@ class _DocsIndex:
             or _says_when(text, terms)
             or money(text)
         )
+
+    def _addresses(self, chosen: dict[int, Match], limit: float) -> list[int]:
+        """Facts giving the address of someone the found facts name ("Sandra Pike … her address is
+        sandra@…"): a request to act on someone needs the means to reach them, and the fact that
+        says who ("our biggest account … their contact is Sandra Pike") seldom says how. At most
+        two, those naming the most of the found facts' names first."""
+        held = {t for i in chosen for t in self.term_sets[i] if t in self.names and 0 < len(self.names[t]) <= limit}
+        found: dict[int, int] = {}
+        for t in held:
+            for i in self.names[t]:
+                if i not in chosen and _CONTACT.search(self.docs[i]):
+                    found[i] = found.get(i, 0) + 1
+        return sorted(found, key=lambda i: (-found[i], -i))[:2]
 
     def _rules_for(
         self, text: str, terms: list[str], chosen: dict[int, Match], scores: dict[int, float], governed: bool = False

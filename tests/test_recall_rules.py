@@ -105,3 +105,30 @@ def test_money_is_read_in_running_text():
     assert sorted(money("Take $450 off, it's like 800 bucks, NZ$300 at most")) == [300.0, 450.0, 800.0]
     assert money("五千欧的冰箱，减免五百块") == [5000.0, 500.0]
     assert money("Convert 38.5 degrees to Fahrenheit; 10 mg twice a day") == []
+
+
+# --- what a task needs: whom it is for, and how to reach them --------------------
+
+TASK_STORE = [
+    "User's dentist is Dr Amal Rahimi at the Kade clinic.",
+    "The foundation's biggest donor is Harrow Trust; their contact is Piet Smeets.",
+    "Piet Smeets prefers short emails; his address is piet@harrow.example.",
+    "Ilse Brandt runs communications at the foundation.",
+]
+
+
+def test_what_the_person_calls_theirs_ends_before_a_word_of_when():
+    got = _got("Book a check-up with my dentist next Thursday at 10", TASK_STORE)
+    assert TASK_STORE[0] in got
+    got = _got("跟我们的 dentist 约个时间，下周四上午。", TASK_STORE)
+    assert TASK_STORE[0] in got
+
+
+def test_a_request_gets_the_address_of_whom_its_facts_name():
+    got = recall.match("Write to our biggest donor letting them know the report is out on Friday", TASK_STORE)
+    reasons = {TASK_STORE[m.index]: m.reason for m in got}
+    assert TASK_STORE[1] in reasons
+    assert reasons.get(TASK_STORE[2]) == "how to reach someone the request acts on"
+    assert TASK_STORE[3] not in reasons
+    # A question about the donor asks who, not how to reach them.
+    assert TASK_STORE[2] not in _got("Who is our biggest donor?", TASK_STORE)
