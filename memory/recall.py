@@ -322,7 +322,11 @@ _IDENTIFIER = re.compile(
     r"[a-z]{3,}\s+(?:no\.?\s*|#)?\d+\b(?![:.,]\d|\s*(?:am|pm|%)\b)",
     re.I,
 )
-_PARTICIPANT_ZH = re.compile("他|她|先生|太太|女士|小姐|老师|医生|阿姨|叔叔|经理|我的|我们的")
+# In Chinese also a coverb marking someone taking part (给/跟/和/向/替 X: 给快递公司写封信), not the
+# person as the one helped (给我讲个笑话, 帮我).
+_PARTICIPANT_ZH = re.compile(
+    "他|她|先生|太太|女士|小姐|老师|医生|阿姨|叔叔|经理|我的|我们的|(?:给|跟|和|向|替)(?!我)[^\\s，。,]"
+)
 # What a rule is made of: a modal, a negation or a preference ("must", "never",
 # "does not", "prefers", "wants", "only", "without", 不要, 必须). Grammar, not topics.
 # Deontic words say the same ("needs Bronwyn's approval first", "is off-limits", "not allowed",

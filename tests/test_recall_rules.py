@@ -132,3 +132,8 @@ def test_a_request_gets_the_address_of_whom_its_facts_name():
     assert TASK_STORE[3] not in reasons
     # A question about the donor asks who, not how to reach them.
     assert TASK_STORE[2] not in _got("Who is our biggest donor?", TASK_STORE)
+
+
+def test_a_chinese_coverb_marks_someone_taking_part_but_not_the_person_helped():
+    assert all(r in _got("给物业公司写封信，说楼道的灯坏了。") for r in RULES)
+    assert not any(r in _got("给我讲个关于会计的笑话。") for r in RULES)
