@@ -46,12 +46,19 @@ to stores and wordings it was not tuned on.
    they let in comes too. A fact found so that names something brings, one
    hop on, the facts on that name sharing a word with the turn.
 4. **Standing rules** (a fact that says what must, must not, or is preferred:
-   a modal, a negation or a preference verb) reach a request by what they are
-   about: a word the rule shares with the request or with the facts the
-   request's names bring ("Email Keiko…" reaches "when emailing a client…";
-   "Send Magnus…" reaches it through "Magnus … prospective client"), or a
-   clock time or weekday on both sides (a rule about when reaches a request
-   that says when). At most ``MAX_RULES``.
+   a modal, a negation, a negative quantifier, a deontic word or a preference
+   verb) are instructions, like SOUL: a request that acts on the person's world
+   (``_acts_in_world``: someone or something particular, a day or time, an
+   amount; or asking leave to act) gets the person's rules, all while they are
+   few (``RULES_ALL``), else the nearest by what links them: a word the rule
+   shares with the request or with the facts the request's names bring
+   ("Email Keiko…" reaches "when emailing a client…"; "Send Magnus…" reaches
+   it through "Magnus … prospective client"), and the kind of value the rule
+   bounds that the request holds too (a day or time, an amount of money). The
+   model reading them judges which applies: code cannot know that a named drug
+   is a narcotic. Any other request gets the linked rules only, at most
+   ``MAX_RULES``; questions and statements get none. Such a request also gets
+   the address of someone its facts name (``_addresses``).
 
 5. **Meaning beyond wording** (``_Meaning``, all-MiniLM-L6-v2 through
    ``memory.meaning``; off with ``KEPT_MEANING=0`` or without the model
