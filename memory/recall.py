@@ -312,9 +312,10 @@ _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
 _WHEN_WORDS = frozenset(tokens(" ".join(_WEEKDAYS + MONTHS)))
 _CLOCK = re.compile(r"^\d{1,2}:\d{2}$")
 # Someone or something particular a request acts on: a title before a name, a third person, a
-# possessive ("the Patels' bill", "Lucky's shots", "our supplier"; not a contraction).
+# possessive ("the Patels' bill", "Lucky's shots"; not a contraction). The person's own "my/our"
+# is no other party: "Check my grammar", "a title for my blog post" work for them alone.
 _PARTICIPANT = re.compile(
-    r"\b(?:mr|mrs|ms|miss|dr|prof|sr|sra|mme)\b\.?\s+\w|\b(?:him|her|them|their|his|my|our)\b"
+    r"\b(?:mr|mrs|ms|miss|dr|prof|sr|sra|mme)\b\.?\s+\w|\b(?:him|her|them|their|his)\b"
     r"|\b\w+s['’](?=\s)|\b(?!(?:it|that|what|who|where|when|how|there|here|he|she|let)['’]s\b)\w+['’]s\b",
     re.I,
 )
@@ -331,9 +332,7 @@ _IDENTIFIER = re.compile(
 )
 # In Chinese also a coverb marking someone taking part (给/跟/和/向/替 X: 给快递公司写封信), not the
 # person as the one helped (给我讲个笑话, 帮我).
-_PARTICIPANT_ZH = re.compile(
-    "他|她|先生|太太|女士|小姐|老师|医生|阿姨|叔叔|经理|我的|我们的|(?:给|跟|和|向|替)(?!我)[^\\s，。,]"
-)
+_PARTICIPANT_ZH = re.compile("他|她|先生|太太|女士|小姐|老师|医生|阿姨|叔叔|经理|(?:给|跟|和|向|替)(?!我)[^\\s，。,]")
 # What a rule is made of: a modal, a negation or a preference ("must", "never",
 # "does not", "prefers", "wants", "only", "without", 不要, 必须). Grammar, not topics.
 # Deontic words say the same ("needs Bronwyn's approval first", "is off-limits", "not allowed",
@@ -707,7 +706,7 @@ class _DocsIndex:
         what the person's standing rules govern. An action on the world involves someone or
         something particular, or a value a rule may bound: a name of the store's, a title before a
         name ("Mrs Tan"), a third person ("them", "her", 他), something possessed ("the Patels'
-        bill", "Lucky's shots", "our supplier"), a day or a time (``dates.mentions_time``), an
+        bill", "Lucky's shots"), a day or a time (``_says_when``), an
         amount of money (``numbers.money``). Work on text for the person alone ("Write a haiku
         about rain", "Give me three slogans", 给我讲个笑话) has none of these and gets no rules; a
         rework of the material a request carries has only that material, which is cut off first."""

@@ -137,3 +137,8 @@ def test_a_request_gets_the_address_of_whom_its_facts_name():
 def test_a_chinese_coverb_marks_someone_taking_part_but_not_the_person_helped():
     assert all(r in _got("给物业公司写封信，说楼道的灯坏了。") for r in RULES)
     assert not any(r in _got("给我讲个关于会计的笑话。") for r in RULES)
+
+
+def test_the_persons_own_things_alone_do_not_make_a_request_act_on_the_world():
+    assert not any(r in _got("Check my grammar in this paragraph") for r in RULES)
+    assert not any(r in _got("Suggest a title for my newsletter") for r in RULES)
