@@ -338,7 +338,8 @@ _PARTICIPANT_ZH = re.compile("他|她|先生|太太|女士|小姐|老师|医生|
 # Deontic words say the same ("needs Bronwyn's approval first", "is off-limits", "not allowed",
 # "has to"), and so do negative quantifiers ("Nothing leaves the office until…", "nobody books…").
 _RULE = re.compile(
-    r"\b(must|never|always|not|no|don't|doesn't|won't|only|without|unless|should|requires?|required"
+    r"\b(must|never|always|not|no|don't|doesn't|won't|can't|cannot|mustn't|shouldn't|only|without|unless|should"
+    r"|requires?|required|(?:is|are)\s+to\s+be"
     r"|needs?\s+(?:to\b|\w+(?:'s|’s)?\s+(?:\w+\s+)?(?:approval|sign-?off|ok|okay|consent|permission|review))"
     r"|ha(?:ve|s)\s+to|ought\s+to|(?:not\s+)?(?:allowed|permitted)|forbidden|prohibited|banned|off[- ]limits"
     r"|mandatory|compulsory|nothing|nobody|no\s+one|none)\b"

@@ -142,3 +142,12 @@ def test_a_chinese_coverb_marks_someone_taking_part_but_not_the_person_helped():
 def test_the_persons_own_things_alone_do_not_make_a_request_act_on_the_world():
     assert not any(r in _got("Check my grammar in this paragraph") for r in RULES)
     assert not any(r in _got("Suggest a title for my newsletter") for r in RULES)
+
+
+def test_negative_modals_and_a_duty_to_be_done_are_rules():
+    for text in [
+        "User can't take calls during school pick-up.",
+        "Invoices are to be signed by Rosa.",
+        "Contractors mustn't get the alarm code.",
+    ]:
+        assert recall.is_rule(text), text
