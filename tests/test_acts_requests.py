@@ -41,6 +41,15 @@ from memory.text.acts import asks_leave, is_question, is_request
         "通知大家年会在哪里、几点开始。",
         "墨盒快没了，帮我下单买两个。",
         "让小周看一下新的报价单",
+        "叫小王下午把样品寄过来",
+        "周五早上记得提醒我交房租",
+        # A wish for an outcome: the wanted thing and the state it is to be in.
+        "We need more toner on the way",
+        "I want the slides sent to Odile before lunch",
+        # Other frames: "make sure", "any chance of", "lets" for "let's".
+        "Please make sure Odile gets the minutes",
+        "Any chance of moving the fitting to Thursday?",
+        "lets move the fitting to thursday",
     ],
 )
 def test_requests_in_anybodys_wording_are_requests(text):
@@ -66,6 +75,12 @@ def test_requests_in_anybodys_wording_are_requests(text):
         "跟房东约了时间。",
         "会议改到周五了，对吧",
         "就这样吧",
+        "让我想想",
+        # A wish with no state for the wanted thing, a past wish, a noun and a preposition.
+        "I need a holiday",
+        "We needed a plumber in March",
+        "Rent of €900 is due on the 1st.",
+        "Lunch with Odile was fun.",
     ],
 )
 def test_statements_that_look_like_the_new_forms_stay_statements(text):

@@ -365,10 +365,22 @@ _FRAMES = [
     re.compile(r"^why\s+(?:don't|dont|not)\s+(?:you|we)\s+(?P<rest>.+)", re.I),
     # "can/could/shall we", "let's"
     re.compile(r"^(?:can|could|shall)\s+we\s+(?P<rest>.+)", re.I),
-    re.compile(r"^let's\s+(?P<rest>.+)", re.I),
+    re.compile(r"^let'?s\s+(?P<rest>.+)", re.I),
+    # "any chance of moving…", "is there any way of getting…"
+    re.compile(r"^(?:is\s+there\s+)?any\s+(?:chance|way)\s+(?:of\s+|to\s+)(?P<rest>.+)", re.I),
     # "I need/want/'d like you to", "I would like you to"
     re.compile(r"^i\s*(?:need|want|'d\s+like|would\s+like|'d\s+love|would\s+love)\s+you\s+to\s+(?P<rest>.+)", re.I),
 ]
+# A wish for an outcome, the person as the one wanting it: "we need more gauze on the way", "I want
+# the report sent to Ruth", "need a plumber in on Thursday". A wanted thing with the state it is to
+# be in (a participle, a particle, "on the way") asks for that to be brought about; "I need a
+# break" names no such state and stays a statement.
+_WANT_DONE = re.compile(
+    r"^(?:(?:i|we)\s+(?:really\s+|still\s+|just\s+)?)?(?:need|want|'d\s+like|would\s+like)\s+(?!to\b|you\b)"
+    r"(?:(?:the|a|an|some|more|our|my|this|that|these|those|\d+|[a-z]+)\s+){1,4}?"
+    r"(?:[a-z]+ed|done|sent|made|paid|put|set|sorted|fixed|ready|on\s+the\s+way|in|out|over|back|up)\b",
+    re.I,
+)
 # A condition or time before the main clause: "If not, send it now.", "When Dana replies, book the room."
 _LEADING_CLAUSE = re.compile(
     r"^(?:if|when|once|after|before|otherwise|in that case|then)\b[^,]{0,60},\s*(?P<rest>.+)", re.I
@@ -476,6 +488,8 @@ def _en_act(sentence: str) -> str:
         return QUESTION if subject_of_any_case else STATEMENT
     if _imperative(body):
         return _unless_asking(body)
+    if not asked and _WANT_DONE.match(body):
+        return REQUEST
     return QUESTION if asked else STATEMENT
 
 
@@ -603,9 +617,18 @@ def _verb_first(words: list[str]) -> bool:
         return False
     if set(pos) <= {"VERB", "AUX"}:
         return True
-    if "ADJ" in pos or "ADV" in pos:
-        return False
     nxt = _lemmas(second)
+    if (
+        "ADJ" in nxt
+        and "ADJ" not in pos
+        and len(words) > 2
+        and (
+            words[2] in _SUBJECTS or words[2] in ("to", "that") or "NOUN" in _lemmas(words[2]) or not _lemmas(words[2])
+        )
+    ):
+        return True  # "make sure Ruth gets…", "be sure to…": a verb and its adjective, then a clause
+    if "ADJ" in pos or "ADV" in pos or second in _NOT_A_VERB | _PREPOSITIONS:
+        return False  # "Long day", "Rent of €900 is due", "Lunch with Dana was fun"
     if nxt and "NOUN" not in nxt:
         return False
     # After the object a closed-class word goes on ("email greg to…", "give dale a call", "ping
@@ -634,7 +657,7 @@ _ZH_PLEASE = re.compile(
 )
 # The same asked after a time or a topic set before it: "周六上午帮我约…", "那台冰箱，帮我…" (the
 # clause reading splits at the comma); not after a subject of its own ("他帮我搬了家").
-_ZH_PLEASE_LATER = re.compile(r"^[^，,。！？!?我你您他她它们]{1,16}?(?:帮我|帮忙|麻烦你|请你|替我)")
+_ZH_PLEASE_LATER = re.compile(r"^[^，,。！？!?我你您他她它们]{1,16}?(?:帮我|帮忙|麻烦你|请你|替我|记得)")
 # A verb with a light measure or "a bit" after it (约个, 写条, 发封, 看一下): the casual shape of
 # asking for one action; the completed aspect (了, 过) makes it a report instead.
 _ZH_LIGHT_VERB = re.compile(f"[{_CJK}](?:一下|一个|个|一条|条|一封|封|一份|份)")
@@ -647,7 +670,7 @@ _ZH_SUGGEST = re.compile(f"[{_CJK}]{{5}}[^{_CJK}]*(?<![对是好行了过])吧\\
 _ZH_DONE = re.compile("了|过(?!来|去)")
 # A sentence that opens with a coverb or a verb of action, with no subject of its own.
 _ZH_IMPERATIVE = re.compile(
-    r"^(?:把|将|给.{1,40}?(?:发|打|回|写|转)|跟.{1,40}?说|提醒|安排|预约|预订|订|约|加|添加|新建|创建|取消|删除|删掉|改到|改成|推迟|提前|告诉|通知|回复|转发|发(?:给|个|一|封|条)|记(?:一下|下|得提醒))"
+    r"^(?:(?:让|叫)(?!我|什么|啥)|把|将|给.{1,40}?(?:发|打|回|写|转)|跟.{1,40}?说|提醒|安排|预约|预订|订|约|加|添加|新建|创建|取消|删除|删掉|改到|改成|推迟|提前|告诉|通知|回复|转发|发(?:给|个|一|封|条)|记(?:一下|下|得提醒))"
 )
 _ZH_WANT_YOU = re.compile(r"^我(?:需要|想要|想让|要|希望)(?:你|您)")
 # How to address or answer the person: 叫我小林, 称呼我王老师, 用中文回答, 回答简短一点.
