@@ -973,6 +973,12 @@ def acts(text: str) -> list[str]:
     clause of its own also reads as a request ("We're out of gauze, order more"; "I want to
     surprise her - book a table"; "快用完了，帮我下单"). The sentence keeps its own reading too, so
     a question stays one ("Order lunch - anything I should avoid?" both asks and requests)."""
+    return list(_acts(text))
+
+
+@lru_cache(maxsize=2048)
+def _acts(text: str) -> tuple[str, ...]:
+    # Read once per text: recall asks of one turn several times (request? question? material?).
     out = []
     for a, b in sentences(text):
         sentence = text[a:b]
@@ -983,7 +989,7 @@ def acts(text: str) -> list[str]:
             out.append(REQUEST)
         elif found == REQUEST and any(j not in (",", "，", "head,") and act(c) == QUESTION for j, c in clauses):
             out.append(QUESTION)  # "Book the caterer - anything I should leave off?" asks too
-    return out
+    return tuple(out)
 
 
 def _clauses(sentence: str) -> list[tuple[str, str]]:
