@@ -21,3 +21,14 @@ def test_a_copy_after_a_look_up_is_graded_a_parrot_and_a_confirmation_is_not():
     booked = [{"name": "schedule_meeting", "arguments": {}, "result": {}, "is_error": False}]
     assert _graded(INTRO, booked)["parrots"] == 0
     assert _graded("The Atlas budget is 55,000 euros.", look_up)["parrots"] == 0
+
+
+def test_a_due_day_without_a_time_checks_the_date_alone():
+    from evals.first_session import _check_values
+
+    call = {"arguments": {"due": "2026-12-04T17:00"}, "result": {"id": 3}}
+    assert _check_values(call, {"due": {"day": 3}}, date(2026, 12, 1)) == []
+    assert _check_values(call, {"due": {"day": 2}}, date(2026, 12, 1)) == [
+        "due is '2026-12-04T17:00', expected 2026-12-03"
+    ]
+    assert _check_values(call, {"due": {"day": 3, "time": "09:00"}}, date(2026, 12, 1))
