@@ -777,19 +777,17 @@ class _DocsIndex:
                 if on_turn and on_rule
             ]
             if direct or linked or timed or governed:
-                why = (
-                    ("words: " + ", ".join(direct))
-                    if direct
-                    else ("through: " + ", ".join(linked))
-                    if linked
-                    else "a time on both sides"
-                    if timed
-                    else ("bounds " + " and ".join(kinds) + " the request holds")
-                    if kinds
-                    else "a rule of the person's, for a request to act"
-                )
+                reasons = [
+                    (direct, "words: " + ", ".join(direct)),
+                    (linked, "through: " + ", ".join(linked)),
+                    (timed, "a time on both sides"),
+                    (kinds, "bounds " + " and ".join(kinds) + " the request holds"),
+                    (True, "a rule of the person's, for a request to act"),
+                ]
+                why = next(said for linking, said in reasons if linking)
                 found.append((len(direct) * 2 + len(linked) + 2 * timed + 2 * len(kinds), r, why))
-        keep = (RULES_ALL if governed else MAX_RULES) - sum(1 for i in chosen if i in self.rule_set)
+        # A request acting on the world gets at most RULES_ALL rules in all, those its words found included.
+        keep = max(0, RULES_ALL - sum(1 for i in chosen if i in self.rule_set)) if governed else MAX_RULES
         found.sort(key=lambda f: (-f[0], -f[1]))
         return [Match(r, scores.get(r, 0.0), f"standing rule ({why})") for _, r, why in found[:keep]]
 
