@@ -241,7 +241,7 @@ _CN_METHOD = re.compile("怎么|如何|为什么|应该|该怎样")
 _INDEFINITE = re.compile(r"\b(?:a|an)\b", re.I)
 # "my wife's birthday", "our vendor contact", "我的牙医": what follows a possessive is a thing of the person's.
 _OWNER = re.compile(r"\b(?:my|our)\s+|我(?:们)?的\s*", re.I)
-# Where a noun phrase of the person's ends: a word of when ("our accountant next Tuesday").
+# Where a noun phrase of the person's ends: a word of when ("our dentist next Thursday").
 _NP_END = frozenset({"next", "last", "tomorrow", "today", "tonight", "yesterday"})
 _NP_WORD = re.compile(r"\s*([A-Za-z][\w-]*)(['’]s\b)?")
 # An auxiliary right before "my": "does my mom live", "will my car insurance renew": the noun
@@ -312,7 +312,7 @@ _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
 _WHEN_WORDS = frozenset(tokens(" ".join(_WEEKDAYS + MONTHS)))
 _CLOCK = re.compile(r"^\d{1,2}:\d{2}$")
 # Someone or something particular a request acts on: a title before a name, a third person, a
-# possessive ("the Patels' bill", "Lucky's shots"; not a contraction). The person's own "my/our"
+# possessive ("the Brinks' invoice", "Rex's vaccinations"; not a contraction). The person's own "my/our"
 # is no other party: "Check my grammar", "a title for my blog post" work for them alone.
 _PARTICIPANT = re.compile(
     r"\b(?:mr|mrs|ms|miss|dr|prof|sr|sra|mme)\b\.?\s+\w|\b(?:him|her|them|their|his)\b"
@@ -321,7 +321,7 @@ _PARTICIPANT = re.compile(
 )
 # An address to reach someone by: an email address or a phone number.
 _CONTACT = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?<![\w-])\+?\d[\d ()-]{6,}\d(?![\w-])")
-# A noun with a number after it names one particular thing ("room 12", "ward 5", "invoice 4471",
+# A noun with a number after it names one particular thing ("bay 7", "locker 31", "invoice 4471",
 # "task #3"), where a number before a noun counts ("three ideas", "42 metres"). Not the opening
 # word (a verb: "Convert 5 miles…"), not after a preposition ("in 10 minutes", "to 3").
 _IDENTIFIER = re.compile(
@@ -330,12 +330,12 @@ _IDENTIFIER = re.compile(
     r"[a-z]{3,}\s+(?:no\.?\s*|#)?\d+\b(?![:.,]\d|\s*(?:am|pm|%)\b)",
     re.I,
 )
-# In Chinese also a coverb marking someone taking part (给/跟/和/向/替 X: 给快递公司写封信), not the
+# In Chinese also a coverb marking someone taking part (给/跟/和/向/替 X: 给物业公司写封信), not the
 # person as the one helped (给我讲个笑话, 帮我).
 _PARTICIPANT_ZH = re.compile("他|她|先生|太太|女士|小姐|老师|医生|阿姨|叔叔|经理|(?:给|跟|和|向|替)(?!我)[^\\s，。,]")
 # What a rule is made of: a modal, a negation or a preference ("must", "never",
 # "does not", "prefers", "wants", "only", "without", 不要, 必须). Grammar, not topics.
-# Deontic words say the same ("needs Bronwyn's approval first", "is off-limits", "not allowed",
+# Deontic words say the same ("needs Rosa's sign-off first", "is off-limits", "not allowed",
 # "has to"), and so do negative quantifiers ("Nothing leaves the office until…", "nobody books…").
 _RULE = re.compile(
     r"\b(must|never|always|not|no|don't|doesn't|won't|can't|cannot|mustn't|shouldn't|only|without|unless|should"
@@ -669,7 +669,7 @@ class _DocsIndex:
             owner = False
             while (np := _NP_WORD.match(rest, pos)) and (low := np.group(1).lower()) not in STOP_WORDS:
                 if run and (low in _NP_END or any(_is_when(t) for t in tokens(low))):
-                    break  # "our accountant next Tuesday": the phrase ended; "my next haircut" goes on
+                    break  # "our dentist next Thursday": the phrase ended; "my next haircut" goes on
                 pos = np.end()
                 if np.group(2):  # "my wife's birthday": the wife is the person's
                     run, owner = [np.group(1)], True
@@ -706,8 +706,8 @@ class _DocsIndex:
         """Whether the turn asks kept to act, or asks leave to, on something of the person's world:
         what the person's standing rules govern. An action on the world involves someone or
         something particular, or a value a rule may bound: a name of the store's, a title before a
-        name ("Mrs Tan"), a third person ("them", "her", 他), something possessed ("the Patels'
-        bill", "Lucky's shots"), a day or a time (``_says_when``), an
+        name ("Ms Ferro"), a third person ("them", "her", 他), something possessed ("the Brinks'
+        invoice", "Rex's vaccinations"), a day or a time (``_says_when``), an
         amount of money (``numbers.money``). Work on text for the person alone ("Write a haiku
         about rain", "Give me three slogans", 给我讲个笑话) has none of these and gets no rules; a
         rework of the material a request carries has only that material, which is cut off first."""
@@ -725,9 +725,9 @@ class _DocsIndex:
         )
 
     def _addresses(self, chosen: dict[int, Match], limit: float) -> list[int]:
-        """Facts giving the address of someone the found facts name ("Sandra Pike … her address is
-        sandra@…"): a request to act on someone needs the means to reach them, and the fact that
-        says who ("our biggest account … their contact is Sandra Pike") seldom says how. At most
+        """Facts giving the address of someone the found facts name ("Piet Smeets … his address is
+        piet@…"): a request to act on someone needs the means to reach them, and the fact that
+        says who ("our largest donor … their contact is Piet Smeets") seldom says how. At most
         two, those naming the most of the found facts' names first."""
         held = {t for i in chosen for t in self.term_sets[i] if t in self.names and 0 < len(self.names[t]) <= limit}
         found: dict[int, int] = {}

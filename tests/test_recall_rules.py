@@ -15,7 +15,7 @@ from memory.text.numbers import money
 
 STORE = [
     "Refunds above €250 need Okonkwo's sign-off first.",
-    "User is off-limits for calls on Sunday mornings.",
+    "Sunday mornings are off-limits for calls.",
     "Nothing goes to the press until Ilse has read it.",
     "Ilse Brandt runs communications at the foundation.",
     "The foundation's office is at Kade 14 in Groningen.",
@@ -72,7 +72,7 @@ def test_the_rule_bounding_a_value_the_request_holds_comes_first():
     [
         "Write a haiku about a bike in the rain",  # work for the person alone
         "Give me three names for a newsletter",
-        "Tell me a joke about accountants",
+        "Tell me a joke about florists",
         "Translate 'the office is closed' into Dutch",  # the material it carries
         "给我讲个关于自行车的笑话",
         "The weather was lovely yesterday.",  # a statement
@@ -102,8 +102,8 @@ def test_with_many_rules_only_the_nearest_come():
 
 
 def test_money_is_read_in_running_text():
-    assert sorted(money("Take $450 off, it's like 800 bucks, NZ$300 at most")) == [300.0, 450.0, 800.0]
-    assert money("五千欧的冰箱，减免五百块") == [5000.0, 500.0]
+    assert sorted(money("Take $120 off, it's like 300 bucks, A$80 at most")) == [80.0, 120.0, 300.0]
+    assert money("两千欧的沙发，退三百块") == [2000.0, 300.0]
     assert money("Convert 38.5 degrees to Fahrenheit; 10 mg twice a day") == []
 
 

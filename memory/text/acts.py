@@ -371,7 +371,7 @@ _FRAMES = [
     # "I need/want/'d like you to", "I would like you to"
     re.compile(r"^i\s*(?:need|want|'d\s+like|would\s+like|'d\s+love|would\s+love)\s+you\s+to\s+(?P<rest>.+)", re.I),
 ]
-# A wish for an outcome, the person as the one wanting it: "we need more gauze on the way", "I want
+# A wish for an outcome, the person as the one wanting it: "we need more toner on the way", "I want
 # the report sent to Ruth", "need a plumber in on Thursday". A wanted thing with the state it is to
 # be in (a participle, a particle, "on the way") asks for that to be brought about; "I need a
 # break" names no such state and stays a statement.
@@ -601,8 +601,8 @@ _PREPOSITIONS = frozenset("about into onto over under through across against reg
 
 
 def _verb_first(words: list[str]) -> bool:
-    """An imperative whose verb the lexicon knows, with a lower-case object: "restock the
-    fentanyl"-like forms whose object is a name written small ("ping dale about…", "email greg
+    """An imperative whose verb the lexicon knows, with a lower-case object: a verb whose
+    object is a name written small ("ping anouk about…", "email kwame
     to…"), a bare noun, a number word or a preposition ("arrange for…").
 
     English declaratives need a subject, so a sentence opening with a base-form verb is an
@@ -610,7 +610,7 @@ def _verb_first(words: list[str]) -> bool:
     follows ("Work is busy", "Rain stopped") or that heads a verbless note ("Long day", "Rain
     again"). A word only a verb opens an imperative whatever follows but a verb ("Arrange for
     the family to come in", "Get twenty more"); one that is also a noun takes a noun or a name
-    the lexicon does not know, then no verb of its own ("email greg to confirm", "ping bruno")."""
+    the lexicon does not know, then no verb of its own ("email kwame to confirm", "ping rui")."""
     first, second = words[0], words[1]
     pos = _lemmas(first)
     if first not in pos.get("VERB", ()) or _finite(second) or second in _SUBJECTS - _OBJECT_START:
@@ -631,8 +631,8 @@ def _verb_first(words: list[str]) -> bool:
         return False  # "Long day", "Rent of €900 is due", "Lunch with Dana was fun"
     if nxt and "NOUN" not in nxt:
         return False
-    # After the object a closed-class word goes on ("email greg to…", "give dale a call", "ping
-    # bruno about…"); an open-class word there may be the verb of a subject ("design questions go…").
+    # After the object a closed-class word goes on ("email kwame to…", "give yusuf a call", "ping
+    # rui about…"); an open-class word there may be the verb of a subject ("design reviews go…").
     third = words[2] if len(words) > 2 else ""
     return (
         not third
@@ -664,7 +664,7 @@ _ZH_LIGHT_VERB = re.compile(f"[{_CJK}](?:一下|一个|个|一条|条|一封|封
 # A coverb opening a sentence with its subject dropped (跟/和/同 with, 用 using, 给/为/替 for, 向/对
 # to, 让 have someone): what follows is what the listener is to do.
 _ZH_COVERB = re.compile("^(?:跟|和|同|与|用(?!户)|给|为|替|向|对|让(?!我))")
-# A suggestion closing with 吧 ("…减免五百块吧"), not a tag question (对吧, 是吧) or a guess about
+# A suggestion closing with 吧 ("…退他三百块吧"), not a tag question (对吧, 是吧) or a guess about
 # what happened (…到了吧).
 _ZH_SUGGEST = re.compile(f"[{_CJK}]{{5}}[^{_CJK}]*(?<![对是好行了过])吧\\s*[。！!]*$")
 _ZH_DONE = re.compile("了|过(?!来|去)")
@@ -970,8 +970,8 @@ def act(sentence: str) -> str:
 
 def acts(text: str) -> list[str]:
     """The act of each sentence of ``text``; a sentence that is no request but joins one as a
-    clause of its own also reads as a request ("We're out of gauze, order more"; "I want to
-    surprise her - book a table"; "快用完了，帮我下单"). The sentence keeps its own reading too, so
+    clause of its own also reads as a request ("We're out of toner, order more"; "I want to
+    surprise her - book a table"; "墨盒快没了，帮我买两个"). The sentence keeps its own reading too, so
     a question stays one ("Order lunch - anything I should avoid?" both asks and requests)."""
     return list(_acts(text))
 
@@ -994,7 +994,7 @@ def _acts(text: str) -> tuple[str, ...]:
 
 def _clauses(sentence: str) -> list[tuple[str, str]]:
     """The clauses of a sentence after its first break, each with the break before it ("-", ";"
-    or ","), and the first clause when a comma ends it ("nudge dale, they…": a label, to
+    or ","), and the first clause when a comma ends it ("nudge yusuf, they…": a label, to
     ``_en_act``)."""
     parts = re.split(r"(\s+[-–—]+\s+|\s*[;；]\s*|\s*[，,]\s*)", sentence)
     if len(parts) < 3:
@@ -1008,8 +1008,8 @@ def _clause_request(joint_and_clause: tuple[str, str]) -> bool:
     clause stands as a sentence ("…away - can you line someone up?"); around a comma, a list item
     or an apposition may look like a verb and its object ("account number HV-2231", "Sabine
     Morel"), so an English one must open with a word the lexicon knows only as a verb ("…, get
-    more"), or be a verb and a name the lexicon lacks before the comma ("nudge dale, they…"), or
-    a frame that asks ("…, can you…"); a Chinese one is read as it is ("…，帮我下单")."""
+    more"), or be a verb and a name the lexicon lacks before the comma ("nudge yusuf, they…"), or
+    a frame that asks ("…, can you…"); a Chinese one is read as it is ("…，帮我买两个")."""
     joint, text = joint_and_clause
     text = text.strip()
     if not text or about_talk(text) or act(text) != REQUEST:

@@ -281,8 +281,8 @@ _MONEY_ZH = re.compile(
 
 
 def money(text: str) -> list[float]:
-    """Every amount of money ``text`` names ("$450", "NZ$300", "800 bucks", "€2,000", "12k",
-    "五百块", "五千欧"), as values; empty when it names none."""
+    """Every amount of money ``text`` names ("$120", "A$80", "300 bucks", "€2,000", "12k",
+    "三百块", "两千欧"), as values; empty when it names none."""
     text = unicodedata.normalize("NFKC", text)
     out: list[float] = []
     for m in _MONEY_EN.finditer(text):
