@@ -22,6 +22,13 @@ English
   determiner, auxiliary, question word or other closed-class word, and what
   follows it is an object (a pronoun, a determiner, a possessive, a name, a
   number) rather than a verb of its own ("Dana moved…" is a statement).
+  Where the object is a name written small or a bare noun, a lexicon of parts
+  of speech (lemminflect) decides: an opening base-form verb with no subject
+  is an imperative ("email kwame to…", "arrange for…"), unless the word is
+  also a noun or an adjective heading a note or a subject ("Long day",
+  "Design reviews go to…"). A request may also stand as a clause of its own
+  after a dash, a semicolon or (opening with a verb-only word) a comma; a
+  wish for an outcome ("we need more toner on the way") asks too.
 - A question: a question word first, or an auxiliary before its subject
   ("Did I…", "Is the…", "Can Felix…"), or a final question mark.
 - A request whose content is only a question ("Can you tell me when…?",
@@ -40,7 +47,8 @@ English
   an exclamation ("What a day!") is one too.
 
 Chinese
-- 请 / 麻烦 / 帮(我) / 替我 / 要不(你), a second person with a modal
+- 请 / 麻烦 / 帮 / 替 / 要不(你) (帮我 also after a time or a topic), 吧 closing a
+  suggestion, a dropped-subject coverb with a light verb (跟房东约个时间), a second person with a modal
   (你能 / 你可以 / 能不能 / 可不可以 / 是否可以 / 方便 … 吗), or a sentence opening with a
   coverb or verb of action (把… / 给X发… / 提醒我…) without a subject of its
   own: a request.
