@@ -319,8 +319,8 @@ _PARTICIPANT = re.compile(
     r"|\b\w+s['’](?=\s)|\b(?!(?:it|that|what|who|where|when|how|there|here|he|she|let)['’]s\b)\w+['’]s\b",
     re.I,
 )
-# An address to reach someone by: an email address or a phone number.
-_CONTACT = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?<![\w-])\+?\d[\d ()-]{6,}\d(?![\w-])")
+# An address to reach someone by: an email address or a phone number (not a date: 2026-10-01).
+_CONTACT = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?<![\w-])(?!\d{4}-\d{2}-\d{2}\b)\+?\d[\d ()-]{6,}\d(?![\w-])")
 # A noun with a number after it names one particular thing ("bay 7", "locker 31", "invoice 4471",
 # "task #3"), where a number before a noun counts ("three ideas", "42 metres"). Not the opening
 # word (a verb: "Convert 5 miles…"), not after a preposition ("in 10 minutes", "to 3").

@@ -151,3 +151,12 @@ def test_negative_modals_and_a_duty_to_be_done_are_rules():
         "Contractors mustn't get the alarm code.",
     ]:
         assert recall.is_rule(text), text
+
+
+def test_a_date_is_no_address():
+    store = [
+        "The gallery's main lender is Voss Collection; their contact is Mira Voss.",
+        "Mira Voss signed the loan on 2026-03-14 for the spring show.",
+    ]
+    got = recall.match("Write to our main lender that the crates arrive on Friday", store)
+    assert [store[m.index] for m in got] == [store[0]]
