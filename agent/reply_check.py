@@ -244,7 +244,48 @@ def check(
         if invented:
             return Verdict(False, f"ungrounded answer: {', '.join(invented[:3])} appear nowhere in memory or the chat")
     why = repeats(reply, request, earlier, memory)
-    return Verdict(False, f"parrot: {why}") if why else Verdict(True)
+    if why:
+        return Verdict(False, f"parrot: {why}")
+    off = off_question(reply, request)
+    return Verdict(False, f"off the question: {off}") if off else Verdict(True)
+
+
+# The wh-words that ask for a kind of value, and the kind (memory.superseding's readers): a reply
+# to "how many…" holds a number, to "who…" a name. Closed classes of both languages.
+_ASKS_KIND = (
+    (re.compile(r"\bhow\s+(?:many|much|long|far|old)\b|多少|几(?!点)", re.I), ("amount", "time", "date")),
+    (re.compile(r"\bwhen\b|\bwhat\s+(?:time|date|day)\b|什么时候|几点|哪天|哪一天", re.I), ("date", "time", "amount")),
+    (re.compile(r"\bwho(?:m|se|'s)?\b|谁", re.I), ("name",)),
+    (re.compile(r"\bwhere(?:'s)?\b|哪里|哪儿|哪个|哪家|哪条", re.I), ("name",)),
+)
+
+
+def off_question(reply: str, request: str, today: date | None = None) -> str:
+    """Why ``reply`` cannot answer the question ``request``, or "": it shares no content word with
+    the question and holds no value of the kind the question asks for ("How many learners…" →
+    "I am Vuvu - everyone does."). Only questions whose wh-word asks for a kind of value are
+    judged; an honest "I don't know" is an answer."""
+    from memory import superseding
+    from memory.text.overlap import content_words
+
+    if not is_question(request) or is_request(request) or not reply.strip():
+        return ""
+    if reply.strip() in (HONEST_DONT_KNOW, HONEST_DONT_KNOW_ZH, HONEST_NO_ANSWER) or _DONT_KNOW.search(reply):
+        return ""
+    kinds = next((k for rx, k in _ASKS_KIND if rx.search(request)), None)
+    if kinds == ("name",) and words.has_cjk(request):
+        kinds = None  # a Chinese name is often all dictionary characters (郑经理): not told apart from words
+    if kinds is None:
+        return ""
+    if content_words(reply) & content_words(request):
+        return ""
+    held = superseding.read(reply, today or date.today())
+    if any(held.of(k) for k in kinds):
+        return ""
+    return f"shares no word with the question and holds no {' or '.join(dict.fromkeys(kinds))} it asks for"
+
+
+_DONT_KNOW = re.compile(r"\b(?:don'?t|do not)\s+know\b|\bno idea\b|不知道|没有告诉", re.I)
 
 
 def repeats(reply: str, request: str, earlier: list[str], memory: list[str] | tuple[str, ...] = ()) -> str:
@@ -366,6 +407,84 @@ def unknown_to_kept(request: str, known: list[str], tools: list[ToolSpec] | None
     return len(missing) * 2 >= len(asked) and not missing & listing
 
 
+# What a question asks for, where acts.focus() reads no phrase: the noun counted ("how many
+# learners…"), or whose name is asked ("what's my landlord's name?", 我房东叫什么名字？). Both are
+# fixed question frames, closed like the wh-words, not phrasings of one item.
+_HOW_MANY = re.compile(
+    r"\bhow\s+(?:many|much)\s+(?P<asked>[a-z][a-z -]*?)\s+(?:are|is|was|were|do|does|did|have|has|will|can)\b", re.I
+)
+_WHOSE_NAME = re.compile(
+    r"\b(?:my|our|the)\s+(?P<asked>[a-z][a-z -]*?)['’]s\s+(?:first\s+|last\s+|full\s+)?name\b", re.I
+)
+_WHOSE_NAME_ZH = re.compile(r"(?:我|我们)的?(?P<asked>[\u4e00-\u9fff]{1,4}?)(?:叫什么|的名字|名字叫)")
+_QUESTION_WORDS = frozenset(words.tokens("what which who whom whose where when how many much name called"))
+# The units of time a question may ask for ("what days", "which night", "what date").
+_TIME_UNITS = frozenset(words.tokens("day days date night nights time times week month year hour morning evening"))
+_DAY_NAMES = frozenset(words.tokens("monday tuesday wednesday thursday friday saturday sunday")) | frozenset(
+    words.MONTHS
+)
+BEARS = 0.30  # cosine of what is asked with a line, below which the line does not speak of it
+
+
+def asked_for(question: str) -> str | None:
+    """The thing a question asks for: acts.focus()'s phrase, or the frames above; None when
+    the question has no such shape (then nothing is judged by it)."""
+    from memory.text.acts import focus
+
+    found = focus(question)
+    if found:
+        return found
+    for frame in (_HOW_MANY, _WHOSE_NAME, _WHOSE_NAME_ZH):
+        m = frame.search(question)
+        if m:
+            return m.group("asked").strip()
+    return None
+
+
+def nothing_bears_on(request: str, known: list[str]) -> bool:
+    """A question about the person's world where no line kept holds (recalled facts, memory,
+    the chat) speaks of what it asks: no word of the asked thing is in any of them (in either
+    script), no day is named when it is a unit of time, and none is near it in meaning
+    (memory/meaning.py). "What's Duncan's mobile number?" when Duncan is
+    known but no number of his was ever given; "How many learners…" when only a camp of that
+    grade was spoken of. Without the meaning model, only the word test is made."""
+    from memory import meaning
+    from memory.recall import store_names
+    from memory.text import bilingual, dates
+    from memory.text.acts import self_contained, split
+
+    if not is_question(request) or is_request(request) or dates.mentions_time(request):
+        return False
+    lines = [line for text in known for line in split(text) if line.strip()]
+    if not lines:
+        return False  # nothing was shown to judge by (a one-shot `kept ask`): the model may look it up
+    if self_contained(request, frozenset(store_names(lines))) is not None:
+        return False  # a question of general knowledge: not kept's to answer from memory
+    asked = asked_for(request)
+    if not asked:
+        return False
+
+    def english(text: str) -> str:
+        return bilingual.english_reading(text) if words.has_cjk(text) else text
+
+    # A word of what is asked in a line, in either script ("day rate" in "…at €700 a day",
+    # 手机号 against "cell 604-…" through its English senses).
+    wanted = set(words.tokens(english(asked))) | set(words.tokens(asked))
+    wanted -= _QUESTION_WORDS
+    if not wanted or any(wanted & (set(words.tokens(line)) | set(words.tokens(english(line)))) for line in lines):
+        return False
+    if wanted & _TIME_UNITS and any(
+        dates.mentions_time(line) or set(words.tokens(line)) & _DAY_NAMES or dates.find(line, date.today())
+        for line in lines
+    ):
+        return False  # "what days…", "which night…": a line that names a day or a time speaks of it
+    if not (meaning.enabled() and meaning.available()):
+        return True
+
+    vectors = meaning.embed([english(asked)] + [english(line) for line in lines])
+    return float((vectors[1:] @ vectors[0]).max()) < BEARS
+
+
 def checked_call(
     model: Model,
     convo: list[Message],
@@ -416,6 +535,8 @@ def checked_call(
             history[-1] = history[-1][: -len(request)]
         if unknown_to_kept(request, known + history, tools):
             return _in_code(model, dont_know(request), "nothing kept holds answers it", on_text)
+        if nothing_bears_on(request, known + history):
+            return _in_code(model, dont_know(request), "nothing kept holds speaks of what it asks", on_text)
     earlier = _earlier_replies(convo, request)
     if choices.request_alone and is_request(request):
         convo = request_alone(convo, request)

@@ -10,6 +10,10 @@ pass. Afterwards the store is read and graded:
   message's or an earlier reply's (agent/reply_check.py's measure); honest
   lines after failed generations and replies kept wrote itself (a statement
   acknowledged, "I don't know" from code) are counted apart, not as replies;
+- replies off the question: a shown reply to a question asking for a kind
+  of value (who, when, how many…) that shares no word with it and holds no
+  such value ("I am Vuvu - everyone does." to "How many learners…?"),
+  agent/reply_check.py's ``off_question``;
 - confirmations without the action: a reply saying kept booked/sent/…
   with no successful call of that tool in its turn;
 - actions without a request: an acting call in a step the script marks as
@@ -17,8 +21,9 @@ pass. Afterwards the store is read and graded:
 - the requested actions: the right tool, and the right values in its result;
 - never-said questions answered with "I don't know" (or the Chinese);
 - after the pass: SOUL holding the nickname and the format wish; facts
-  right, stale (an old value still active) and invented (an active fact
-  whose words are mostly not the person's);
+  right, stale (an old value still active: a fact with the old value and
+  not the new one) and invented (an active fact whose words are mostly not
+  the person's);
 - seconds per reply and for the pass.
 
 Process failures (a command that crashed or timed out) are counted apart.
@@ -306,13 +311,14 @@ def _check_values(call: dict, expect: dict, today: date) -> list[str]:
 
 
 def grade(result: SessionResult, session: dict, today: date, *, short: bool = False) -> dict:
-    from agent.reply_check import acts, claimed_actions, containment, repeats
+    from agent.reply_check import acts, claimed_actions, containment, off_question, repeats
 
     person: list[str] = []
     earlier: list[str] = []
     g: dict[str, Any] = {
         "turns": 0,
         "parrots": 0,
+        "off_question": 0,
         "confirmations_without_action": 0,
         "actions_without_request": 0,
         "actions_asked": 0,
@@ -352,6 +358,10 @@ def grade(result: SessionResult, session: dict, today: date, *, short: bool = Fa
             if why:
                 g["parrots"] += 1
                 s.problems.append(f"parrots: {why}")
+            off = off_question(s.reply, text, today) if not s.calls else ""
+            if off:
+                g["off_question"] += 1  # too short or beside the point to answer it ("I am Vuvu…")
+                s.problems.append(f"off the question: {off}")
             earlier.append(s.reply)
         earlier.append(text)
         done = {c["name"] for c in s.calls if not c["is_error"]}
@@ -389,7 +399,15 @@ def grade(result: SessionResult, session: dict, today: date, *, short: bool = Fa
     checked = [f for f in session.get("facts", []) if not (short and f.get("long"))]
     g["facts_checked"] = len(checked)
     g["facts_right"] = sum(any(all(w.lower() in t for w in f["right"]) for t in facts) for f in checked)
-    g["facts_stale"] = sum(any(any(w.lower() in t for w in f.get("stale", [])) for t in facts) for f in checked)
+    # Stale: an active fact that holds the old value and not the new one. A fact that names the old
+    # value beside the new ("X fell through, so it is now at Y", 不在X了) is the change itself.
+    g["facts_stale"] = sum(
+        any(
+            any(w.lower() in t for w in f.get("stale", [])) and not all(w.lower() in t for w in f["right"])
+            for t in facts
+        )
+        for f in checked
+    )
     g["facts_invented"] = sum(1 for t in result.facts if _invented(t, person))
     g["facts_active"] = len(result.facts)
     g["pass_seconds"] = round(result.pass_seconds, 1)
@@ -448,7 +466,8 @@ def render(results: list[tuple[SessionResult, dict]]) -> str:
     for r, g in results:
         secs = g["reply_seconds"]
         lines.append(
-            f"{r.id}: {g['turns']} turns; parrots {g['parrots']}, confirmations without action "
+            f"{r.id}: {g['turns']} turns; parrots {g['parrots']}, off the question {g['off_question']}, "
+            f"confirmations without action "
             f"{g['confirmations_without_action']}, actions without request {g['actions_without_request']}; "
             f"actions {g['actions_right_values']}/{g['actions_asked']} right values "
             f"({g['actions_right_tool']} right tool); never-said answered 'I don't know' "
@@ -461,6 +480,8 @@ def render(results: list[tuple[SessionResult, dict]]) -> str:
             f"invented {g['facts_invented']} of {g['facts_active']} active; pass {g['pass_seconds']}s; seconds per reply "
             f"median {statistics.median(secs) if secs else 0:.1f}, max {max(secs) if secs else 0:.1f}"
         )
+        for fact in r.facts:
+            lines.append(f"    fact: {fact[:110]}")
         for s in r.steps:
             if s.problems:
                 lines.append(

@@ -13,6 +13,7 @@ comes one of two ways:
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -126,6 +127,7 @@ def write_path(db, memory_llm, settings=None) -> dict:
     from agent.models.base import ModelError
     from memory.llm import UnusableReply
 
+    started = time.monotonic()
     while len(results) < 10_000:
         try:
             result = writer.run_pass(
@@ -142,7 +144,12 @@ def write_path(db, memory_llm, settings=None) -> dict:
         results.append(result)
         if not result.ran or result.remaining == 0:
             break
-    stats: dict[str, Any] = {"passes": len(results), "stopped": stopped, "unread_messages": len(writer.pending(db))}
+    stats: dict[str, Any] = {
+        "passes": len(results),
+        "stopped": stopped,
+        "unread_messages": len(writer.pending(db)),
+        "seconds": round(time.monotonic() - started, 1),  # the whole write path, every pass
+    }
     for key in ("added", "updated", "deleted"):
         stats[key] = sum(getattr(r, key, 0) or 0 for r in results)
     # Memory writing is paid separately from answering: its calls, from the call log.

@@ -11,12 +11,15 @@ write pass does in code what code does reliably:
   date (memory.text.dates). Questions, small talk and credentials are not
   facts; every dropped sentence is reported with why.
 - a later value for the same subject supersedes the earlier fact when the
-  reading package can tell: the two sentences are about the same thing (most
-  of their other words shared) and carry the same kind of value (a date, a
-  number, a name) that differs.
+  reading package can tell: the two sentences carry the same kind of value (a
+  date, a time, an amount, a name) that differs, and are about the same thing:
+  most of their other words shared, or, whatever their shape, close in meaning
+  with the values masked (memory/superseding.py).
 - SOUL changes only from the person's wishes about how kept talks to them
-  ("Please call me Sasha", "never use bullet points"), as memory.text.acts
-  reads them (``about_talk``); the model is not asked (see "SOUL" below).
+  ("Please call me Sasha", "never use bullet points", "everyone calls me
+  Maggie, so please do too", "I can't stand bullet points"), as
+  memory.soul.wished_treatment reads them; the model is not asked (see "SOUL"
+  below).
 - MEMORY is computed from the store: who they are, what they asked for (the
   actions kept took), open promises, the last days' facts.
 
@@ -33,11 +36,11 @@ from datetime import date, timedelta
 from typing import Any
 
 from memory import facts as fact_log
-from memory import reconcile, soul, summary
+from memory import reconcile, soul, summary, superseding
 from memory.secrets import contains_secret
 from memory.stages import Batch, messages_of
 from memory.text import dates, words
-from memory.text.acts import about_talk, is_question
+from memory.text.acts import is_question
 from memory.text.acts import split as sentences
 
 MIN_CONTENT_TOKENS = 3  # fewer (Latin) content tokens: small talk ("Thanks, great!")
@@ -90,6 +93,10 @@ class Values:
     places: frozenset[tuple[str, str]] = frozenset()
     # Its subject and object noun phrases, each as its words: "the summit", "Priya's hiring budget".
     phrases: frozenset[frozenset[str]] = frozenset()
+    # Its values by kind and what they are of, for the reading that needs no shape (memory.superseding).
+    reading: superseding.Reading | None = None
+    # The words of its subject noun phrase, where one is read ("the offsite dinner").
+    subject_phrase: frozenset[str] = frozenset()
 
 
 def values(text: str, said_on: date) -> Values:
@@ -117,7 +124,15 @@ def values(text: str, said_on: date) -> Values:
         elif t not in words.MONTHS and t not in _WEEKDAYS:
             subject.add(t)
         i += 1
-    return Values(frozenset(said), frozenset(numbers), frozenset(subject), _places(rest), _phrases(rest))
+    return Values(
+        frozenset(said),
+        frozenset(numbers),
+        frozenset(subject),
+        _places(rest),
+        _phrases(rest),
+        superseding.read(text, said_on),
+        _subject_phrase(rest),
+    )
 
 
 # Closed classes for reading an English clause: a preposition opens a phrase of its own, an
@@ -126,7 +141,8 @@ _PREPOSITIONS = frozenset(
     "at in on to for with from by of about into onto over under after before until till near via than".split()
 )
 _AUXILIARIES = frozenset(
-    "is are was were 's has have had will would can could should may might must do does did remains stays".split()
+    "is are was were 's has have had will would can could should may might must do does did remains stays "
+    "got gets been".split()  # "got pushed back": the get-passive
 )
 _DETERMINERS = frozenset("the a an this that these those our my your their his her its".split())
 _LABEL = re.compile(r"^[^:：\d]{1,40}[:：]\s*(?=\S)")  # "Change of venue: …", "Update on Harwood: …" (not "at 10:30")
@@ -148,7 +164,15 @@ def _places(text: str) -> frozenset[tuple[str, str]]:
     return frozenset((prep, name) for prep, name in found if not set(words.tokens(name)) & _DAY_WORDS)
 
 
+def _subject_phrase(text: str) -> frozenset[str]:
+    return next(iter(_phrase_list(text)[:1]), frozenset())
+
+
 def _phrases(text: str) -> frozenset[frozenset[str]]:
+    return frozenset(_phrase_list(text))
+
+
+def _phrase_list(text: str) -> list[frozenset[str]]:
     """The main clause's subject and object noun phrases: the things a sentence says something
     of ("the summit is now at…", "the court has moved the trial to…"). Read by closed classes:
     the subject ends at the first auxiliary or past form, a prepositional phrase after its head
@@ -167,7 +191,7 @@ def _phrases(text: str) -> frozenset[frozenset[str]]:
             subject.append(w)
         i += 1
     else:
-        return frozenset()  # no verb read: no clause to take a subject from
+        return []  # no verb read: no clause to take a subject from
     phrases = [subject]
     i += 1
     while i < len(ws) and (ws[i] in _AUXILIARIES or ws[i].endswith(("ed", "en", "ing"))):
@@ -180,7 +204,7 @@ def _phrases(text: str) -> frozenset[frozenset[str]]:
             obj.append(w)
         phrases.append(obj)
     found = (frozenset(t for w in phrase for t in words.tokens(w)) for phrase in phrases)
-    return frozenset(p for p in found if p)
+    return [p for p in found if p]
 
 
 _WEEKDAYS = frozenset(words.tokens("monday tuesday wednesday thursday friday saturday sunday"))
@@ -188,6 +212,38 @@ _DAY_WORDS = _WEEKDAYS | frozenset(words.MONTHS)  # "on January 14" names a day,
 
 
 def supersedes(new: Values, old: Values) -> bool:
+    """``new`` gives a later value for ``old``'s subject, read either way: by the sentences'
+    shape (below), or by their values and meaning whatever the shape (memory.superseding:
+    "scratch that, X fell through, so …", 改到…不在…了)."""
+    return _superseded(new, [old]) == 0
+
+
+def _superseded(new: Values, olds: list[Values], latest_first: bool = True) -> int | None:
+    """The index of the first of ``olds`` (latest first, or in order) that ``new`` supersedes by
+    shape, else the one it supersedes by meaning among the few nearest
+    (memory.superseding.superseded), or None."""
+    order = reversed(range(len(olds))) if latest_first else range(len(olds))
+    by_shape = next((i for i in order if _supersedes_by_shape(new, olds[i]) and not _other_things(new, olds[i])), None)
+    if by_shape is not None or new.reading is None:
+        return by_shape
+    judged = [(i, old.reading) for i, old in enumerate(olds) if old.reading is not None and not _narrowed(new, old)]
+    found = superseding.superseded(new.reading, [reading for _, reading in judged])
+    return judged[found][0] if found is not None else None
+
+
+def _other_things(new: Values, old: Values) -> bool:
+    """Every name changed with the value ("The Helix launch is set for December 30" after "The
+    Willow launch is set for December 23"): another thing, however alike the words."""
+    return bool(new.reading and old.reading and superseding.other_things(new.reading, old.reading))
+
+
+def _narrowed(new: Values, old: Values) -> bool:
+    """ "The offsite dinner is on the 13th" after "The offsite is on the 14th": the new subject is
+    the old one narrowed, another thing, however close the two sentences mean."""
+    return bool(old.subject_phrase) and old.subject_phrase < new.subject_phrase
+
+
+def _supersedes_by_shape(new: Values, old: Values) -> bool:
     """``new`` gives a later value for ``old``'s subject: they are about the same
     thing (every word of ``new``'s subject or object noun phrase is one of
     ``old``'s: "the summit" after "the Nordic Fintech Summit", not "Priya's
@@ -208,8 +264,8 @@ def supersedes(new: Values, old: Values) -> bool:
 
 
 # ---------------------------------------------------------------- SOUL
-# SOUL takes the sentences memory.text.acts reads as wishes about how kept
-# talks ("call me Sasha", "keep your answers short"). The 0.5B model was asked
+# SOUL takes the sentences memory.soul.wished_treatment reads as wishes about how
+# kept talks ("call me Sasha", "keep your answers short", "I can't stand bullet points"). The 0.5B model was asked
 # to confirm each under the schema grammar and answered at chance: 9 of 16 on
 # a mixed English/Chinese set of 8 wishes and 8 requests to act (a boolean per
 # sentence, and again with two labels), saying yes to "Send Priya the notes"
@@ -284,7 +340,7 @@ def read(db, batch: list, *, cap: int, today: date) -> Written:
             elif is_question(s):
                 decisions.append(Decision(m.id, s, "dropped", "a question"))
             else:
-                said.append((m.id, m.at[:10], s, about_talk(s)))
+                said.append((m.id, m.at[:10], s, soul.wished_treatment(s)))
 
     # SOUL: the wishes about how kept talks to the person, in their words.
     old_soul = soul.current(db)
@@ -324,7 +380,7 @@ def read(db, batch: list, *, cap: int, today: date) -> Written:
             continue
         candidate = reconcile.FactCandidate(text, said_on, [mid])
         mine = values(text, ref)
-        earlier = next((i for i, (_, v) in enumerate(planned) if supersedes(mine, v)), None)
+        earlier = _superseded(mine, [v for _, v in planned], latest_first=False)
         if earlier is not None:  # a later value within this batch: only the latest is stored
             replaced, _ = planned.pop(earlier)
             fplan.adds = [c for c in fplan.adds if c is not replaced]
@@ -332,7 +388,9 @@ def read(db, batch: list, *, cap: int, today: date) -> Written:
             decisions.append(
                 Decision(replaced.source_ids[0], replaced.text, "dropped", f"a later message (#{mid}) changed it")
             )
-        old = next((fid for fid, v, on in reversed(known) if on <= said_on and supersedes(mine, v)), None)
+        earlier_known = [(fid, v) for fid, v, on in known if on <= said_on]
+        found = _superseded(mine, [v for _, v in earlier_known])
+        old = earlier_known[found][0] if found is not None else None
         if old is not None:
             fplan.updates.append((old, candidate))
             known = [k for k in known if k[0] != old]

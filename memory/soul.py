@@ -8,6 +8,8 @@ Every version is kept in ``notes``.
 
 from __future__ import annotations
 
+import re
+
 import sqlite_utils
 
 from memory import notes
@@ -54,3 +56,84 @@ def set_text(db: sqlite_utils.Database, text: str, reason: str = "edited by the 
 
 def history(db: sqlite_utils.Database) -> list[notes.Note]:
     return notes.history(db, notes.SOUL)
+
+
+# ---------------------------------------------------------------- wishes about treatment
+#
+# memory.text.acts.about_talk reads requests shaped as requests ("call me Sasha", "keep your
+# answers short"). People also state the same wishes as facts about themselves or about
+# others ("everyone calls me Maggie, so please do too", "I can't stand bullet points",
+# 大家都叫我阿琪，你也这么叫我吧). These read them by two closed classes each, not by phrasings:
+#
+# - how the person is addressed: a verb of naming (call, go by, 叫, 称呼) with the person as
+#   its object and a name after it;
+# - how kept's text looks: the person's wish (an attitude or a directive: prefer, hate, can't
+#   stand, never, always, keep, use, no; 别, 不要, 请, 用, 喜欢) about kept's output (your
+#   answers, replies; 回复, 回答) or about a unit of written form (bullet points, tables, emoji,
+#   bold, headings, paragraphs, sentences, lines; 表格, 要点, 段落, 列表, 表情). The units are the
+#   parts any text is made of, named once for all wishes, not words lifted from one.
+#
+# A statement of the person's own doings that names a unit ("I wrote three paragraphs today")
+# carries no wish marker, so it stays a fact.
+
+_NAMED_AS = re.compile(
+    r"\b(?:call(?:s|ed|ing)?|address(?:es)?)\s+me\s+[\"'“]?[A-Z\u4e00-\u9fff]|\bnickname\s+is\s+[A-Z]"
+)
+_GOES_BY = re.compile(r"\bI\s+(?:go|usually\s+go)\s+by\s+[A-Z]")  # the name they use: for kept too
+_NAMED_AS_ZH = re.compile(r"(?:叫|称呼|喊)我[\u4e00-\u9fffA-Za-z]")
+_OUTPUT = re.compile(
+    r"\b(?:bullet(?:s|\s+points?)?|numbered\s+lists?|lists?|tables?|emojis?|emoticons?|bold|italics?|"
+    r"headings?|headers?|markdown|paragraphs?|sentences?|lines?|capitals|all\s+caps|exclamation\s+marks?|"
+    r"jargon|waffle|small\s+talk|answers?|repl(?:y|ies)|responses?|tone)\b",
+    re.I,
+)
+_OUTPUT_ZH = re.compile(r"回复|回答|表格|要点|段落|列表|表情|加粗|粗体|标题|长篇|啰嗦|废话")
+# kept's replies themselves, named.
+_REPLIES = re.compile(
+    r"\b(?:answers?|repl(?:y|ies)|responses?)\b|\b(?:answer|reply|respond|talk|write|speak)(?:ing)?\s+(?:to\s+)?me\b|"
+    r"回复|回答",
+    re.I,
+)
+# Whose text it is: kept's ("your replies", "when you summarize", "with me", "for me").
+_KEPTS = re.compile(r"\byour\b|\byou\b|\b(?:with|for|to)\s+me\b", re.I)
+# A directive opening the sentence, or the person's attitude towards the unit.
+_DIRECTIVE = re.compile(
+    r"^(?:and\s+|also\s+|but\s+|so\s+)?(?:please\s+)?(?:always|never|keep|use|stick|avoid|skip|no|don'?t|"
+    r"do\s+not|just|only|be|please)\b",
+    re.I,
+)
+_ATTITUDE = re.compile(
+    r"\bI\s+(?:really\s+)?(?:prefer|hate|dislike|can'?t\s+stand|cannot\s+stand|love|like|want|need)\b"
+)
+_WISH = re.compile(r"\b(?:please|prefer|rather|always|never|no|without|instead|at\s+most|too)\b", re.I)
+_WISH_ZH = re.compile(r"别|不要|请|用|喜欢|讨厌|希望|最好|尽量")
+# A particular text the sentence works on ("format this as a list", 列一下这篇文章的要点): a task.
+_THIS_TEXT = re.compile(
+    r"\b(?:this|these|that|the\s+following)\b(?!\s+(?:way|time|week|year))|这篇|这个|这份|这段|以下|下面", re.I
+)
+_ADDRESSED_ZH = re.compile(r"你|您|请|吧|就行|以后")
+
+
+def wished_treatment(sentence: str) -> bool:
+    """Whether ``sentence`` tells how kept should address the person or shape its replies,
+    phrased as a request (memory.text.acts.about_talk) or as a statement of the wish."""
+    from memory.text.acts import about_talk, act, is_question
+
+    if about_talk(sentence):
+        return True
+    if is_question(sentence) or _THIS_TEXT.search(sentence):
+        return False  # a task on a particular text ("format this as a list"), not how kept talks
+    s = sentence.strip()
+    if act(s) == "request" and not (_NAMED_AS.search(s) or _NAMED_AS_ZH.search(s) or _REPLIES.search(s)):
+        return False  # a request to act ("book a table for two"), not about kept's replies
+    if _GOES_BY.search(s):
+        return True
+    if _NAMED_AS.search(s):  # "everyone calls me Maggie": a wish for kept when it asks it of kept too
+        return bool(_WISH.search(s) or _KEPTS.search(s.split("me", 1)[1]))
+    if _NAMED_AS_ZH.search(s):
+        return bool(_ADDRESSED_ZH.search(s))
+    if _OUTPUT_ZH.search(s):
+        return bool(_WISH_ZH.search(s))
+    if not _OUTPUT.search(s):
+        return False
+    return bool(_DIRECTIVE.search(s) or _ATTITUDE.search(s) or (_KEPTS.search(s) and _WISH.search(s)))

@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from memory import embedded_writer as ew
-from memory import facts, soul, summary, writer
+from memory import facts, meaning, soul, summary, writer
 from memory import messages as store
 
 TZ = ZoneInfo("Europe/Berlin")
@@ -169,3 +169,39 @@ def test_credentials_are_never_facts(db):
 def test_values_are_read_by_kind(text, ref, kinds):
     v = ew.values(text, ref)
     assert {k for k in ("dates", "numbers") if getattr(v, k)} == kinds
+
+
+needs_meaning = pytest.mark.skipif(not meaning.available(), reason="meaning model package not installed")
+
+
+@needs_meaning
+@pytest.mark.parametrize(
+    "earlier, later",
+    [
+        (
+            "The quarterly retreat is at the Pinecrest Lodge near Keswick.",
+            "Bad news, Pinecrest double-booked, so we're taking the retreat to Elm Hall instead.",
+        ),
+        ("春季发布会原定在北湖码头举行。", "春季发布会换成东港码头举行了，不在北湖了。"),
+    ],
+)
+def test_a_change_in_any_wording_supersedes_the_stored_value(db, earlier, later):
+    said(db, earlier, "Our accountant is Lev Adler.", "I promised Mina the slides by Friday.")
+    run(db, Judge())
+    said(db, later, day=2)
+    result = run(db, Judge())
+    assert result.updated == 1
+    assert f"2026-12-02: {later}" in active(db) and not any(earlier in t for t in active(db))
+    assert len(active(db)) == 3  # the other facts stand
+
+
+@needs_meaning
+def test_the_nearest_earlier_fact_is_the_one_superseded():
+    day = date(2026, 12, 1)
+    olds = [
+        ew.values("The venue deposit is 4,500 euros.", day),
+        ew.values("The catering budget is 2,000 euros.", day),
+        ew.values("The keynote is on 9 February.", day),
+    ]
+    new = ew.values("They raised the catering budget to 2,600 euros.", day)
+    assert ew._superseded(new, olds) == 1

@@ -23,6 +23,23 @@ def test_a_copy_after_a_look_up_is_graded_a_parrot_and_a_confirmation_is_not():
     assert _graded("The Atlas budget is 55,000 euros.", look_up)["parrots"] == 0
 
 
+def test_a_fact_naming_the_old_value_beside_the_new_is_no_stale_one():
+    session = {"steps": [], "facts": [{"right": ["Elm Hall"], "stale": ["Pinecrest"]}]}
+    change = "2026-12-01: Pinecrest fell through, so the retreat is now at Elm Hall."
+    graded = grade(SessionResult("s", facts=[change]), session, date(2026, 12, 1))
+    assert graded["facts_right"] == 1 and graded["facts_stale"] == 0
+    old = "2026-12-01: The retreat is at the Pinecrest Lodge."
+    graded = grade(SessionResult("s", facts=[old, change]), session, date(2026, 12, 1))
+    assert graded["facts_stale"] == 1  # the old fact still active
+
+
+def test_a_reply_beside_a_typed_question_is_counted_off_the_question():
+    steps = [StepResult({"say": "How many rooms does Elm Hall have?"}, reply="I am Robin, everyone does.")]
+    assert grade(SessionResult("s", steps=steps), {"steps": []}, date(2026, 12, 1))["off_question"] == 1
+    steps = [StepResult({"say": "How many rooms does Elm Hall have?"}, reply="Forty rooms.")]
+    assert grade(SessionResult("s", steps=steps), {"steps": []}, date(2026, 12, 1))["off_question"] == 0
+
+
 def test_a_due_day_without_a_time_checks_the_date_alone():
     from evals.first_session import _check_values
 

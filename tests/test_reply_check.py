@@ -442,3 +442,75 @@ def test_every_tool_list_the_cut_offers_is_one_kept_model_warm_prepares():
         _, offered = cut_prompt([Message("user", turn)], _specs(), EMBEDDED)
         assert offered in prepared, turn
     assert len(prepared) == 3
+
+
+@pytest.mark.parametrize(
+    "question, known",
+    [
+        ("What's Imke's phone number?", ["Imke Vos runs our payroll and signs off anything over 5k."]),
+        ("How many rooms does the venue have?", ["The retreat is at Elm Hall in the second week of June."]),
+        ("What's my landlord's name?", ["The flat's boiler was fixed on Monday."]),
+        ("老周的邮箱是多少？", ["老周负责我们的报销，每月底对一次账。"]),
+    ],
+)
+def test_a_question_no_line_speaks_to_is_unknown_even_when_its_names_are_known(question, known):
+    assert reply_check.nothing_bears_on(question, known)
+
+
+@pytest.mark.parametrize(
+    "question, known",
+    [
+        ("What's Imke's day rate?", ["Imke charges 600 euros a day until March."]),  # a word of what is asked
+        ("Which nights is choir?", ["Choir practice is on Tuesdays and Thursdays."]),  # a day for "which nights"
+        ("Who is my landlord?", ["My landlord, Piet Smit, fixed the boiler on Monday."]),
+        ("老周的手机号是多少？", ["老周的手机号是 138 0000 1234。"]),
+        ("What is the capital of Peru?", []),  # not about the person's world: not judged here
+    ],
+)
+def test_a_question_a_line_speaks_to_goes_on(question, known):
+    assert not reply_check.nothing_bears_on(question, known)
+
+
+def test_a_known_name_does_not_stop_i_dont_know_for_what_was_never_said_of_it(db):
+    model = EmbeddedLike([])
+    s = session(db, model)
+    run_turn(s, "Imke Vos runs our payroll and signs off anything over 5k.")  # a statement: acknowledged in code
+    result = run_turn(s, "What's Imke's phone number?")
+    assert result.reply == reply_check.HONEST_DONT_KNOW and result.calls == []
+    model.assert_complete()  # no generation
+
+
+@pytest.mark.parametrize(
+    "question, reply",
+    [
+        ("How many seats does the minibus have?", "I am Tanya, everyone does."),
+        ("When is the audit?", "Sure, sounds good."),
+        ("Who signs off the invoices?", "yes, that is right."),
+        ("下周的培训要多少钱？", "好的，没问题。"),
+    ],
+)
+def test_a_reply_beside_the_question_is_off_it(question, reply):
+    assert reply_check.off_question(reply, question)
+    assert not reply_check.check(reply, request=question, earlier=[], done=[]).ok
+
+
+@pytest.mark.parametrize(
+    "question, reply",
+    [
+        ("How many seats does the minibus have?", "Fourteen."),  # a value of the asked kind
+        ("When is the audit?", "On 3 March."),
+        ("Who signs off the invoices?", "Marta Lind."),
+        ("Who signs off the invoices?", "The invoices go to finance."),  # a word of the question
+        ("下周的培训要多少钱？", "八千块。"),
+        ("谁负责报销？", "老周。"),  # a Chinese name may be all dictionary characters: not judged
+        ("What did I promise Tom?", "ok"),  # "what" asks for no kind of value: not judged here
+        ("Who signs off the invoices?", reply_check.HONEST_DONT_KNOW),
+    ],
+)
+def test_an_answer_or_an_honest_line_is_not_off_the_question(question, reply):
+    assert reply_check.off_question(reply, question) == ""
+
+
+def test_with_nothing_shown_nothing_is_judged():
+    # A one-shot `kept ask` before any fact is stored: the model may still look it up.
+    assert not reply_check.nothing_bears_on("Who is our contact at the IT company?", [])

@@ -61,3 +61,39 @@ def test_secrets_are_redacted_and_long_souls_refused(db):
     assert "correcthorse99" not in soul.render(db)
     with pytest.raises(soul.SoulTooLong):
         soul.set_text(db, "x" * (soul.MAX_CHARS + 1))
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Please call me Dee from now on.",
+        "My friends call me Jojo, so you can too.",
+        "I go by Sam.",
+        "Never use headings with me.",
+        "I really hate emoji.",
+        "When you answer me, keep it to two lines.",
+        "And no tables in your replies, please.",
+        "同事都叫我小美，你也这样叫我吧。",
+        "回复别用表格，用短句就行。",
+    ],
+)
+def test_wishes_about_treatment_are_read_however_phrased(sentence):
+    assert soul.wished_treatment(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "My kids call me Mum.",  # how others address them, not asked of kept
+        "我妈叫我小宝。",
+        "I wrote three paragraphs of the grant today.",  # a unit of text, no wish about kept's
+        "The production line is down again, no idea why.",
+        "Tables are booked for 8 at the restaurant, no need to confirm.",
+        "Please format this as a bullet list.",  # a task on a particular text
+        "用要点总结一下这篇文章。",
+        "Could you book a table for two at 7?",  # a request to act
+        "What do people call me at work?",  # a question
+    ],
+)
+def test_other_sentences_are_not_wishes_about_treatment(sentence):
+    assert not soul.wished_treatment(sentence)

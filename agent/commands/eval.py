@@ -157,6 +157,7 @@ def run(
             f"{write.get('model_calls')} model calls ({write.get('failed_attempts', 0)} failed attempts besides), "
             f"{write.get('input_tokens')} input and "
             f"{write.get('output_tokens')} output tokens"
+            + (f", {write['seconds']} s" if write.get("seconds") is not None else "")
             + (
                 f"; STOPPED with {write.get('unread_messages')} messages unread: {write['stopped']}"
                 if write.get("stopped")
