@@ -46,12 +46,19 @@ to stores and wordings it was not tuned on.
    they let in comes too. A fact found so that names something brings, one
    hop on, the facts on that name sharing a word with the turn.
 4. **Standing rules** (a fact that says what must, must not, or is preferred:
-   a modal, a negation or a preference verb) reach a request by what they are
-   about: a word the rule shares with the request or with the facts the
-   request's names bring ("Email Keiko…" reaches "when emailing a client…";
-   "Send Magnus…" reaches it through "Magnus … prospective client"), or a
-   clock time or weekday on both sides (a rule about when reaches a request
-   that says when). At most ``MAX_RULES``.
+   a modal, a negation, a negative quantifier, a deontic word or a preference
+   verb) are instructions, like SOUL: a request that acts on the person's world
+   (``_acts_in_world``: someone or something particular, a day or time, an
+   amount; or asking leave to act) gets the person's rules, all while they are
+   few (``RULES_ALL``), else the nearest by what links them: a word the rule
+   shares with the request or with the facts the request's names bring
+   ("Email Keiko…" reaches "when emailing a client…"; "Send Magnus…" reaches
+   it through "Magnus … prospective client"), and the kind of value the rule
+   bounds that the request holds too (a day or time, an amount of money). The
+   model reading them judges which applies: code cannot know that a named drug
+   is a narcotic. Any other request gets the linked rules only, at most
+   ``MAX_RULES``; questions and statements get none. Such a request also gets
+   the address of someone its facts name (``_addresses``).
 
 5. **Meaning beyond wording** (``_Meaning``, all-MiniLM-L6-v2 through
    ``memory.meaning``; off with ``KEPT_MEANING=0`` or without the model
@@ -112,18 +119,22 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from datetime import date
 from typing import TYPE_CHECKING
 
 from memory import asked, meaning
 from memory.text import STOP_WORDS, bilingual, has_cjk, query_terms, tokens
 from memory.text.acts import POSSESSIVE as _POSSESSIVE
+from memory.text.acts import asks_leave as _asks_leave
 from memory.text.acts import asks_only as _asks_only
 from memory.text.acts import focus as _focus
 from memory.text.acts import is_question as _is_question
 from memory.text.acts import is_request as _is_request
 from memory.text.acts import self_contained as _self_contained
 from memory.text.acts import without_material as _without_material
+from memory.text.dates import find as find_dates
 from memory.text.dates import undated
+from memory.text.numbers import money
 from memory.text.words import MONTHS, fold
 
 if TYPE_CHECKING:
@@ -138,7 +149,8 @@ MIN_RELATIVE = 0.3  # and scores at least this share of the best fact's score
 MIN_TERMS = 2  # and shares at least this many distinct words with the turn (all, if it has fewer)
 MAX_NAMED = 4  # facts brought by a name of the turn
 NAME_MAX_SHARE = 0.25  # a name held by more of the documents than this is no anchor
-MAX_RULES = 3  # standing rules brought to a request
+MAX_RULES = 3  # standing rules brought to a request on shared words or a time alone
+RULES_ALL = 10  # a request acting on the person's world gets up to this many standing rules (about 250 tokens)
 LINK_MAX_SHARE = 0.2  # a word linking a rule to a request is held by at most this share of the facts
 RARE_SHARE = 0.05  # a word held by at most this share of the documents (or two) is a rare one
 # Meaning (all-MiniLM-L6-v2 cosines), set on the dev splits (see docs/recall.md):
@@ -240,7 +252,9 @@ _METHOD = re.compile(
 _CN_METHOD = re.compile("怎么|如何|为什么|应该|该怎样")
 _INDEFINITE = re.compile(r"\b(?:a|an)\b", re.I)
 # "my wife's birthday", "our vendor contact", "我的牙医": what follows a possessive is a thing of the person's.
-_OWNER = re.compile(r"\b(?:my|our)\s+|(?:我们|我)的\s*", re.I)
+_OWNER = re.compile(r"\b(?:my|our)\s+|我(?:们)?的\s*", re.I)
+# Where a noun phrase of the person's ends: a word of when ("our dentist next Thursday").
+_NP_END = frozenset({"next", "last", "tomorrow", "today", "tonight", "yesterday"})
 _NP_WORD = re.compile(r"\s*([A-Za-z][\w-]*)(['’]s\b)?")
 # An auxiliary right before "my": "does my mom live", "will my car insurance renew": the noun
 # phrase is followed by its verb.
@@ -309,10 +323,39 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z0-9'’-]*")
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _WHEN_WORDS = frozenset(tokens(" ".join(_WEEKDAYS + MONTHS)))
 _CLOCK = re.compile(r"^\d{1,2}:\d{2}$")
+# Someone or something particular a request acts on: a title before a name, a third person, a
+# possessive ("the Brinks' invoice", "Rex's vaccinations"; not a contraction). The person's own "my/our"
+# is no other party: "Check my grammar", "a title for my blog post" work for them alone.
+_PARTICIPANT = re.compile(
+    r"\b(?:mr|mrs|ms|miss|dr|prof|sr|sra|mme)\b\.?\s+\w|\b(?:him|her|them|their|his)\b"
+    r"|\b\w+s['’](?=\s)|\b(?!(?:it|that|what|who|where|when|how|there|here|he|she|let)['’]s\b)\w+['’]s\b",
+    re.I,
+)
+# An address to reach someone by: an email address or a phone number (not a date: 2026-10-01).
+_CONTACT = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?<![\w-])(?!\d{4}-\d{2}-\d{2}\b)\+?\d[\d ()-]{6,}\d(?![\w-])")
+# A noun with a number after it names one particular thing ("bay 7", "locker 31", "invoice 4471",
+# "task #3"), where a number before a noun counts ("three ideas", "42 metres"). Not the opening
+# word (a verb: "Convert 5 miles…"), not after a preposition ("in 10 minutes", "to 3").
+_IDENTIFIER = re.compile(
+    r"(?<=\w\s)(?!(?:at|by|to|in|on|for|from|until|till|of|about|around|under|over|than|and|or|is|are|was"
+    r"|were|the|a|an|be|with|into|between|after|before|every|each|per|like|about|only|just)\b)"
+    r"[a-z]{3,}\s+(?:no\.?\s*|#)?\d+\b(?![:.,]\d|\s*(?:am|pm|%)\b)",
+    re.I,
+)
+# In Chinese also a coverb marking someone taking part (给/跟/和/向/替 X: 给物业公司写封信), not the
+# person as the one helped (给我讲个笑话, 帮我).
+_PARTICIPANT_ZH = re.compile("他|她|先生|太太|女士|小姐|老师|医生|阿姨|叔叔|经理|(?:给|跟|和|向|替)(?!我)[^\\s，。,]")
 # What a rule is made of: a modal, a negation or a preference ("must", "never",
 # "does not", "prefers", "wants", "only", "without", 不要, 必须). Grammar, not topics.
+# Deontic words say the same ("needs Rosa's sign-off first", "is off-limits", "not allowed",
+# "has to"), and so do negative quantifiers ("Nothing leaves the office until…", "nobody books…").
 _RULE = re.compile(
-    r"\b(must|never|always|not|no|don't|doesn't|won't|only|without|unless|should|requires?)\b|不要|不能|别|必须|只|总是|从不|要求",
+    r"\b(must|never|always|not|no|don't|doesn't|won't|can't|cannot|mustn't|shouldn't|only|without|unless|should"
+    r"|requires?|required|(?:is|are)\s+to\s+be"
+    r"|needs?\s+(?:to\b|\w+(?:'s|’s)?\s+(?:\w+\s+)?(?:approval|sign-?off|ok|okay|consent|permission|review))"
+    r"|ha(?:ve|s)\s+to|ought\s+to|(?:not\s+)?(?:allowed|permitted)|forbidden|prohibited|banned|off[- ]limits"
+    r"|mandatory|compulsory|nothing|nobody|no\s+one|none)\b"
+    r"|不要|不能|别|必须|只|总是|从不|要求|不得|禁止|不许|不准|不可|务必|一律|须|需要.{0,8}(?:批准|同意|审核|签字|确认)",
     re.I,
 )
 # A preference is a rule only when it is the person's: "user prefers…", not "Meridian wants…".
@@ -387,6 +430,29 @@ def _chinese_word(word: str) -> frozenset[str]:
     return frozenset({word[i : i + 2] for i in range(len(word) - 1)} | set(bilingual.glosses(word)))
 
 
+# A clock time in words ("9 o'clock", "at 4"), which the index terms do not normalise.
+_CLOCK_WORDS = re.compile(
+    r"\b\d{1,2}\s*o['’]?clock\b|\b(?:at|by|before|after|from|until|till)\s+\d{1,2}(?::\d{2})?\b", re.I
+)
+# 一点 as "a bit" (客气一点, 简短一点) rather than one o'clock (下午一点, 一点半).
+_A_BIT = re.compile("(?<![午上晚早凌天号日])一点(?![钟半前后到一二三四五六七八九十0-9])")
+
+
+def _says_when(text: str, terms: list[str]) -> bool:
+    """Whether a text names a day or a time of the calendar: a clock time, a weekday or a month
+    (its index terms), a date read relative to today (``dates.find``: "tomorrow", "next week",
+    周六), a clock time in words. Not a bare part of the day ("a rainy afternoon")."""
+    if _A_BIT.search(text):
+        text = _A_BIT.sub(" ", text)
+        terms = _terms(text)
+    return (
+        any(_is_when(t) for t in terms)
+        or bool(find_dates(text, date.today()))
+        or bool(_CLOCK_WORDS.search(text))
+        or bool(re.search(r"\bweekend\b|周末", text, re.I))
+    )
+
+
 def _is_when(term: str) -> bool:
     return term in _WHEN_WORDS or bool(_CLOCK.match(term))
 
@@ -410,6 +476,8 @@ class _DocsIndex:
         self.term_sets = [frozenset(t) for t in toks]
         self._names: dict[str, set[int]] | None = None
         self._rules: list[int] | None = None
+        self._kinds: dict[int, tuple[bool, bool]] = {}
+        self.rule_set: frozenset[int] = frozenset()
         self._judge: _Meaning | None = None
         self.stored_vectors: Callable[[list[tuple[int, str]]], np.ndarray] | None = None
 
@@ -423,6 +491,7 @@ class _DocsIndex:
     def rules(self) -> list[int]:
         if self._rules is None:
             self._rules = [i for i, d in enumerate(self.docs) if is_rule(d)]
+            self.rule_set = frozenset(self._rules)
         return self._rules
 
     def _meaning(self) -> _Meaning | None:
@@ -452,14 +521,19 @@ class _DocsIndex:
         if not terms or not self.docs:
             return []
         why, named = self.gate(text, terms)
-        if why is None and not (rules and _is_request(text) and self._acts_in_world(terms)):
+        if why is not None and text != query and _self_contained(query, named) is not None:
+            why = None  # it works on the material it carries, read before that was cut off
+        # A request to act on the person's world (or asking leave to) gets their standing rules.
+        acting = rules and self._acts_in_world(query, text, terms, named)
+        governed = acting and bool(self.rules)
+        if why is None and not acting:
             return []
         scores = self.index.scores(terms)
         # Meaning is asked only where it can change the outcome (a focus to judge, or nothing found
         # on words): the model and the documents' vectors load on first need, not on every turn.
         meant = why is not None and meaning.available()
         if not scores and not meant:
-            return []
+            return self._rules_for(text, terms, {}, scores, governed) if governed else []
         out: dict[int, Match] = {}
         # Names, and what the person calls theirs ("my manager"): the facts
         # holding one, best first (the newest on a tie).
@@ -533,7 +607,8 @@ class _DocsIndex:
             for i, closeness in judge.closest(text, asked if holders else _focus(text)):
                 out[i] = Match(i, scores.get(i, 0.0), f"meaning: close to the message ({closeness:.2f})")
         if not scores and not out:
-            return []  # no word in common and nothing close in meaning: nothing for rules or hops to go on
+            # No word in common and nothing close in meaning: nothing for hops to go on.
+            return self._rules_for(text, terms, {}, scores, governed) if governed else []
         # One hop: a fact found on words names something ("Project Atlas, the
         # rebuild of the intake pipeline"); facts on that name sharing a word
         # with the turn come too ("Atlas beta launch moved to 21 October").
@@ -560,15 +635,19 @@ class _DocsIndex:
             # What names and words brought may all fail the judge ("Ines's shoe size" brings Ines's
             # facts, none about shoes); the fact closest in meaning may still answer, judged alike.
             if not out and meant and (judge := self._meaning()) is not None:
-                found = {
+                nearest = {
                     i: Match(i, scores.get(i, 0.0), f"meaning: close to the message ({closeness:.2f})")
                     for i, closeness in judge.closest(text, _focus(text))
                 }
-                out = self._answering(text, found, named)
-        if rules and _is_request(text):
-            for m in self._rules_for(terms, out, scores):
-                out.setdefault(m.index, m)
-        return sorted(out.values(), key=lambda m: (-m.score, -m.index))[:k]
+                out = self._answering(text, nearest, named)
+        if acting:
+            for i in self._addresses(out, limit):
+                out.setdefault(i, Match(i, scores.get(i, 0.0), "how to reach someone the request acts on"))
+        found = sorted(out.values(), key=lambda m: (-m.score, -m.index))[:k]
+        if governed or rules and _is_request(text):
+            # The rules come beside what the turn found, not in place of it.
+            found += [m for m in self._rules_for(text, terms, out, scores, governed) if m.index not in out]
+        return found
 
     def _answering(self, text: str, out: dict[int, Match], named: set[str]) -> dict[int, Match]:
         """The facts of ``out`` that hold what the question asks (``memory.asked``): a value of
@@ -651,7 +730,9 @@ class _DocsIndex:
             run: list[str] = []
             pos = 0
             owner = False
-            while (np := _NP_WORD.match(rest, pos)) and np.group(1).lower() not in STOP_WORDS:
+            while (np := _NP_WORD.match(rest, pos)) and (low := np.group(1).lower()) not in STOP_WORDS:
+                if run and (low in _NP_END or any(_is_when(t) for t in tokens(low))):
+                    break  # "our dentist next Thursday": the phrase ended; "my next haircut" goes on
                 pos = np.end()
                 if np.group(2):  # "my wife's birthday": the wife is the person's
                     run, owner = [np.group(1)], True
@@ -684,12 +765,54 @@ class _DocsIndex:
                     anchors.setdefault(key or "+".join(sorted(t for w in phrase for t in w)), set()).add(i)
         return anchors
 
-    def _acts_in_world(self, terms: list[str]) -> bool:
-        """A request that says when (a clock time, a weekday): acting in the person's calendar."""
-        return any(_is_when(t) for t in terms)
+    def _acts_in_world(self, query: str, text: str, terms: list[str], named: set[str]) -> bool:
+        """Whether the turn asks kept to act, or asks leave to, on something of the person's world:
+        what the person's standing rules govern. An action on the world involves someone or
+        something particular, or a value a rule may bound: a name of the store's, a title before a
+        name ("Ms Ferro"), a third person ("them", "her", 他), something possessed ("the Brinks'
+        invoice", "Rex's vaccinations"), a day or a time (``_says_when``), an
+        amount of money (``numbers.money``). Work on text for the person alone ("Write a haiku
+        about rain", "Give me three slogans", 给我讲个笑话) has none of these and gets no rules; a
+        rework of the material a request carries has only that material, which is cut off first."""
+        if not (_is_request(text) or _asks_leave(text)):
+            return False
+        if _self_contained(query, named) is not None:
+            return False
+        return bool(
+            named
+            or _PARTICIPANT.search(text)
+            or _PARTICIPANT_ZH.search(text)
+            or _IDENTIFIER.search(text)
+            or _says_when(text, terms)
+            or money(text)
+        )
 
-    def _rules_for(self, terms: list[str], chosen: dict[int, Match], scores: dict[int, float]) -> list[Match]:
-        """The person's standing rules about what the request is about (rule 4 above)."""
+    def _addresses(self, chosen: dict[int, Match], limit: float) -> list[int]:
+        """Facts giving the address of someone the found facts name ("Piet Smeets … his address is
+        piet@…"): a request to act on someone needs the means to reach them, and the fact that
+        says who ("our largest donor … their contact is Piet Smeets") seldom says how. At most
+        two, those naming the most of the found facts' names first."""
+        held = {t for i in chosen for t in self.term_sets[i] if t in self.names and 0 < len(self.names[t]) <= limit}
+        found: dict[int, int] = {}
+        for t in held:
+            for i in self.names[t]:
+                if i not in chosen and _CONTACT.search(self.docs[i]):
+                    found[i] = found.get(i, 0) + 1
+        return sorted(found, key=lambda i: (-found[i], -i))[:2]
+
+    def _rules_for(
+        self, text: str, terms: list[str], chosen: dict[int, Match], scores: dict[int, float], governed: bool = False
+    ) -> list[Match]:
+        """The person's standing rules that bear on a request (rule 4 above).
+
+        A request acting on the person's world (``governed``) gets their rules as an instruction,
+        as it gets the SOUL: all of them while they are few, else the ``RULES_ALL`` nearest. Code
+        cannot know that a named drug is a narcotic or that a date falls on a weekend; the model
+        reading the rules beside the request can, so the rules are given and the model judges which
+        applies. Nearest is by what links a rule to the request: a word they share, a word of the
+        facts the request's names brought, and the kind of value the rule bounds that the request
+        holds too (a day or a time, an amount of money). Any other request gets only the rules such
+        a link reaches, at most ``MAX_RULES``."""
         if not self.rules:
             return []
         cap = max(2, LINK_MAX_SHARE * self.index.n)
@@ -698,6 +821,8 @@ class _DocsIndex:
         for i in chosen:  # what the request's names and words brought
             around |= {t for t in self.term_sets[i] if self.index.df(t) <= cap and not _is_when(t)}
         when = {_when_class(t) for t in terms if _is_when(t)}
+        timed_turn = _says_when(text, terms)
+        paid_turn = bool(money(text))
         found = []
         for r in self.rules:
             if r in chosen:
@@ -706,15 +831,34 @@ class _DocsIndex:
             direct = sorted(telling & words)
             linked = sorted((around - telling) & words)
             timed = bool(when & {_when_class(t) for t in words if _is_when(t)})
-            if direct or linked or timed:
-                why = (
-                    ("words: " + ", ".join(direct))
-                    if direct
-                    else (("through: " + ", ".join(linked)) if linked else "a time on both sides")
+            kinds = [
+                k
+                for k, on_turn, on_rule in (
+                    ("a day or time", timed_turn, self._rule_kinds(r)[0]),
+                    ("an amount", paid_turn, self._rule_kinds(r)[1]),
                 )
-                found.append((len(direct) * 2 + len(linked) + 2 * timed, r, why))
+                if on_turn and on_rule
+            ]
+            if direct or linked or timed or governed:
+                reasons = [
+                    (direct, "words: " + ", ".join(direct)),
+                    (linked, "through: " + ", ".join(linked)),
+                    (timed, "a time on both sides"),
+                    (kinds, "bounds " + " and ".join(kinds) + " the request holds"),
+                    (True, "a rule of the person's, for a request to act"),
+                ]
+                why = next(said for linking, said in reasons if linking)
+                found.append((len(direct) * 2 + len(linked) + 2 * timed + 2 * len(kinds), r, why))
+        # A request acting on the world gets at most RULES_ALL rules in all, those its words found included.
+        keep = max(0, RULES_ALL - sum(1 for i in chosen if i in self.rule_set)) if governed else MAX_RULES
         found.sort(key=lambda f: (-f[0], -f[1]))
-        return [Match(r, scores.get(r, 0.0), f"standing rule ({why})") for _, r, why in found[:MAX_RULES]]
+        return [Match(r, scores.get(r, 0.0), f"standing rule ({why})") for _, r, why in found[:keep]]
+
+    def _rule_kinds(self, r: int) -> tuple[bool, bool]:
+        """The kinds of value a rule bounds: (a day or a time, an amount of money)."""
+        if r not in self._kinds:
+            self._kinds[r] = (_says_when(self.docs[r], _terms(self.docs[r])), bool(money(self.docs[r])))
+        return self._kinds[r]
 
 
 class _Meaning:

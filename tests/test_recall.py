@@ -263,9 +263,14 @@ def test_a_rule_reaches_a_request_by_a_time_on_both_sides():
 
 
 def test_a_rule_reaches_a_request_through_the_facts_its_names_bring():
-    got = _texts("Send Lotte the revised price list", RULES)
-    assert RULES[2] in got and RULES[1] in got  # Lotte -> Harwick, a supplier -> the supplier rule
-    assert RULES[0] not in got  # nothing about when
+    got = recall.match("Send Lotte the revised price list", RULES)
+    reasons = {RULES[m.index]: m.reason for m in got}
+    assert RULES[2] in reasons and "through: supplier" in reasons[RULES[1]]  # Lotte -> Harwick -> a supplier
+    # The person's other rule comes too (a request to act gets their few rules, the model judges),
+    # after the linked one and said to be unlinked.
+    order = [RULES[m.index] for m in got]
+    assert order.index(RULES[1]) < order.index(RULES[0])
+    assert reasons[RULES[0]] == "standing rule (a rule of the person's, for a request to act)"
 
 
 def test_a_third_partys_preference_is_not_the_persons_rule():

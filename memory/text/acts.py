@@ -22,6 +22,13 @@ English
   determiner, auxiliary, question word or other closed-class word, and what
   follows it is an object (a pronoun, a determiner, a possessive, a name, a
   number) rather than a verb of its own ("Dana moved…" is a statement).
+  Where the object is a name written small or a bare noun, a lexicon of parts
+  of speech (lemminflect) decides: an opening base-form verb with no subject
+  is an imperative ("email kwame to…", "arrange for…"), unless the word is
+  also a noun or an adjective heading a note or a subject ("Long day",
+  "Design reviews go to…"). A request may also stand as a clause of its own
+  after a dash, a semicolon or (opening with a verb-only word) a comma; a
+  wish for an outcome ("we need more toner on the way") asks too.
 - A question: a question word first, or an auxiliary before its subject
   ("Did I…", "Is the…", "Can Felix…"), or a final question mark.
 - A request whose content is only a question ("Can you tell me when…?",
@@ -40,7 +47,8 @@ English
   an exclamation ("What a day!") is one too.
 
 Chinese
-- 请 / 麻烦 / 帮(我) / 替我 / 要不(你), a second person with a modal
+- 请 / 麻烦 / 帮 / 替 / 要不(你) (帮我 also after a time or a topic), 吧 closing a
+  suggestion, a dropped-subject coverb with a light verb (跟房东约个时间), a second person with a modal
   (你能 / 你可以 / 能不能 / 可不可以 / 是否可以 / 方便 … 吗), or a sentence opening with a
   coverb or verb of action (把… / 给X发… / 提醒我…) without a subject of its
   own: a request.
@@ -69,6 +77,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Set as AbstractSet
+from functools import lru_cache
 
 from memory.text import bilingual  # its dictionary loads on first use, not on import
 from memory.text.words import tokens
@@ -269,6 +278,8 @@ _NOT_A_VERB = (
         "looks",
         "seems",
         "sounds",
+        "please",
+        "kindly",
     }
 )
 # What may stand as the subject after an auxiliary ("Did I…", "Is the review…").
@@ -330,7 +341,8 @@ _TAG = re.compile(
     r"[,\s]+(?:ok(?:ay)?|please|pls|thanks|thank you|will you|would you|can you|could you|yeah|yes)\s*[?!.]*$", re.I
 )
 _QUESTION_TAG = re.compile(r"[,\s]+(?:right|isn't it|aren't they|don't i|didn't i|is it|correct|no)\s*\?\s*$", re.I)
-_WORD = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|[a-z]+(?:['’][a-z]+)?|\d[\w:.]*|[A-Z][\w'’-]*", re.I)
+# Words in any Latin script ("Tomás", "Hélène"), not only ASCII letters.
+_WORD = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|[^\W\d_]+(?:['’][^\W\d_]+)?|\d[\w:.]*", re.I)
 
 # Asking to be told is asking: "can you tell me when…", "remind me what…", "let me know if…".
 _TELL_ME_WH = re.compile(
@@ -361,10 +373,22 @@ _FRAMES = [
     re.compile(r"^why\s+(?:don't|dont|not)\s+(?:you|we)\s+(?P<rest>.+)", re.I),
     # "can/could/shall we", "let's"
     re.compile(r"^(?:can|could|shall)\s+we\s+(?P<rest>.+)", re.I),
-    re.compile(r"^let's\s+(?P<rest>.+)", re.I),
+    re.compile(r"^let'?s\s+(?P<rest>.+)", re.I),
+    # "any chance of moving…", "is there any way of getting…"
+    re.compile(r"^(?:is\s+there\s+)?any\s+(?:chance|way)\s+(?:of\s+|to\s+)(?P<rest>.+)", re.I),
     # "I need/want/'d like you to", "I would like you to"
     re.compile(r"^i\s*(?:need|want|'d\s+like|would\s+like|'d\s+love|would\s+love)\s+you\s+to\s+(?P<rest>.+)", re.I),
 ]
+# A wish for an outcome, the person as the one wanting it: "we need more toner on the way", "I want
+# the report sent to Ruth", "need a plumber in on Thursday". A wanted thing with the state it is to
+# be in (a participle, a particle, "on the way") asks for that to be brought about; "I need a
+# break" names no such state and stays a statement.
+_WANT_DONE = re.compile(
+    r"^(?:(?:i|we)\s+(?:really\s+|still\s+|just\s+)?)?(?:need|want|'d\s+like|would\s+like)\s+(?!to\b|you\b)"
+    r"(?:(?:the|a|an|some|more|our|my|this|that|these|those|\d+|[a-z]+)\s+){1,4}?"
+    r"(?:[a-z]+ed|done|sent|made|paid|put|set|sorted|fixed|ready|on\s+the\s+way|in|out|over|back|up)\b",
+    re.I,
+)
 # A condition or time before the main clause: "If not, send it now.", "When Dana replies, book the room."
 _LEADING_CLAUSE = re.compile(
     r"^(?:if|when|once|after|before|otherwise|in that case|then)\b[^,]{0,60},\s*(?P<rest>.+)", re.I
@@ -492,6 +516,8 @@ def _en_act(sentence: str) -> str:
         return QUESTION if subject_of_any_case else STATEMENT
     if _imperative(body):
         return _unless_asking(body)
+    if not asked and _WANT_DONE.match(body):
+        return REQUEST
     if _NOT_KNOWING.search(body) or _LATE_QUESTION.search(body):
         return QUESTION
     return QUESTION if asked else STATEMENT
@@ -548,6 +574,10 @@ def _imperative(text: str) -> bool:
     if len(words) < 2:
         return False
     first, second = words[0].lower(), words[1]
+    # A word the lexicon knows only as an adjective or adverb opens no imperative ("next one",
+    # "lovely day"); a noun may be a verb it lacks ("text Dana"), a word it lacks a new verb or a name.
+    if (pos := _lemmas(first)) and not {"VERB", "NOUN", "AUX"} & set(pos):
+        return False
     # "Going to send…", "Meeting moved…": an -ing form (a vowel before the -ing) opens no
     # imperative; "ping", "bring" and "string" are verbs.
     low = second.lower()
@@ -564,10 +594,82 @@ def _imperative(text: str) -> bool:
     if low in _OBJECT_START or low[0].isdigit() or low.startswith("'") or "@" in low:
         return True
     if second[:1].isupper():
-        # "Call Priya", "Let Jonas know": a name after the verb; "Marco Rossi joined": a full name, then a verb.
+        # "Call Priya", "Let Jonas know": a name after the verb; "Marco Rossi joined": a full name, then a
+        # verb; "Alder Street", "Tomás Ferreira": a name of two words, the first no verb the lexicon knows.
+        pos = _lemmas(first)
+        if "VERB" not in pos and not ("NOUN" in pos and low in _TITLES):
+            return False
         third = words[2].lower() if len(words) > 2 else ""
         return not (third.endswith(("ed", "s")) and third not in _OBJECT_START)
-    return False
+    if low in ("and", "or", "&") and len(words) > 2 and first in _lemmas(first).get("VERB", ()):
+        return _imperative(" ".join(words[2:]))  # "Draft and send the team a note": verbs joined
+    return _verb_first([w.lower() for w in words[:3]])
+
+
+@lru_cache(maxsize=4096)
+def _lemmas(word: str) -> dict[str, tuple[str, ...]]:
+    """The parts of speech an English word form can be, each with its lemmas (lemminflect's
+    lexicon: {"VERB": ("move",)} for "moved"); empty for a word it does not know (a name, most
+    often). Loaded on first use."""
+    from lemminflect import getAllLemmas  # its lexicon loads on first call (about 0.3 s)
+
+    return getAllLemmas(word) if word.isalpha() else {}
+
+
+def _finite(word: str) -> bool:
+    """A form that is a verb of its own after a subject: an auxiliary, or an inflected verb form
+    that is no noun ("moved", "went"; "patches" may be a plural noun)."""
+    if word in _AUX:
+        return True
+    pos = _lemmas(word)
+    return word not in pos.get("VERB", (word,)) and "NOUN" not in pos and "ADJ" not in pos
+
+
+# Titles before a name: the word before one is no part of the name ("Text Mrs Wang").
+_TITLES = frozenset("mr mrs ms miss dr prof sr sra mme mlle herr frau".split())
+_PREPOSITIONS = frozenset("about into onto over under through across against regarding re via per".split())
+
+
+def _verb_first(words: list[str]) -> bool:
+    """An imperative whose verb the lexicon knows, with a lower-case object: a verb whose
+    object is a name written small ("ping anouk about…", "email kwame
+    to…"), a bare noun, a number word or a preposition ("arrange for…").
+
+    English declaratives need a subject, so a sentence opening with a base-form verb is an
+    imperative, unless the opening word is also a noun or an adjective that a verb of its own
+    follows ("Work is busy", "Rain stopped") or that heads a verbless note ("Long day", "Rain
+    again"). A word only a verb opens an imperative whatever follows but a verb ("Arrange for
+    the family to come in", "Get twenty more"); one that is also a noun takes a noun or a name
+    the lexicon does not know, then no verb of its own ("email kwame to confirm", "ping rui")."""
+    first, second = words[0], words[1]
+    pos = _lemmas(first)
+    if first not in pos.get("VERB", ()) or _finite(second) or second in _SUBJECTS - _OBJECT_START:
+        return False
+    if set(pos) <= {"VERB", "AUX"}:
+        return True
+    nxt = _lemmas(second)
+    if (
+        "ADJ" in nxt
+        and "ADJ" not in pos
+        and len(words) > 2
+        and (
+            words[2] in _SUBJECTS or words[2] in ("to", "that") or "NOUN" in _lemmas(words[2]) or not _lemmas(words[2])
+        )
+    ):
+        return True  # "make sure Ruth gets…", "be sure to…": a verb and its adjective, then a clause
+    if "ADJ" in pos or "ADV" in pos or second in _NOT_A_VERB | _PREPOSITIONS:
+        return False  # "Long day", "Rent of €900 is due", "Lunch with Dana was fun"
+    if nxt and "NOUN" not in nxt:
+        return False
+    # After the object a closed-class word goes on ("email kwame to…", "give yusuf a call", "ping
+    # rui about…"); an open-class word there may be the verb of a subject ("design reviews go…").
+    third = words[2] if len(words) > 2 else ""
+    return (
+        not third
+        or "'" in second
+        or third[0].isdigit()
+        or third in (_NOT_A_VERB - _AUX) | _OBJECT_START | _PREPOSITIONS
+    )
 
 
 # --- Chinese ------------------------------------------------------------------
@@ -581,11 +683,24 @@ _ZH_ASK_YOU = re.compile(
     r"^(?:你|您)?(?:(?:是否|方便)?(?:能不能|能否|可不可以|可否|能|可以|会不会)|方便)(?:帮|替|给|把|将|提醒|发|安排|约|订|预约|加|取消|改|告诉|通知|转发|回复|查|看)"
 )
 _ZH_PLEASE = re.compile(
-    r"^(?:你|您)?(?:请|麻烦|劳驾|帮我|帮忙|替我|帮个忙|要不(?:你|您)?(?!我)|不如(?:你|您)?(?!我)|能不能帮|可以帮)"
+    r"^(?:你|您)?(?:请|麻烦|劳驾|帮(?!助)|替(?!代|换)|帮个忙|要不(?:你|您)?(?!我)|不如(?:你|您)?(?!我)|能不能帮|可以帮)"
 )
+# The same asked after a time or a topic set before it: "周六上午帮我约…", "那台冰箱，帮我…" (the
+# clause reading splits at the comma); not after a subject of its own ("他帮我搬了家").
+_ZH_PLEASE_LATER = re.compile(r"^[^，,。！？!?我你您他她它们]{1,16}?(?:帮我|帮忙|麻烦你|请你|替我|记得)")
+# A verb with a light measure or "a bit" after it (约个, 写条, 发封, 看一下): the casual shape of
+# asking for one action; the completed aspect (了, 过) makes it a report instead.
+_ZH_LIGHT_VERB = re.compile(f"[{_CJK}](?:一下|一个|个|一条|条|一封|封|一份|份)")
+# A coverb opening a sentence with its subject dropped (跟/和/同 with, 用 using, 给/为/替 for, 向/对
+# to, 让 have someone): what follows is what the listener is to do.
+_ZH_COVERB = re.compile("^(?:跟|和|同|与|用(?!户)|给|为|替|向|对|让(?!我))")
+# A suggestion closing with 吧 ("…退他三百块吧"), not a tag question (对吧, 是吧) or a guess about
+# what happened (…到了吧).
+_ZH_SUGGEST = re.compile(f"[{_CJK}]{{5}}[^{_CJK}]*(?<![对是好行了过])吧\\s*[。！!]*$")
+_ZH_DONE = re.compile("了|过(?!来|去)")
 # A sentence that opens with a coverb or a verb of action, with no subject of its own.
 _ZH_IMPERATIVE = re.compile(
-    r"^(?:把|将|给.{1,40}?(?:发|打|回|写|转)|跟.{1,40}?说|提醒|安排|预约|预订|订|约|加|添加|新建|创建|取消|删除|删掉|改到|改成|推迟|提前|告诉|通知|回复|转发|发(?:给|个|一|封|条)|记(?:一下|下|得提醒))"
+    r"^(?:(?:让|叫)(?!我|什么|啥)|把|将|给.{1,40}?(?:发|打|回|写|转)|跟.{1,40}?说|提醒|安排|预约|预订|订|约|加|添加|新建|创建|取消|删除|删掉|改到|改成|推迟|提前|告诉|通知|回复|转发|发(?:给|个|一|封|条)|记(?:一下|下|得提醒))"
 )
 _ZH_WANT_YOU = re.compile(r"^我(?:需要|想要|想让|要|希望)(?:你|您)")
 # How to address or answer the person: 叫我小林, 称呼我王老师, 用中文回答, 回答简短一点.
@@ -614,9 +729,21 @@ def _zh_act(sentence: str) -> str:
         return STATEMENT  # a wish about how kept talks to the person, not an action
     if _ZH_PLEASE.match(body) or _ZH_ASK_YOU.match(body) or _ZH_WANT_YOU.match(body):
         return REQUEST
-    question = bool(_ZH_WH.search(body) or _ZH_FINAL_Q.search(s))
-    if not question and not _ZH_SUBJECT_I.match(body) and _ZH_IMPERATIVE.match(body):
+    done = bool(_ZH_DONE.search(body))
+    if not done and _ZH_PLEASE_LATER.match(body):
         return REQUEST
+    final_q = bool(_ZH_FINAL_Q.search(s))
+    question = bool(_ZH_WH.search(body) or final_q)
+    if not _ZH_SUBJECT_I.match(body):
+        # An opening verb or coverb asks even with a question word inside ("告诉她们在哪里" tells).
+        if not final_q and _ZH_IMPERATIVE.match(body):
+            return REQUEST
+        if (
+            not question
+            and not done
+            and ((_ZH_COVERB.match(body) and _ZH_LIGHT_VERB.search(body)) or _ZH_SUGGEST.search(s))
+        ):
+            return REQUEST
     return QUESTION if question else STATEMENT
 
 
@@ -872,8 +999,63 @@ def act(sentence: str) -> str:
 
 
 def acts(text: str) -> list[str]:
-    """The act of each sentence of ``text``."""
-    return [act(text[a:b]) for a, b in sentences(text)]
+    """The act of each sentence of ``text``; a sentence that is no request but joins one as a
+    clause of its own also reads as a request ("We're out of toner, order more"; "I want to
+    surprise her - book a table"; "墨盒快没了，帮我买两个"). The sentence keeps its own reading too, so
+    a question stays one ("Order lunch - anything I should avoid?" both asks and requests)."""
+    return list(_acts(text))
+
+
+@lru_cache(maxsize=2048)
+def _acts(text: str) -> tuple[str, ...]:
+    # Read once per text: recall asks of one turn several times (request? question? material?).
+    out = []
+    for a, b in sentences(text):
+        sentence = text[a:b]
+        found = act(sentence)
+        out.append(found)
+        clauses = _clauses(sentence)
+        if found != REQUEST and not about_talk(sentence) and any(map(_clause_request, clauses)):
+            out.append(REQUEST)
+        elif found == REQUEST and any(j not in (",", "，", "head,") and act(c) == QUESTION for j, c in clauses):
+            out.append(QUESTION)  # "Book the caterer - anything I should leave off?" asks too
+    return tuple(out)
+
+
+def _clauses(sentence: str) -> list[tuple[str, str]]:
+    """The clauses of a sentence after its first break, each with the break before it ("-", ";"
+    or ","), and the first clause when a comma ends it ("nudge yusuf, they…": a label, to
+    ``_en_act``)."""
+    parts = re.split(r"(\s+[-–—]+\s+|\s*[;；]\s*|\s*[，,]\s*)", sentence)
+    if len(parts) < 3:
+        return []
+    out = [("head,", parts[0])] if parts[1].strip() in (",", "，") else []
+    return out + [(parts[i - 1].strip(), parts[i]) for i in range(2, min(len(parts), 9), 2)]
+
+
+def _clause_request(joint_and_clause: tuple[str, str]) -> bool:
+    """Whether a clause joined to a sentence asks kept to act. After a dash or a semicolon a
+    clause stands as a sentence ("…away - can you line someone up?"); around a comma, a list item
+    or an apposition may look like a verb and its object ("account number HV-2231", "Sabine
+    Morel"), so an English one must open with a word the lexicon knows only as a verb ("…, get
+    more"), or be a verb and a name the lexicon lacks before the comma ("nudge yusuf, they…"), or
+    a frame that asks ("…, can you…"); a Chinese one is read as it is ("…，帮我买两个")."""
+    joint, text = joint_and_clause
+    text = text.strip()
+    if not text or about_talk(text) or act(text) != REQUEST:
+        return False
+    if joint not in (",", "，", "head,") or _HAS_CJK.search(text):
+        return True
+    body = _LEAD_IN.sub("", _clean(text))
+    if any(frame.match(body) for frame in _FRAMES):
+        return True
+    words = [w.lower() for w in _WORD.findall(body)]
+    pos = _lemmas(words[0]) if words else {}
+    if not words or words[0] not in pos.get("VERB", ()):
+        return False
+    if set(pos) <= {"VERB", "AUX"} or len(words) > 1 and words[1] in _DETERMINERS | {"me", "us", "him", "them"}:
+        return True  # "…, get more", "…, order a box"
+    return joint == "head," and len(words) == 2 and not _lemmas(words[1])
 
 
 # A possessive names a thing of the person's ("my manager", "our vendor", 我的牙医).
@@ -890,6 +1072,35 @@ def about_the_person(text: str) -> bool:
 def is_request(text: str) -> bool:
     """Whether ``text`` asks kept to do something (a polite request in question form counts)."""
     return REQUEST in acts(text)
+
+
+# Asking leave to act: "ok for Dana to call me at 9?", "is it alright to send it tonight?", "can I
+# waive the fee?", "可以让他周六打给我吗？". An action is proposed, and whether it may happen is asked:
+# the person's standing rules decide that as much as they govern a request.
+_LEAVE_EN = re.compile(
+    r"^(?:(?:is|would|will)\s+(?:it|that|this)\s+(?:be\s+)?)?(?:ok(?:ay)?|alright|all\s+right|fine|cool|possible)"
+    r"\s+(?:for\s+[\w'’.-]+(?:\s+[\w'’.-]+)?\s+)?(?:to|if)\s+\S"
+    r"|^(?:can|could|may|should|shall)\s+(?:i|we)\s+(?!\w+\s+(?:you|ask)\b)\S"
+    r"|^(?:am|are|is)\s+(?:i|we|\S+)\s+allowed\s+to\s+\S",
+    re.I,
+)
+_LEAVE_ZH = re.compile(
+    r"^(?:我|我们)?(?:可以|能不能|可不可以|能否|能)(?!帮|替)[^？?]{2,}(?:吗|么)?\s*[？?]\s*$"
+    r"|[^？?]{4,}(?:可以|行|好|没问题)(?:吗|么|不)\s*[？?]?\s*$"
+)
+
+
+def asks_leave(text: str) -> bool:
+    """Whether ``text`` asks if some action may be done ("ok for Dana to ring me Saturday 9am?"):
+    a question, but one the person's standing rules answer, as they govern requests."""
+    for a, b in sentences(text):
+        s = _clean(text[a:b])
+        stripped = _LEAD_IN.sub("", s).strip()
+        if _LEAVE_EN.match(s) or _LEAVE_EN.match(stripped):
+            return True
+        if _HAS_CJK.search(s) and _LEAVE_ZH.search(_zh_body(s)[0]):
+            return True
+    return False
 
 
 def is_question(text: str) -> bool:

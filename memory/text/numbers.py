@@ -259,3 +259,40 @@ def amount(text: str | None) -> float | None:
     if whole is None:
         whole = en_int(cn)
     return float(whole) if whole is not None else None
+
+
+# Money in running text: a currency sign (with a country's letters before it: "NZ$", "US$", "R$")
+# or code before a number, or a currency word, code or sign after one; digits or number words,
+# and a magnitude ("5k", "1.5 million", "5千", "三万块"). The currency words are the closed class
+# of money nouns (dollar, euro, pound, yen, buck, quid, grand; 元, 块, 欧, 镑…), not a topic list.
+_CURRENCY_CODE = r"(?:usd|eur|gbp|nzd|aud|cad|chf|sek|nok|dkk|jpy|cny|rmb|hkd|sgd|inr|zar|brl|mxn|pln|czk)"
+_CURRENCY_WORD = r"(?:dollars?|euros?|pounds?|yen|yuan|rupees?|francs?|krona|kronor|kroner|bucks?|quid|grand)"
+_MONEY_EN = re.compile(
+    r"(?:\b[a-z]{1,2})?[$€£¥₹]\s*(?P<a>\d[\d,]*(?:\.\d+)?)\s*(?P<sa>k|m|bn|thousand|million|billion)?\b"
+    rf"|\b{_CURRENCY_CODE}\s*(?P<b>\d[\d,]*(?:\.\d+)?)\s*(?P<sb>k|m|bn|thousand|million|billion)?\b"
+    rf"|\b(?P<c>\d[\d,]*(?:\.\d+)?|{EN_NUMBER})\s*(?P<sc>k|m|bn|thousand|million|billion)?\s*"
+    rf"(?:{_CURRENCY_WORD}|{_CURRENCY_CODE}|[$€£¥])(?![a-z])"
+    r"|\b(?P<d>\d{1,3}(?:[.,]\d{3})*|\d+)\s*(?P<sd>k)\b",
+    re.I,
+)
+_MONEY_ZH = re.compile(
+    rf"(?P<n>[\d.]+|{CN_NUMERAL})\s*(?P<s>[千万萬亿億])?\s*(?:块钱|块|元|美元|欧元|欧|英镑|镑|日元|港币|纽币|澳元|加元)"
+)
+
+
+def money(text: str) -> list[float]:
+    """Every amount of money ``text`` names ("$120", "A$80", "300 bucks", "€2,000", "12k",
+    "三百块", "两千欧"), as values; empty when it names none."""
+    text = unicodedata.normalize("NFKC", text)
+    out: list[float] = []
+    for m in _MONEY_EN.finditer(text):
+        number, scale = next((m.group(k), m.group("s" + k)) for k in "abcd" if m.group(k))
+        digits = number.replace(",", "")
+        value = float(digits) if re.fullmatch(r"\d+(?:\.\d+)?", digits) else en_int(number)
+        if value is not None:
+            out.append(float(value) * (SCALE[scale.lower()] if scale else 1))
+    for m in _MONEY_ZH.finditer(text):
+        value = to_int(m.group("n")) if not re.fullmatch(r"[\d.]+", m.group("n")) else float(m.group("n"))
+        if value is not None:
+            out.append(float(value) * (SCALE[m.group("s")] if m.group("s") else 1))
+    return out
