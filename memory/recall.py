@@ -672,20 +672,18 @@ class _DocsIndex:
         judge = self._meaning() if part else None
         kept: dict[int, Match] = {}
         for i, m in out.items():
+            if len(self.docs[i]) > FACT_CHARS:
+                # A page (a whole conversation kept as one document) holds many values and names,
+                # its date is outside its text, and one vector cannot say which of its many things
+                # it is about: the judge is for atomic facts, so a page is kept as it came.
+                kept[i] = m
+                continue
             held = self.term_sets[i]
             if owner and not owner & held:
                 continue  # another's birthday is no answer
             if not asked.holds_a_kind(frozenset(wanted), self.docs[i]):
                 continue
-            # One vector says what a sentence or two is about; a page (a whole conversation kept
-            # as one document) holds many things, and its vector cannot say which.
-            if (
-                part
-                and judge is not None
-                and attribute
-                and len(self.docs[i]) <= FACT_CHARS
-                and not judge.bears(attribute, i)
-            ):
+            if part and judge is not None and attribute and not judge.bears(attribute, i):
                 continue
             kept[i] = m
         return kept
