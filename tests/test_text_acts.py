@@ -391,6 +391,27 @@ def test_a_request_that_works_on_the_text_it_carries_needs_nothing_of_the_person
     assert self_contained(text, names) == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        # The material is in the talk, pointed at by a demonstrative: work on it for the person.
+        ("Condense this memo into three bullets for me.", set(), CARRIED),
+        ("Proofread these paragraphs", set(), CARRIED),
+        ("帮我把这篇报告翻译成英文。", set(), CARRIED),
+        ("帮我把这个 table 按日期排好", set(), CARRIED),
+        # ...and the same requests acting on someone or something particular, which may get memory.
+        ("Forward this memo to Odile", _names("Odile"), None),
+        ("Send these paragraphs to her", set(), None),
+        ("Move this memo into my shared folder", set(), None),
+        ("Book this Thursday with the vet", set(), None),
+        ("帮我把这周的会议改到下午", set(), None),
+        ("Approve this 4200 dollar invoice", set(), None),
+    ],
+)
+def test_a_request_on_material_at_hand_needs_nothing_of_the_persons(text, names, expected):
+    assert self_contained(text, names) == expected
+
+
 def test_without_material_drops_only_the_carried_text():
     assert without_material("Tidy up this wording: meeting moved to noon") == "Tidy up this wording"
     assert without_material("加一个任务：给 Topaz 开采购单") == "加一个任务：给 Topaz 开采购单"

@@ -847,6 +847,9 @@ _ROUTE = re.compile(r"\bfrom\s+(?P<a>[\w'-]+(?:\s+[\w'-]+)?)\s+to\s+(?P<b>[\w'-]
 _EN_WORD = re.compile(r"[^\W_][\w'-]*")
 # What points at the material a request carries: "this", "these", "the following", 这句话, 以下.
 _POINTS_AT = re.compile(r"\b(?:this|these|the\s+following|below)\b|这(?:句|段|封|条|篇|个|些)?|以下|下面|如下")
+# What points at material in the talk: "this"/"these" before a noun, 这 with a measure word of
+# text or things (这段话, 这封邮件, 这个 list); not "this Friday" (a day, read apart).
+_AT_HAND = re.compile(r"\b(?:this|these)\s+(?=[a-z])|这(?:句|段|封|条|篇|个|些|份|张|页|首)")
 # A capitalised word past the start of the material, not a weekday or a month: perhaps a name of the store's.
 _NAME_INSIDE = re.compile(
     r"[^\W\d_][\s,;]+(?!(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\b)[A-Z][a-z]"
@@ -935,9 +938,22 @@ def self_contained(text: str, names: AbstractSet[str] | None = frozenset(), pers
     if is_request(s) and not is_question(s):
         found = _MATERIAL.search(s)
         rest = _MATERIAL.sub(" ", s)
+        if not found:
+            # The material may be in the talk rather than in the message (pasted before, attached):
+            # a demonstrative with a noun of text points at it ("Summarise this article for me",
+            # 帮我把这封邮件改短, "sort these lines"). Deixis to what is at hand is grammar, true of
+            # any store; a day ("this Friday", 这周) or a number (an amount, a quantity: "approve
+            # this 7000 euro upgrade") is no text, and someone taking part, the person's own
+            # things or a pronoun ("Send this to him") still open the gate below.
+            at_hand = _AT_HAND.search(s)
+            if not at_hand or _DAY.search(s) or re.search(r"\d", s) or _ZH_PARTICULAR.search(_AT_HAND.sub(" ", s)):
+                return None
+            rest = _AT_HAND.sub(" ", s)
+            if _PRONOUN.search(rest):
+                return None
         # It must point at the text it carries ("this", 这句话): "Add a task: PO for Topaz" carries
         # what to record, not text to rework; and a name inside the text may be the store's.
-        if not found or not _POINTS_AT.search(rest) or _NAME_INSIDE.search(found.group(0)):
+        elif not _POINTS_AT.search(rest) or _NAME_INSIDE.search(found.group(0)):
             return None
         rest = _POINTS_AT.sub(" ", rest)
         if (
