@@ -698,7 +698,14 @@ class _DocsIndex:
     def _named(self, text: str, terms: list[str]) -> tuple[set[str], set[str]]:
         """The store's names the turn holds, not used for a kind ("a Kafka broker"):
         (telling ones, held by few documents; those most documents hold)."""
-        named = {t for t in terms if t in self.names}
+        # A name is written in the turn, or read from a Chinese word the dictionary knows as a
+        # proper name (奥克兰 "Auckland"). The gloss of a common word that happens to spell a
+        # name of the store's (一点 "a bit; point" and a fact about "Devonport Point") says
+        # nothing of the store's people and places.
+        glossed = set(bilingual.english_terms(text)) - set(query_terms(text)) if has_cjk(text) else set()
+        if glossed:
+            glossed -= {t for w in bilingual.words(text) if bilingual.proper_name(w) for t in bilingual.glosses(w)}
+        named = {t for t in terms if t in self.names and t not in glossed}
         if not named:
             return set(), set()
         folded = fold(text)
