@@ -30,8 +30,8 @@ from __future__ import annotations
 
 import re
 
-from memory.text import dates
-from memory.text.acts import sentences
+from memory.text import STOP_WORDS, bilingual, dates
+from memory.text.acts import noun_like, sentences
 from memory.text.numbers import CN_NUMERAL, en_int
 from memory.text.words import MONTHS
 
@@ -165,8 +165,13 @@ def holds_a_kind(asked: frozenset[str], fact: str) -> bool:
 # "when is the open day" does; "Bronwyn's mobile number" asks for digits. A fact answering such
 # an attribute holds a value of that form, whatever word it uses for it. A closed set: the
 # forms the readers of days, times and numbers know.
-_TIME_NOUNS = frozenset("date dates day days time times year month week hour hours deadline".split())
-_NUMBER_NOUNS = frozenset("number numbers amount price cost fee total count figure".split())
+_TIME_NOUNS = frozenset(
+    "date dates day days time times year month week hour hours deadline schedule timetable timing".split()
+)
+# The nouns of an amount of money are of this class too ("Dev's hourly rate", "the phone bill").
+_NUMBER_NOUNS = frozenset(
+    "number numbers amount price cost fee total count figure rate bill charge salary wage wages rent fare".split()
+)
 _ZH_TIME_NOUNS = ("日期", "时间", "日子", "时候", "几号", "期限")
 _ZH_NUMBER_NOUNS = ("号码", "价格", "价钱", "费用", "金额", "数量", "电话")
 _ZH_EMAIL_NOUNS = ("邮箱", "邮件地址", "电邮")
@@ -176,7 +181,7 @@ def value_kind(attribute: str) -> str | None:
     """The kind of value an attribute names by its head noun ("original date" -> time, "phone
     number" -> number, 电话号码 -> number), or None for an attribute of any other kind."""
     if _HAS_CJK.search(attribute):
-        if attribute.endswith(_ZH_EMAIL_NOUNS) or "email" in attribute.lower():
+        if any(n in attribute for n in _ZH_EMAIL_NOUNS) or "email" in attribute.lower():
             return EMAIL
         if attribute.endswith(_ZH_TIME_NOUNS):
             return TIME
@@ -208,3 +213,21 @@ def owners(question: str) -> list[str]:
 
 
 _CONTRACTIONS = frozenset("it that what who where when how there here he she let".split())
+
+
+def head(attribute: str) -> tuple[str, tuple[str, ...]] | None:
+    """The head of an attribute and the words modifying it ("rugby coach" -> ("coach",
+    ("rugby",)), 公司地址 -> ("地址", ("公司",))), or None for a one-word attribute.
+
+    Noun compounds are head-final in English and in Chinese: the last noun names the thing asked,
+    the words before say which one ("the rugby coach" is a coach). Trailing words that cannot be
+    nouns by the lexicon ("wife called", "date originally") are no head."""
+    if _HAS_CJK.search(attribute):
+        words = bilingual.words(attribute)
+    else:
+        words = attribute.replace("’", "'").split()
+        while words and (words[-1].lower() in STOP_WORDS or not noun_like(words[-1].lower())):
+            words.pop()
+    if len(words) < 2:
+        return None
+    return words[-1], tuple(words[:-1])

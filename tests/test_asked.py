@@ -152,3 +152,42 @@ def test_a_page_long_document_is_not_judged_by_one_vector():
     assert len(page) > recall.FACT_CHARS
     assert recall.match("What's Teodor's shoe size?", [sentence, "The bins go out on Thursday."]) == []
     assert [m.index for m in recall.match("What's Teodor's shoe size?", [page, "The bins go out on Thursday."])] == [0]
+
+
+@pytest.mark.parametrize(
+    ("attribute", "expected"),
+    [
+        ("netball umpire", ("umpire", ("netball",))),
+        ("warehouse manager", ("manager", ("warehouse",))),
+        ("sister called", None),  # a verb after the noun is no head: one word is left
+        ("shoe size", ("size", ("shoe",))),
+        ("工厂地址", ("地址", ("工厂",))),
+        ("size", None),
+    ],
+)
+def test_the_head_of_an_attribute_is_its_last_noun(attribute, expected):
+    assert asked.head(attribute) == expected
+
+
+def test_a_fact_holding_only_the_modifier_of_the_attribute_does_not_answer():
+    # "the netball umpire" asks for an umpire; a fact on netball alone says nothing of one, in
+    # English or in Chinese (the factory, not its address).
+    docs = [
+        "User's niece Odette plays netball for Riverside on Thursday evenings.",
+        "Odette's netball umpire is Mrs Pereira.",
+        "用户从东莞的一家工厂订购包装盒，联系人是郑强。",
+    ]
+    assert [m.index for m in recall.match("Who's Odette's netball umpire?", docs[:1] + docs[2:])] == []
+    assert 1 in [m.index for m in recall.match("Who's Odette's netball umpire?", docs)]
+    assert recall.match("郑强的工厂地址在哪里？", docs) == []
+
+
+def test_a_clipped_head_or_a_name_before_it_still_answers():
+    docs = [
+        "Halvorsen Builders run the Quay Road site; their site superintendent is Bram Olsen.",
+        "User leads the Kestrel bridge: a timber footbridge over the Lune.",
+        "The bins go out on Thursday.",
+    ]
+    # "super" is the start of "superintendent"; "the Kestrel project" names Kestrel by its kind.
+    assert 0 in [m.index for m in recall.match("Who's the site super at Quay Road?", docs)]
+    assert 1 in [m.index for m in recall.match("What's the Kestrel project again?", docs)]

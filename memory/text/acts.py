@@ -625,6 +625,13 @@ def _finite(word: str) -> bool:
     return word not in pos.get("VERB", (word,)) and "NOUN" not in pos and "ADJ" not in pos
 
 
+def noun_like(word: str) -> bool:
+    """Whether an English word may be a noun: the lexicon lists it as one, or does not know it
+    (a name, a coinage, an acronym)."""
+    pos = _lemmas(word)
+    return not pos or "NOUN" in pos or "PROPN" in pos
+
+
 # Titles before a name: the word before one is no part of the name ("Text Mrs Wang").
 _TITLES = frozenset("mr mrs ms miss dr prof sr sra mme mlle herr frau".split())
 _PREPOSITIONS = frozenset("about into onto over under through across against regarding re via per".split())
