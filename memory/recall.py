@@ -127,6 +127,7 @@ from memory.text import STOP_WORDS, bilingual, has_cjk, query_terms, tokens
 from memory.text.acts import POSSESSIVE as _POSSESSIVE
 from memory.text.acts import asks_leave as _asks_leave
 from memory.text.acts import asks_only as _asks_only
+from memory.text.acts import common_noun as _common_noun
 from memory.text.acts import focus as _focus
 from memory.text.acts import is_question as _is_question
 from memory.text.acts import is_request as _is_request
@@ -744,10 +745,24 @@ class _DocsIndex:
         if not named:
             return set(), set()
         folded = fold(text)
+        # A writer who capitalises a name past a sentence's start ("…staying at in Whistler?")
+        # writes names with capitals: a word of theirs in lower case that the lexicon knows as a
+        # common noun ("which hotel", where the store has "the Rosewood Hotel") is that noun,
+        # not the name. A turn in lower case throughout ("who runs atlas") says nothing by case.
+        cased = any(
+            m.group(0)[0].isupper()
+            and m.group(0) != "I"
+            and not (_SENTENCE_OPENING if m.start() <= 16 else _MID_OPENING).search(
+                folded[max(0, m.start() - 16) : m.start()]
+            )
+            for m in _WORD.finditer(folded)
+        )
         for m in _WORD.finditer(folded):
+            word = m.group(0)
             kind = _KIND_OF.search(folded[: m.start()])
-            if kind and not _PREPOSITION.search(kind.group(0)[2:]):
-                named -= set(tokens(m.group(0)))
+            used_for_a_kind = bool(kind and not _PREPOSITION.search(kind.group(0)[2:]))
+            if used_for_a_kind or (cased and word.islower() and _common_noun(word)):
+                named -= set(tokens(word))
         limit = max(2, NAME_MAX_SHARE * self.index.n)
         telling = {t for t in named if len(self.names[t]) <= limit}
         return telling, named - telling

@@ -191,3 +191,18 @@ def test_a_clipped_head_or_a_name_before_it_still_answers():
     # "super" is the start of "superintendent"; "the Kestrel project" names Kestrel by its kind.
     assert 0 in [m.index for m in recall.match("Who's the site super at Quay Road?", docs)]
     assert 1 in [m.index for m in recall.match("What's the Kestrel project again?", docs)]
+
+
+def test_a_lower_case_common_noun_of_a_writer_who_capitalises_names_is_no_name():
+    # The store writes "Larchmont Hotel", so "hotel" is among its names; a turn that capitalises
+    # Brightwater writes names with capitals, and its "hotel" is the common noun. A turn in lower
+    # case throughout says nothing by its casing, and keeps the name.
+    docs = ["The team dinner is at the Larchmont Hotel on 9 May.", "User is staying in Brightwater from 3 to 6 June."]
+    index = recall._docs_index(docs)
+    cased = "Which hotel am I staying at in Brightwater?"
+    telling, _ = index._named(cased, recall._terms(cased))
+    assert "hotel" not in telling and "brightwat" in telling
+    assert not [m for m in recall.match(cased, docs) if "hotel" in m.reason and m.reason.startswith("name")]
+    lower = "which hotel am i staying at in brightwater"
+    telling, _ = index._named(lower, recall._terms(lower))
+    assert {"hotel", "brightwat"} <= telling

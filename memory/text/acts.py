@@ -625,6 +625,11 @@ def _finite(word: str) -> bool:
     return word not in pos.get("VERB", (word,)) and "NOUN" not in pos and "ADJ" not in pos
 
 
+def common_noun(word: str) -> bool:
+    """Whether the lexicon knows an English word as a noun (a common one: names are not in it)."""
+    return "NOUN" in _lemmas(word.lower())
+
+
 def noun_like(word: str) -> bool:
     """Whether an English word may be a noun: the lexicon lists it as one, or does not know it
     (a name, a coinage, an acronym)."""
