@@ -267,8 +267,11 @@ _PREPOSITION = re.compile(r"\b(?:with|to|for|at|on|in|from|about|of|by|and)\b", 
 _RECALL_CUE = re.compile(
     r"\b(again|remind me|the usual|as usual|decided|agreed|said|told|mentioned|promised)\b|上次|说过|决定|答应", re.I
 )
-# Quoted text in a turn is material to work on ("translate 'the meeting is postponed'"), not what it is about.
-_QUOTED = re.compile(r"(?<!\w)'[^']{3,}'(?!\w)|\"[^\"]{3,}\"|“[^”]{2,}”|「[^」]{2,}」|(?<!\w)‘[^’]{3,}’(?!\w)")
+# Quoted text in a turn is material to work on ("translate 'the meeting is postponed'"), not what it is about;
+# an apostrophe between letters ("'the cat's bowl'") is inside the quote.
+_QUOTED = re.compile(
+    r"(?<!\w)'(?:[^']|(?<=\w)'(?=\w)){3,}'(?!\w)|\"[^\"]{3,}\"|“[^”]{2,}”|「[^」]{2,}」|(?<!\w)‘[^’]{3,}’(?!\w)"
+)
 
 
 def unquoted(text: str) -> str:

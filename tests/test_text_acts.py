@@ -412,6 +412,22 @@ def test_a_request_on_material_at_hand_needs_nothing_of_the_persons(text, names,
     assert self_contained(text, names) == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        # Quoted text is material without a pointer, an apostrophe inside it included, and the
+        # language it goes "into" is no one taking part, even when the store names it.
+        ("Translate 'the kettle's broken again' into Greek.", _names("Greek"), CARRIED),
+        ("Turn 'the vet rang back' into English", _names("English"), CARRIED),
+        # ...while someone taking part or the person's own things still may get memory.
+        ("Tell Odile 'see you at noon'", _names("Odile"), None),
+        ("Put 'dinner with the Brauns' into my calendar", set(), None),
+    ],
+)
+def test_quoted_material_needs_no_pointer_and_its_target_language_takes_no_part(text, names, expected):
+    assert self_contained(text, names) == expected
+
+
 def test_without_material_drops_only_the_carried_text():
     assert without_material("Tidy up this wording: meeting moved to noon") == "Tidy up this wording"
     assert without_material("加一个任务：给 Topaz 开采购单") == "加一个任务：给 Topaz 开采购单"

@@ -854,7 +854,9 @@ _ZH_PARTICULAR = re.compile(
 _ZH_THERE_IS = re.compile("^(?P<place>[^有]{2,8})有(?:什么|哪些|啥)")
 # A place or the setting of a question: the name after a preposition of place, or the two ends
 # of a route ("from X to Y").
-_SETTING = frozenset({"in", "at", "near", "around", "across", "outside", "inside", "within", "throughout"})
+# "into" leads what something becomes or enters ("translate it into French", "file it into
+# Archive"), not someone taking part.
+_SETTING = frozenset({"in", "at", "near", "around", "across", "outside", "inside", "within", "throughout", "into"})
 _ROUTE = re.compile(r"\bfrom\s+(?P<a>[\w'-]+(?:\s+[\w'-]+)?)\s+to\s+(?P<b>[\w'-]+(?:\s+[\w'-]+)?)", re.I)
 _EN_WORD = re.compile(r"[^\W_][\w'-]*")
 # What points at the material a request carries: "this", "these", "the following", 这句话, 以下.
@@ -868,7 +870,8 @@ _NAME_INSIDE = re.compile(
 )
 # Material the message carries for the request to work on: what follows its colon, or what it quotes.
 _MATERIAL = re.compile(
-    r"(?<!\d)[:：](?!\d)\s*(?P<m>\S.*)$|\"[^\"]{3,}\"|“[^”]{2,}”|「[^」]{2,}」|(?<!\w)'[^']{3,}'(?!\w)", re.S
+    r"(?<!\d)[:：](?!\d)\s*(?P<m>\S.*)$|\"[^\"]{3,}\"|“[^”]{2,}”|「[^」]{2,}」|(?<!\w)'(?:[^']|(?<=\w)'(?=\w)){3,}'(?!\w)",
+    re.S,
 )
 
 
@@ -963,9 +966,10 @@ def self_contained(text: str, names: AbstractSet[str] | None = frozenset(), pers
             rest = _AT_HAND.sub(" ", s)
             if _PRONOUN.search(rest):
                 return None
-        # It must point at the text it carries ("this", 这句话): "Add a task: PO for Topaz" carries
-        # what to record, not text to rework; and a name inside the text may be the store's.
-        elif not _POINTS_AT.search(rest) or _NAME_INSIDE.search(found.group(0)):
+        # Text after a colon must be pointed at ("this", 这句话): "Add a task: PO for Topaz" carries
+        # what to record, not text to rework. Quoted text is material as it stands ("Translate
+        # 'see you at noon' into Greek"). A name inside the text may be the store's.
+        elif (found.group("m") is not None and not _POINTS_AT.search(rest)) or _NAME_INSIDE.search(found.group(0)):
             return None
         rest = _POINTS_AT.sub(" ", rest)
         if (
