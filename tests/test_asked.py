@@ -206,3 +206,14 @@ def test_a_lower_case_common_noun_of_a_writer_who_capitalises_names_is_no_name()
     lower = "which hotel am i staying at in brightwater"
     telling, _ = index._named(lower, recall._terms(lower))
     assert {"hotel", "brightwat"} <= telling
+
+
+def test_what_was_said_about_a_topic_needs_a_fact_on_that_topic():
+    # "about" names what was said; a fact that only says who the speaker is does not answer.
+    docs = [
+        "Ilse Voss is the user's landlord; she lives on the ground floor.",
+        "Ilse said the boiler will be replaced in March.",
+        "The bins go out on Thursday.",
+    ]
+    assert [m.index for m in recall.match("What did Ilse say about the boiler?", docs)] == [1]
+    assert recall.match("What did Ilse say about the parking?", docs[:1] + docs[2:]) == []

@@ -111,6 +111,8 @@ def test_without_the_model_package_it_is_unavailable_and_says_so(monkeypatch):
         ("Oskar 的电话是多少？", "电话"),
         ("Oskar 的 mobile number 是什么？", "mobile number"),  # English words after 的
         ("What's the name of our surveyor?", "surveyor"),
+        ("What did Ingrid say about the roof repair?", "roof repair"),  # the topic after "about"
+        ("what was agreed about our parking", "parking"),
         ("Where does Ingrid live?", None),  # a verb is asked, no noun
         ("Send Oskar the receipts", None),  # not a question
         ("What's the plan for Friday?", None),  # too general to tell facts apart

@@ -1234,6 +1234,13 @@ _FOCUS_EN = [
         r"(?P<focus>(?:[\w-]+\s+){0,2}?[\w-]+)" + _FOCUS_END,
         re.I,
     ),
+    # what … about FOCUS: "what did Lena say about the venue", "what was decided about our lease":
+    # "about" names the topic of what was said or done, which an answering fact speaks of.
+    re.compile(
+        r"^\W*what\b[^?]*?\babout\s+(?:the\s+|our\s+|my\s+|their\s+|his\s+|her\s+)?"
+        r"(?P<focus>(?:[\w-]+\s+){0,2}?[\w-]+)" + _FOCUS_END,
+        re.I,
+    ),
     # which/what FOCUS + auxiliary: "which hotel am I staying at", "what car do i drive"
     re.compile(
         r"^\W*(?:which|what)\s+(?P<focus>(?:[\w-]+\s+){0,1}?[\w-]+)\s+(?:am|is|are|was|were|do|does|did|have|has|should|will)\b",
@@ -1271,12 +1278,12 @@ def focus(text: str, attribute: bool = False) -> str | None:
     brings: they must bear on what is asked.
 
     ``attribute``: only an attribute or relation of something (after a possessive or a copula
-    with "the": "Ines's shoe size", "the caterer for the gala", 王老师的电话), which a fact that
-    answers must speak of. The noun of "which hotel am I at" is left out then: it names the
+    with "the": "Ines's shoe size", "the caterer for the gala", 王老师的电话; the topic after
+    "about": "what did Lena say about the venue"), which a fact that answers must speak of. The noun of "which hotel am I at" is left out then: it names the
     kind of the answer ("the Radisson" is a hotel), which the answering fact need not say."""
     if not is_question(text):
         return None
-    patterns = _FOCUS_EN[:3] if attribute else _FOCUS_EN
+    patterns = _FOCUS_EN[:4] if attribute else _FOCUS_EN
     for a, b in sentences(text):
         sentence = text[a:b]
         if _HAS_CJK.search(sentence):
