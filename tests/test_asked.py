@@ -217,3 +217,18 @@ def test_what_was_said_about_a_topic_needs_a_fact_on_that_topic():
     ]
     assert [m.index for m in recall.match("What did Ilse say about the boiler?", docs)] == [1]
     assert recall.match("What did Ilse say about the parking?", docs[:1] + docs[2:]) == []
+
+
+def test_a_chinese_head_modified_by_an_english_name_is_the_attribute_asked():
+    # "Lumen 项目经理" asks for a manager; the facts on Project Harbor hold 项目 "project" only
+    # (a gloss of a common word, not the store's name "Project"), so they do not answer.
+    from memory.text.acts import focus
+
+    assert focus("Harbor 项目的 Lumen 项目经理叫什么？", attribute=True) == "Lumen 项目经理"
+    docs = [
+        "User leads Project Harbor: moving the warehouse scanners to the new network.",
+        "The board approved €80,000 for Project Harbor.",
+        "The bins go out on Thursday.",
+    ]
+    assert recall.match("Harbor 项目的 Lumen 项目经理叫什么？", docs) == []
+    assert 0 in [m.index for m in recall.match("Harbor 项目是做什么的？", docs)]

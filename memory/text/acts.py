@@ -1247,9 +1247,10 @@ _FOCUS_EN = [
         re.I,
     ),
 ]
-# Chinese, after 的: a Chinese noun, or English words in a mixed question ("Greg 的 email address 是什么？").
+# Chinese, after 的: a Chinese noun (an English name may modify it: "X 项目的 Aiguille 经理"), or
+# English words in a mixed question ("Greg 的 email address 是什么？").
 _FOCUS_ZH = re.compile(
-    f"的\\s*(?P<focus>[{_CJK}]{{2,4}}?|[A-Za-z][\\w-]*(?:\\s+[A-Za-z][\\w-]*){{0,2}})\\s*(?:是|在|叫|有|要|多少|什么|哪|几|怎么)"
+    f"的\\s*(?P<focus>(?:[A-Za-z][\\w-]*\\s*)?[{_CJK}]{{2,4}}?|[A-Za-z][\\w-]*(?:\\s+[A-Za-z][\\w-]*){{0,2}})\\s*(?:是|在|叫|有|要|多少|什么|哪|几|怎么)"
 )
 _NOT_FOCUS = {
     "name",
