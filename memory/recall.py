@@ -91,9 +91,11 @@ to stores and wordings it was not tuned on.
    "how many": a count that is no part of a date), the form its attribute
    names ("date", "number", "email"), the attribute's owner when that is a
    stored name ("Callum's birthday" is not Lin's), and the attribute itself
-   in its words or close in meaning (``FOCUS_MIN``). Question words and the
-   nouns of value forms are closed classes; a reworded attribute is met by
-   meaning, not by a list.
+   in its words or close in meaning (``FOCUS_MIN``), and its head, not only
+   what modifies it (``_modifier_without_head``: "Callum's rugby coach" is no
+   answer in "Callum plays rugby"; noun compounds are head-final). Question
+   words and the nouns of value forms are closed classes; a reworded attribute
+   is met by meaning, not by a list.
 
 Across languages: a Chinese text also carries the English words of its
 Chinese words (``memory.text.bilingual``, CC-CEDICT), so a Chinese turn meets
