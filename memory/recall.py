@@ -720,7 +720,7 @@ class _DocsIndex:
         mods = {t for w in modifiers for t in terms_of(w)}
         # A name as written, or a Chinese word the dictionary knows as one (not the gloss of a
         # common word: 项目 "project" is no "Project Atlas").
-        named = {t for w in modifiers for t in (bilingual.glosses(w) if bilingual.proper_name(w) else ())}
+        named = {t for w in modifiers if has_cjk(w) and bilingual.proper_name(w) for t in bilingual.glosses(w)}
         named |= {t for w in modifiers if not has_cjk(w) for t in tokens(w)}
         if not mods & held or named & set(self.names):
             return False

@@ -1235,9 +1235,10 @@ _FOCUS_EN = [
         re.I,
     ),
     # what … about FOCUS: "what did Lena say about the venue", "what was decided about our lease":
-    # "about" names the topic of what was said or done, which an answering fact speaks of.
+    # "about" names the topic of what was said or done, which an answering fact speaks of. Not
+    # "what about X?", which turns the talk to X and asks nothing of it in particular.
     re.compile(
-        r"^\W*what\b[^?]*?\babout\s+(?:the\s+|our\s+|my\s+|their\s+|his\s+|her\s+)?"
+        r"^\W*what\s+(?!about\b)[^?]*?\babout\s+(?:the\s+|our\s+|my\s+|their\s+|his\s+|her\s+)?"
         r"(?P<focus>(?:[\w-]+\s+){0,2}?[\w-]+)" + _FOCUS_END,
         re.I,
     ),
