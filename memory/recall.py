@@ -703,9 +703,10 @@ class _DocsIndex:
         words, its glosses, or as the start of a longer word (a clipping: "super" for
         "superintendent"). Meaning cannot stand in for the head here: one noun against a sentence
         is as close for the coach never stored as for the schedule a fact gives in other words (on
-        dev, both about 0.13). A modifier that is one of the store's names ("the Squamish project") names
-        the thing itself, and the head is only its kind. An English head is not looked for in a
-        Chinese fact: its glosses leave out the words of one character (钢琴课 "piano lesson")."""
+        dev, 0.13 and 0.14). A modifier that is one of the store's names ("the Squamish project")
+        names the thing itself, and the head is only its kind. An English head is not looked for
+        in a Chinese fact: its glosses leave out the words of one character (钢琴课 "piano
+        lesson")."""
         found = asked.head(attribute)
         if not found:
             return False

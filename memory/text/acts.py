@@ -1281,8 +1281,9 @@ def focus(text: str, attribute: bool = False) -> str | None:
 
     ``attribute``: only an attribute or relation of something (after a possessive or a copula
     with "the": "Ines's shoe size", "the caterer for the gala", 王老师的电话; the topic after
-    "about": "what did Lena say about the venue"), which a fact that answers must speak of. The noun of "which hotel am I at" is left out then: it names the
-    kind of the answer ("the Radisson" is a hotel), which the answering fact need not say."""
+    "about": "what did Lena say about the venue"), which a fact that answers must speak of.
+    The noun of "which hotel am I at" is left out then: it names the kind of the answer ("the
+    Radisson" is a hotel), which the answering fact need not say."""
     if not is_question(text):
         return None
     patterns = _FOCUS_EN[:4] if attribute else _FOCUS_EN
