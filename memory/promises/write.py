@@ -18,8 +18,8 @@ from typing import Literal
 from pydantic import Field
 
 from memory.db import held
-from memory.promises.detect import own, resolve_due
-from memory.promises.evidence import completion_cue, drop_cue
+from memory.promises.detect import detect, own, resolve_due
+from memory.promises.evidence import about, completion_cue, drop_cue
 from memory.promises.ledger import DONE, DROPPED, OPEN, Promise, add, close, list_promises
 from memory.reconcile import ExtractReply
 from memory.replies import Day, Reply, Text, ask
@@ -257,6 +257,154 @@ def _closure_refused(msg, status, ref, open_shown, new) -> str:
             return "the message comes before the promise"
         return ""
     return f"no promise {ref!r}"
+
+
+# --- the promises stage in code (a memory model that reads badly) -------------
+#
+# The embedded 0.5B model's promises call ran to its token cap (116 s) and dominated the pass.
+# What it did is done here from readers the code already has:
+# - open: memory.text.commitments reads who committed (the person's own, or another's promise
+#   to them) and what; to whom is the name the clause gives the action to; the due day is read
+#   by memory.text.dates from the sentence, resolved from the day the message was said.
+# - close only on evidence (memory.promises.evidence): a sentence of the person's with a
+#   completion or calling-off cue that is about the same thing (most of the promise's content
+#   words, or the person it is owed to when it says nothing else), said after it opened. A
+#   sentence that itself commits ("sent the deck, will send the notes Friday") closes nothing
+#   of what it opens. kept's own fulfilling tool actions close promises at the turn
+#   (evidence.on_tool_action), as on the hosted path.
+# - the assistant's messages open nothing here: the 0.5B model's replies echo and invent, and a
+#   promise it did not mean would stay open for ever.
+
+
+def _due(sentence: str, due_text: str, said: date) -> date | None:
+    """The first day still to come that the sentence names (memory.text.dates), else the due words'."""
+    from memory.text import dates
+
+    try:
+        found = [span for _, _, _, span in dates.find(sentence, said) if span.end >= said]
+    except Exception:  # an ambiguous day ("the 31st" in a short month) names no due day
+        found = []
+    return found[0].end if found else resolve_due(due_text, said)
+
+
+_CAPITALISED = re.compile(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+)?\b")
+_PRONOUNS = frozenset({"he", "she", "they", "他", "她", "他们", "她们"})
+
+
+def _who(candidate, sentence: str) -> str:
+    if candidate.party == "own":
+        return "me"
+    if candidate.who.lower() in _PRONOUNS:
+        # "Sam said he'll send it": the pronoun's antecedent is the name that opens the report.
+        name = _CAPITALISED.search(sentence)
+        return name.group(0) if name else candidate.who
+    return candidate.who
+
+
+def _what(candidate) -> str:
+    what = re.sub(r"^(?:to|我们?|I)\s*", "", candidate.what).strip()
+    if candidate.due_text and what.endswith(candidate.due_text):
+        what = what[: -len(candidate.due_text)].rstrip(" ,，")  # the due day is a column of its own
+    elif candidate.due_text and candidate.due_text in what and re.search(r"[\u4e00-\u9fff]", what):
+        what = what.replace(candidate.due_text, "", 1)
+    return what.strip() or candidate.what
+
+
+def _subject_words(text: str) -> set[str]:
+    """What a promise or a report is about: its content words less delivery words and days."""
+    from memory.text import dates
+
+    for start, end, _, _ in reversed(dates.find(text, date(2026, 6, 10))):
+        text = text[:start] + " " + text[end:]
+    return about(text)
+
+
+def same_thing(sentence: str, what: str, to_whom: str = "") -> bool:
+    """``sentence`` is about the promise to do ``what`` (for ``to_whom``): it carries at least half
+    of what the promise is about (a word shared as a stem counts: "invoice"/"invoices"), or, when
+    the promise says nothing but its person ("reply to Dana"), names that person."""
+    wanted = _subject_words(what) - content_words(to_whom)
+    have = _subject_words(sentence)
+    # Owed to one person, and the sentence names others but not them: another delivery.
+    named = {m.group(0).lower() for m in _CAPITALISED.finditer(sentence) if m.start() > 0}
+    if to_whom and to_whom != "me" and named and not content_words(to_whom) & content_words(" ".join(named)):
+        return False
+    if not wanted:
+        return bool(to_whom) and bool(content_words(to_whom) & have)
+    hits = {
+        w
+        for w in wanted
+        if w in have or any(len(w) >= 4 and len(h) >= 4 and (h.startswith(w) or w.startswith(h)) for h in have)
+    }
+    # An English noun phrase ends in its head, and an action's object ends it: "renew the parking
+    # permit" is about the permit, and "never mind the permit" names it.
+    last = [w for w in re.findall(r"[A-Za-z]+", what) if content_words(w) & wanted]
+    head = content_words(last[-1]) if last else set()
+    return len(hits) * 2 >= len(wanted) or bool(head and head <= hits)
+
+
+def plan_in_code(db, batch: Batch | list, llm, today: date) -> PromisePlan:
+    """The promises of the batch, opened and closed in code (see above); write nothing."""
+    from memory.text.acts import sentences as spans
+
+    plan = PromisePlan()
+    msgs = [m for m in messages_of(batch) if m.role == "user" and m.author in ("me", "")]
+    if not msgs:
+        return plan
+    already = held(db.conn, "promises", "opened_message_id", [m.id for m in msgs])
+    open_now = list_promises(db, (OPEN,))
+    for m in msgs:
+        said = said_on(m, today)
+        opened_here: list[str] = []
+        if m.id not in already:
+            for c in detect(m.text):
+                if c.party != "own" and not c.who:
+                    continue
+                what = _what(c)
+                to_whom = "me" if c.party != "own" else (c.to_whom or "")
+                due = _due(c.matched, c.due_text, said)
+                plan.new.append(
+                    NewPromise(
+                        _who(c, c.matched), to_whom, what, due.isoformat() if due else None, m.id, said.isoformat()
+                    )
+                )
+                opened_here.append(c.matched)
+        for a, b in spans(m.text):
+            sentence = m.text[a:b]
+            if sentence in opened_here or is_question(sentence):
+                continue
+            status = DONE if completion_cue(sentence) else (DROPPED if drop_cue(sentence) else None)
+            if status is None:
+                continue
+            target = _closed_by(sentence, m.id, open_now, plan)
+            if target is None:
+                continue
+            closure = Closure(status, m.id, said.isoformat(), f"message #{m.id}: {sentence.strip()[:300]}")
+            if isinstance(target, int):
+                closure.promise_id = target
+                open_now = [p for p in open_now if p.id != target]
+            else:
+                closure.new_index = target[0]
+            plan.closures.append(closure)
+    return plan
+
+
+def _closed_by(sentence: str, message_id: int, open_now: list[Promise], plan: PromisePlan) -> int | tuple[int] | None:
+    """The open promise ``sentence`` closes: the latest opened before it that it is about."""
+    closed_new = {c.new_index for c in plan.closures if c.new_index is not None}
+    for i in reversed(range(len(plan.new))):
+        n = plan.new[i]
+        if (
+            n is not None
+            and i not in closed_new
+            and n.opened_message_id < message_id
+            and same_thing(sentence, n.what, n.to_whom)
+        ):
+            return (i,)
+    for p in sorted(open_now, key=lambda p: -p.id):
+        if (p.opened_message_id or 0) < message_id and same_thing(sentence, p.what, p.to_whom or ""):
+            return p.id
+    return None
 
 
 def apply_pass(conn: sqlite3.Connection, plan: PromisePlan) -> dict[str, int]:
