@@ -270,7 +270,7 @@ def _closure_refused(msg, status, ref, open_shown, new) -> str:
 #   completion or calling-off cue that is about the same thing (most of the promise's content
 #   words, or the person it is owed to when it says nothing else), said after it opened. A
 #   sentence that itself commits ("sent the deck, will send the notes Friday") closes nothing
-#   of what it opens. kept's own fulfilling tool actions close promises at the turn
+#   of what it opens, and a commitment restating an open promise opens none. kept's own fulfilling tool actions close promises at the turn
 #   (evidence.on_tool_action), as on the hosted path.
 # - the assistant's messages open nothing here: the 0.5B model's replies echo and invent, and a
 #   promise it did not mean would stay open for ever.
@@ -362,6 +362,12 @@ def plan_in_code(db, batch: Batch | list, llm, today: date) -> PromisePlan:
                     continue
                 what = _what(c)
                 to_whom = "me" if c.party != "own" else (c.to_whom or "")
+                # Saying it again ("will send Aiko the shortlist soon") restates an open promise.
+                if any(p.to_whom == to_whom and same_thing(what, p.what, to_whom) for p in open_now) or any(
+                    n is not None and n.to_whom == to_whom and same_thing(what, n.what, to_whom) for n in plan.new
+                ):
+                    plan.rejected.append(f"message {m.id}: restates an open promise ({what})")
+                    continue
                 due = _due(c.matched, c.due_text, said)
                 plan.new.append(
                     NewPromise(
