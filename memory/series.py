@@ -692,7 +692,12 @@ def apply_pass(conn: sqlite3.Connection, plan: SeriesPlan) -> dict[str, int]:
             (series_id, occ.on_date, occ.message_id, occ.text, now),
         )
         added += cur.rowcount
-    return {"series_created": created, "events_added": added, "rejected": len(plan.rejected)}
+    named = {key: name for key, name in plan.new.items()}
+    lines = [
+        f"series event on {o.on_date}: {named.get(o.new_key or '', '') or f'series #{o.series_id}'}: {o.text[:80]}"
+        for o in plan.occurrences
+    ] + [f"series not counted: {why}" for why in plan.rejected]
+    return {"series_created": created, "events_added": added, "rejected": len(plan.rejected), "lines": lines}
 
 
 # --- the stage --------------------------------------------------------------

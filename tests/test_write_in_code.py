@@ -108,6 +108,7 @@ def test_a_request_to_act_is_not_stored_as_a_fact(db):
             "帮我约一下李老师下周见面。",
             "Please book the Birch room, the Kestrel audit is on Thursday.",
             "The Kestrel audit team has four people.",
+            "Paid the Kestrel audit deposit to Lumen Partners.",
         ],
         2,
     )
@@ -117,6 +118,8 @@ def test_a_request_to_act_is_not_stored_as_a_fact(db):
     # What the request states of the world is a clause of its own, and is kept.
     assert any(t.startswith("2026-11-02: The Kestrel audit is on Thursday") for t in active)
     assert "2026-11-02: The Kestrel audit team has four people." in active
+    # A report opening with a past form is what was done, not a request ("Paid …", not "Pay …").
+    assert "2026-11-02: Paid the Kestrel audit deposit to Lumen Partners." in active
     # The report says why the request was dropped.
     lines = result.extra["facts"]["decisions"]
     assert any("Set up a call" in line and "a request to act" in line for line in lines)

@@ -461,4 +461,12 @@ def apply_pass(conn: sqlite3.Connection, plan: PromisePlan) -> dict[str, int]:
         for n, i in zip(plan.new, new_ids, strict=True)
         if n is not None and i is not None and n.opened_message_id not in already
     )
-    return {"opened": opened, "done": closed, "dropped": dropped, "rejected": len(plan.rejected)}
+    # What `kept memory rewrite` shows: each promise opened or closed, and each refused with why.
+    lines = [
+        f"promise opened: {n.who} -> {n.to_whom or '-'}: {n.what}" + (f" (due {n.due_on})" if n.due_on else "")
+        for n, i in zip(plan.new, new_ids, strict=True)
+        if n is not None and i is not None and n.opened_message_id not in already
+    ]
+    lines += [f"promise {c.status}: {c.evidence[:120]}" for c in plan.closures]
+    lines += [f"promise not kept: {why}" for why in plan.rejected]
+    return {"opened": opened, "done": closed, "dropped": dropped, "rejected": len(plan.rejected), "lines": lines}

@@ -578,6 +578,10 @@ def _imperative(text: str) -> bool:
     # "lovely day"); a noun may be a verb it lacks ("text Dana"), a word it lacks a new verb or a name.
     if (pos := _lemmas(first)) and not {"VERB", "NOUN", "AUX"} & set(pos):
         return False
+    # An imperative is a verb's base form; a form the lexicon knows only as an inflected verb
+    # ("Sent Aiko the list", "Paid the bill", "Wrote the intro") reports what was done.
+    if pos and first not in pos.get("VERB", (first,)) and not {"NOUN", "ADJ", "AUX"} & set(pos):
+        return False
     # "Going to send…", "Meeting moved…": an -ing form (a vowel before the -ing) opens no
     # imperative; "ping", "bring" and "string" are verbs.
     low = second.lower()
