@@ -669,7 +669,7 @@ def _occurrence(r: _Report, ref: tuple[int | None, str | None], today: date) -> 
     return Occurrence(r.message.id, on.isoformat(), r.message.text[:300], series_id=ref[0], new_key=ref[1])
 
 
-def apply_pass(conn: sqlite3.Connection, plan: SeriesPlan) -> dict[str, int]:
+def apply_pass(conn: sqlite3.Connection, plan: SeriesPlan) -> dict[str, Any]:
     """Write ``plan`` inside the writer's transaction; idempotent per series and message."""
     now = datetime.now().astimezone().isoformat(timespec="seconds")
     ids: dict[str, int] = {}

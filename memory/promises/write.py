@@ -13,7 +13,7 @@ import re
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -413,7 +413,7 @@ def _closed_by(sentence: str, message_id: int, open_now: list[Promise], plan: Pr
     return None
 
 
-def apply_pass(conn: sqlite3.Connection, plan: PromisePlan) -> dict[str, int]:
+def apply_pass(conn: sqlite3.Connection, plan: PromisePlan) -> dict[str, Any]:
     """Write ``plan`` inside the writer's transaction.
 
     Idempotent per source message: a message that already opened promises
