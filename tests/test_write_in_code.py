@@ -109,6 +109,7 @@ def test_a_request_to_act_is_not_stored_as_a_fact(db):
             "Please book the Birch room, the Kestrel audit is on Thursday.",
             "The Kestrel audit team has four people.",
             "Paid the Kestrel audit deposit to Lumen Partners.",
+            "我弟弟3月8号到上海，待一个星期。",
         ],
         2,
     )
@@ -120,6 +121,8 @@ def test_a_request_to_act_is_not_stored_as_a_fact(db):
     assert "2026-11-02: The Kestrel audit team has four people." in active
     # A report opening with a past form is what was done, not a request ("Paid …", not "Pay …").
     assert "2026-11-02: Paid the Kestrel audit deposit to Lumen Partners." in active
+    # A Chinese statement whose only Latin characters are its digits is read as Chinese: a statement.
+    assert any("我弟弟3月8号到上海" in t for t in active)
     # The report says why the request was dropped.
     lines = result.extra["facts"]["decisions"]
     assert any("Set up a call" in line and "a request to act" in line for line in lines)

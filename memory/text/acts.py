@@ -998,7 +998,10 @@ def act(sentence: str) -> str:
     if _HAS_CJK.search(sentence):
         zh = _zh_act(sentence)
         # Mixed turns ("帮我 book the room"): the Chinese frame decides; an English one may still ask.
-        return zh if zh != STATEMENT else _en_act(re.sub(f"[{_CJK}]+", " ", sentence))
+        # What is left without the Chinese is read only when it can be a clause (a verb and what it
+        # acts on: two Latin words); digits and one name ("12月12号", "Penang 又推迟了") are no clause.
+        rest = re.sub(f"[{_CJK}]+", " ", sentence)
+        return zh if zh != STATEMENT or len(re.findall(r"[A-Za-z]+", rest)) < 2 else _en_act(rest)
     return _en_act(sentence)
 
 
