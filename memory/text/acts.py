@@ -1000,7 +1000,14 @@ def act(sentence: str) -> str:
         # Mixed turns ("帮我 book the room"): the Chinese frame decides; an English one may still ask.
         # What is left without the Chinese is read only when it can be a clause (a verb and what it
         # acts on: two Latin words); digits and one name ("12月12号", "Penang 又推迟了") are no clause.
-        rest = re.sub(f"[{_CJK}]+", " ", sentence)
+        # And only a run that opens a clause (at the start, or after a stop or a comma): inside a
+        # Chinese clause English words are a part of it ("上午是 focus time": a noun after 是).
+        # An English sentence with Chinese words in it ("Call me 阿杰 from now on") is read whole.
+        if re.match(r"\s*[A-Za-z]", sentence):
+            rest = re.sub(f"[{_CJK}]+", " ", sentence)
+        else:
+            runs = re.finditer(f"(?:^|[，,。；;：:！!])\\s*([^{_CJK}，,。；;：:！!？?]+)", sentence)
+            rest = " ".join(m.group(1) for m in runs if len(re.findall(r"[A-Za-z]+", m.group(1))) >= 2)
         return zh if zh != STATEMENT or len(re.findall(r"[A-Za-z]+", rest)) < 2 else _en_act(rest)
     return _en_act(sentence)
 
