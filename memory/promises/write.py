@@ -287,7 +287,7 @@ def _due(sentence: str, due_text: str, said: date) -> date | None:
     return found[0].end if found else resolve_due(due_text, said)
 
 
-_CAPITALISED = re.compile(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+)?\b")
+_CAPITALISED = re.compile(r"\b[A-Z][a-z]+\b")
 _PRONOUNS = frozenset({"he", "she", "they", "他", "她", "他们", "她们"})
 
 
@@ -302,11 +302,13 @@ def _who(candidate, sentence: str) -> str:
 
 
 def _what(candidate) -> str:
-    what = re.sub(r"^(?:to|我们?|I)\s*", "", candidate.what).strip()
-    if candidate.due_text and what.endswith(candidate.due_text):
-        what = what[: -len(candidate.due_text)].rstrip(" ,，")  # the due day is a column of its own
-    elif candidate.due_text and candidate.due_text in what and re.search(r"[\u4e00-\u9fff]", what):
-        what = what.replace(candidate.due_text, "", 1)
+    what = re.sub(r"^(?:to\b|我们?|了|I\b)\s*", "", candidate.what).strip()
+    # A reported promise's action is its complement clause: "(promised) Farah I'd send her the deck".
+    what = re.sub(r"^(?:[A-Z][\w'-]*\s+)?(?:that\s+)?(?:I|we)\s+(?:would|will)\s+", "", what)
+    if candidate.due_text and candidate.due_text in what:
+        # The due day is a column of its own; a preposition it leaves behind goes with it.
+        what = what.replace(candidate.due_text, " ", 1)
+        what = re.sub(r"\s+(?:by|before|on|until|till|due)(?:\s+the)?\s*$", "", what.strip()).strip(" ,，")
     return what.strip() or candidate.what
 
 
@@ -343,6 +345,37 @@ def same_thing(sentence: str, what: str, to_whom: str = "") -> bool:
     return len(hits) * 2 >= len(wanted) or bool(head and head <= hits)
 
 
+_ADVISED = re.compile(r"\b(?:should|ought to)\b", re.I)
+_DAY_NAMES = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday january february march april may june july "
+    "august september october november december".split()
+)
+
+
+def _owed_to(candidate) -> str:
+    """Whom the person's commitment is owed to: the name the action goes to; else, for a promise
+    reported with its promisee ("told Priya I'd send her…", "答应了 Dominic …发给他"), the first
+    name of the sentence after its first word (which is capitalised for grammar), not a day."""
+    sentence = candidate.matched
+    opening = len(sentence) - len(sentence.lstrip())
+    if candidate.to_whom and not sentence.lstrip().startswith(candidate.to_whom):
+        return candidate.to_whom
+    for m in _CAPITALISED.finditer(sentence):
+        first = m.group(0).split()[0]
+        if m.start() == opening or first.lower() in _DAY_NAMES:
+            continue
+        return first
+    return ""
+
+
+def _restates(what: str, to_whom: str, old_what: str, old_to: str) -> bool:
+    """The same commitment said again: to the same person, about the same thing (both ways when
+    it names nobody, so "send the Lantern deck" does not restate "send the Summit deck")."""
+    if to_whom != old_to:
+        return False
+    return same_thing(what, old_what, to_whom) and (bool(to_whom) or same_thing(old_what, what))
+
+
 def plan_in_code(db, batch: Batch | list, llm, today: date) -> PromisePlan:
     """The promises of the batch, opened and closed in code (see above); write nothing."""
     from memory.text.acts import sentences as spans
@@ -361,14 +394,19 @@ def plan_in_code(db, batch: Batch | list, llm, today: date) -> PromisePlan:
                 if c.party != "own" and not c.who:
                     continue
                 what = _what(c)
-                to_whom = "me" if c.party != "own" else (c.to_whom or "")
+                due = _due(c.matched, c.due_text, said)
+                if _ADVISED.search(c.matched) and due is None:
+                    # "I should stretch more": a modal of advice with no day is a resolution, not a
+                    # commitment (the model used to drop these; "should" is a closed-class modal).
+                    plan.rejected.append(f"message {m.id}: advice to oneself, no day ({what})")
+                    continue
+                to_whom = "me" if c.party != "own" else _owed_to(c)
                 # Saying it again ("will send Aiko the shortlist soon") restates an open promise.
-                if any(p.to_whom == to_whom and same_thing(what, p.what, to_whom) for p in open_now) or any(
-                    n is not None and n.to_whom == to_whom and same_thing(what, n.what, to_whom) for n in plan.new
+                if any(_restates(what, to_whom, p.what, p.to_whom or "") for p in open_now) or any(
+                    n is not None and _restates(what, to_whom, n.what, n.to_whom) for n in plan.new
                 ):
                     plan.rejected.append(f"message {m.id}: restates an open promise ({what})")
                     continue
-                due = _due(c.matched, c.due_text, said)
                 plan.new.append(
                     NewPromise(
                         _who(c, c.matched), to_whom, what, due.isoformat() if due else None, m.id, said.isoformat()
