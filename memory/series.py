@@ -504,9 +504,10 @@ def _bare(clause: str, said_on: date) -> str:
 
 
 def _english_of(text: str) -> str:
-    from memory.superseding import _english
+    from memory.text import bilingual
+    from memory.text.words import has_cjk
 
-    return _english(text)
+    return bilingual.english_reading(text) if has_cjk(text) else text
 
 
 def _terms(text: str) -> frozenset[str]:
