@@ -40,8 +40,9 @@ from memory import reconcile, soul, summary, superseding
 from memory.secrets import contains_secret
 from memory.stages import Batch, messages_of
 from memory.text import dates, words
-from memory.text.acts import is_question
+from memory.text.acts import is_question, is_request
 from memory.text.acts import split as sentences
+from memory.text.commitments import clauses
 
 MIN_CONTENT_TOKENS = 3  # fewer (Latin) content tokens: small talk ("Thanks, great!")
 MIN_CJK_CHARS = 5
@@ -80,6 +81,29 @@ def informative(text: str) -> bool:
     toks = _content(text)
     cjk = sum(1 for t in toks if words.has_cjk(t))
     return len(toks) - cjk >= MIN_CONTENT_TOKENS or cjk >= MIN_CJK_CHARS
+
+
+# A request may carry a statement of its own beside what it asks: "Set up a meeting with Dana,
+# the review is Thursday", "帮我约一下王经理，周四开评审会". The rule is grammatical, not a
+# list of phrasings: split the request at clause boundaries (punctuation, and the closed class of
+# causal subordinators), and keep a clause that is no request and no question and is a clause of
+# its own: not one that leans on a word outside it (a relative pronoun or a complementiser opens
+# a clause whose subject is elsewhere: "…, which renews on May 2"). What the request asks is left
+# to the tool call, whose result kept stores anyway.
+_BECAUSE = re.compile(r"\s+(?:because|since)\s+|因为", re.I)
+_LEANING = re.compile(r"^(?:which|who|whom|whose|that|where|when|so|and|but|or|then|to)\b", re.I)
+
+
+def world_clauses(request: str) -> list[str]:
+    """The clauses of a request that state something of the world, each a sentence of its own."""
+    found = []
+    for clause in clauses(request):
+        for part in _BECAUSE.split(clause):
+            part = part.strip(" ,.;。，！!")
+            if not part or _LEANING.match(part) or is_request(part) or is_question(part) or not informative(part):
+                continue
+            found.append(part[0].upper() + part[1:] + ("" if words.has_cjk(part[-1]) else "."))
+    return found
 
 
 @dataclass
@@ -339,8 +363,16 @@ def read(db, batch: list, *, cap: int, today: date) -> Written:
                 decisions.append(Decision(m.id, "[a sentence with a credential]", "dropped", "holds a credential"))
             elif is_question(s):
                 decisions.append(Decision(m.id, s, "dropped", "a question"))
+            elif soul.wished_treatment(s):
+                said.append((m.id, m.at[:10], s, True))
+            elif is_request(s):
+                # Asked of kept, not said of the world: a tool call does it, and its result is kept.
+                told = world_clauses(s)
+                why = "a request to act" + ("; what it states of the world is kept" if told else "")
+                decisions.append(Decision(m.id, s, "dropped", why))
+                said.extend((m.id, m.at[:10], c, False) for c in told)
             else:
-                said.append((m.id, m.at[:10], s, soul.wished_treatment(s)))
+                said.append((m.id, m.at[:10], s, False))
 
     # SOUL: the wishes about how kept talks to the person, in their words.
     old_soul = soul.current(db)

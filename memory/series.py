@@ -22,6 +22,7 @@ import re
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 from pydantic import Field
@@ -31,7 +32,7 @@ from memory.db import held, inserted_id
 from memory.promises.evidence import about
 from memory.promises.write import said_on as _said_on
 from memory.replies import Reply, Text, ask
-from memory.stages import Batch, messages_of
+from memory.stages import Batch, InCode, messages_of
 from memory.text import dates
 from memory.text.acts import is_question, sentences
 from memory.text.commitments import clauses, detect
@@ -441,7 +442,235 @@ def _backfill(db, plan: SeriesPlan, before_id: int, unshown: list, llm, today: d
             plan.occurrences.append(Occurrence(msg.id, on, msg.text[:300], new_key=key))
 
 
-def apply_pass(conn: sqlite3.Connection, plan: SeriesPlan) -> dict[str, int]:
+# --- the write pass in code (a memory model that reads badly) ----------------
+#
+# The embedded 0.5B model took 40-120 s per series call and was the pass's bottleneck. What it
+# decided (which reports are one kind of event) is read here from meaning and shared content:
+#
+# - a report is the first clause of a message that reports a happening (``reports_event``): the
+#   clause with the repetition cue when there is one ("interviewed another candidate, will send
+#   feedback tonight" reports the interview, not the feedback);
+# - two reports are one kind of event when their English readings (Chinese through the
+#   dictionary, memory.text.bilingual) are close in meaning with days and repetition words
+#   masked, or share two content words and are near in meaning; a repetition cue ("again", 又)
+#   presupposes an earlier occurrence, so when either report carries one, one shared content
+#   word and some closeness will do (``_same_event``);
+# - a series is born from a report with a repetition cue; the earlier reports of the same kind
+#   are its first occurrences (they said no "again"), counted only when they report a
+#   happening: a past form, or Chinese 了/过 (a state or a plan is no occurrence);
+# - later reports of a kept series join it with or without a cue, on the same test.
+#
+# None of this names an event or a phrasing: it rests on the meaning model, the dictionary, and
+# closed classes of grammar (past forms from the lemminflect lexicon, aspect particles).
+
+SAME_EVENT = 0.6  # cosine at which two reports are one kind of event, whatever words they share
+NEAR_EVENT = 0.4  # the cosine two reports sharing two content words need
+CUED_EVENT = 0.3  # the cosine a report carrying "again" needs with a series it shares a content word with
+_DAYS_AND_CUES = re.compile(_REPEAT.pattern, re.I)
+_ZH_HAPPENED = re.compile(r"了|过(?!来|去)")
+
+
+@dataclass
+class _Report:
+    message: Any
+    clause: str  # the clause that reports the event
+    cued: bool  # it says the event happened again
+    terms: frozenset[str]  # content words of its English reading
+    vector: Any = None
+
+
+def _report_clause(text: str) -> tuple[str, bool] | None:
+    """The clause of ``text`` that reports an event, and whether it says the event repeated."""
+    first = None
+    for a, b in sentences(text):
+        if is_question(text[a:b]):
+            continue
+        for clause in clauses(text[a:b]):
+            if not _reports(clause) or not about(clause):
+                continue
+            if repetition_cue(clause):
+                return clause, True
+            first = first or clause
+    return (first, False) if first else None
+
+
+def _bare(clause: str, said_on: date) -> str:
+    """The clause without its days and repetition words: what kind of event it is."""
+    out = clause
+    for start, end, _, _ in reversed(dates.find(clause, said_on)):
+        out = out[:start] + " " + out[end:]
+    out = _DAYS_AND_CUES.sub(" ", out)
+    return re.sub(r"\s+", " ", out).strip(" ,.;:!?。，！？")
+
+
+def _english_of(text: str) -> str:
+    from memory.text import bilingual
+    from memory.text.words import has_cjk
+
+    return bilingual.english_reading(text) if has_cjk(text) else text
+
+
+def _terms(text: str) -> frozenset[str]:
+    from memory.text import bilingual
+    from memory.text.words import has_cjk
+
+    found = set(about(text))
+    if has_cjk(text):
+        found |= set(bilingual.english_terms(text))
+    return frozenset(t for t in found if not has_cjk(t))
+
+
+@lru_cache(maxsize=1)
+def _verb_forms():
+    from lemminflect import getAllLemmas, getInflection
+
+    return getAllLemmas, getInflection
+
+
+def happened(clause: str) -> bool:
+    """The clause reports something done or that came about: an English past form (the lexicon's
+    past or participle of a verb: "interviewed", "got", "rebooted"), or a Chinese aspect particle."""
+    if _ZH_HAPPENED.search(clause):
+        return True
+    get_lemmas, inflect = _verb_forms()
+    for word in re.findall(r"[A-Za-z]+", clause):
+        w = word.lower()
+        known = get_lemmas(w)
+        if not known and len(w) > 4 and w.endswith("ed"):
+            return True  # a verb the lexicon lacks ("rebooted", "dockerised"): English's regular past
+        for lemma in known.get("VERB", ()):
+            if lemma != w and w in set(inflect(lemma, "VBD") or ()) | set(inflect(lemma, "VBN") or ()):
+                return True
+    return False
+
+
+def _read_reports(messages: list, today: date) -> list[_Report]:
+    from memory import meaning
+
+    found = []
+    for m in messages:
+        got = _report_clause(m.text)
+        if got is None:
+            continue
+        clause, cued = got
+        bare = _bare(clause, _said_on(m, today))
+        if bare:
+            found.append(_Report(m, clause, cued, _terms(bare)))
+    if found and meaning.enabled() and meaning.available():
+        vectors = meaning.embed([_english_of(_bare(r.clause, _said_on(r.message, today))) for r in found])
+        for r, v in zip(found, vectors, strict=True):
+            r.vector = v
+    return found
+
+
+def _closeness(a: _Report, b: _Report) -> float:
+    return float(a.vector @ b.vector) if a.vector is not None and b.vector is not None else 0.0
+
+
+def _same_event(new: _Report, old: _Report) -> float:
+    """How surely ``new`` is another occurrence of ``old``'s kind of event: its cosine, or 0."""
+    cos, shared = _closeness(new, old), len(new.terms & old.terms)
+    if (
+        cos >= SAME_EVENT
+        or (shared >= 2 and cos >= NEAR_EVENT)
+        or ((new.cued or old.cued) and shared >= 1 and cos >= CUED_EVENT)
+    ):
+        return max(cos, 1e-6)
+    return 0.0
+
+
+def plan_in_code(db, batch: Batch | list, llm, today: date) -> SeriesPlan:
+    """Which of the batch's reports extend which series, read in code (see above); write nothing."""
+    from memory import messages as store
+
+    plan = SeriesPlan()
+    user = [m for m in messages_of(batch) if m.role == "user" and m.author in ("me", "")]
+    if not user:
+        return plan
+    counted = held(db.conn, "series_events", "message_id", [m.id for m in user])
+    fresh = [m for m in user if m.id not in counted]
+    reports = _read_reports(fresh, today)
+    if not reports:
+        return plan
+    existing = all_series(db)
+    # Each kept series, as the reports of its occurrences (their stored words).
+    members: dict[tuple[int | None, str | None], list[_Report]] = {}
+    if existing:
+        kept = _read_reports(
+            [
+                _Stored(mid, text, on)
+                for s in existing
+                for mid, text, on in zip(s.message_ids, s.texts, s.dates, strict=True)
+            ],
+            today,
+        )
+        by_message = {s_mid: s.id for s in existing for s_mid in s.message_ids}
+        for r in kept:
+            members.setdefault((by_message[r.message.id], None), []).append(r)
+    earlier: list[_Report] | None = None  # the reports before this batch, read when a series is born
+
+    for r in reports:
+        best, best_cos = None, 0.0
+        for ref, occurrences in members.items():
+            cos = max((_same_event(r, o) for o in occurrences), default=0.0)
+            if cos > best_cos:
+                best, best_cos = ref, cos
+        if best is None and not r.cued:
+            continue  # a single report: it may be a first occurrence, found when its kind repeats
+        if best is None:
+            name = _bare(r.clause, _said_on(r.message, today))[:80]
+            key = key_of(name)
+            same = next((s for s in existing if key_of(s.name) == key), None)
+            best = (same.id, None) if same is not None else (None, key)
+            if same is None and key not in plan.new:
+                plan.new[key] = name
+                plan.words[key] = " ".join(sorted(r.terms))
+            members.setdefault(best, [])
+            # Its first occurrences said no "again": earlier reports of the same kind that happened.
+            if earlier is None:
+                before = [m for m in store.since(db, 0, private_only=True) if m.id < min(x.id for x in user)]
+                in_series = {mid for s in existing for mid in s.message_ids}
+                before = [m for m in before if m.role == "user" and m.author in ("me", "") and m.id not in in_series]
+                earlier = _read_reports(before[-BACKFILL_LIMIT * 10 :], today)
+
+            this_pass = [o for o in reports if o.message.id < r.message.id]
+            for o in earlier + this_pass:
+                if o.message.id in {x.message.id for x in members[best]} or not happened(o.clause):
+                    continue
+                if _same_event(o, r) and not any(o.message.id == x.message_id for x in plan.occurrences):
+                    members[best].append(o)
+                    plan.occurrences.append(_occurrence(o, best, today))
+        if any(o.message_id == r.message.id and (o.series_id, o.new_key) == best for o in plan.occurrences):
+            continue
+        members[best].append(r)
+        plan.occurrences.append(_occurrence(r, best, today))
+    plan.occurrences.sort(key=lambda o: o.message_id)
+    return plan
+
+
+@dataclass
+class _Stored:
+    """A kept occurrence read as a message: its words and the day it happened."""
+
+    id: int
+    text: str
+    on: str
+    role: str = "user"
+    author: str = "me"
+
+    @property
+    def at(self) -> str:
+        return self.on
+
+
+def _occurrence(r: _Report, ref: tuple[int | None, str | None], today: date) -> Occurrence:
+    said = _said_on(r.message, today)
+    found = [(w, span) for _, _, w, span in dates.find(r.clause, said) if span.start <= said]
+    on = event_date(found[0][0], said) if found else said
+    return Occurrence(r.message.id, on.isoformat(), r.message.text[:300], series_id=ref[0], new_key=ref[1])
+
+
+def apply_pass(conn: sqlite3.Connection, plan: SeriesPlan) -> dict[str, Any]:
     """Write ``plan`` inside the writer's transaction; idempotent per series and message."""
     now = datetime.now().astimezone().isoformat(timespec="seconds")
     ids: dict[str, int] = {}
@@ -464,7 +693,12 @@ def apply_pass(conn: sqlite3.Connection, plan: SeriesPlan) -> dict[str, int]:
             (series_id, occ.on_date, occ.message_id, occ.text, now),
         )
         added += cur.rowcount
-    return {"series_created": created, "events_added": added, "rejected": len(plan.rejected)}
+    named = {key: name for key, name in plan.new.items()}
+    lines = [
+        f"series event on {o.on_date}: {named.get(o.new_key or '', '') or f'series #{o.series_id}'}: {o.text[:80]}"
+        for o in plan.occurrences
+    ] + [f"series not counted: {why}" for why in plan.rejected]
+    return {"series_created": created, "events_added": added, "rejected": len(plan.rejected), "lines": lines}
 
 
 # --- the stage --------------------------------------------------------------
@@ -479,3 +713,8 @@ apply = apply_pass
 def for_turn(db, text: str, today: date | None = None) -> list[str]:
     """Counts and dates of the series ``text`` asks about, and of values that changed (``changes_for``)."""
     return counts_for(db, text) + changes_for(db, text)
+
+
+# The stage for a memory model that reads badly (memory.writer.IN_CODE_STAGES): the same
+# ledger, its plan read in code.
+IN_CODE = InCode(NAME, "counting series in code", plan_in_code, apply_pass, for_turn)

@@ -15,6 +15,7 @@ extraction of a hosted model also reads commitments, for promises).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Protocol
@@ -50,3 +51,16 @@ class Stage(Protocol):
     def apply(self, conn, plan: Any) -> dict[str, Any]: ...
 
     def for_turn(self, db, text: str, today: date | None = None) -> list[str]: ...
+
+
+@dataclass(frozen=True)
+class InCode:
+    """A stage whose plan is read in code, for a memory model that reads badly (the embedded
+    0.5B model): the same ledger and ``apply``, another ``plan``. Which stages a model gets is
+    chosen in one place, memory.writer (``STAGES`` or ``IN_CODE_STAGES``)."""
+
+    NAME: str
+    DOING: str
+    plan: Callable[..., Any]
+    apply: Callable[..., dict[str, Any]]
+    for_turn: Callable[..., list[str]]

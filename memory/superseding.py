@@ -305,6 +305,16 @@ def closeness(new: Reading, old: Reading, kinds: Sequence[str] = KINDS) -> float
     return min(cos, float(a @ b))
 
 
+def _another_occurrence(new: Reading, kinds: Sequence[str]) -> bool:
+    """A report of an event happening again ("the Pioneer build failed again", "又…了") with only a
+    name changed is another occurrence of a kind of event (memory.series counts those), about
+    another thing: no new value for the old one. A repeat with a changed day or amount ("slipped
+    again, now the 9th") still is one, and the chain of versions counts the changes."""
+    from memory.series import repetition_cue
+
+    return list(kinds) == ["name"] and repetition_cue(new.text)
+
+
 def _zh_words(reading: Reading) -> set[str]:
     from memory.text import bilingual
 
@@ -314,7 +324,7 @@ def _zh_words(reading: Reading) -> set[str]:
 def supersedes(new: Reading, old: Reading) -> bool:
     """``new`` gives a changed value of the same kind for the same thing ``old`` spoke of."""
     kinds = changed_kinds(new, old)
-    if not kinds or other_things(new, old, kinds):
+    if not kinds or other_things(new, old, kinds) or _another_occurrence(new, kinds):
         return False
     cos = closeness(new, old, kinds)
     if cos is None:

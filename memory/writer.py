@@ -36,8 +36,10 @@ from memory.stages import Batch
 # The stages of a pass, in the order they plan and apply (memory/stages.py says what each has).
 STAGES = (summary, reconcile, promises, series)
 # For a memory model that writes memory badly (agent/models/choices.py ``memory_in_code``):
-# facts, SOUL and MEMORY in code (memory/embedded_writer.py), then the same ledgers.
-IN_CODE_STAGES = (embedded_writer, promises, series)
+# facts, SOUL and MEMORY in code (memory/embedded_writer.py), then the same ledgers with their
+# plans read in code too (promises.IN_CODE, series.IN_CODE): a pass makes no model call. This is
+# the one place where a model's stages are chosen; the hosted path keeps its model calls.
+IN_CODE_STAGES = (embedded_writer, promises.IN_CODE, series.IN_CODE)
 
 CURSOR = "writer.cursor"  # id of the last message a committed pass read
 LAST_PASS = "writer.last_pass_at"

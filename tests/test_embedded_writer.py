@@ -130,7 +130,8 @@ def test_soul_changes_only_from_wishes_about_how_kept_talks(db):
     assert not any(p.startswith(("memory.soul", "memory.extract", "memory.summary")) for p in judge.calls)
     assert soul.current(db) == "- Please call me Sasha, and please never use bullet points with me."
     assert "Book a meeting" not in soul.current(db)
-    assert any("Book a meeting" in t for t in active(db))  # not about how kept talks: kept as what was said
+    # Not about how kept talks, and asked of kept rather than said of the world: neither SOUL nor a fact.
+    assert not any("Book a meeting" in t for t in active(db))
     assert "2026-12-01: I prefer short meetings in the afternoon." in active(db)
 
 

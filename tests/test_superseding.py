@@ -97,6 +97,9 @@ def test_a_changed_value_of_one_thing_supersedes_whatever_the_wording(earlier, l
             "Ines Roth runs Falcon; her email is ines@corvel.example.",
             "Tom Aal runs Heron; his email is tom@corvel.example.",
         ),
+        # Another occurrence of a kind of event, about another thing: counted, not a new value.
+        ("The Kestrel deploy failed again.", "The Osprey deploy failed again."),
+        ("Another broken Kestrel backup today.", "Another broken Osprey backup today."),
     ],
 )
 def test_another_thing_with_a_value_of_the_same_kind_does_not(earlier, later):

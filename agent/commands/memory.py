@@ -372,6 +372,9 @@ def rewrite(
         for name in ("promises", "series"):
             if isinstance(r.extra.get(name), str):  # a stage skipped on the embedded path
                 typer.echo(f"  {name}: {r.extra[name]}")
+            elif isinstance(r.extra.get(name), dict):
+                for line in r.extra[name].get("lines", []):
+                    typer.echo(f"  {line}")
         for line in facts.get("decisions", []):
             typer.echo(f"  {line}")
 

@@ -48,8 +48,11 @@ from memory.promises.write import (
     PromisePlan,
     PromisesReply,
     apply_pass,
+    plan_in_code,
     plan_pass,
+    same_thing,
 )
+from memory.stages import InCode
 
 NAME = "promises"
 DOING = "detecting promises"
@@ -63,7 +66,12 @@ def for_turn(db, text: str, today=None) -> list[str]:
     return relevant_open(db, text, today)
 
 
+# The stage for a memory model that reads badly (memory.writer.IN_CODE_STAGES): the same ledger,
+# its plan read in code.
+IN_CODE = InCode(NAME, "reading promises in code", plan_in_code, apply_pass, for_turn)
+
 __all__ = [
+    "IN_CODE",
     "DOING",
     "DONE",
     "DROPPED",
@@ -98,9 +106,11 @@ __all__ = [
     "on_tool_action",
     "own",
     "plan",
+    "plan_in_code",
     "plan_pass",
     "relevant_open",
     "resolve_due",
+    "same_thing",
     "status_lines",
     "today_here",
 ]

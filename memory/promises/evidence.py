@@ -38,12 +38,18 @@ _NOT_YET = re.compile(
 )
 
 
+# Chinese marks a completed action with the perfective 了 closing its clause ("刚把 deck 发给 Tara
+# 了"), whatever the verb: a closed-class particle, not a list of verbs.
+_PERFECTIVE_ZH = re.compile(r"[\u4e00-\u9fff][^，,。！!？?]*了\s*[。！!]?\s*$")
+
+
 def completion_cue(text: str) -> bool:
     """A sentence of the message states that something was done (and none denies it)."""
     if _NOT_YET.search(text):
         return False
     return any(
-        not is_question(text[a:b]) and (_DONE_EN.search(text[a:b]) or _DONE_ZH.search(text[a:b]))
+        not is_question(text[a:b])
+        and (_DONE_EN.search(text[a:b]) or _DONE_ZH.search(text[a:b]) or _PERFECTIVE_ZH.search(text[a:b]))
         for a, b in sentences(text)
     )
 

@@ -13,13 +13,13 @@ import re
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
 from memory.db import held
-from memory.promises.detect import own, resolve_due
-from memory.promises.evidence import completion_cue, drop_cue
+from memory.promises.detect import detect, own, resolve_due
+from memory.promises.evidence import about, completion_cue, drop_cue
 from memory.promises.ledger import DONE, DROPPED, OPEN, Promise, add, close, list_promises
 from memory.reconcile import ExtractReply
 from memory.replies import Day, Reply, Text, ask
@@ -259,7 +259,199 @@ def _closure_refused(msg, status, ref, open_shown, new) -> str:
     return f"no promise {ref!r}"
 
 
-def apply_pass(conn: sqlite3.Connection, plan: PromisePlan) -> dict[str, int]:
+# --- the promises stage in code (a memory model that reads badly) -------------
+#
+# The embedded 0.5B model's promises call ran to its token cap (116 s) and dominated the pass.
+# What it did is done here from readers the code already has:
+# - open: memory.text.commitments reads who committed (the person's own, or another's promise
+#   to them) and what; to whom is the name the clause gives the action to; the due day is read
+#   by memory.text.dates from the sentence, resolved from the day the message was said.
+# - close only on evidence (memory.promises.evidence): a sentence of the person's with a
+#   completion or calling-off cue that is about the same thing (most of the promise's content
+#   words, or the person it is owed to when it says nothing else), said after it opened. A
+#   sentence that itself commits ("sent the deck, will send the notes Friday") closes nothing
+#   of what it opens, and a commitment restating an open promise opens none. kept's own fulfilling tool actions close promises at the turn
+#   (evidence.on_tool_action), as on the hosted path.
+# - the assistant's messages open nothing here: the 0.5B model's replies echo and invent, and a
+#   promise it did not mean would stay open for ever.
+
+
+def _due(sentence: str, due_text: str, said: date) -> date | None:
+    """The first day still to come that the sentence names (memory.text.dates), else the due words'."""
+    from memory.text import dates
+
+    try:
+        found = [span for _, _, _, span in dates.find(sentence, said) if span.end >= said]
+    except Exception:  # an ambiguous day ("the 31st" in a short month) names no due day
+        found = []
+    return found[0].end if found else resolve_due(due_text, said)
+
+
+_CAPITALISED = re.compile(r"\b[A-Z][a-z]+\b")
+_PRONOUNS = frozenset({"he", "she", "they", "他", "她", "他们", "她们"})
+
+
+def _who(candidate, sentence: str) -> str:
+    if candidate.party == "own":
+        return "me"
+    if candidate.who.lower() in _PRONOUNS:
+        # "Sam said he'll send it": the pronoun's antecedent is the name that opens the report.
+        name = _CAPITALISED.search(sentence)
+        return name.group(0) if name else candidate.who
+    return candidate.who
+
+
+def _what(candidate) -> str:
+    what = re.sub(r"^(?:to\b|我们?|了|I\b)\s*", "", candidate.what).strip()
+    # A reported promise's action is its complement clause: "(promised) Farah I'd send her the deck".
+    what = re.sub(r"^(?:[A-Z][\w'-]*\s+)?(?:that\s+)?(?:I|we)\s+(?:would|will)\s+", "", what)
+    if candidate.due_text and candidate.due_text in what:
+        # The due day is a column of its own; a preposition it leaves behind goes with it.
+        what = what.replace(candidate.due_text, " ", 1)
+        what = re.sub(r"\s+(?:by|before|on|until|till|due)(?:\s+the)?\s*$", "", what.strip()).strip(" ,，")
+    return what.strip() or candidate.what
+
+
+def _subject_words(text: str) -> set[str]:
+    """What a promise or a report is about: its content words less delivery words and days."""
+    from memory.text import dates
+
+    for start, end, _, _ in reversed(dates.find(text, date(2026, 6, 10))):
+        text = text[:start] + " " + text[end:]
+    return about(text)
+
+
+def same_thing(sentence: str, what: str, to_whom: str = "") -> bool:
+    """``sentence`` is about the promise to do ``what`` (for ``to_whom``): it carries at least half
+    of what the promise is about (a word shared as a stem counts: "invoice"/"invoices"), or, when
+    the promise says nothing but its person ("reply to Dana"), names that person."""
+    wanted = _subject_words(what) - content_words(to_whom)
+    have = _subject_words(sentence)
+    # Owed to one person, and the sentence names others but not them: another delivery.
+    named = {m.group(0).lower() for m in _CAPITALISED.finditer(sentence) if m.start() > 0}
+    if to_whom and to_whom != "me" and named and not content_words(to_whom) & content_words(" ".join(named)):
+        return False
+    if not wanted:
+        return bool(to_whom) and bool(content_words(to_whom) & have)
+    hits = {
+        w
+        for w in wanted
+        if w in have or any(len(w) >= 4 and len(h) >= 4 and (h.startswith(w) or w.startswith(h)) for h in have)
+    }
+    # An English noun phrase ends in its head, and an action's object ends it: "renew the parking
+    # permit" is about the permit, and "never mind the permit" names it.
+    last = [w for w in re.findall(r"[A-Za-z]+", what) if content_words(w) & wanted]
+    head = content_words(last[-1]) if last else set()
+    return len(hits) * 2 >= len(wanted) or bool(head and head <= hits)
+
+
+_ADVISED = re.compile(r"\b(?:should|ought to)\b", re.I)
+_DAY_NAMES = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday january february march april may june july "
+    "august september october november december".split()
+)
+
+
+def _owed_to(candidate) -> str:
+    """Whom the person's commitment is owed to: the name the action goes to; else, for a promise
+    reported with its promisee ("told Priya I'd send her…", "答应了 Dominic …发给他"), the first
+    name of the sentence after its first word (which is capitalised for grammar), not a day."""
+    sentence = candidate.matched
+    opening = len(sentence) - len(sentence.lstrip())
+    if candidate.to_whom and not sentence.lstrip().startswith(candidate.to_whom):
+        return candidate.to_whom
+    for m in _CAPITALISED.finditer(sentence):
+        first = m.group(0).split()[0]
+        if m.start() == opening or first.lower() in _DAY_NAMES:
+            continue
+        return first
+    return ""
+
+
+def _restates(what: str, to_whom: str, old_what: str, old_to: str) -> bool:
+    """The same commitment said again: to the same person, about the same thing (both ways when
+    it names nobody, so "send the Lantern deck" does not restate "send the Summit deck")."""
+    if to_whom != old_to:
+        return False
+    return same_thing(what, old_what, to_whom) and (bool(to_whom) or same_thing(old_what, what))
+
+
+def plan_in_code(db, batch: Batch | list, llm, today: date) -> PromisePlan:
+    """The promises of the batch, opened and closed in code (see above); write nothing."""
+    from memory.text.acts import sentences as spans
+
+    plan = PromisePlan()
+    msgs = [m for m in messages_of(batch) if m.role == "user" and m.author in ("me", "")]
+    if not msgs:
+        return plan
+    already = held(db.conn, "promises", "opened_message_id", [m.id for m in msgs])
+    open_now = list_promises(db, (OPEN,))
+    for m in msgs:
+        said = said_on(m, today)
+        opened_here: list[str] = []
+        if m.id not in already:
+            for c in detect(m.text):
+                if c.party != "own" and not c.who:
+                    continue
+                what = _what(c)
+                due = _due(c.matched, c.due_text, said)
+                if _ADVISED.search(c.matched) and due is None:
+                    # "I should stretch more": a modal of advice with no day is a resolution, not a
+                    # commitment (the model used to drop these; "should" is a closed-class modal).
+                    plan.rejected.append(f"message {m.id}: advice to oneself, no day ({what})")
+                    continue
+                to_whom = "me" if c.party != "own" else _owed_to(c)
+                # Saying it again ("will send Aiko the shortlist soon") restates an open promise.
+                if any(_restates(what, to_whom, p.what, p.to_whom or "") for p in open_now) or any(
+                    n is not None and _restates(what, to_whom, n.what, n.to_whom) for n in plan.new
+                ):
+                    plan.rejected.append(f"message {m.id}: restates an open promise ({what})")
+                    continue
+                plan.new.append(
+                    NewPromise(
+                        _who(c, c.matched), to_whom, what, due.isoformat() if due else None, m.id, said.isoformat()
+                    )
+                )
+                opened_here.append(c.matched)
+        for a, b in spans(m.text):
+            sentence = m.text[a:b]
+            if sentence in opened_here or is_question(sentence):
+                continue
+            status = DONE if completion_cue(sentence) else (DROPPED if drop_cue(sentence) else None)
+            if status is None:
+                continue
+            target = _closed_by(sentence, m.id, open_now, plan)
+            if target is None:
+                continue
+            closure = Closure(status, m.id, said.isoformat(), f"message #{m.id}: {sentence.strip()[:300]}")
+            if isinstance(target, int):
+                closure.promise_id = target
+                open_now = [p for p in open_now if p.id != target]
+            else:
+                closure.new_index = target[0]
+            plan.closures.append(closure)
+    return plan
+
+
+def _closed_by(sentence: str, message_id: int, open_now: list[Promise], plan: PromisePlan) -> int | tuple[int] | None:
+    """The open promise ``sentence`` closes: the latest opened before it that it is about."""
+    closed_new = {c.new_index for c in plan.closures if c.new_index is not None}
+    for i in reversed(range(len(plan.new))):
+        n = plan.new[i]
+        if (
+            n is not None
+            and i not in closed_new
+            and n.opened_message_id < message_id
+            and same_thing(sentence, n.what, n.to_whom)
+        ):
+            return (i,)
+    for p in sorted(open_now, key=lambda p: -p.id):
+        if (p.opened_message_id or 0) < message_id and same_thing(sentence, p.what, p.to_whom or ""):
+            return p.id
+    return None
+
+
+def apply_pass(conn: sqlite3.Connection, plan: PromisePlan) -> dict[str, Any]:
     """Write ``plan`` inside the writer's transaction.
 
     Idempotent per source message: a message that already opened promises
@@ -307,4 +499,12 @@ def apply_pass(conn: sqlite3.Connection, plan: PromisePlan) -> dict[str, int]:
         for n, i in zip(plan.new, new_ids, strict=True)
         if n is not None and i is not None and n.opened_message_id not in already
     )
-    return {"opened": opened, "done": closed, "dropped": dropped, "rejected": len(plan.rejected)}
+    # What `kept memory rewrite` shows: each promise opened or closed, and each refused with why.
+    lines = [
+        f"promise opened: {n.who} -> {n.to_whom or '-'}: {n.what}" + (f" (due {n.due_on})" if n.due_on else "")
+        for n, i in zip(plan.new, new_ids, strict=True)
+        if n is not None and i is not None and n.opened_message_id not in already
+    ]
+    lines += [f"promise {c.status}: {c.evidence[:120]}" for c in plan.closures]
+    lines += [f"promise not kept: {why}" for why in plan.rejected]
+    return {"opened": opened, "done": closed, "dropped": dropped, "rejected": len(plan.rejected), "lines": lines}

@@ -578,6 +578,10 @@ def _imperative(text: str) -> bool:
     # "lovely day"); a noun may be a verb it lacks ("text Dana"), a word it lacks a new verb or a name.
     if (pos := _lemmas(first)) and not {"VERB", "NOUN", "AUX"} & set(pos):
         return False
+    # An imperative is a verb's base form; a form the lexicon knows only as an inflected verb
+    # ("Sent Aiko the list", "Paid the bill", "Wrote the intro") reports what was done.
+    if pos and first not in pos.get("VERB", (first,)) and not {"NOUN", "ADJ", "AUX"} & set(pos):
+        return False
     # "Going to send…", "Meeting moved…": an -ing form (a vowel before the -ing) opens no
     # imperative; "ping", "bring" and "string" are verbs.
     low = second.lower()
@@ -1026,7 +1030,17 @@ def act(sentence: str) -> str:
     if _HAS_CJK.search(sentence):
         zh = _zh_act(sentence)
         # Mixed turns ("帮我 book the room"): the Chinese frame decides; an English one may still ask.
-        return zh if zh != STATEMENT else _en_act(re.sub(f"[{_CJK}]+", " ", sentence))
+        # What is left without the Chinese is read only when it can be a clause (a verb and what it
+        # acts on: two Latin words); digits and one name ("12月12号", "Penang 又推迟了") are no clause.
+        # And only a run that opens a clause (at the start, or after a stop or a comma): inside a
+        # Chinese clause English words are a part of it ("上午是 focus time": a noun after 是).
+        # An English sentence with Chinese words in it ("Call me 阿杰 from now on") is read whole.
+        if re.match(r"\s*[A-Za-z]", sentence):
+            rest = re.sub(f"[{_CJK}]+", " ", sentence)
+        else:
+            runs = re.finditer(f"(?:^|[，,。；;：:！!])\\s*([^{_CJK}，,。；;：:！!？?]+)", sentence)
+            rest = " ".join(m.group(1) for m in runs if len(re.findall(r"[A-Za-z]+", m.group(1))) >= 2)
+        return zh if zh != STATEMENT or len(re.findall(r"[A-Za-z]+", rest)) < 2 else _en_act(rest)
     return _en_act(sentence)
 
 
