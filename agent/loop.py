@@ -120,7 +120,7 @@ def run_turn(
     )
     result = TurnResult("", user_message_id=user_id, recalled=ctx.recalled, memory_items=ctx.items)
     calls_db = None if session.incognito else session.db
-    specs = [ToolSpec(t.name, t.description, t.parameters) for t in session.tools]
+    specs = [ToolSpec(t.name, t.description, t.parameters, kinds=t.kinds) for t in session.tools]
     by_name = {t.name: t for t in session.tools}
     tool_ctx = ToolContext(
         session.db, now, session.tz, session.chat.name, session.chat.is_team, session.approve, delivery=session.delivery
