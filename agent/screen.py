@@ -25,7 +25,9 @@ in the prompt, the conversation) and:
   (memory.text.people) and the call left out is added to a list of people, or
   put in a one-person argument whose value names nobody the request names; a
   start or a deadline the request names and the model left out is filled in;
-  a deadline whose time of day the model dropped gets the request's phrase.
+  a deadline whose time of day the model dropped gets the request's phrase;
+  a message body that lost a number, time or day the dictated message holds
+  ("Text Ana that the call is at 7am") becomes the request's own words.
   Nothing is filled that the request does not say.
 
 Every drop, change and hold is a ``Note`` on the turn's result
@@ -444,7 +446,16 @@ def dates_iso(moment: datetime, tz: ZoneInfo) -> str:
 
 # ---------------------------------------------------------------- values of the kinds the tool declares
 
-PEOPLE, PERSON, MOMENT, DEADLINE = "people", "person", "moment", "deadline"
+PEOPLE, PERSON, MOMENT, DEADLINE, MATERIAL = "people", "person", "moment", "deadline", "material"
+_DAY_TERMS = frozenset(tokens("monday tuesday wednesday thursday friday saturday sunday today tomorrow tonight"))
+
+
+def _values(text: str) -> set[str]:
+    """The values a text carries, as kept's tokens normalise them (7am and 7:00 alike, 周五 and
+    Friday alike): numbers, times and days."""
+    return {t for t in tokens(text) if any(c.isdigit() for c in t) or t in _DAY_TERMS}
+
+
 _FIRST_PERSON = re.compile(r"^(?:me|myself|i|我|我自己|自己)$", re.I)
 _LIST_SPLIT = re.compile(r"\s*(?:[,;、，]|\band\b|和)\s*")
 
@@ -469,7 +480,9 @@ def _names_in(value: Any) -> list[str]:
     return []
 
 
-def fill(call: ToolCall, spec: ToolSpec, said: list[str], reading: Reading) -> tuple[ToolCall, list[Note]]:
+def fill(
+    call: ToolCall, spec: ToolSpec, said: list[str], reading: Reading, request_text: str = ""
+) -> tuple[ToolCall, list[Note]]:
     """``call`` with the people and times the request states and the model dropped or changed,
     by the kinds of its arguments: a value the request does not state is never added."""
     if not spec.kinds or call.name.startswith(READING):
@@ -506,6 +519,16 @@ def fill(call: ToolCall, spec: ToolSpec, said: list[str], reading: Reading) -> t
             was = f" {value!r} ->" if value else ""
             notes.append(Note(call.name, "changed", f"{key}{was} {missing[0]!r} (named in the request)"))
             missing = []
+    said_text = people.material(request_text)
+    for f in (f for f in fields if spec.kinds[f] == MATERIAL and said_text):
+        key = key_for(f)
+        value = str(args.get(key) or "")
+        lost = _values(said_text) - set(tokens(value))
+        if not value.strip() or lost:
+            # The message the request dictates, as said, when the model's text lost its times or numbers.
+            args[key] = said_text[:1].upper() + said_text[1:]
+            why = f"it lost {', '.join(sorted(lost))}" if value.strip() else "the call left it out"
+            notes.append(Note(call.name, "changed", f"{key} -> the request's own words ({why})"))
     named = reading.named
     single = named is not None and not reading.ambiguous and len(reading.moments) <= 1
     for f in fields:
@@ -536,7 +559,7 @@ def screen(calls: list[ToolCall], tools: list[ToolSpec], request: Request) -> Sc
     fills: dict[str, list[Note]] = {}
     for call in calls:
         if call in kinded and not asks_only(request.text):
-            call, fills[call.id] = fill(call, specs[call.name], said, reading)
+            call, fills[call.id] = fill(call, specs[call.name], said, reading, request.text)
         filled.append(call)
     kept, notes = guard(filled, tools, ev)
     out: list[ToolCall] = []

@@ -168,3 +168,18 @@ def test_the_turn_books_with_the_attendee_the_model_dropped(db):
     assert "Priya Nair" in str(call.result)  # the tool booked it with her
     stored = [m for m in store.history(db) if m.role == "tool"]
     assert "Priya Nair" in stored[-1].text
+
+
+def test_a_message_that_lost_the_time_it_was_to_carry_gets_the_requests_words():
+    out = _screen(
+        "Text Ana Ruiz that the depot tour starts at 8am on Thursday.",
+        "send_message",
+        to="Ana Ruiz",
+        body="The depot tour starts soon.",
+    )
+    assert out.calls[0].arguments["body"] == "The depot tour starts at 8am on Thursday."
+    kept = {"to": "Ana Ruiz", "body": "Hi Ana, the depot tour starts at 8:00 on Thursday."}
+    out = _screen("Text Ana Ruiz that the depot tour starts at 8am on Thursday.", "send_message", **kept)
+    assert out.calls[0].arguments == kept  # the same values in the model's own words stay
+    zh = _screen("给孙丽发个消息：样品周三下午两点到。", "send_message", to="孙丽", body="样品到了。")
+    assert zh.calls[0].arguments["body"] == "样品周三下午两点到。"

@@ -1,4 +1,4 @@
-"""The people a request to act names, as the person wrote them.
+"""The people a request to act names, as the person wrote them, and the message it carries.
 
 A booking, a message or a task carries people ("with Amara Nwosu", "Message
 Rosa", 约一下产品经理何静), and a small model drops or swaps them when it
@@ -68,6 +68,24 @@ def head(text: str) -> str:
             cut = m.start()
             break
     return text[:cut]
+
+
+# The markers after which what follows is the message itself (not "about …", a topic).
+_SAID = re.compile(r"(?<!\d)[:：](?!\d)\s*|\b(?:that|saying|telling\s+(?:her|him|them))\s+", re.I)
+_QUOTED = re.compile(r"[\"“「『](?P<q>[^\"”」』]{2,})[\"”」』]")
+
+
+def material(text: str) -> str:
+    """What a request to send a message says the message is: the quotation, or what follows
+    its colon or "that" in its head's place ("Tell Ana that the launch moved" -> "the launch
+    moved"); "" when it names none."""
+    quoted = _QUOTED.search(text)
+    if quoted:
+        return quoted.group("q").strip()
+    m, before = _SAID.search(text), head(text)
+    if not m or m.start() not in (len(before), len(before.rstrip())):
+        return ""  # the marker must be where the head ends: a later "that" is inside the message
+    return text[m.end() :].strip()
 
 
 def named(text: str, known: AbstractSet[str] = frozenset()) -> list[str]:
