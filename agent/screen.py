@@ -505,6 +505,13 @@ def fill(
     for f in person_fields:
         key = key_for(f)
         value = args.get(key)
+        if isinstance(value, str) and spec.kinds[f] == PERSON:
+            # A Chinese name cut with its neighbour (刘佳发 from 刘佳发个消息): the request's reading is the name.
+            wider = [n for n in said if _CJK.search(n) and n in value and value != n and value in request_text]
+            if wider:
+                args[key] = wider[0]
+                notes.append(Note(call.name, "changed", f"{key} {value!r} -> {wider[0]!r} (the name in the request)"))
+                value = wider[0]
         if spec.kinds[f] == PEOPLE and missing:
             args[key] = _names_in(value) + missing
             notes.append(Note(call.name, "changed", f"{key} + {missing!r} (named in the request)"))

@@ -183,3 +183,12 @@ def test_a_message_that_lost_the_time_it_was_to_carry_gets_the_requests_words():
     assert out.calls[0].arguments == kept  # the same values in the model's own words stay
     zh = _screen("给孙丽发个消息：样品周三下午两点到。", "send_message", to="孙丽", body="样品到了。")
     assert zh.calls[0].arguments["body"] == "样品周三下午两点到。"
+
+
+def test_a_chinese_name_cut_with_its_neighbour_is_the_name():
+    out = _screen("给孙丽发个消息：样品周三下午两点到。", "send_message", to="孙丽发", body="样品周三下午两点到。")
+    assert out.calls[0].arguments["to"] == "孙丽"
+    assert (
+        _screen("给孙丽发个消息：样品周三下午两点到。", "send_message", to="孙丽", body="样品周三下午两点到。").notes
+        == []
+    )
