@@ -24,6 +24,7 @@ from typing import Any
 from agent import confirm, context, reply_check, screen
 from agent.models.base import Message, Model, ModelError, ToolCall, ToolSpec
 from memory import messages as store
+from memory.text.acts import is_request
 from tools.base import Tool, ToolContext, ToolError
 
 MAX_TOOL_ROUNDS = 5
@@ -105,6 +106,10 @@ def run_turn(
 ) -> TurnResult:
     text = clean_input(text)
     now = session.now()
+    if (session.before_call or getattr(session.model, "wants_screen", False)) and is_request(text):
+        from memory.text import people
+
+        people.prepare(text)  # the screen reads a Chinese request's names: its tagger loads meanwhile
     user_id = _keep(session, "user", session.author, text, now)
     ctx = context.build(
         session.db,

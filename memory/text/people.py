@@ -25,6 +25,7 @@ English or Chinese grammar, not a list of names.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Set as AbstractSet
 from functools import lru_cache
 
@@ -162,15 +163,32 @@ def _chinese(text: str) -> list[str]:
     return out
 
 
+_LOADING = threading.Lock()
+
+
+def _tagger():
+    """jieba's tagger, its dictionary loaded (1.5-8 s, so ``prepare`` starts it early)."""
+    with _LOADING:
+        import logging
+
+        import jieba
+        import jieba.posseg
+
+        jieba.setLogLevel(logging.WARNING)
+        jieba.initialize()
+        return jieba.posseg
+
+
+def prepare(text: str) -> None:
+    """Load the Chinese tagger in the background when ``text`` is Chinese, while the model
+    writes its call (llama.cpp runs outside the GIL), so checking the call costs no wait."""
+    if words.has_cjk(text):
+        threading.Thread(target=_tagger, name="kept-people-tagger", daemon=True).start()
+
+
 @lru_cache(maxsize=256)
 def _tagged(text: str) -> tuple[tuple[str, str], ...]:
-    import logging
-
-    import jieba
-    import jieba.posseg
-
-    jieba.setLogLevel(logging.WARNING)
-    return tuple((p.word, p.flag) for p in jieba.posseg.cut(text))
+    return tuple((p.word, p.flag) for p in _tagger().cut(text))
 
 
 def same_person(name: str, value: str) -> bool:
