@@ -513,8 +513,21 @@ def fill(
                 notes.append(Note(call.name, "changed", f"{key} {value!r} -> {wider[0]!r} (the name in the request)"))
                 value = wider[0]
         if spec.kinds[f] == PEOPLE and missing:
-            args[key] = _names_in(value) + missing
-            notes.append(Note(call.name, "changed", f"{key} + {missing!r} (named in the request)"))
+            # A name the model put in another argument and nothing marks as taking part ("Atlas" of
+            # "Schedule Atlas sync with Sam") is what the meeting is about, not who attends.
+            elsewhere = [
+                str(v) for k, v in args.items() if isinstance(v, str) and spec.kinds.get(k) not in (PEOPLE, PERSON)
+            ]
+            joining = [
+                n
+                for n in missing
+                if not any(people.same_person(n, v) for v in elsewhere)
+                or people.companion(n, request_text)
+                or any(people.companion(n, v) for v in elsewhere)
+            ]
+            if joining:
+                args[key] = _names_in(value) + joining
+                notes.append(Note(call.name, "changed", f"{key} + {joining!r} (named in the request)"))
             missing = []
         elif spec.kinds[f] == PERSON and len(missing) == 1:
             names_someone = any(people.same_person(n, v) for n in said for v in _names_in(value))

@@ -192,3 +192,21 @@ def test_a_chinese_name_cut_with_its_neighbour_is_the_name():
         _screen("给孙丽发个消息：样品周三下午两点到。", "send_message", to="孙丽", body="样品周三下午两点到。").notes
         == []
     )
+
+
+def test_a_name_the_model_made_the_subject_is_no_attendee_unless_the_request_joins_it():
+    out = _screen(
+        "Schedule Quartz sync with Ines tomorrow at 3pm.",
+        "schedule_meeting",
+        title="Quartz sync",
+        start="tomorrow at 3pm",
+        attendees=["Ines"],
+    )
+    assert out.calls[0].arguments["attendees"] == ["Ines"] and out.notes == []
+    out = _screen(
+        "Schedule a call with Ines Duarte tomorrow at 3pm.",
+        "schedule_meeting",
+        title="Call with Ines",
+        start="tomorrow at 3pm",
+    )
+    assert out.calls[0].arguments["attendees"] == ["Ines Duarte"]

@@ -191,6 +191,16 @@ def _tagged(text: str) -> tuple[tuple[str, str], ...]:
     return tuple((p.word, p.flag) for p in _tagger().cut(text))
 
 
+# What marks a companion before a name: "with Sam", "Sam and Lee", 跟孙丽, 与何静, 约王磊 (closed classes).
+_WITH = re.compile(r"(?:\b(?:with|and|invite|inviting)\s+|&\s*|[跟和与同约请找邀])\s*$", re.I)
+
+
+def companion(name: str, text: str) -> bool:
+    """Whether ``text`` puts ``name`` after a word that marks someone taking part with the person."""
+    at = text.casefold().find(name.casefold())
+    return at >= 0 and _WITH.search(text[:at]) is not None
+
+
 def same_person(name: str, value: str) -> bool:
     """Whether ``value`` (a call's argument) names the person ``name`` (the request's)."""
     a, b = name.casefold(), value.casefold()
