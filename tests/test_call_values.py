@@ -210,3 +210,18 @@ def test_a_name_the_model_made_the_subject_is_no_attendee_unless_the_request_joi
         start="tomorrow at 3pm",
     )
     assert out.calls[0].arguments["attendees"] == ["Ines Duarte"]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "asks"),
+    [
+        ("我们的 app 新版本定在6月2号上线。", False),  # a Latin term inside a Chinese statement
+        ("好消息，demo 改到周四下午了。", False),
+        ("帮我 book the room for Friday.", True),
+        ("book the big room 明天下午三点", True),  # English opens the sentence as a phrase of its own
+    ],
+)
+def test_a_latin_word_inside_a_chinese_statement_is_no_request(sentence, asks):
+    from memory.text import acts
+
+    assert acts.is_request(sentence) is asks

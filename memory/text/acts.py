@@ -993,8 +993,12 @@ def act(sentence: str) -> str:
     """REQUEST, QUESTION or STATEMENT for one sentence."""
     if _HAS_CJK.search(sentence):
         zh = _zh_act(sentence)
-        # Mixed turns ("帮我 book the room"): the Chinese frame decides; an English one may still ask.
-        return zh if zh != STATEMENT else _en_act(re.sub(f"[{_CJK}]+", " ", sentence))
+        # Mixed turns ("帮我 book the room"): the Chinese frame decides; an English one may still ask,
+        # when it opens the sentence and is a phrase of its own (two words or more). A Latin word
+        # inside a Chinese sentence ("我们的新游戏 beta 测试定在…", "beta 推迟到…") is a name or a term.
+        latin = re.sub(f"[{_CJK}]+", " ", sentence)
+        opens = re.match(r"\W*[A-Za-z]", _ZH_LEAD.sub("", _clean(sentence))) is not None
+        return zh if zh != STATEMENT or not opens or len(re.findall(r"[A-Za-z]+", latin)) < 2 else _en_act(latin)
     return _en_act(sentence)
 
 
