@@ -20,8 +20,11 @@ one line per fact or turn, no updates) is read too.
 
 Splits, in the order they print (a missing file is left out):
 
+- ``test7``: tests/data/recall_test7.jsonl, written in the seventh round by another person
+  without reading the code or the other sets (a Rotterdam freight forwarder); held out.
 - ``test6``: tests/data/recall_test6.jsonl, written in the sixth round by another person
-  without reading the code or the other sets; held out (a missing file is left out).
+  without reading the code or the other sets; held out, read in aggregate at the start and
+  the end of the sixth round.
 - ``test5``: tests/data/recall_test5.jsonl, written late in the fifth round by another person
   without reading the code or the other sets, for the standing-rules change; held out. Read
   once on the fifth round's shipped code (aggregates only).
@@ -48,6 +51,7 @@ from evals.bench.common import render_table
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 SPLITS = {
+    "test7": DATA / "recall_test7.jsonl",
     "test6": DATA / "recall_test6.jsonl",
     "test5": DATA / "recall_test5.jsonl",
     "dev5 (was test4)": DATA / "recall_test4.jsonl",
@@ -57,7 +61,7 @@ SPLITS = {
     "dev2": DATA / "recall_dev2.jsonl",
     "dev-old": DATA / "recall_dev.jsonl",
 }
-HELD_OUT = frozenset({"test6", "test5"})
+HELD_OUT = frozenset({"test7", "test6", "test5"})
 
 
 def held_out(path: str | Path) -> bool:
