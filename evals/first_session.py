@@ -369,7 +369,9 @@ def grade(result: SessionResult, session: dict, today: date, *, short: bool = Fa
             if strict:
                 g["parrots_strict"] += 1
                 if not why:
-                    s.problems.append(f"parrots by the strict count only: {strict}")
+                    # Its sources hold the person's messages too, which repeats() names as earlier replies.
+                    said = strict.replace("an earlier reply", "an earlier message of the chat")
+                    s.problems.append(f"parrots by the strict count only: {said}")
             off = off_question(s.reply, text, today) if not s.calls else ""
             if off:
                 g["off_question"] += 1  # too short or beside the point to answer it ("I am Vuvu…")
