@@ -24,6 +24,7 @@ from typing import Any
 from agent import confirm, context, reply_check, screen
 from agent.models.base import Message, Model, ModelError, ToolCall, ToolSpec
 from memory import messages as store
+from memory.text.acts import is_request
 from tools.base import Tool, ToolContext, ToolError
 
 MAX_TOOL_ROUNDS = 5
@@ -105,6 +106,10 @@ def run_turn(
 ) -> TurnResult:
     text = clean_input(text)
     now = session.now()
+    if (session.before_call or getattr(session.model, "wants_screen", False)) and is_request(text):
+        from memory.text import people
+
+        people.prepare(text)  # the screen reads a Chinese request's names: its tagger loads meanwhile
     user_id = _keep(session, "user", session.author, text, now)
     ctx = context.build(
         session.db,
@@ -120,7 +125,7 @@ def run_turn(
     )
     result = TurnResult("", user_message_id=user_id, recalled=ctx.recalled, memory_items=ctx.items)
     calls_db = None if session.incognito else session.db
-    specs = [ToolSpec(t.name, t.description, t.parameters) for t in session.tools]
+    specs = [ToolSpec(t.name, t.description, t.parameters, kinds=t.kinds) for t in session.tools]
     by_name = {t.name: t for t in session.tools}
     tool_ctx = ToolContext(
         session.db, now, session.tz, session.chat.name, session.chat.is_team, session.approve, delivery=session.delivery

@@ -217,13 +217,15 @@ def check(
     parrot: bool = True,
     shown: str | None = None,
     memory: list[str] | tuple[str, ...] = (),
+    said: list[str] | tuple[str, ...] = (),
 ) -> Verdict:
     """Whether ``reply`` may be shown. ``done``: this turn's executed calls
     (with ``name`` and ``is_error``); ``parrot``: also check for repetition;
     ``shown``: everything the model was shown, when an answer to a question
     must not state names or numbers from outside it; ``memory``: the memory
-    blocks in the prompt, which a reply may not copy unless it answers a
-    question with them."""
+    blocks in the prompt, and ``said``: the person's earlier messages, which a
+    reply may not copy unless it answers a question with them. ``earlier``
+    holds kept's earlier replies (``repeats`` says what a parrot is)."""
     if _WRITTEN_CALL.match(reply):
         # A call the model wrote as text (cut off, or in a turn that took no call) did nothing:
         # shown, it reads as kept's own action, or as noise.
@@ -243,7 +245,7 @@ def check(
         invented = ungrounded(reply, shown, request)
         if invented:
             return Verdict(False, f"ungrounded answer: {', '.join(invented[:3])} appear nowhere in memory or the chat")
-    why = repeats(reply, request, earlier, memory)
+    why = repeats(reply, request, earlier, memory, said)
     if why:
         return Verdict(False, f"parrot: {why}")
     off = off_question(reply, request)
@@ -288,16 +290,35 @@ def off_question(reply: str, request: str, today: date | None = None) -> str:
 _DONT_KNOW = re.compile(r"\b(?:don'?t|do not)\s+know\b|\bno idea\b|不知道|没有告诉", re.I)
 
 
-def repeats(reply: str, request: str, earlier: list[str], memory: list[str] | tuple[str, ...] = ()) -> str:
-    """Why ``reply`` repeats the message, an earlier message of the chat or a
-    memory block (the model copied MEMORY's "Who they are" lines as replies), or ""."""
+def repeats(
+    reply: str,
+    request: str,
+    earlier: list[str],
+    memory: list[str] | tuple[str, ...] = (),
+    said: list[str] | tuple[str, ...] = (),
+) -> str:
+    """Why ``reply`` parrots, or "".
+
+    Issue 18's definition: a reply that repeats the person's message or an
+    earlier reply (``earlier``). Besides, a reply that does not answer the
+    question it was asked may not copy a memory block (the model copied
+    MEMORY's "Who they are" lines as replies), nor may any reply copy an
+    earlier message of the person's that shares no word with the question
+    (``said``: the introduction, copied with a name swapped). An answer may
+    quote what the person said earlier about what is asked: that is where it
+    is known."""
     mine = _plain(reply)
     # A reply that shares words with the question it answers may give the same
     # short answer again ("The Atlas budget is now 55,000 euros.") and may
-    # quote memory; one that shares none is a copy.
+    # quote memory or the person's own sentence; one that shares none is a copy.
     answers = is_question(request) and bool(set(words.tokens(reply)) & set(words.tokens(request)))
-    sources = [(request, "the person's message")] + [(e, "an earlier message") for e in earlier]
-    sources += [(m, "a memory block") for m in memory if not answers]
+    sources = [(request, "the person's message")] + [(e, "an earlier reply") for e in earlier]
+    asked = set(words.tokens(request))
+    sources += [
+        (m, "an earlier message of the person's") for m in said if not answers or not set(words.tokens(m)) & asked
+    ]
+    if not answers:
+        sources += [(m, "a memory block") for m in memory]
     for source, label in sources:
         if mine and mine == _plain(source) and not (answers and source is not request):
             return f"the same words as {label}"
@@ -340,16 +361,18 @@ def confirmations(done: list[Any]) -> str:
 # ---------------------------------------------------------------- the checked call
 
 
-def _earlier_replies(convo: list[Message], request: str = "") -> list[str]:
-    """The chat's earlier replies and earlier messages of the person (a copied introduction counts),
-    with the person's messages merged into the request (replies kept wrote are left out of the
-    history, so the messages around them join the last one) as messages of their own."""
+def _earlier(convo: list[Message], request: str = "") -> tuple[list[str], list[str]]:
+    """The chat's earlier replies, and the person's earlier messages (a copied introduction counts
+    when it answers nothing), with the person's messages merged into the request (replies kept
+    wrote are left out of the history, so the messages around them join the last one) as
+    messages of their own."""
     last_user = max((i for i, m in enumerate(convo) if m.role == "user"), default=0)
-    earlier = [m.content for m in convo[:last_user] if m.role in ("assistant", "user") and m.content]
+    replies = [m.content for m in convo[:last_user] if m.role == "assistant" and m.content]
+    said = [m.content for m in convo[:last_user] if m.role == "user" and m.content]
     last = convo[last_user].content if convo and convo[last_user].role == "user" else ""
     if request and last.endswith(request) and len(last) > len(request):
-        earlier += [part for part in last[: -len(request)].split("\n\n") if part.strip()]
-    return earlier
+        said += [part for part in last[: -len(request)].split("\n\n") if part.strip()]
+    return replies, said
 
 
 def request_alone(convo: list[Message], request: str) -> list[Message]:
@@ -537,7 +560,7 @@ def checked_call(
             return _in_code(model, dont_know(request), "nothing kept holds answers it", on_text)
         if nothing_bears_on(request, known + history):
             return _in_code(model, dont_know(request), "nothing kept holds speaks of what it asks", on_text)
-    earlier = _earlier_replies(convo, request)
+    earlier, said = _earlier(convo, request)
     if choices.request_alone and is_request(request):
         convo = request_alone(convo, request)
     if choices.confirm_in_code and convo and convo[-1].role == "tool":
@@ -574,6 +597,7 @@ def checked_call(
             parrot=choices.check_parrot,
             shown=evidence,
             memory=known or (),
+            said=said,
         )
         if verdict.ok:
             if hold and response.text and on_text:

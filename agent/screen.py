@@ -18,7 +18,17 @@ in the prompt, the conversation) and:
   weekend at 10") or names several times the model matched none of, the call
   is held and its result asks the person which;
 - drops an optional value that the request, memory and this turn's tool
-  results never gave, so the tool's default applies.
+  results never gave, so the tool's default applies;
+- checks the people, the time and the deadline of an acting call against the
+  request's own reading, by the kind each argument holds (``ToolSpec.kinds``,
+  declared with the tool's arguments): a person the request names in its head
+  (memory.text.people) and the call left out is added to a list of people, or
+  put in a one-person argument whose value names nobody the request names; a
+  start or a deadline the request names and the model left out is filled in;
+  a deadline whose time of day the model dropped gets the request's phrase;
+  a message body that lost a number, time or day the dictated message holds
+  ("Text Ana that the call is at 7am") becomes the request's own words.
+  Nothing is filled that the request does not say.
 
 Every drop, change and hold is a ``Note`` on the turn's result
 (``TurnResult.screened``), logged, and shown by ``kept ask`` and ``kept chat``
@@ -35,7 +45,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from agent.models.base import Message, ToolCall, ToolSpec
-from memory.text import dates, tokens
+from memory.text import dates, people, tokens
 from memory.text.acts import asks_only
 from memory.text.overlap import content_words
 
@@ -358,7 +368,19 @@ def repair(
         value = args[day_arg]
         from_request.add(day_arg)
         wanted = reading.named.day
-        if _day_of(value, now, tz) != wanted:
+        named = reading.named
+        if spec.kinds.get(day_arg) == DEADLINE and named.has_clock and named.moment is not None:
+            # A deadline keeps its time of day ("tomorrow at 5pm"): the day alone would make it the end of the day.
+            if _moment(str(value), now, tz) != named.moment and len(reading.moments) <= 1:
+                args[day_arg] = named.phrase
+                notes.append(
+                    Note(
+                        call.name,
+                        "changed",
+                        f"{day_arg} {value!r} -> {named.phrase!r} ({dates_iso(named.moment, tz)}, as the request says it)",
+                    )
+                )
+        elif _day_of(value, now, tz) != wanted:
             args[day_arg] = wanted.isoformat()
             notes.append(
                 Note(
@@ -422,20 +444,150 @@ def dates_iso(moment: datetime, tz: ZoneInfo) -> str:
     return moment.astimezone(tz).strftime("%Y-%m-%d %H:%M")
 
 
+# ---------------------------------------------------------------- values of the kinds the tool declares
+
+PEOPLE, PERSON, MOMENT, DEADLINE, MATERIAL = "people", "person", "moment", "deadline", "material"
+_DAY_TERMS = frozenset(tokens("monday tuesday wednesday thursday friday saturday sunday today tomorrow tonight"))
+
+
+def _values(text: str) -> set[str]:
+    """The values a text carries, as kept's tokens normalise them (7am and 7:00 alike, 周五 and
+    Friday alike): numbers, times and days."""
+    return {t for t in tokens(text) if any(c.isdigit() for c in t) or t in _DAY_TERMS}
+
+
+_FIRST_PERSON = re.compile(r"^(?:me|myself|i|我|我自己|自己)$", re.I)
+_LIST_SPLIT = re.compile(r"\s*(?:[,;、，]|\band\b|和)\s*")
+
+
+def said_people(request: Request) -> list[str]:
+    """The people the request names in its head, with the store's names (as memory and the chat
+    show them this turn) read in any casing."""
+    from memory.recall import store_names
+
+    # The request itself is left out: its own opening verb would pass for a name never seen in lower case.
+    seen = request.memory + [
+        m.content for m in request.messages if m.content and m.role != "tool" and m.content != request.text
+    ]
+    return people.named(request.text, frozenset(store_names(seen)) if seen else frozenset())
+
+
+def _names_in(value: Any) -> list[str]:
+    if isinstance(value, list):
+        return [str(v) for v in value if v]
+    if isinstance(value, str) and value.strip():
+        return [v for v in _LIST_SPLIT.split(value) if v.strip()]
+    return []
+
+
+def fill(
+    call: ToolCall, spec: ToolSpec, said: list[str], reading: Reading, request_text: str = ""
+) -> tuple[ToolCall, list[Note]]:
+    """``call`` with the people and times the request states and the model dropped or changed,
+    by the kinds of its arguments: a value the request does not state is never added."""
+    if not spec.kinds or call.name.startswith(READING):
+        return call, []
+    props: dict = spec.parameters.get("properties", {})
+    args = dict(call.arguments)
+    notes: list[Note] = []
+
+    def key_for(field_name: str) -> str:
+        """The key the model used for a field: the field's own, or another name of it."""
+        if field_name in args:
+            return field_name
+        others = [k for k in args if k not in props and spec.kinds.get(k) == spec.kinds[field_name]]
+        return others[0] if others else field_name
+
+    fields = [f for f in props if f in spec.kinds]
+    person_fields = [f for f in fields if spec.kinds[f] in (PEOPLE, PERSON)]
+    given = [n for f in person_fields for n in _names_in(args.get(key_for(f)))]
+    missing = [n for n in said if not any(people.same_person(n, v) for v in given)]
+    for f in person_fields:
+        key = key_for(f)
+        value = args.get(key)
+        if isinstance(value, str) and spec.kinds[f] == PERSON:
+            # A Chinese name cut with its neighbour (刘佳发 from 刘佳发个消息): the request's reading is the name.
+            wider = [n for n in said if _CJK.search(n) and n in value and value != n and value in request_text]
+            if wider:
+                args[key] = wider[0]
+                notes.append(Note(call.name, "changed", f"{key} {value!r} -> {wider[0]!r} (the name in the request)"))
+                value = wider[0]
+        if spec.kinds[f] == PEOPLE and missing:
+            # A name the model put in another argument and nothing marks as taking part ("Atlas" of
+            # "Schedule Atlas sync with Sam") is what the meeting is about, not who attends.
+            elsewhere = [
+                str(v) for k, v in args.items() if isinstance(v, str) and spec.kinds.get(k) not in (PEOPLE, PERSON)
+            ]
+            joining = [
+                n
+                for n in missing
+                if not any(people.same_person(n, v) for v in elsewhere)
+                or people.companion(n, request_text)
+                or any(people.companion(n, v) for v in elsewhere)
+            ]
+            if joining:
+                args[key] = _names_in(value) + joining
+                notes.append(Note(call.name, "changed", f"{key} + {joining!r} (named in the request)"))
+            missing = []
+        elif spec.kinds[f] == PERSON and len(missing) == 1:
+            names_someone = any(people.same_person(n, v) for n in said for v in _names_in(value))
+            # "me" stays when the request says it ("Remind me to …"): the person is not named, but meant.
+            self_meant = isinstance(value, str) and _FIRST_PERSON.match(value.strip()) is not None
+            if names_someone or self_meant:
+                continue
+            args[key] = missing[0]
+            was = f" {value!r} ->" if value else ""
+            notes.append(Note(call.name, "changed", f"{key}{was} {missing[0]!r} (named in the request)"))
+            missing = []
+    said_text = people.material(request_text)
+    for f in (f for f in fields if spec.kinds[f] == MATERIAL and said_text):
+        key = key_for(f)
+        value = str(args.get(key) or "")
+        lost = _values(said_text) - set(tokens(value))
+        if not value.strip() or lost:
+            # The message the request dictates, as said, when the model's text lost its times or numbers.
+            args[key] = said_text[:1].upper() + said_text[1:]
+            why = f"it lost {', '.join(sorted(lost))}" if value.strip() else "the call left it out"
+            notes.append(Note(call.name, "changed", f"{key} -> the request's own words ({why})"))
+    named = reading.named
+    single = named is not None and not reading.ambiguous and len(reading.moments) <= 1
+    for f in fields:
+        if f in args or key_for(f) != f or not single:
+            continue
+        assert named is not None  # single says so
+        timed = named.has_clock and named.moment is not None  # a start needs a day and a time of day
+        if not (spec.kinds[f] == MOMENT and timed or spec.kinds[f] == DEADLINE and named.day is not None):
+            continue
+        args[f] = named.phrase
+        notes.append(
+            Note(call.name, "changed", f"{f} + {named.phrase!r} (the request's time, which the call left out)")
+        )
+    return (ToolCall(call.id, call.name, args), notes) if notes else (call, [])
+
+
 # ---------------------------------------------------------------- the step
 
 
 def screen(calls: list[ToolCall], tools: list[ToolSpec], request: Request) -> Screened:
     """What runs of the model's calls, what is held to ask the person, and a note of each change."""
     ev = evidence(request)
-    kept, notes = guard(calls, tools, ev)
     specs = {t.name: t for t in tools}
-    reading = read_request(request.text, request.now, request.tz) if kept else Reading()
+    kinded = [c for c in calls if c.name in specs and specs[c.name].kinds and not c.name.startswith(READING)]
+    reading = read_request(request.text, request.now, request.tz) if calls else Reading()
+    said = said_people(request) if kinded else []
+    filled: list[ToolCall] = []
+    fills: dict[str, list[Note]] = {}
+    for call in calls:
+        if call in kinded and not asks_only(request.text):
+            call, fills[call.id] = fill(call, specs[call.name], said, reading, request.text)
+        filled.append(call)
+    kept, notes = guard(filled, tools, ev)
     out: list[ToolCall] = []
     held: list[tuple[ToolCall, str]] = []
     for call in kept:
         fixed, changes, hold = repair(call, specs[call.name], request, ev, reading)
-        notes += changes
+        if not hold:  # a held call does not run: what was filled into it is moot
+            notes += fills.get(call.id, []) + changes
         if hold:
             held.append((call, hold))
             notes.append(Note(call.name, "held", hold))
@@ -443,7 +595,7 @@ def screen(calls: list[ToolCall], tools: list[ToolSpec], request: Request) -> Sc
             out.append(fixed)
     for note in notes:
         log.info("screen %s %s: %s", note.action, note.tool, note.detail)
-    return Screened(out, held, notes, [c for c in calls if c not in kept])
+    return Screened(out, held, notes, [c for c, f in zip(calls, filled, strict=True) if f not in kept])
 
 
 def held_result(reason: str) -> dict[str, str]:

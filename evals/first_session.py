@@ -6,10 +6,14 @@ home through the real commands: chat lines are piped one at a time into
 ask --yes` runs one turn, and a forced `kept memory rewrite` is the write
 pass. Afterwards the store is read and graded:
 
-- parroting: a shown reply of the model whose word trigrams are mostly its
-  message's or an earlier reply's (agent/reply_check.py's measure); honest
-  lines after failed generations and replies kept wrote itself (a statement
-  acknowledged, "I don't know" from code) are counted apart, not as replies;
+- parroting, as issue 18 defines it: a shown reply of the model whose word
+  trigrams are mostly its message's or an earlier reply's
+  (agent/reply_check.py's measure). The stricter count that also takes the
+  person's earlier messages as sources (a right answer quoting what they
+  said earlier counts there) is shown beside it as ``parrots_strict``.
+  Honest lines after failed generations and replies kept wrote itself (a
+  statement acknowledged, "I don't know" from code) are counted apart, not
+  as replies;
 - replies off the question: a shown reply to a question asking for a kind
   of value (who, when, how many…) that shares no word with it and holds no
   such value ("I am Vuvu - everyone does." to "How many learners…?"),
@@ -314,10 +318,12 @@ def grade(result: SessionResult, session: dict, today: date, *, short: bool = Fa
     from agent.reply_check import acts, claimed_actions, containment, off_question, repeats
 
     person: list[str] = []
-    earlier: list[str] = []
+    earlier: list[str] = []  # the person's earlier messages and kept's earlier replies
+    replies: list[str] = []  # kept's earlier replies only
     g: dict[str, Any] = {
         "turns": 0,
-        "parrots": 0,
+        "parrots": 0,  # the issue's: the message itself, or an earlier reply
+        "parrots_strict": 0,  # ... or any earlier message of the person's as well
         "off_question": 0,
         "confirmations_without_action": 0,
         "actions_without_request": 0,
@@ -352,17 +358,26 @@ def grade(result: SessionResult, session: dict, today: date, *, short: bool = Fa
         elif s.from_code:
             g["replies_from_code"] += 1  # kept's own line, no generation to parrot
         else:
-            s.parrot = max([containment(s.reply, text)] + [containment(s.reply, e) for e in earlier])
+            s.parrot = max([containment(s.reply, text)] + [containment(s.reply, e) for e in replies])
             # A look-up first is no licence to copy; a reply after an acting call is kept's confirmation.
-            why = repeats(s.reply, text, earlier) if not any(acts(c["name"]) for c in s.calls) else ""
+            confirmed = any(acts(c["name"]) for c in s.calls)
+            why = repeats(s.reply, text, replies) if not confirmed else ""
+            strict = repeats(s.reply, text, earlier) if not confirmed else ""
             if why:
                 g["parrots"] += 1
                 s.problems.append(f"parrots: {why}")
+            if strict:
+                g["parrots_strict"] += 1
+                if not why:
+                    # Its sources hold the person's messages too, which repeats() names as earlier replies.
+                    said = strict.replace("an earlier reply", "an earlier message of the chat")
+                    s.problems.append(f"parrots by the strict count only: {said}")
             off = off_question(s.reply, text, today) if not s.calls else ""
             if off:
                 g["off_question"] += 1  # too short or beside the point to answer it ("I am Vuvu…")
                 s.problems.append(f"off the question: {off}")
             earlier.append(s.reply)
+            replies.append(s.reply)
         earlier.append(text)
         done = {c["name"] for c in s.calls if not c["is_error"]}
         s.claimed = sorted(claimed_actions(s.reply))
@@ -466,7 +481,8 @@ def render(results: list[tuple[SessionResult, dict]]) -> str:
     for r, g in results:
         secs = g["reply_seconds"]
         lines.append(
-            f"{r.id}: {g['turns']} turns; parrots {g['parrots']}, off the question {g['off_question']}, "
+            f"{r.id}: {g['turns']} turns; parrots {g['parrots']} (counting copies of the person's earlier "
+            f"messages too: {g['parrots_strict']}), off the question {g['off_question']}, "
             f"confirmations without action "
             f"{g['confirmations_without_action']}, actions without request {g['actions_without_request']}; "
             f"actions {g['actions_right_values']}/{g['actions_asked']} right values "

@@ -299,7 +299,7 @@ def main(argv: list[str] | None = None) -> int:
     now = datetime.fromisoformat(data["now"]).replace(tzinfo=tz)
     tool_list = all_tools()
     tools = {t.name: t for t in tool_list}
-    specs = [ToolSpec(t.name, t.description, t.parameters) for t in tool_list]
+    specs = [ToolSpec(t.name, t.description, t.parameters, kinds=t.kinds) for t in tool_list]
     model = LocalModel(guard=False, choices=CUTS[args.cuts]())
 
     items = data["tool_requests"]

@@ -80,6 +80,11 @@ _NAMED_AS = re.compile(
     r"\b(?:call(?:s|ed|ing)?|address(?:es)?)\s+me\s+[\"'“]?[A-Z\u4e00-\u9fff]|\bnickname\s+is\s+[A-Z]"
 )
 _GOES_BY = re.compile(r"\bI\s+(?:go|usually\s+go)\s+by\s+[A-Z]")  # the name they use: for kept too
+# A name everyone uses is the name to use: a universal subject of the naming verb (a closed class of
+# quantifiers), unlike one person's usage ("my mother calls me Peggy"), which stays a fact.
+_EVERYONE = re.compile(
+    r"\b(?:everyone|everybody|all|people|most\s+people|they\s+all)\s+(?:\w+\s+)?call(?:s)?\s+me\b", re.I
+)
 _NAMED_AS_ZH = re.compile(r"(?:叫|称呼|喊)我[\u4e00-\u9fffA-Za-z]")
 _OUTPUT = re.compile(
     r"\b(?:bullet(?:s|\s+points?)?|numbered\s+lists?|lists?|tables?|emojis?|emoticons?|bold|italics?|"
@@ -121,15 +126,17 @@ def wished_treatment(sentence: str) -> bool:
 
     if about_talk(sentence):
         return True
-    if is_question(sentence) or _THIS_TEXT.search(sentence):
-        return False  # a task on a particular text ("format this as a list"), not how kept talks
     s = sentence.strip()
+    naming = bool(_NAMED_AS.search(s) or _NAMED_AS_ZH.search(s) or _GOES_BY.search(s))
+    # "that" after a name given is the name ("Everyone calls me Greta, so go with that"), not a text.
+    if is_question(sentence) or (_THIS_TEXT.search(sentence) and not naming):
+        return False  # a task on a particular text ("format this as a list"), not how kept talks
     if act(s) == "request" and not (_NAMED_AS.search(s) or _NAMED_AS_ZH.search(s) or _REPLIES.search(s)):
         return False  # a request to act ("book a table for two"), not about kept's replies
     if _GOES_BY.search(s):
         return True
     if _NAMED_AS.search(s):  # "everyone calls me Maggie": a wish for kept when it asks it of kept too
-        return bool(_WISH.search(s) or _KEPTS.search(s.split("me", 1)[1]))
+        return bool(_WISH.search(s) or _KEPTS.search(s.split("me", 1)[1]) or _EVERYONE.search(s))
     if _NAMED_AS_ZH.search(s):
         return bool(_ADDRESSED_ZH.search(s))
     if _OUTPUT_ZH.search(s):

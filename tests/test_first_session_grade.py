@@ -17,10 +17,27 @@ def _graded(reply: str, calls: list[dict]) -> dict:
 
 def test_a_copy_after_a_look_up_is_graded_a_parrot_and_a_confirmation_is_not():
     look_up = [{"name": "search_memory", "arguments": {}, "result": {}, "is_error": False}]
-    assert _graded(INTRO, look_up)["parrots"] == 1
+    # A copy of the person's earlier message: not the issue's parrot, but the strict count's.
+    assert (_graded(INTRO, look_up)["parrots"], _graded(INTRO, look_up)["parrots_strict"]) == (0, 1)
     booked = [{"name": "schedule_meeting", "arguments": {}, "result": {}, "is_error": False}]
-    assert _graded(INTRO, booked)["parrots"] == 0
-    assert _graded("The Atlas budget is 55,000 euros.", look_up)["parrots"] == 0
+    assert _graded(INTRO, booked)["parrots_strict"] == 0
+    assert _graded("The Atlas budget is 55,000 euros.", look_up)["parrots_strict"] == 0
+
+
+def test_parrots_are_the_issues_the_message_or_an_earlier_reply_and_the_strict_count_is_shown_beside():
+    said = "Our depot in Gdansk opens on the 14th of March, and Ola Nowak runs it."
+    answer = "Our depot in Gdansk opens on the 14th of March."
+    steps = [
+        StepResult({"say": said}, reply="Noted.", from_code="a statement"),
+        StepResult({"say": "When does the Gdansk depot open?"}, reply=answer),
+    ]
+    graded = grade(SessionResult("s", steps=steps), {"steps": []}, date(2026, 12, 1))
+    assert (graded["parrots"], graded["parrots_strict"]) == (0, 1)  # it quotes the person: an answer
+    steps.append(StepResult({"say": "Who runs it?"}, reply=answer))  # the earlier reply again, beside the question
+    graded = grade(SessionResult("s", steps=steps), {"steps": []}, date(2026, 12, 1))
+    assert (graded["parrots"], graded["parrots_strict"]) == (1, 2)
+    steps = [StepResult({"say": said}, reply=said)]  # the message itself
+    assert grade(SessionResult("s", steps=steps), {"steps": []}, date(2026, 12, 1))["parrots"] == 1
 
 
 def test_a_fact_naming_the_old_value_beside_the_new_is_no_stale_one():

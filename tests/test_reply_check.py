@@ -514,3 +514,17 @@ def test_an_answer_or_an_honest_line_is_not_off_the_question(question, reply):
 def test_with_nothing_shown_nothing_is_judged():
     # A one-shot `kept ask` before any fact is stored: the model may still look it up.
     assert not reply_check.nothing_bears_on("Who is our contact at the IT company?", [])
+
+
+def test_an_answer_may_quote_the_persons_earlier_sentence_but_a_copy_beside_the_question_may_not():
+    said = ["Our depot in Gdansk opens on the 14th of March, and Ola Nowak runs it."]
+    answer = "Our depot in Gdansk opens on the 14th of March."
+    assert reply_check.check(answer, request="When does the Gdansk depot open?", earlier=[], done=[], said=said).ok
+    # The same sentence to a question it does not answer, or as an earlier reply of kept's: a copy.
+    assert not reply_check.check(answer, request="Book me a taxi.", earlier=[], done=[], said=said).ok
+    copied = reply_check.check(answer, request="Who is Ola's deputy?", earlier=[answer], done=[], said=said)
+    assert not copied.ok and "an earlier reply" in copied.reason
+    # The person's introduction, copied with a name swapped, shares no word with the question: refused.
+    intro = ["Hi, I'm Jan Kowal, I run logistics at Vistula. Call me Janek."]
+    echo = "Hi, I'm Ola Nowak, I run logistics at Vistula. Call me Ola Nowak."
+    assert not reply_check.check(echo, request="When does the depot open?", earlier=[], done=[], said=intro).ok

@@ -33,6 +33,17 @@ class Arguments(BaseModel):
 
     # Other names for a field: {"date": "start"}. Used only when the real one is absent.
     ALIASES: ClassVar[dict[str, str]] = {}
+    # The kind of value a field holds, so the turn can check the model's value against what the
+    # request says (agent/screen.py): "people" (a list of names), "person" (one name), "moment"
+    # (a day and time), "deadline" (a day, perhaps with a time). Not part of the shown schema.
+    KINDS: ClassVar[dict[str, str]] = {}
+
+    @classmethod
+    def kinds(cls) -> dict[str, str]:
+        """``KINDS`` with each field's other names (``ALIASES``) as well."""
+        out = dict(cls.KINDS)
+        out.update({other: cls.KINDS[real] for other, real in cls.ALIASES.items() if real in cls.KINDS})
+        return out
 
     @model_validator(mode="before")
     @classmethod

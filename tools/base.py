@@ -67,6 +67,12 @@ class Tool:
         schema.pop("title", None)
         return schema
 
+    @property
+    def kinds(self) -> dict[str, str]:
+        """What kind of value each argument holds (tools.arguments.Arguments.KINDS)."""
+        kinds = getattr(self.args, "kinds", None)
+        return kinds() if callable(kinds) else {}
+
     def call(self, ctx: ToolContext, arguments: dict[str, Any]) -> Any:
         """Validate ``arguments`` and run; invalid input raises ``ToolError``."""
         from pydantic import ValidationError

@@ -34,6 +34,7 @@ START_HELP = (
 
 
 class ScheduleMeetingArgs(Arguments):
+    KINDS = {"attendees": "people", "start": "moment"}
     ALIASES = {
         "date": "start",
         "time": "start",

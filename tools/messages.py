@@ -28,6 +28,7 @@ from tools.base import Tool, ToolContext, ToolError
 
 
 class SendMessageArgs(Arguments):
+    KINDS = {"to": "person", "body": "material"}
     ALIASES = {
         "recipient": "to",
         "recipients": "to",

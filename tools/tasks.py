@@ -18,6 +18,7 @@ STATUSES = ("open", "done", "all")
 
 
 class AssignTaskArgs(Arguments):
+    KINDS = {"assignee": "person", "due": "deadline"}
     ALIASES = {
         "to": "assignee",
         "owner": "assignee",

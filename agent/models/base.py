@@ -41,6 +41,9 @@ class ToolSpec:
     name: str
     description: str
     parameters: dict[str, Any]  # JSON Schema of the arguments object
+    # What kind of value an argument holds, for checks against the request (agent/screen.py):
+    # {"attendees": "people", "to": "person", "due": "deadline"}; aliases included. Not shown to models.
+    kinds: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass

@@ -1,0 +1,211 @@
+"""The people a request to act names, as the person wrote them, and the message it carries.
+
+A booking, a message or a task carries people ("with Amara Nwosu", "Message
+Rosa", 约一下产品经理何静), and a small model drops or swaps them when it
+writes the call (agent/screen.py checks its arguments against this reading).
+
+English: a name is a word written with a capital where grammar does not put
+one (not a sentence's first word, not "I", a weekday or a month), or any word
+the store knows as a name in whatever casing ("message rosa"). Adjacent name
+words are one name ("Pieter van Wyk"). Chinese: jieba's part-of-speech tagger
+(its ``nr`` tags, trained for personal names), with the closed class of
+familiar prefixes (小, 老, 阿) and a title after a lone surname (郑经理) joined
+on, since that is how Chinese addresses people, and a verb the tagger glued on
+before a measure word (孙丽约|个会) taken off.
+
+Only the request's head is read: what comes before the material it carries
+(a colon, a quotation, "that …", "saying …", "about …", "to" + a verb) holds
+the people it acts with; the material holds what is said or done ("Tell Priya
+that the offsite moved to Porto": Priya, not Porto). A name after a
+determiner is a thing ("the Atlas review"), after a preposition of place a
+place ("at Harbour House"). Every word used here is a closed class of
+English or Chinese grammar, not a list of names.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Set as AbstractSet
+from functools import lru_cache
+
+from memory.text import words
+
+# Where the material of a request starts: a colon not inside a time, a quotation, or a clause
+# word that introduces what is said or done.
+_MATERIAL = re.compile(
+    r"(?<!\d)[:：](?!\d)|[\"“「『]|(?<![\w'’])'(?=\w)"
+    r"|\b(?:that|saying|telling|about|regarding|re|asking|concerning|on\s+the\s+subject\s+of)\b",
+    re.I,
+)
+# "to" before a verb starts the task ("a task to order the seals"); before a name or "the" it does not.
+_TO_VERB = re.compile(r"\bto\s+(?P<next>[a-z][\w'’-]*)")
+_NOT_A_VERB = frozenset("the a an my our your his her their this that these those me him them us".split())
+_WORD = re.compile(r"[^\W\d_][\w'’-]*")
+# Words written with a capital for grammar, not because they name someone.
+_GRAMMAR = frozenset(
+    "i i'm i'd i'll i've a an the this that these those it its my our your their his her we you they he she "
+    "if so but and or then also please hi hello hey ok okay yes no on in at by for to from with".split()
+)
+_LINKS = frozenset("of van von de der da del la le du al bin ten ter".split())  # inside a name only
+_DETERMINERS = frozenset("the a an my our your his her their its this that these those every each".split())
+_PLACE = frozenset("in at near inside outside around across within from into onto".split())
+_OPENING = re.compile(r"(?:^|[.!?。！？]\s*|\n\s*)$")
+_DAY_NAMES = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday today tomorrow tonight".split() + list(words.MONTHS)
+)
+_CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
+_ZH_PREFIX = "小老阿"  # familiar prefixes before a surname: 小吴, 老李, 阿强
+
+
+def head(text: str) -> str:
+    """The request before the material it carries."""
+    cut = len(text)
+    m = _MATERIAL.search(text)
+    if m:
+        cut = m.start()
+    for m in _TO_VERB.finditer(text[:cut]):
+        if m.group("next").lower() not in _NOT_A_VERB:
+            cut = m.start()
+            break
+    return text[:cut]
+
+
+# The markers after which what follows is the message itself (not "about …", a topic).
+_SAID = re.compile(r"(?<!\d)[:：](?!\d)\s*|\b(?:that|saying|telling\s+(?:her|him|them))\s+", re.I)
+_QUOTED = re.compile(r"[\"“「『](?P<q>[^\"”」』]{2,})[\"”」』]")
+
+
+def material(text: str) -> str:
+    """What a request to send a message says the message is: the quotation, or what follows
+    its colon or "that" in its head's place ("Tell Ana that the launch moved" -> "the launch
+    moved"); "" when it names none."""
+    quoted = _QUOTED.search(text)
+    if quoted:
+        return quoted.group("q").strip()
+    m, before = _SAID.search(text), head(text)
+    if not m or m.start() not in (len(before), len(before.rstrip())):
+        return ""  # the marker must be where the head ends: a later "that" is inside the message
+    return text[m.end() :].strip()
+
+
+def named(text: str, known: AbstractSet[str] = frozenset()) -> list[str]:
+    """The people ``text`` (a request) names in its head, as written, first first.
+    ``known``: index terms of the store's names (memory.recall.store_names), any casing."""
+    part = head(text)
+    out = _english(part, known)
+    if words.has_cjk(part):
+        out += [n for n in _chinese(part) if n not in out]
+    return out
+
+
+def _english(text: str, known: AbstractSet[str]) -> list[str]:
+    found = list(_WORD.finditer(text))
+    out: list[str] = []
+    run: list[re.Match] = []
+
+    def close() -> None:
+        while run and run[-1].group(0).lower() in _LINKS:
+            run.pop()
+        if run:
+            before = text[: run[0].start()].split()
+            prev = before[-1].lower().strip(",;") if before else ""
+            if prev not in _DETERMINERS and prev not in _PLACE:
+                out.append(text[run[0].start() : run[-1].end()])
+        run.clear()
+
+    for i, m in enumerate(found):
+        word = m.group(0)
+        bare = re.sub(r"['’]s$", "", word)
+        lower = bare.lower()
+        joined = run and text[run[-1].end() : m.start()].strip() == ""
+        if run and not joined:
+            close()
+        # A sentence's first word is a verb of the request as often as a name ("Message Rosa…").
+        opening = _OPENING.search(text[: m.start()]) is not None
+        capital = (
+            bare[:1].isupper()
+            and lower not in _GRAMMAR
+            and lower not in _DAY_NAMES
+            and not opening
+            and not (bare.isupper() and len(bare) <= 4 and len(bare) > 1)  # an acronym: VP, QA, CTO
+        )
+        in_store = bool(known) and not opening and lower not in _GRAMMAR and bool(set(words.tokens(bare)) & known)
+        if capital or in_store:
+            run.append(m)
+            if bare != word:  # "Anna's": the name ends here
+                close()
+        elif run and lower in _LINKS and i + 1 < len(found) and found[i + 1].group(0)[:1].isupper():
+            run.append(m)
+        else:
+            close()
+    close()
+    return out
+
+
+def _chinese(text: str) -> list[str]:
+    out: list[str] = []
+    pieces = _tagged(text)
+    for i, (word, tag) in enumerate(pieces):
+        if not tag.startswith("nr") or not _CJK_RUN.fullmatch(word):
+            continue
+        after = pieces[i + 1] if i + 1 < len(pieces) else ("", "")
+        if len(word) >= 3 and after[1].startswith("q"):
+            # A name takes no measure word, a verb does (约个会, 发条消息): the tagger glued the verb on.
+            word = word[:-1]
+        prev = pieces[i - 1][0] if i else ""
+        if prev and prev[-1] in _ZH_PREFIX and len(word) == 1:
+            word = prev[-1] + word
+        elif len(word) == 1 and i + 1 < len(pieces) and pieces[i + 1][1] == "n" and len(pieces[i + 1][0]) <= 2:
+            word += pieces[i + 1][0]  # a surname and the title it is used with: 郑经理
+        if word not in out:
+            out.append(word)
+    return out
+
+
+_LOADING = threading.Lock()
+
+
+def _tagger():
+    """jieba's tagger, its dictionary loaded (1.5-8 s, so ``prepare`` starts it early)."""
+    with _LOADING:
+        import logging
+
+        import jieba
+        import jieba.posseg
+
+        jieba.setLogLevel(logging.WARNING)
+        jieba.initialize()
+        return jieba.posseg
+
+
+def prepare(text: str) -> None:
+    """Load the Chinese tagger in the background when ``text`` is Chinese, while the model
+    writes its call (llama.cpp runs outside the GIL), so checking the call costs no wait."""
+    if words.has_cjk(text):
+        threading.Thread(target=_tagger, name="kept-people-tagger", daemon=True).start()
+
+
+@lru_cache(maxsize=256)
+def _tagged(text: str) -> tuple[tuple[str, str], ...]:
+    return tuple((p.word, p.flag) for p in _tagger().cut(text))
+
+
+# What marks a companion before a name: "with Sam", "Sam and Lee", 跟孙丽, 与何静, 约王磊 (closed classes).
+_WITH = re.compile(r"(?:\b(?:with|and|invite|inviting)\s+|&\s*|[跟和与同约请找邀])\s*$", re.I)
+
+
+def companion(name: str, text: str) -> bool:
+    """Whether ``text`` puts ``name`` after a word that marks someone taking part with the person."""
+    at = text.casefold().find(name.casefold())
+    return at >= 0 and _WITH.search(text[:at]) is not None
+
+
+def same_person(name: str, value: str) -> bool:
+    """Whether ``value`` (a call's argument) names the person ``name`` (the request's)."""
+    a, b = name.casefold(), value.casefold()
+    if words.has_cjk(a):
+        core = a.lstrip(_ZH_PREFIX) or a
+        return core in b or (bool(words.has_cjk(b)) and b.strip() in a)
+    theirs = set(words.tokens(b))
+    return bool(set(words.tokens(a)) & theirs)
