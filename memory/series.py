@@ -32,7 +32,7 @@ from memory.db import held, inserted_id
 from memory.promises.evidence import about
 from memory.promises.write import said_on as _said_on
 from memory.replies import Reply, Text, ask
-from memory.stages import Batch, InCode, messages_of
+from memory.stages import Batch, InCode, messages_of, persons_own
 from memory.text import dates
 from memory.text.acts import is_question, sentences
 from memory.text.commitments import clauses, detect
@@ -584,7 +584,7 @@ def plan_in_code(db, batch: Batch | list, llm, today: date) -> SeriesPlan:
     from memory import messages as store
 
     plan = SeriesPlan()
-    user = [m for m in messages_of(batch) if m.role == "user" and m.author in ("me", "")]
+    user = [m for m in messages_of(batch) if persons_own(m)]
     if not user:
         return plan
     counted = held(db.conn, "series_events", "message_id", [m.id for m in user])
@@ -630,7 +630,7 @@ def plan_in_code(db, batch: Batch | list, llm, today: date) -> SeriesPlan:
             if earlier is None:
                 before = [m for m in store.since(db, 0, private_only=True) if m.id < min(x.id for x in user)]
                 in_series = {mid for s in existing for mid in s.message_ids}
-                before = [m for m in before if m.role == "user" and m.author in ("me", "") and m.id not in in_series]
+                before = [m for m in before if persons_own(m) and m.id not in in_series]
                 earlier = _read_reports(before[-BACKFILL_LIMIT * 10 :], today)
 
             this_pass = [o for o in reports if o.message.id < r.message.id]

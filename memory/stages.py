@@ -42,6 +42,11 @@ def messages_of(batch: Batch | list) -> list:
     return batch.messages if isinstance(batch, Batch) else list(batch)
 
 
+def persons_own(message) -> bool:
+    """Whether a stored message is the person's own words (not kept's, not another chat member's)."""
+    return message.role == "user" and message.author in ("me", "")
+
+
 class Stage(Protocol):
     NAME: str
     DOING: str

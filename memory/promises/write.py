@@ -23,7 +23,7 @@ from memory.promises.evidence import about, completion_cue, drop_cue
 from memory.promises.ledger import DONE, DROPPED, OPEN, Promise, add, close, list_promises
 from memory.reconcile import ExtractReply
 from memory.replies import Day, Reply, Text, ask
-from memory.stages import Batch, messages_of
+from memory.stages import Batch, messages_of, persons_own
 from memory.text.acts import is_question
 from memory.text.overlap import content_words
 
@@ -381,7 +381,7 @@ def plan_in_code(db, batch: Batch | list, llm, today: date) -> PromisePlan:
     from memory.text.acts import sentences as spans
 
     plan = PromisePlan()
-    msgs = [m for m in messages_of(batch) if m.role == "user" and m.author in ("me", "")]
+    msgs = [m for m in messages_of(batch) if persons_own(m)]
     if not msgs:
         return plan
     already = held(db.conn, "promises", "opened_message_id", [m.id for m in msgs])
