@@ -17,7 +17,7 @@ import json
 from pathlib import Path
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
-SPLITS = ("dev", "test", "test2", "test3")
+SPLITS = ("dev", "test", "test2", "test3", "test4")
 
 
 def load(split: str) -> list[dict]:

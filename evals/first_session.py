@@ -85,6 +85,10 @@ class SessionResult:
     pass_seconds: float = 0.0
     pass_output: str = ""
     grades: dict = field(default_factory=dict)
+    # The day the session began in the zone kept itself reads (KEPT_TZ, TZ, /etc/localtime):
+    # "tomorrow" is graded from it, so a run near midnight, or with KEPT_TZ set apart from
+    # the host's zone, grades against the day kept resolved dates from.
+    today: date | None = None
 
 
 # ---------------------------------------------------------------- running
@@ -187,13 +191,20 @@ def _last_id(db: Path) -> int:
     return rows[-1]["id"] if rows else 0
 
 
+def session_day() -> date:
+    """Today in the zone kept reads (KEPT_TZ, TZ, /etc/localtime), not the grader's host zone."""
+    from agent import config
+
+    return datetime.now(config.timezone(config.load())).date()
+
+
 def run_session(session: dict, root: Path, *, short: bool = False, say=lambda _line: None) -> SessionResult:
     from agent import config
 
     home = _home(root)
     os.environ["KEPT_HOME"] = str(home)  # config.db_path below reads the session's home
     db = config.db_path()
-    result = SessionResult(session["id"])
+    result = SessionResult(session["id"], today=session_day())
     chats: dict[str, Chat] = {}
     try:
         for step in session["steps"]:
@@ -465,7 +476,9 @@ def run(
                 say(f"session {session['id']}:")
                 with tempfile.TemporaryDirectory(prefix=f"kept-session-{session['id']}-") as tmp:
                     result = run_session(session, Path(tmp), short=short, say=say)
-                out.append((result, grade(result, session, datetime.now().astimezone().date(), short=short)))
+                out.append(
+                    (result, grade(result, session, result.today or datetime.now().astimezone().date(), short=short))
+                )
     finally:
         for key, value in saved.items():
             if value is None:

@@ -29,7 +29,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
-SPLITS = ("dev", "test")
+SPLITS = ("dev", "test", "test2")
 TZ = ZoneInfo("Europe/Berlin")
 
 

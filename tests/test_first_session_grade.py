@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 
+from evals import first_session
 from evals.first_session import SessionResult, StepResult, grade
 
 INTRO = "Hi! I'm Alexandra Novak, product manager at Northwind. Please call me Sasha."
@@ -66,3 +67,19 @@ def test_a_due_day_without_a_time_checks_the_date_alone():
         "due is '2026-12-04T17:00', expected 2026-12-03"
     ]
     assert _check_values(call, {"due": {"day": 3, "time": "09:00"}}, date(2026, 12, 1))
+
+
+def test_the_session_day_is_read_in_kepts_zone_not_the_hosts(monkeypatch):
+    # Kiritimati (UTC+14) and Etc/GMT+12 (UTC-12) are 26 hours apart: their dates always differ,
+    # so grading "tomorrow" from the host's day instead of kept's fails under one of them.
+    from zoneinfo import ZoneInfo
+
+    for zone in ("Pacific/Kiritimati", "Etc/GMT+12"):
+        monkeypatch.setenv("KEPT_TZ", zone)
+        before = datetime.now(ZoneInfo(zone)).date()
+        day = first_session.session_day()
+        assert day in (before, datetime.now(ZoneInfo(zone)).date())
+    monkeypatch.setenv("KEPT_TZ", "Pacific/Kiritimati")
+    east = first_session.session_day()
+    monkeypatch.setenv("KEPT_TZ", "Etc/GMT+12")
+    assert first_session.session_day() < east
