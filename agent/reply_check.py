@@ -561,6 +561,13 @@ def checked_call(
         if nothing_bears_on(request, known + history):
             return _in_code(model, dont_know(request), "nothing kept holds speaks of what it asks", on_text)
     earlier, said = _earlier(convo, request)
+    if kwargs.get("db") is not None:
+        # A parrot is a copy of any earlier reply (issue 18), not only of those still in the prompt:
+        # the embedded model sees few recent messages, and a `kept ask` or a new chat sees none of
+        # the last one's, yet its replies were copied from there.
+        from memory import messages
+
+        earlier += [r for r in messages.generated_replies(kwargs["db"]) if r not in earlier]
     if choices.request_alone and is_request(request):
         convo = request_alone(convo, request)
     if choices.confirm_in_code and convo and convo[-1].role == "tool":

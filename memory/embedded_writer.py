@@ -43,6 +43,7 @@ from memory.text import dates, words
 from memory.text.acts import is_question, is_request
 from memory.text.acts import split as sentences
 from memory.text.commitments import clauses
+from memory.text.nicknames import given_name
 
 MIN_CONTENT_TOKENS = 3  # fewer (Latin) content tokens: small talk ("Thanks, great!")
 MIN_CJK_CHARS = 5
@@ -363,7 +364,7 @@ def read(db, batch: list, *, cap: int, today: date) -> Written:
                 decisions.append(Decision(m.id, "[a sentence with a credential]", "dropped", "holds a credential"))
             elif is_question(s):
                 decisions.append(Decision(m.id, s, "dropped", "a question"))
-            elif soul.wished_treatment(s):
+            elif soul.wished_treatment(s, m.text):
                 said.append((m.id, m.at[:10], s, True))
             elif is_request(s):
                 # Asked of kept, not said of the world: a tool call does it, and its result is kept.
@@ -397,8 +398,8 @@ def read(db, batch: list, *, cap: int, today: date) -> Written:
     ]
     planned: list[tuple[reconcile.FactCandidate, Values]] = []
     for mid, said_on, s, _ in said:
-        if (mid, s) in treatment:
-            continue
+        if (mid, s) in treatment and not given_name(s):
+            continue  # a wish about treatment is SOUL's; one that also says who they are is a fact too
         if not informative(s):
             decisions.append(Decision(mid, s, "dropped", "too little in it to be a fact"))
             continue

@@ -162,6 +162,18 @@ def recent(db: sqlite_utils.Database, chat: Chat, limit: int = 14) -> list[Store
     return [_row(r) for r in reversed(rows)]
 
 
+def generated_replies(db: sqlite_utils.Database, limit: int = 40) -> list[str]:
+    """The last ``limit`` replies a model wrote, in every chat, oldest first: not the lines kept wrote
+    itself (meta ``from_code``) nor the honest lines shown after failed generations (``failed``)."""
+    rows = db.conn.execute(
+        "SELECT text FROM messages WHERE role = 'assistant' AND text != '' AND (meta IS NULL OR "
+        "(json_extract(meta, '$.from_code') IS NULL AND json_extract(meta, '$.failed') IS NULL)) "
+        "ORDER BY id DESC LIMIT ?",
+        (limit,),
+    ).fetchall()
+    return [r[0] for r in reversed(rows)]
+
+
 def since(
     db: sqlite_utils.Database, after_id: int, limit: int | None = None, private_only: bool = True
 ) -> list[StoredMessage]:

@@ -119,12 +119,18 @@ _THIS_TEXT = re.compile(
 _ADDRESSED_ZH = re.compile(r"你|您|请|吧|就行|以后")
 
 
-def wished_treatment(sentence: str) -> bool:
+def wished_treatment(sentence: str, message: str = "") -> bool:
     """Whether ``sentence`` tells how kept should address the person or shape its replies,
-    phrased as a request (memory.text.acts.about_talk) or as a statement of the wish."""
+    phrased as a request (memory.text.acts.about_talk) or as a statement of the wish.
+    ``message``, the whole message the sentence is part of, lets a short form of the name the
+    person introduces themself by count as the name to use, however it is put
+    (memory.text.nicknames)."""
     from memory.text.acts import about_talk, act, is_question
+    from memory.text.nicknames import nickname
 
     if about_talk(sentence):
+        return True
+    if message and not is_question(sentence) and nickname(sentence, message):
         return True
     s = sentence.strip()
     naming = bool(_NAMED_AS.search(s) or _NAMED_AS_ZH.search(s) or _GOES_BY.search(s))

@@ -135,6 +135,20 @@ def test_soul_changes_only_from_wishes_about_how_kept_talks(db):
     assert "2026-12-01: I prefer short meetings in the afternoon." in active(db)
 
 
+def test_a_short_name_given_beside_the_full_one_goes_to_soul_and_who_they_are_stays_a_fact(db):
+    said(
+        db,
+        "Hello, I'm Dorothea Quint, I run a bookbinding studio in Ghent. Dora suits me better.",
+        "I'm Ottilie Brand, and Ottilie is what I like to be called.",
+        "My cousin Dora visits in March.",
+    )
+    run(db, Judge())
+    assert soul.current(db).splitlines()[0] == "- Dora suits me better."
+    assert "2026-12-01: Hello, I'm Dorothea Quint, I run a bookbinding studio in Ghent." in active(db)
+    assert "2026-12-01: My cousin Dora visits in March." in active(db)
+    assert "cousin" not in soul.current(db)
+
+
 def test_memory_is_computed_from_the_store(db):
     said(db, "I'm Alexandra Novak, product manager at Northwind.", "The Atlas launch is next Thursday.")
     run(db, Judge())

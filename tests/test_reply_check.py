@@ -528,3 +528,18 @@ def test_an_answer_may_quote_the_persons_earlier_sentence_but_a_copy_beside_the_
     intro = ["Hi, I'm Jan Kowal, I run logistics at Vistula. Call me Janek."]
     echo = "Hi, I'm Ola Nowak, I run logistics at Vistula. Call me Ola Nowak."
     assert not reply_check.check(echo, request="When does the depot open?", earlier=[], done=[], said=intro).ok
+
+
+def test_a_copy_of_a_reply_from_another_chat_is_a_parrot_and_kepts_own_lines_are_not_sources(db):
+    # A new chat (or a `kept ask`) shows the model none of the last chat's replies, but a copy of
+    # one is still a copy: the check reads kept's earlier generated replies from the store.
+    earlier = "The vendor call is booked and the contract draft is with legal now, waiting for their notes."
+    model = EmbeddedLike([text(earlier), text("I do not know more than that the contract is with legal.")])
+    old = store.get_chat(db, "before", store.PRIVATE)
+    store.add_message(db, old, "user", "me", "Where are we with the vendor?", NOW)
+    store.add_message(db, old, "assistant", "kept", earlier, NOW)
+    store.add_message(db, old, "assistant", "kept", "Noted (the 14th).", NOW, meta={"from_code": "a statement"})
+    assert store.generated_replies(db) == [earlier]
+    result = run_turn(session(db, model), "What is happening with the vendor contract?")
+    model.assert_complete()  # the copy was generated again once
+    assert result.reply == "I do not know more than that the contract is with legal."
