@@ -42,7 +42,7 @@ from memory.stages import Batch, messages_of
 from memory.text import dates, words
 from memory.text.acts import is_question, is_request
 from memory.text.acts import split as sentences
-from memory.text.commitments import clauses
+from memory.text.commitments import CLAUSE_BREAK
 
 MIN_CONTENT_TOKENS = 3  # fewer (Latin) content tokens: small talk ("Thanks, great!")
 MIN_CJK_CHARS = 5
@@ -88,21 +88,73 @@ def informative(text: str) -> bool:
 # list of phrasings: split the request at clause boundaries (punctuation, and the closed class of
 # causal subordinators), and keep a clause that is no request and no question and is a clause of
 # its own: not one that leans on a word outside it (a relative pronoun or a complementiser opens
-# a clause whose subject is elsewhere: "…, which renews on May 2"). What the request asks is left
-# to the tool call, whose result kept stores anyway.
+# a clause whose subject is elsewhere: "…, which renews on May 2"). A coordinator (and, but, so,
+# then, or) joins two clauses that each have their own subject ("…, so unit base is now the
+# Riverside"): the clause after it stands, and statement clauses next to each other are kept as
+# one sentence, so what the person said together stays together ("Kelvingrove fell through, so
+# unit base is now the Riverside Museum car park" after "Scratch that -"): a change that names
+# the old value is read as one (memory/superseding.py). What the request asks is left to the
+# tool call, whose result kept stores anyway.
 _BECAUSE = re.compile(r"\s+(?:because|since)\s+|因为", re.I)
-_LEANING = re.compile(r"^(?:which|who|whom|whose|that|where|when|so|and|but|or|then|to)\b", re.I)
+_LEANING = re.compile(r"^(?:which|who|whom|whose|that|where|when|to)\b", re.I)
+_COORDINATOR = re.compile(r"^(?:and|but|so|then|or)\s+", re.I)
+_BREAKS = re.compile(rf"(\s*(?:{CLAUSE_BREAK})\s*)")
+
+
+def _undated(text: str) -> str:
+    """``text`` without its dates and times (memory.text.dates), as ``values`` reads them."""
+    for start, end, _, _ in reversed(dates.find(text, date.today())):
+        text = text[:start] + " " + text[end:]
+    return text
 
 
 def world_clauses(request: str) -> list[str]:
-    """The clauses of a request that state something of the world, each a sentence of its own."""
-    found = []
-    for clause in clauses(request):
-        for part in _BECAUSE.split(clause):
-            part = part.strip(" ,.;。，！!")
-            if not part or _LEANING.match(part) or is_request(part) or is_question(part) or not informative(part):
+    """The clauses of a request that state something of the world, each run of adjacent ones a
+    sentence of its own."""
+    label = _LABEL.match(request)
+    named = label.group(0).strip(" :：").split() if label else []
+    if (
+        label
+        and not words.has_cjk(label.group(0))
+        and (len(named) == 1 or (len(named) <= 3 and named[1].lower() in _PREPOSITIONS))
+        and not (is_request(request[label.end() :]) or is_question(request[label.end() :]))
+    ):
+        # "Update on Harwood: the court has moved the trial" is a statement under a label (a noun,
+        # or a noun and what it is of: "Change of venue"), which the request reader took for a verb
+        # ("Update"): the label says what it is about, so it stays.
+        return [request.strip()] if informative(request) else []
+    found: list[str] = []
+    run: list[str] = []
+
+    def close() -> None:
+        text = "".join(run).strip(" ,.;。，！!:：—–-")
+        run.clear()
+        if text and informative(text):
+            found.append(text[0].upper() + text[1:] + ("" if words.has_cjk(text[-1]) else "."))
+
+    pieces = _BREAKS.split(request)
+    for i in range(0, len(pieces), 2):
+        joint = pieces[i - 1] if i else ""
+        for k, part in enumerate(_BECAUSE.split(pieces[i])):
+            bare = part.strip(" ,.;。，！!")
+            body = _COORDINATOR.sub("", bare)
+            standing = (
+                bool(body)
+                and not _LEANING.match(body)
+                and not is_request(body)
+                and not is_question(body)
+                # "tomorrow 4pm", 后天上午十一点: only when the request is for, no clause of its own
+                and any(not re.fullmatch(r"\d{1,2}:\d{2}", t) for t in _content(_undated(body)))
+            )
+            if not standing:
+                close()
                 continue
-            found.append(part[0].upper() + part[1:] + ("" if words.has_cjk(part[-1]) else "."))
+            if not run or k:  # a new run, or after "because": the clause starts a sentence
+                close()
+                run.append(body)
+            else:
+                run.append(joint + bare)
+    close()
     return found
 
 
