@@ -339,6 +339,31 @@ def _supersedes_by_shape(new: Values, old: Values) -> bool:
     return any(prep in old_preps and (prep, name) not in old.places for prep, name in new.places)
 
 
+def unchanged_part(old_text: str, new: Values, old: Values) -> str:
+    """What of ``old_text`` a change leaves standing: its clauses that hold none of the values the
+    new sentence replaced. "Our gala is on December 5, and we're planning for 180 guests" after
+    "the guest count is 240" still says when the gala is. Empty when every clause held one."""
+    if new.reading is None or old.reading is None:
+        return ""
+    changed = {k: old.reading.of(k) for k in superseding.changed_kinds(new.reading, old.reading)}
+    body = re.sub(r"^\s*\d{4}-\d{2}-\d{2}\s*:\s*", "", old_text)
+    said_on = date.today()
+    pieces = _BREAKS.split(body)
+    kept: list[str] = []
+    for i in range(0, len(pieces), 2):
+        clause = pieces[i]
+        held = superseding.read(clause, said_on)
+        if any(held.of(k) & values for k, values in changed.items()) or not clause.strip():
+            continue
+        kept.append((pieces[i - 1] if kept and i else "") + _COORDINATOR.sub("", clause.strip()))
+    if len(kept) == (len(pieces) + 1) // 2:
+        return ""  # no clause held the value (read whole, not by clause): nothing to split off
+    text = "".join(kept).strip(" ,.;。，")
+    if not text or not informative(text):
+        return ""
+    return text[0].upper() + text[1:] + ("" if words.has_cjk(text[-1]) else ".")
+
+
 # ---------------------------------------------------------------- SOUL
 # SOUL takes the sentences memory.soul.wished_treatment reads as wishes about how
 # kept talks ("call me Sasha", "keep your answers short", "I can't stand bullet points"). The 0.5B model was asked
@@ -447,6 +472,8 @@ def read(db, batch: list, *, cap: int, today: date) -> Written:
         (f.id, values(f.text, date.fromisoformat(f.said_on)), f.said_on)
         for f in fact_log.by_status(db, fact_log.ACTIVE)
     ]
+    known_text = {f.id: (f.text, f.source_ids) for f in fact_log.by_status(db, fact_log.ACTIVE)}
+    rests: list[reconcile.FactCandidate] = []  # what changes left standing of the facts they replaced
     planned: list[tuple[reconcile.FactCandidate, Values]] = []
     for mid, said_on, s, _ in said:
         if (mid, s) in treatment:
@@ -466,23 +493,35 @@ def read(db, batch: list, *, cap: int, today: date) -> Written:
         mine = values(text, ref)
         earlier = _superseded(mine, [v for _, v in planned], latest_first=False)
         if earlier is not None:  # a later value within this batch: only the latest is stored
-            replaced, _ = planned.pop(earlier)
+            replaced, replaced_values = planned.pop(earlier)
             fplan.adds = [c for c in fplan.adds if c is not replaced]
             fplan.updates = [(i, c) for i, c in fplan.updates if c is not replaced]
+            rest = unchanged_part(replaced.text, mine, replaced_values)
             decisions.append(
                 Decision(replaced.source_ids[0], replaced.text, "dropped", f"a later message (#{mid}) changed it")
+                if not rest
+                else Decision(replaced.source_ids[0], rest, "fact", f"the rest of a sentence #{mid} changed")
             )
+            if rest:
+                rests.append(reconcile.FactCandidate(rest, replaced.said_on, replaced.source_ids))
         earlier_known = [(fid, v) for fid, v, on in known if on <= said_on]
         found = _superseded(mine, [v for _, v in earlier_known])
         old = earlier_known[found][0] if found is not None else None
         if old is not None:
             fplan.updates.append((old, candidate))
+            old_text, old_sources = known_text[old]
+            rest = unchanged_part(old_text, mine, next(v for fid, v, _ in known if fid == old))
+            if rest:
+                on = next(day for fid, _, day in known if fid == old)
+                rests.append(reconcile.FactCandidate(rest, on, old_sources))
+                decisions.append(Decision(mid, rest, "fact", f"the rest of fact #{old}, which this changed"))
             known = [k for k in known if k[0] != old]
             decisions.append(Decision(mid, text, f"supersedes #{old}", "same subject, a changed value"))
         else:
             fplan.adds.append(candidate)
             decisions.append(Decision(mid, text, "fact", ""))
         planned.append((candidate, mine))
+    fplan.adds.extend(rests)
     fplan.candidates = len(planned) + fplan.already_kept
 
     memory_text = computed_memory(db, new_facts=[c for c, _ in planned], today=today, cap=cap)
