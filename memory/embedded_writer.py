@@ -40,7 +40,7 @@ from memory import reconcile, soul, summary, superseding
 from memory.secrets import contains_secret
 from memory.stages import Batch, messages_of
 from memory.text import dates, words
-from memory.text.acts import is_question, is_request
+from memory.text.acts import STATEMENT, act, is_question, is_request
 from memory.text.acts import split as sentences
 from memory.text.commitments import CLAUSE_BREAK
 
@@ -364,6 +364,24 @@ def unchanged_part(old_text: str, new: Values, old: Values) -> str:
     return text[0].upper() + text[1:] + ("" if words.has_cjk(text[-1]) else ".")
 
 
+# Asking someone, in both languages (a closed class): 帮我, 请, 麻烦, "please", "can you".
+_ASKED = re.compile(r"帮|请|麻烦|替我|给我|\bplease\b|\b(?:can|could|would|will)\s+you\b|\blet'?s\b", re.I)
+# A third-person pronoun opening a sentence points back at what the sentence before it named
+# ("Dr. Vogel is the PI; her email is …"): alone, the fact would not say whose.
+_ANAPHOR = re.compile(r"^(?:he|she|it|they|his|her|its|their|him|them|he's|she's|it's|they're)\b|^(?:他|她|它)", re.I)
+
+
+def _with_antecedents(said: list[str]) -> list[str]:
+    """The sentences of one message, each one opening with a pronoun joined to the one before it."""
+    out: list[str] = []
+    for sentence in said:
+        if out and _ANAPHOR.match(sentence.strip()) and not is_question(sentence) and not is_question(out[-1]):
+            out[-1] = out[-1].rstrip() + " " + sentence.strip()
+        else:
+            out.append(sentence)
+    return out
+
+
 # ---------------------------------------------------------------- SOUL
 # SOUL takes the sentences memory.soul.wished_treatment reads as wishes about how
 # kept talks ("call me Sasha", "keep your answers short", "I can't stand bullet points"). The 0.5B model was asked
@@ -435,15 +453,18 @@ def read(db, batch: list, *, cap: int, today: date) -> Written:
     for m in batch:
         if m.role != "user" or m.author not in ("me", ""):
             continue
-        for s in sentences(m.text):
+        for s in _with_antecedents(sentences(m.text)):
             if contains_secret(s):
                 decisions.append(Decision(m.id, "[a sentence with a credential]", "dropped", "holds a credential"))
             elif is_question(s):
                 decisions.append(Decision(m.id, s, "dropped", "a question"))
             elif soul.wished_treatment(s):
                 said.append((m.id, m.at[:10], s, True))
-            elif is_request(s):
+            elif is_request(s) and not (act(s) == STATEMENT and not _ASKED.search(s)):
                 # Asked of kept, not said of the world: a tool call does it, and its result is kept.
+                # (A sentence that reads as a statement whole, where only a clause has the shape of
+                # a request and nothing asks anyone, is a report: "X又推迟了，改到4月12号" tells
+                # what was moved where; it is kept as said.)
                 told = world_clauses(s)
                 why = "a request to act" + ("; what it states of the world is kept" if told else "")
                 decisions.append(Decision(m.id, s, "dropped", why))

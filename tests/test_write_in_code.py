@@ -165,3 +165,29 @@ def test_a_statement_under_a_label_keeps_its_label():
     assert world_clauses("Send Ola a note: the vendor has cut the price to $900.") == [
         "The vendor has cut the price to $900."
     ]
+
+
+def test_a_sentence_opening_with_a_pronoun_stays_with_the_one_it_points_back_to(db):
+    said(db, ["Our auditor is Rhea Stone at Pell & Co; her number is 0171 555 0199."], 2)
+    run(db, 2)
+    active = [f.text for f in facts.by_status(db, facts.ACTIVE)]
+    assert any("Rhea Stone" in t and "0171 555 0199" in t for t in active)
+
+
+def test_a_statement_with_a_clause_shaped_like_a_request_is_a_report(db):
+    # Read whole it is a statement; "改到…" has a request's shape but nobody is asked anything.
+    said(db, ["年度盘点又推迟了，改到6月9号。", "墨盒快没了，帮我买两个。"], 2)
+    run(db, 2)
+    active = [f.text for f in facts.by_status(db, facts.ACTIVE)]
+    assert any("改到6月9号" in t for t in active)
+    assert not any("帮我买两个" in t for t in active)  # asked of kept: a request, left to the tool call
+
+
+def test_a_number_is_no_clause_break():
+    from memory.text.commitments import clauses
+
+    assert clauses("The quote is $86,000 for the line, which is a lot") == [
+        "The quote is $86,000 for the line",
+        "which is a lot",
+    ]
+    assert clauses("My 1:1 with Ines is at 10:00") == ["My 1:1 with Ines is at 10:00"]

@@ -204,7 +204,8 @@ def _normal(text: str) -> str:
     return re.sub(r"\s+", " ", s).strip()
 
 
-CLAUSE_BREAK = r"[,，:：—–]|\s-\s|\band then\b"  # where a sentence's clauses meet
+# Where a sentence's clauses meet; a comma or colon between digits is inside a number ("$86,000", "1:1").
+CLAUSE_BREAK = r"(?<!\d)[,:]|[,:](?!\d)|[，：—–]|\s-\s|\band then\b"
 
 
 def clauses(sentence: str) -> list[str]:
