@@ -440,6 +440,13 @@ _WHOSE_NAME = re.compile(
     r"\b(?:my|our|the)\s+(?P<asked>[a-z][a-z -]*?)['’]s\s+(?:first\s+|last\s+|full\s+)?name\b", re.I
 )
 _WHOSE_NAME_ZH = re.compile(r"(?:我|我们)的?(?P<asked>[\u4e00-\u9fff]{1,4}?)(?:叫什么|的名字|名字叫)")
+# "哪个区", "哪所学校": the noun after a Chinese which-word is what is asked.
+_WHICH_ZH = re.compile(
+    r"哪(?:一)?(?:个|家|所|位|条|座|间|种)(?P<asked>[\u4e00-\u9fff]{1,3}?)(?=[？?，,。！!]|$|的|上|是|里|在)"
+)
+# Whose thing a Chinese question asks of: "我女儿在哪个学校上学？" asks of the person's daughter; when
+# no line speaks of her, nothing known bears on the question, whatever its noun.
+_OWNED_ZH = re.compile(r"^(?:我|我们)的?(?P<whose>(?!们)[\u4e00-\u9fff]{2})(?=在|是|叫|住|上|的|有|喜欢|去)")
 _QUESTION_WORDS = frozenset(words.tokens("what which who whom whose where when how many much name called"))
 # The units of time a question may ask for ("what days", "which night", "what date").
 _TIME_UNITS = frozenset(words.tokens("day days date night nights time times week month year hour morning evening"))
@@ -457,7 +464,7 @@ def asked_for(question: str) -> str | None:
     found = focus(question)
     if found:
         return found
-    for frame in (_HOW_MANY, _WHOSE_NAME, _WHOSE_NAME_ZH):
+    for frame in (_HOW_MANY, _WHOSE_NAME, _WHOSE_NAME_ZH, _WHICH_ZH):
         m = frame.search(question)
         if m:
             return m.group("asked").strip()
@@ -483,12 +490,22 @@ def nothing_bears_on(request: str, known: list[str]) -> bool:
         return False  # nothing was shown to judge by (a one-shot `kept ask`): the model may look it up
     if self_contained(request, frozenset(store_names(lines))) is not None:
         return False  # a question of general knowledge: not kept's to answer from memory
-    asked = asked_for(request)
-    if not asked:
-        return False
 
     def english(text: str) -> str:
         return bilingual.english_reading(text) if words.has_cjk(text) else text
+
+    def spoken_of(term: str) -> bool:
+        wanted = (set(words.tokens(english(term))) | set(words.tokens(term))) - _QUESTION_WORDS
+        return not wanted or any(
+            wanted & (set(words.tokens(line)) | set(words.tokens(english(line)))) for line in lines
+        )
+
+    owned = _OWNED_ZH.match(request.strip())
+    if owned and not spoken_of(owned.group("whose")):
+        return True  # whose thing it asks of (我女儿…) was never spoken of
+    asked = asked_for(request)
+    if not asked:
+        return False
 
     # A word of what is asked in a line, in either script ("day rate" in "…at €700 a day",
     # 手机号 against "cell 604-…" through its English senses).

@@ -419,6 +419,16 @@ def grade(result: SessionResult, session: dict, today: date, *, short: bool = Fa
             g["answers_checked"] += 1
             if all(w.lower() in s.reply.lower() for w in step["answer_has"]):
                 g["answers_with_expected_words"] += 1
+    g.update(grade_memory(result, session, person, short=short))
+    g["pass_seconds"] = round(result.pass_seconds, 1)
+    result.grades = g
+    return g
+
+
+def grade_memory(result: SessionResult, session: dict, person: list[str], *, short: bool = False) -> dict:
+    """After the pass: SOUL holding the session's words, and facts right / stale / invented
+    (``person``: the person's messages, which an invented fact's words are mostly not from)."""
+    g: dict[str, Any] = {}
     soul = result.soul.lower()
     g["soul_has"] = {w: w.lower() in soul for w in session.get("soul_has", [])}
     facts = [f.lower() for f in result.facts]
@@ -436,8 +446,6 @@ def grade(result: SessionResult, session: dict, today: date, *, short: bool = Fa
     )
     g["facts_invented"] = sum(1 for t in result.facts if _invented(t, person))
     g["facts_active"] = len(result.facts)
-    g["pass_seconds"] = round(result.pass_seconds, 1)
-    result.grades = g
     return g
 
 

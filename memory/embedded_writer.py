@@ -40,9 +40,9 @@ from memory import reconcile, soul, summary, superseding
 from memory.secrets import contains_secret
 from memory.stages import Batch, messages_of
 from memory.text import dates, words
-from memory.text.acts import is_question, is_request
+from memory.text.acts import STATEMENT, act, is_question, is_request
 from memory.text.acts import split as sentences
-from memory.text.commitments import clauses
+from memory.text.commitments import CLAUSE_BREAK
 from memory.text.nicknames import given_name
 
 MIN_CONTENT_TOKENS = 3  # fewer (Latin) content tokens: small talk ("Thanks, great!")
@@ -89,21 +89,73 @@ def informative(text: str) -> bool:
 # list of phrasings: split the request at clause boundaries (punctuation, and the closed class of
 # causal subordinators), and keep a clause that is no request and no question and is a clause of
 # its own: not one that leans on a word outside it (a relative pronoun or a complementiser opens
-# a clause whose subject is elsewhere: "…, which renews on May 2"). What the request asks is left
-# to the tool call, whose result kept stores anyway.
+# a clause whose subject is elsewhere: "…, which renews on May 2"). A coordinator (and, but, so,
+# then, or) joins two clauses that each have their own subject ("…, so unit base is now the
+# Riverside"): the clause after it stands, and statement clauses next to each other are kept as
+# one sentence, so what the person said together stays together ("Kelvingrove fell through, so
+# unit base is now the Riverside Museum car park" after "Scratch that -"): a change that names
+# the old value is read as one (memory/superseding.py). What the request asks is left to the
+# tool call, whose result kept stores anyway.
 _BECAUSE = re.compile(r"\s+(?:because|since)\s+|因为", re.I)
-_LEANING = re.compile(r"^(?:which|who|whom|whose|that|where|when|so|and|but|or|then|to)\b", re.I)
+_LEANING = re.compile(r"^(?:which|who|whom|whose|that|where|when|to)\b", re.I)
+_COORDINATOR = re.compile(r"^(?:and|but|so|then|or)\s+", re.I)
+_BREAKS = re.compile(rf"(\s*(?:{CLAUSE_BREAK})\s*)")
+
+
+def _undated(text: str) -> str:
+    """``text`` without its dates and times (memory.text.dates), as ``values`` reads them."""
+    for start, end, _, _ in reversed(dates.find(text, date.today())):
+        text = text[:start] + " " + text[end:]
+    return text
 
 
 def world_clauses(request: str) -> list[str]:
-    """The clauses of a request that state something of the world, each a sentence of its own."""
-    found = []
-    for clause in clauses(request):
-        for part in _BECAUSE.split(clause):
-            part = part.strip(" ,.;。，！!")
-            if not part or _LEANING.match(part) or is_request(part) or is_question(part) or not informative(part):
+    """The clauses of a request that state something of the world, each run of adjacent ones a
+    sentence of its own."""
+    label = _LABEL.match(request)
+    named = label.group(0).strip(" :：").split() if label else []
+    if (
+        label
+        and not words.has_cjk(label.group(0))
+        and (len(named) == 1 or (len(named) <= 3 and named[1].lower() in _PREPOSITIONS))
+        and not (is_request(request[label.end() :]) or is_question(request[label.end() :]))
+    ):
+        # "Update on Harwood: the court has moved the trial" is a statement under a label (a noun,
+        # or a noun and what it is of: "Change of venue"), which the request reader took for a verb
+        # ("Update"): the label says what it is about, so it stays.
+        return [request.strip()] if informative(request) else []
+    found: list[str] = []
+    run: list[str] = []
+
+    def close() -> None:
+        text = "".join(run).strip(" ,.;。，！!:：—–-")
+        run.clear()
+        if text and informative(text):
+            found.append(text[0].upper() + text[1:] + ("" if words.has_cjk(text[-1]) else "."))
+
+    pieces = _BREAKS.split(request)
+    for i in range(0, len(pieces), 2):
+        joint = pieces[i - 1] if i else ""
+        for k, part in enumerate(_BECAUSE.split(pieces[i])):
+            bare = part.strip(" ,.;。，！!")
+            body = _COORDINATOR.sub("", bare)
+            standing = (
+                bool(body)
+                and not _LEANING.match(body)
+                and not is_request(body)
+                and not is_question(body)
+                # "tomorrow 4pm", 后天上午十一点: only when the request is for, no clause of its own
+                and any(not re.fullmatch(r"\d{1,2}:\d{2}", t) for t in _content(_undated(body)))
+            )
+            if not standing:
+                close()
                 continue
-            found.append(part[0].upper() + part[1:] + ("" if words.has_cjk(part[-1]) else "."))
+            if not run or k:  # a new run, or after "because": the clause starts a sentence
+                close()
+                run.append(body)
+            else:
+                run.append(joint + bare)
+    close()
     return found
 
 
@@ -288,6 +340,49 @@ def _supersedes_by_shape(new: Values, old: Values) -> bool:
     return any(prep in old_preps and (prep, name) not in old.places for prep, name in new.places)
 
 
+def unchanged_part(old_text: str, new: Values, old: Values) -> str:
+    """What of ``old_text`` a change leaves standing: its clauses that hold none of the values the
+    new sentence replaced. "Our gala is on December 5, and we're planning for 180 guests" after
+    "the guest count is 240" still says when the gala is. Empty when every clause held one."""
+    if new.reading is None or old.reading is None:
+        return ""
+    changed = {k: old.reading.of(k) for k in superseding.changed_kinds(new.reading, old.reading)}
+    body = re.sub(r"^\s*\d{4}-\d{2}-\d{2}\s*:\s*", "", old_text)
+    said_on = date.today()
+    pieces = _BREAKS.split(body)
+    kept: list[str] = []
+    for i in range(0, len(pieces), 2):
+        clause = pieces[i]
+        held = superseding.read(clause, said_on)
+        if any(held.of(k) & values for k, values in changed.items()) or not clause.strip():
+            continue
+        kept.append((pieces[i - 1] if kept and i else "") + _COORDINATOR.sub("", clause.strip()))
+    if len(kept) == (len(pieces) + 1) // 2:
+        return ""  # no clause held the value (read whole, not by clause): nothing to split off
+    text = "".join(kept).strip(" ,.;。，")
+    if not text or not informative(text):
+        return ""
+    return text[0].upper() + text[1:] + ("" if words.has_cjk(text[-1]) else ".")
+
+
+# Asking someone, in both languages (a closed class): 帮我, 请, 麻烦, "please", "can you".
+_ASKED = re.compile(r"帮|请|麻烦|替我|给我|\bplease\b|\b(?:can|could|would|will)\s+you\b|\blet'?s\b", re.I)
+# A third-person pronoun opening a sentence points back at what the sentence before it named
+# ("Dr. Vogel is the PI; her email is …"): alone, the fact would not say whose.
+_ANAPHOR = re.compile(r"^(?:he|she|it|they|his|her|its|their|him|them|he's|she's|it's|they're)\b|^(?:他|她|它)", re.I)
+
+
+def _with_antecedents(said: list[str]) -> list[str]:
+    """The sentences of one message, each one opening with a pronoun joined to the one before it."""
+    out: list[str] = []
+    for sentence in said:
+        if out and _ANAPHOR.match(sentence.strip()) and not is_question(sentence) and not is_question(out[-1]):
+            out[-1] = out[-1].rstrip() + " " + sentence.strip()
+        else:
+            out.append(sentence)
+    return out
+
+
 # ---------------------------------------------------------------- SOUL
 # SOUL takes the sentences memory.soul.wished_treatment reads as wishes about how
 # kept talks ("call me Sasha", "keep your answers short", "I can't stand bullet points"). The 0.5B model was asked
@@ -359,15 +454,18 @@ def read(db, batch: list, *, cap: int, today: date) -> Written:
     for m in batch:
         if m.role != "user" or m.author not in ("me", ""):
             continue
-        for s in sentences(m.text):
+        for s in _with_antecedents(sentences(m.text)):
             if contains_secret(s):
                 decisions.append(Decision(m.id, "[a sentence with a credential]", "dropped", "holds a credential"))
             elif is_question(s):
                 decisions.append(Decision(m.id, s, "dropped", "a question"))
             elif soul.wished_treatment(s, m.text):
                 said.append((m.id, m.at[:10], s, True))
-            elif is_request(s):
+            elif is_request(s) and not (act(s) == STATEMENT and not _ASKED.search(s)):
                 # Asked of kept, not said of the world: a tool call does it, and its result is kept.
+                # (A sentence that reads as a statement whole, where only a clause has the shape of
+                # a request and nothing asks anyone, is a report: "X又推迟了，改到4月12号" tells
+                # what was moved where; it is kept as said.)
                 told = world_clauses(s)
                 why = "a request to act" + ("; what it states of the world is kept" if told else "")
                 decisions.append(Decision(m.id, s, "dropped", why))
@@ -396,6 +494,8 @@ def read(db, batch: list, *, cap: int, today: date) -> Written:
         (f.id, values(f.text, date.fromisoformat(f.said_on)), f.said_on)
         for f in fact_log.by_status(db, fact_log.ACTIVE)
     ]
+    known_text = {f.id: (f.text, f.source_ids) for f in fact_log.by_status(db, fact_log.ACTIVE)}
+    rests: list[reconcile.FactCandidate] = []  # what changes left standing of the facts they replaced
     planned: list[tuple[reconcile.FactCandidate, Values]] = []
     for mid, said_on, s, _ in said:
         if (mid, s) in treatment and not given_name(s):
@@ -415,23 +515,35 @@ def read(db, batch: list, *, cap: int, today: date) -> Written:
         mine = values(text, ref)
         earlier = _superseded(mine, [v for _, v in planned], latest_first=False)
         if earlier is not None:  # a later value within this batch: only the latest is stored
-            replaced, _ = planned.pop(earlier)
+            replaced, replaced_values = planned.pop(earlier)
             fplan.adds = [c for c in fplan.adds if c is not replaced]
             fplan.updates = [(i, c) for i, c in fplan.updates if c is not replaced]
+            rest = unchanged_part(replaced.text, mine, replaced_values)
             decisions.append(
                 Decision(replaced.source_ids[0], replaced.text, "dropped", f"a later message (#{mid}) changed it")
+                if not rest
+                else Decision(replaced.source_ids[0], rest, "fact", f"the rest of a sentence #{mid} changed")
             )
+            if rest:
+                rests.append(reconcile.FactCandidate(rest, replaced.said_on, replaced.source_ids))
         earlier_known = [(fid, v) for fid, v, on in known if on <= said_on]
         found = _superseded(mine, [v for _, v in earlier_known])
         old = earlier_known[found][0] if found is not None else None
         if old is not None:
             fplan.updates.append((old, candidate))
+            old_text, old_sources = known_text[old]
+            rest = unchanged_part(old_text, mine, next(v for fid, v, _ in known if fid == old))
+            if rest:
+                on = next(day for fid, _, day in known if fid == old)
+                rests.append(reconcile.FactCandidate(rest, on, old_sources))
+                decisions.append(Decision(mid, rest, "fact", f"the rest of fact #{old}, which this changed"))
             known = [k for k in known if k[0] != old]
             decisions.append(Decision(mid, text, f"supersedes #{old}", "same subject, a changed value"))
         else:
             fplan.adds.append(candidate)
             decisions.append(Decision(mid, text, "fact", ""))
         planned.append((candidate, mine))
+    fplan.adds.extend(rests)
     fplan.candidates = len(planned) + fplan.already_kept
 
     memory_text = computed_memory(db, new_facts=[c for c, _ in planned], today=today, cap=cap)

@@ -15,6 +15,7 @@ import sqlite_utils
 from memory import notes
 from memory.db import transaction
 from memory.secrets import redact
+from memory.text.words import has_cjk
 
 MIGRATIONS: list = []  # SOUL is stored in memory.notes
 
@@ -117,6 +118,7 @@ _THIS_TEXT = re.compile(
     r"\b(?:this|these|that|the\s+following)\b(?!\s+(?:way|time|week|year))|这篇|这个|这份|这段|以下|下面", re.I
 )
 _ADDRESSED_ZH = re.compile(r"你|您|请|吧|就行|以后")
+_LATIN_RUN = re.compile(r"[A-Za-z][A-Za-z0-9 ,'’-]*[A-Za-z0-9]")  # an English stretch of a mixed sentence
 
 
 def wished_treatment(sentence: str, message: str = "") -> bool:
@@ -145,8 +147,14 @@ def wished_treatment(sentence: str, message: str = "") -> bool:
         return bool(_WISH.search(s) or _KEPTS.search(s.split("me", 1)[1]) or _EVERYONE.search(s))
     if _NAMED_AS_ZH.search(s):
         return bool(_ADDRESSED_ZH.search(s))
-    if _OUTPUT_ZH.search(s):
-        return bool(_WISH_ZH.search(s))
-    if not _OUTPUT.search(s):
-        return False
-    return bool(_DIRECTIVE.search(s) or _ATTITUDE.search(s) or (_KEPTS.search(s) and _WISH.search(s)))
+    if _OUTPUT_ZH.search(s) and _WISH_ZH.search(s):
+        return True
+    # A mixed sentence ("回复keep it to two lines max, 我在手机上看"): its English runs are read as
+    # the English clauses they are, by the same rules.
+    for part in _LATIN_RUN.findall(s) if has_cjk(s) else [s]:
+        part = part.strip(" ,.;")
+        if _OUTPUT.search(part) and (
+            _DIRECTIVE.search(part) or _ATTITUDE.search(part) or (_KEPTS.search(part) and _WISH.search(part))
+        ):
+            return True
+    return False

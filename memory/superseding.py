@@ -65,7 +65,8 @@ _DIGITS = re.compile(r"\d")
 # A run of capitalised words, with the small words names take inside them ("Bank of
 # Scotland", "Pieter van Wyk"); a possessive 's is not part of the name.
 _NAME = re.compile(
-    r"(?<![\w'’])[A-Z][\w’'-]*(?:\s+(?:(?:of|van|von|de|der|da|del|la|le|du|al|bin)\s+)?[A-Z][\w’'-]*)*"
+    # Not inside a Latin word; a Chinese character before it is a word boundary ("client叫Oriole Coffee").
+    r"(?<![A-Za-z0-9_'’])[A-Z][A-Za-z0-9_’'-]*(?:\s+(?:(?:of|van|von|de|der|da|del|la|le|du|al|bin)\s+)?[A-Z][A-Za-z0-9_’'-]*)*"
     r"(?:\s+\d+[A-Za-z]?\b)?"  # "Grade 9", "Terminal 2", "Studio 4B": a number that is part of the name
 )
 # Words written with a capital for grammar, not because they name something.
@@ -111,8 +112,8 @@ def _names(text: str) -> list[tuple[int, int, str]]:
     for m in _NAME.finditer(text):
         found = re.sub(r"['’]s$", "", m.group(0))
         pieces = [(w.start() + m.start(), w.group(0)) for w in re.finditer(r"\S+", found)]
-        if pieces and pieces[0][0] == lead:
-            pieces = pieces[1:]  # the sentence's first word
+        if pieces and pieces[0][0] == lead and not re.match(r"[\w’'-]+['’]s\b", text[lead:]):
+            pieces = pieces[1:]  # the sentence's first word (unless it owns something: "Priya's budget")
         while pieces and pieces[0][1].lower() in _NOT_NAMES:
             pieces = pieces[1:]
         while pieces and (pieces[-1][1].lower() in _NOT_NAMES or pieces[-1][1].lower() in _LINKS):
@@ -149,9 +150,24 @@ def _cjk_names(text: str) -> list[tuple[int, int, str]]:
         start = text.find(run)
         if any(_DIGITS.search(t) for t in words.tokens(run)) or any(len(n) > 1 for n in _CN_AMOUNT.findall(run)):
             continue  # 三点, 十五号, 八千块: a time, a day or an amount the other readers take
+        if _COUNTED.search(run) or (start >= 0 and _cut_from_word(text, start, start + len(run))):
+            continue  # 多做一个 (a count), 没准|备好 (准备 cut by the reader): pieces of wording, not names
         if start >= 0 and not any(a <= start < b for a, b, _ in out):
             out.append((start, start + len(run), run))
     return out
+
+
+_COUNTED = re.compile(f"{_CN_NUMERAL}[个位家条份次件天周年]")  # a numeral and its measure word: a count
+
+
+def _cut_from_word(text: str, start: int, end: int) -> bool:
+    """The run's first character and the one before it, or its last and the one after it, make a
+    dictionary word: the reader's cut fell inside a word (没准|备好 of 没准备好), so the run is no name."""
+    from memory.text import bilingual
+
+    before = text[start - 1 : start + 1] if start else ""
+    after = text[end - 1 : end + 1] if end < len(text) else ""
+    return any(len(pair) == 2 and words.has_cjk(pair) and bilingual.glosses(pair) for pair in (before, after))
 
 
 def read(text: str, said_on: date) -> Reading:
@@ -321,6 +337,65 @@ def _zh_words(reading: Reading) -> set[str]:
     return set(bilingual.words(reading.masked))
 
 
+_DATE_MARK = "qqdateqq"
+_ZH_MONTH_DAY = re.compile(rf"(?:\d{{1,2}}|{_CN_NUMERAL})\s*月\s*(?:\d{{1,2}}|{_CN_NUMERAL})\s*[号日]?")
+_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+|[^\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+HOLDER_WINDOW = 2  # content words either side of a value that say what it is of ("180 guests", "预算35万")
+
+
+def holders(reading: Reading, kind: str) -> frozenset[str]:
+    """The content words next to the sentence's values of ``kind``: what the value is of ("planning
+    for 180 guests", "the guest count is 240", "预算35万", "budget加到42万"). Chinese words count
+    by their CC-CEDICT English too, so 预算 and "budget" are one word."""
+    from memory.text import bilingual
+
+    text = reading.text
+    for a, b in sorted(reading.dated, reverse=True):
+        text = text[:a] + f" {_DATE_MARK} " + text[b:]
+    text = _ZH_MONTH_DAY.sub(f" {_DATE_MARK} ", text)  # 4月18号, 一月二十二号: the word reader's month and day
+    seq: list[tuple[str, frozenset[str]]] = []  # (the token's kind or "", the words it stands for)
+    for run in _RUN.findall(text):
+        if words.has_cjk(run):
+            for w in bilingual.words(run):
+                seq.append(("", frozenset({w, *words.tokens(bilingual.english_reading(w))})))
+            continue
+        toks = words.tokens(run)
+        for j, tok in enumerate(toks):
+            month_day = tok in words.MONTHS or (
+                tok.isdigit() and any(t in words.MONTHS for t in toks[max(0, j - 1) : j] + toks[j + 1 : j + 2])
+            )
+            mark = (
+                "date"
+                if tok == _DATE_MARK or month_day
+                else "time"
+                if _CLOCK.match(tok)
+                else "amount"
+                if _DIGITS.search(tok)
+                else ""
+            )
+            seq.append((mark, frozenset({tok}) if not mark else frozenset()))
+    out: set[str] = set()
+    for i, (mark, _) in enumerate(seq):
+        if mark == kind:
+            near = seq[max(0, i - HOLDER_WINDOW) : i] + seq[i + 1 : i + 1 + HOLDER_WINDOW]
+            out.update(w for m, ws in near if not m for w in ws)
+    return frozenset(out)
+
+
+# Units say what a value is counted in, not what it is of ("4,500 euros", "$12k", "35万元"): a closed class.
+_UNITS = frozenset(
+    words.tokens("euro euros dollar dollars usd eur gbp pound pounds yuan rmb k grand percent per cent")
+) | {"元", "块", "万", "千", "百", "%"}
+
+
+def _same_holder(new: Reading, old: Reading, kinds: Sequence[str]) -> bool:
+    """A word next to the changed amount in both sentences, not its unit: the amount is of the same
+    thing ("180 guests", "the guest count is 240"). Dates are not read so: a day stands beside the
+    event it dates and beside a deadline alike ("the reopening is set for the 12th", "the rota for
+    reopening week by Monday"), so a shared word there says less (dev first sessions)."""
+    return any((holders(new, k) & holders(old, k)) - _UNITS for k in kinds if k == "amount")
+
+
 def supersedes(new: Reading, old: Reading) -> bool:
     """``new`` gives a changed value of the same kind for the same thing ``old`` spoke of."""
     kinds = changed_kinds(new, old)
@@ -330,13 +405,20 @@ def supersedes(new: Reading, old: Reading) -> bool:
     if cos is None:
         return False
     zh = words.has_cjk(new.masked) or words.has_cjk(old.masked)
-    if zh:
+    held = _same_holder(new, old, kinds)
+    if zh and not held:
         a, b = _zh_words(new), _zh_words(old)
         if len(a & b) < min(ZH_SHARED_WORDS, len(a), len(b)) or not a & b:
             return False
     if cos >= (SAME_THING_ZH if zh else SAME_THING):
         return True
+    # Naming the old value says outright that it changed; a word holding the value in both (the
+    # guest count, the budget) says the value is of the same thing: either way, with the
+    # sentences about the same thing in broad terms, it is a change. The holder is read in
+    # words, not glosses, so it asks no more closeness of Chinese.
     naming = any(names_old_value(new, old, k) for k in kinds)
+    if held and cos >= SAME_THING_NAMING_OLD:
+        return True
     return naming and cos >= (SAME_THING_NAMING_OLD_ZH if zh else SAME_THING_NAMING_OLD)
 
 

@@ -220,3 +220,13 @@ def test_the_nearest_earlier_fact_is_the_one_superseded():
     ]
     new = ew.values("They raised the catering budget to 2,600 euros.", day)
     assert ew._superseded(new, olds) == 1
+
+
+def test_a_change_of_one_value_leaves_the_rest_of_the_old_sentence_standing(db):
+    said(db, "Our fundraiser is on March 14 in the east wing, and we're expecting 120 guests.")
+    run(db, Judge())
+    said(db, "RSVPs are in: the fundraiser guest count is 150.", day=2)
+    run(db, Judge())
+    now_active = active(db)
+    assert any("150" in t for t in now_active) and not any("120 guests" in t for t in now_active)
+    assert any("fundraiser is on March 14 in the east wing" in t for t in now_active)

@@ -451,6 +451,8 @@ def test_every_tool_list_the_cut_offers_is_one_kept_model_warm_prepares():
         ("How many rooms does the venue have?", ["The retreat is at Elm Hall in the second week of June."]),
         ("What's my landlord's name?", ["The flat's boiler was fixed on Monday."]),
         ("老周的邮箱是多少？", ["老周负责我们的报销，每月底对一次账。"]),
+        # Whose thing is asked (my son) was never spoken of, though a school was.
+        ("我儿子在哪个幼儿园？", ["我在苏州一所小学当老师，每周五开会。"]),
     ],
 )
 def test_a_question_no_line_speaks_to_is_unknown_even_when_its_names_are_known(question, known):
@@ -464,6 +466,7 @@ def test_a_question_no_line_speaks_to_is_unknown_even_when_its_names_are_known(q
         ("Which nights is choir?", ["Choir practice is on Tuesdays and Thursdays."]),  # a day for "which nights"
         ("Who is my landlord?", ["My landlord, Piet Smit, fixed the boiler on Monday."]),
         ("老周的手机号是多少？", ["老周的手机号是 138 0000 1234。"]),
+        ("我儿子在哪个幼儿园？", ["我儿子上个月转到了阳光幼儿园。"]),
         ("What is the capital of Peru?", []),  # not about the person's world: not judged here
     ],
 )

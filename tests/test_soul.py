@@ -97,3 +97,12 @@ def test_wishes_about_treatment_are_read_however_phrased(sentence):
 )
 def test_other_sentences_are_not_wishes_about_treatment(sentence):
     assert not soul.wished_treatment(sentence)
+
+
+def test_a_wish_in_the_english_of_a_mixed_sentence_is_read_as_english():
+    from memory.soul import wished_treatment
+
+    assert wished_treatment("回复keep it under three sentences, 我开车的时候看。")
+    assert wished_treatment("以后都no tables please, 手机上看不清。")
+    # English inside a Chinese statement of the person's own doings is no wish.
+    assert not wished_treatment("我今天写了three paragraphs给老板。")

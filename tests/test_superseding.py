@@ -111,3 +111,38 @@ def test_without_the_meaning_model_nothing_is_superseded_by_meaning():
         assert not s.supersedes(
             read("They raised the venue deposit to 5,200 euros."), read("The venue deposit is 4,500 euros.")
         )
+
+
+def test_what_holds_an_amount_is_read_beside_it_in_both_scripts():
+    assert "seat" in s.holders(read("We have booked 40 seats for the recital."), "amount")
+    assert "budget" in s.holders(read("场地的预算是12万。"), "amount")  # 预算 read as its English too
+    assert "budget" in s.holders(read("Lena说budget加到15万了。"), "amount")
+
+
+def test_a_latin_name_after_a_chinese_character_is_read_and_a_cut_word_is_no_name():
+    assert "juniper hall" in read("场地叫Juniper Hall，在市中心。").of("name")
+    assert not read("客户说要多租一天。").of("name")  # 多租一天 holds a count: wording, not a name
+    # 没准备好 is read 没准|备好 by the dictionary's longest match: 备好 is half of 准备, no name.
+    assert not read("供应商没准备好，交付推迟到6月9号了。").of("name")
+    # A possessive opening the sentence is a name (it owns what follows), though first words are not.
+    assert "tomas" in read("Tomas's travel budget is $3k.").of("name")
+
+
+@needs_meaning
+@pytest.mark.parametrize(
+    "earlier, later",
+    [
+        (
+            "The fundraiser is in the east wing, and we're expecting 120 guests.",
+            "RSVPs are in: the fundraiser guest count is 150.",
+        ),
+        ("场地定在Juniper Hall，预算12万。", "客户说budget加到15万了，因为要多租一天。"),
+    ],
+)
+def test_a_new_amount_of_the_same_holder_supersedes_though_the_wording_differs(earlier, later):
+    assert s.supersedes(read(later), read(earlier))
+
+
+@needs_meaning
+def test_a_unit_alone_does_not_make_two_amounts_one():
+    assert not s.supersedes(read("The venue hire is 4,000 euros."), read("The print run costs 900 euros."))

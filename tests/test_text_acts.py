@@ -493,3 +493,13 @@ def test_without_the_stores_names_only_the_forms_of_kinds_close_a_question(text,
 def test_with_the_stores_names_known_an_unanchored_question_is_about_kinds():
     assert self_contained("what does ines do for work", set()) == KINDS
     assert self_contained("what does ines do for work", _names("Ines")) is None
+
+
+def test_a_chinese_change_closed_by_le_is_reported_not_ordered():
+    from memory.text.acts import is_request
+
+    # 了 closing a verb of change says it happened; without it, or with 吧, it is asked for.
+    assert not is_request("会议推迟到下周三了。")
+    assert not is_request("客户那边说，交付改成月底了。")
+    assert is_request("推迟到下周三吧。")
+    assert is_request("改到周五。")

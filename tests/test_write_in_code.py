@@ -140,3 +140,54 @@ def test_due_day_is_read_from_the_sentence_by_the_date_reader():
 
     assert _due("I'll file the claim by the end of the month", "", date(2026, 11, 10)) == date(2026, 11, 30)
     assert _due("I'll call the bank", "", date(2026, 11, 10)) is None
+
+
+def test_statement_clauses_of_a_request_are_kept_together_coordinator_and_all():
+    from memory.embedded_writer import world_clauses
+
+    # A discourse imperative ("Forget that") opens a statement of its own; the clause after "so" has
+    # its own subject, and the two are kept as the one sentence the person said.
+    assert world_clauses("Forget that - the Alder room flooded, so the workshop is now in Hall C") == [
+        "The Alder room flooded, so the workshop is now in Hall C."
+    ]
+    # A time alone is when the request is for, not a clause of its own.
+    assert world_clauses("Book Lena for Friday 3pm, the pitch deck is final") == ["The pitch deck is final."]
+    assert world_clauses("帮我约一下王老师，明天上午十点，合同已经签好了。") == ["合同已经签好了"]
+
+
+def test_a_statement_under_a_label_keeps_its_label():
+    from memory.embedded_writer import world_clauses
+
+    assert world_clauses("News on Juniper: the vendor has cut the price to $900.") == [
+        "News on Juniper: the vendor has cut the price to $900."
+    ]
+    # A request before the colon is no label: only what follows it is kept.
+    assert world_clauses("Send Ola a note: the vendor has cut the price to $900.") == [
+        "The vendor has cut the price to $900."
+    ]
+
+
+def test_a_sentence_opening_with_a_pronoun_stays_with_the_one_it_points_back_to(db):
+    said(db, ["Our auditor is Rhea Stone at Pell & Co; her number is 0171 555 0199."], 2)
+    run(db, 2)
+    active = [f.text for f in facts.by_status(db, facts.ACTIVE)]
+    assert any("Rhea Stone" in t and "0171 555 0199" in t for t in active)
+
+
+def test_a_statement_with_a_clause_shaped_like_a_request_is_a_report(db):
+    # Read whole it is a statement; "改到…" has a request's shape but nobody is asked anything.
+    said(db, ["年度盘点又推迟了，改到6月9号。", "墨盒快没了，帮我买两个。"], 2)
+    run(db, 2)
+    active = [f.text for f in facts.by_status(db, facts.ACTIVE)]
+    assert any("改到6月9号" in t for t in active)
+    assert not any("帮我买两个" in t for t in active)  # asked of kept: a request, left to the tool call
+
+
+def test_a_number_is_no_clause_break():
+    from memory.text.commitments import clauses
+
+    assert clauses("The quote is $86,000 for the line, which is a lot") == [
+        "The quote is $86,000 for the line",
+        "which is a lot",
+    ]
+    assert clauses("My 1:1 with Ines is at 10:00") == ["My 1:1 with Ines is at 10:00"]

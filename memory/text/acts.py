@@ -718,6 +718,10 @@ _ZH_DONE = re.compile("了|过(?!来|去)")
 _ZH_IMPERATIVE = re.compile(
     r"^(?:(?:让|叫)(?!我|什么|啥)|把|将|给.{1,40}?(?:发|打|回|写|转)|跟.{1,40}?说|提醒|安排|预约|预订|订|约|加|添加|新建|创建|取消|删除|删掉|改到|改成|推迟|提前|告诉|通知|回复|转发|发(?:给|个|一|封|条)|记(?:一下|下|得提醒))"
 )
+# A verb of change opening a clause, closed by the sentence-final 了 of a change of state: a
+# report that the change happened ("改到11月13号了", "推迟到五月了", "取消了"), not an order to
+# make it, which would close with nothing or with 吧.
+_ZH_CHANGED = re.compile(r"^(?:改到|改成|推迟|提前|取消)[^，,。；;！!？?吧]*了$")
 _ZH_WANT_YOU = re.compile(r"^我(?:需要|想要|想让|要|希望)(?:你|您)")
 # How to address or answer the person: 叫我小林, 称呼我王老师, 用中文回答, 回答简短一点.
 _ZH_TALK = re.compile(
@@ -752,7 +756,7 @@ def _zh_act(sentence: str) -> str:
     question = bool(_ZH_WH.search(body) or final_q)
     if not _ZH_SUBJECT_I.match(body):
         # An opening verb or coverb asks even with a question word inside ("告诉她们在哪里" tells).
-        if not final_q and _ZH_IMPERATIVE.match(body):
+        if not final_q and _ZH_IMPERATIVE.match(body) and not _ZH_CHANGED.match(body):
             return REQUEST
         if (
             not question

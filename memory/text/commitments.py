@@ -204,9 +204,13 @@ def _normal(text: str) -> str:
     return re.sub(r"\s+", " ", s).strip()
 
 
+# Where a sentence's clauses meet; a comma or colon between digits is inside a number ("$86,000", "1:1").
+CLAUSE_BREAK = r"(?<!\d)[,:]|[,:](?!\d)|[，：—–]|\s-\s|\band then\b"
+
+
 def clauses(sentence: str) -> list[str]:
     """The clauses of a sentence: split at commas, colons and dashes (English and Chinese)."""
-    return [c.strip() for c in re.split(r"[,，:：—–]|\s-\s|\band then\b", sentence) if c.strip()]
+    return [c.strip() for c in re.split(CLAUSE_BREAK, sentence) if c.strip()]
 
 
 def _party(subject: str) -> tuple[str, str] | None:
