@@ -57,24 +57,29 @@ def test_gate_splits_are_chosen_by_name_and_held_out_ones_can_be_left_out():
     assert list(gate.chosen(["dev"])) == ["dev (was test)"]
     assert list(gate.chosen(["test2"])) == list(gate.chosen(["dev3"])) == ["dev3 (was test2)"]
     assert list(gate.chosen(["test4"])) == ["dev5 (was test4)"]
-    for held in ("test5",):
+    assert list(gate.chosen(["test7"])) == ["dev8 (was test7)"]
+    for held in ("test8",):
         assert held not in gate.chosen(dev_only=True) and held in gate.chosen()
 
 
-def test_gate_misses_refuses_a_held_out_split_by_name_or_by_file():
+def test_gate_misses_refuses_a_held_out_split_by_name_or_by_file(tmp_path, monkeypatch):
     from typer.testing import CliRunner
 
     from agent.cli import app
 
+    # A stand-in file at the held-out split's place: the test never reads the held-out data.
+    stand_in = tmp_path / "recall_test8.jsonl"
+    stand_in.write_text(gate.SPLITS["dev2"].read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.setitem(gate.SPLITS, "test8", stand_in)
     runner = CliRunner()
     for args in (
-        ["--split", "test5"],
-        ["--file", str(gate.SPLITS["test5"])],
+        ["--split", "test8"],
+        ["--file", str(stand_in)],
     ):
         result = runner.invoke(app, ["bench", "gate", "--misses", *args])
         assert result.exit_code != 0 and "dev split" in result.output, args
-    assert gate.held_out(gate.SPLITS["test5"]) and not gate.held_out(gate.SPLITS["dev2"])
-    assert not gate.held_out(gate.SPLITS["dev5 (was test4)"])
+    assert gate.held_out(stand_in) and not gate.held_out(gate.SPLITS["dev2"])
+    assert not gate.held_out(gate.SPLITS["dev8 (was test7)"])
 
 
 def test_gate_misses_lists_what_kept_recall_gets_wrong():

@@ -20,14 +20,14 @@ one line per fact or turn, no updates) is read too.
 
 Splits, in the order they print (a missing file is left out):
 
-- ``test7``: tests/data/recall_test7.jsonl, written in the seventh round by another person
-  without reading the code or the other sets (a Rotterdam freight forwarder); held out.
-- ``test6``: tests/data/recall_test6.jsonl, written in the sixth round by another person
-  without reading the code or the other sets; held out, read in aggregate at the start and
-  the end of the sixth round.
-- ``test5``: tests/data/recall_test5.jsonl, written late in the fifth round by another person
-  without reading the code or the other sets, for the standing-rules change; held out. Read
-  once on the fifth round's shipped code (aggregates only).
+- ``test8``: tests/data/recall_test8.jsonl, written in the eighth round by another person
+  without reading the code or the other sets; held out.
+- ``dev8 (was test7)``: tests/data/recall_test7.jsonl, the seventh round's held-out set (a
+  Rotterdam freight forwarder), read at that round's start and end; dev from the eighth round on.
+- ``dev7 (was test6)``: tests/data/recall_test6.jsonl, the sixth round's held-out set, read in
+  aggregate in the sixth and seventh rounds; dev from the eighth round on.
+- ``dev6 (was test5)``: tests/data/recall_test5.jsonl, written late in the fifth round for the
+  standing-rules change, read in aggregate in the fifth to seventh rounds; dev from the eighth.
 - ``dev5 (was test4)``: tests/data/recall_test4.jsonl, the fifth round's held-out set, read
   twice in aggregate; dev from the sixth round on (``--split test4`` still names it).
 - ``dev4 (was test3)``: tests/data/recall_test3.jsonl, the third round's held-out set, read at
@@ -51,9 +51,10 @@ from evals.bench.common import render_table
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 SPLITS = {
-    "test7": DATA / "recall_test7.jsonl",
-    "test6": DATA / "recall_test6.jsonl",
-    "test5": DATA / "recall_test5.jsonl",
+    "test8": DATA / "recall_test8.jsonl",
+    "dev8 (was test7)": DATA / "recall_test7.jsonl",
+    "dev7 (was test6)": DATA / "recall_test6.jsonl",
+    "dev6 (was test5)": DATA / "recall_test5.jsonl",
     "dev5 (was test4)": DATA / "recall_test4.jsonl",
     "dev4 (was test3)": DATA / "recall_test3.jsonl",
     "dev3 (was test2)": DATA / "recall_test2.jsonl",
@@ -61,7 +62,7 @@ SPLITS = {
     "dev2": DATA / "recall_dev2.jsonl",
     "dev-old": DATA / "recall_dev.jsonl",
 }
-HELD_OUT = frozenset({"test7", "test6", "test5"})
+HELD_OUT = frozenset({"test8"})
 
 
 def held_out(path: str | Path) -> bool:
