@@ -97,6 +97,14 @@ to stores and wordings it was not tuned on.
    words and the nouns of value forms are closed classes; a reworded attribute
    is met by meaning, not by a list.
 
+7. **Breadth for a request** (``_fused``, ``FILL_N``; facts only): a request about the person's
+   world that the rules found something for gets up to ``FILL_N`` facts, the next best of one
+   ranking fusing BM25's with meaning's (reciprocal-rank fusion; a Chinese turn read in its
+   dictionary English). A request acts, and what bears on the action is often said in none of its
+   words; the model doing it reads them. Questions get none this way: the next best of a question
+   are mostly what it does not ask (never-stored answers rose on dev), and a turn the rules found
+   nothing for gets none (ordinary requests would get facts). Rules keep their own path.
+
 Across languages: a Chinese text also carries the English words of its
 Chinese words (``memory.text.bilingual``, CC-CEDICT), so a Chinese turn meets
 an English fact and an English turn a Chinese one.

