@@ -80,6 +80,8 @@ _EN_KINDS = [
         NUMBER,
     ),
     (re.compile(_EN_LEAD + r"(?:where|where's)\b", re.I), PLACE),
+    # "How old is Tomasz?": an age is a number of years.
+    (re.compile(_EN_LEAD + r"how\s+old\b", re.I), NUMBER),
 ]
 # A second question joined to the first: ", and who…", "and when…", "or where…".
 _NEXT_QUESTION = re.compile(
@@ -87,11 +89,12 @@ _NEXT_QUESTION = re.compile(
 )
 # Chinese leaves the question word where the answer goes (in situ), so it counts anywhere.
 # 几次 counts occurrences (as "how many times"); "…是多少" asks for a value of any form (a phone
-# number, an address), 多少 with a measure or a noun asks for a count or an amount.
+# number, an address), 多少 with a measure or a noun asks for a count or an amount; a closing
+# 多大 ("how big / how old": 他今年多大？) for a number too.
 _ZH_KINDS = [
     (re.compile("谁"), PERSON),
     (re.compile("什么时候|啥时候|何时|哪天|哪一天|哪几天|几点|几号|几月|星期几|周几|礼拜几|哪年|哪一年|多久"), TIME),
-    (re.compile("多少(?![？?。！!]*$)|几(?:个|位|岁|只|条|张|块|年|天|周|个月)"), NUMBER),
+    (re.compile("多少(?![？?。！!]*$)|几(?:个|位|岁|只|条|张|块|年|天|周|个月)|多大(?:年纪|岁数)?[？?吗了]*$"), NUMBER),
     (re.compile("哪里|哪儿|在哪|什么地方|哪个(?:城市|国家|地方|区)"), PLACE),
 ]
 

@@ -42,6 +42,8 @@ def _brought(query: str) -> set[int]:
         ("How many weeks until the move?", {asked.TIME, asked.NUMBER}),
         ("Who signs the purchase orders?", {asked.PERSON}),
         ("Where is the spare key?", {asked.PLACE}),
+        ("How old is Teodor?", {asked.NUMBER}),
+        ("Teodor 今年多大？", {asked.NUMBER}),
         ("When is the move, and who drives the van?", {asked.TIME, asked.PERSON}),
         ("搬家是哪天？", {asked.TIME}),
         ("押金多少钱？", {asked.NUMBER}),
@@ -254,3 +256,8 @@ def test_a_chinese_head_modified_by_an_english_name_is_the_attribute_asked():
     ]
     assert recall.match("Harbor 项目的 Lumen 项目经理叫什么？", docs) == []
     assert 0 in [m.index for m in recall.match("Harbor 项目是做什么的？", docs)]
+
+
+def test_a_question_asking_an_age_gets_only_facts_with_a_number():
+    assert 0 in _brought("How old is Teodor?")  # "Teodor is 11"
+    assert _brought("How old is Bartholomew?") == set()  # his facts hold a date, no age
