@@ -670,14 +670,17 @@ class _DocsIndex:
         # reads them beside it. Not for questions: a question asks for one thing, and the next best
         # are then mostly things it does not ask (on dev they raised never-stored answers by
         # 0.05-0.13), nor for a turn the rules found nothing for (ordinary requests would get facts).
+        extra: list[Match] = []
         if fill and why is not None and out and _is_request(text) and not _is_question(text):
             standing = set(self.rules)  # the rules come on their own path, with their reason
             for i in self._fused(text, scores):
-                if len(out) >= fill:
+                if len(out) + len(extra) >= fill:
                     break
-                if i not in standing:
-                    out.setdefault(i, Match(i, scores.get(i, 0.0), "next best for the request"))
-        found = sorted(out.values(), key=lambda m: (-m.score, -m.index))[:k]
+                if i not in standing and i not in out:
+                    extra.append(Match(i, scores.get(i, 0.0), "next best for the request"))
+        # What the rules found first, best first; the next best after them, in the fused order.
+        found = (sorted(out.values(), key=lambda m: (-m.score, -m.index)) + extra)[:k]
+        out.update({m.index: m for m in extra})
         if governed or rules and _is_request(text):
             # The rules come beside what the turn found, not in place of it.
             found += [m for m in self._rules_for(text, terms, out, scores, governed) if m.index not in out]
