@@ -37,7 +37,7 @@ from memory.text.words import MONTHS
 
 _HAS_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
-PERSON, TIME, NUMBER, PLACE, EMAIL = "person", "time", "number", "place", "email"
+PERSON, TIME, NUMBER, PLACE, EMAIL, PHONE = "person", "time", "number", "place", "email", "phone"
 
 # The question words of English and the kind of value each asks for. "what" and "which" ask
 # for a kind of value only with a noun of time after them. English puts the question word
@@ -80,6 +80,8 @@ _EN_KINDS = [
         NUMBER,
     ),
     (re.compile(_EN_LEAD + r"(?:where|where's)\b", re.I), PLACE),
+    # "How old is Tomasz?": an age is a number of years.
+    (re.compile(_EN_LEAD + r"how\s+old\b", re.I), NUMBER),
 ]
 # A second question joined to the first: ", and who…", "and when…", "or where…".
 _NEXT_QUESTION = re.compile(
@@ -87,11 +89,12 @@ _NEXT_QUESTION = re.compile(
 )
 # Chinese leaves the question word where the answer goes (in situ), so it counts anywhere.
 # 几次 counts occurrences (as "how many times"); "…是多少" asks for a value of any form (a phone
-# number, an address), 多少 with a measure or a noun asks for a count or an amount.
+# number, an address), 多少 with a measure or a noun asks for a count or an amount; a closing
+# 多大 ("how big / how old": 他今年多大？) for a number too.
 _ZH_KINDS = [
     (re.compile("谁"), PERSON),
     (re.compile("什么时候|啥时候|何时|哪天|哪一天|哪几天|几点|几号|几月|星期几|周几|礼拜几|哪年|哪一年|多久"), TIME),
-    (re.compile("多少(?![？?。！!]*$)|几(?:个|位|岁|只|条|张|块|年|天|周|个月)"), NUMBER),
+    (re.compile("多少(?![？?。！!]*$)|几(?:个|位|岁|只|条|张|块|年|天|周|个月)|多大(?:年纪|岁数)?[？?吗了]*$"), NUMBER),
     (re.compile("哪里|哪儿|在哪|什么地方|哪个(?:城市|国家|地方|区)"), PLACE),
 ]
 
@@ -146,6 +149,8 @@ def holds_kind(kind: str, fact: str) -> bool:
         return dates.mentions_time(fact) or bool(_TIME_WORDS.search(fact) or _ZH_TIME.search(fact))
     if kind == EMAIL:
         return "@" in fact
+    if kind == PHONE:
+        return _PHONE.search(fact) is not None
     if kind == NUMBER:
         # A count or an amount, not the digits of a date ("on leave from 14 December 2026").
         rest = _CLOCK.sub(" ", _RANGE_START.sub(" ", _ISO_OR_YEAR.sub(" ", fact)))
@@ -183,6 +188,8 @@ def value_kind(attribute: str) -> str | None:
     if _HAS_CJK.search(attribute):
         if any(n in attribute for n in _ZH_EMAIL_NOUNS) or "email" in attribute.lower():
             return EMAIL
+        if any(n in attribute for n in _ZH_PHONE_NOUNS) and attribute.endswith(_ZH_PHONE_HEADS):
+            return PHONE
         if attribute.endswith(_ZH_TIME_NOUNS):
             return TIME
         if attribute.endswith(_ZH_NUMBER_NOUNS):
@@ -192,11 +199,22 @@ def value_kind(attribute: str) -> str | None:
     head = words[-1] if words else ""
     if "email" in words:
         return EMAIL  # "email", "email address": an address with an @, however the fact says it
+    if _PHONE_NOUNS & set(words) and (head in _PHONE_NOUNS or head in ("number", "no", "#")):
+        return PHONE  # "Femke's phone number", "her mobile"; not "the phone bill" or "my phone extension"
     if head in _TIME_NOUNS:
         return TIME
     if head in _NUMBER_NOUNS:
         return NUMBER
     return None
+
+
+# A phone number: a run of at least seven digits, spaces, brackets or dashes, not a date.
+_PHONE = re.compile(r"(?<![\w-])(?!\d{4}-\d{2}-\d{2}\b)\+?\d[\d ()-]{5,}\d(?![\w-])")
+# The nouns naming a number one is reached at: its value is a phone number, whatever the fact
+# calls it ("work mobile", "cell", 手机). A closed class, as the email nouns are.
+_PHONE_NOUNS = frozenset("phone telephone mobile cell cellphone tel".split())
+_ZH_PHONE_NOUNS = ("电话", "手机")
+_ZH_PHONE_HEADS = ("电话", "手机", "号", "号码")
 
 
 # The owner of what is asked: the word before a possessive 's, or before 的.

