@@ -118,6 +118,29 @@ _THIS_TEXT = re.compile(
     r"\b(?:this|these|that|the\s+following)\b(?!\s+(?:way|time|week|year))|这篇|这个|这份|这段|以下|下面", re.I
 )
 _ADDRESSED_ZH = re.compile(r"你|您|请|吧|就行|以后")
+# English asks politely with a modal question to "you" ("Could you call me Bex?", "Would you mind
+# using bullet points with me?"): a closed class of openings. The rest is read as the directive it
+# asks for, by the rules a directive meets ("keep your answers short", "call me Bex").
+_ASKED_OF_KEPT = re.compile(
+    r"^(?:and\s+|also\s+|so\s+)?(?:please\s+)?(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:just\s+)?"
+    r"(?:(?:be\s+able\s+to|mind)\s+)?",
+    re.I,
+)
+
+
+def _base_form_first(clause: str) -> str:
+    """``clause`` with an opening -ing verb in its base form ("using bullet points" → "use bullet
+    points"), from the lemminflect lexicon, so it reads as the directive it asks for."""
+    first, _, rest = clause.partition(" ")
+    if not first.lower().endswith("ing"):
+        return clause
+    from lemminflect import getLemma
+
+    lemma = getLemma(first.lower(), upos="VERB")
+    return f"{lemma[0]} {rest}".strip() if lemma else clause
+
+
+_SHAPING = re.compile(r"^(?:answer|reply|respond|write|talk|speak|stop)\b", re.I)
 _LATIN_RUN = re.compile(r"[A-Za-z][A-Za-z0-9 ,'’-]*[A-Za-z0-9]")  # an English stretch of a mixed sentence
 
 
@@ -135,6 +158,17 @@ def wished_treatment(sentence: str, message: str = "") -> bool:
     if message and not is_question(sentence) and nickname(sentence, message):
         return True
     s = sentence.strip()
+    modal = _ASKED_OF_KEPT.match(s)
+    if modal and modal.end() and not (_THIS_TEXT.search(s) and not _NAMED_AS.search(s)):
+        # The directive the question asks for, as a directive: "Could you keep it short?" is
+        # "keep it short"; "Would you mind using…" is "use…".
+        rest = s[modal.end() :].rstrip("?？ ").strip()
+        rest = _base_form_first(rest)
+        directed = _DIRECTIVE.search(rest) or (_SHAPING.match(rest) and _OUTPUT.search(rest) is not None)
+        if re.match(r"(?:call|address)\s+me\b", rest, re.I) or (_OUTPUT.search(rest) and directed):
+            return True
+        if _SHAPING.match(rest) and re.match(r"\w+\s+(?:me|back)\b", rest, re.I):
+            return True  # "answer me in French", "write back in short paragraphs"
     naming = bool(_NAMED_AS.search(s) or _NAMED_AS_ZH.search(s) or _GOES_BY.search(s))
     # "that" after a name given is the name ("Everyone calls me Greta, so go with that"), not a text.
     if is_question(sentence) or (_THIS_TEXT.search(sentence) and not naming):

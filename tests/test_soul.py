@@ -106,3 +106,19 @@ def test_a_wish_in_the_english_of_a_mixed_sentence_is_read_as_english():
     assert wished_treatment("以后都no tables please, 手机上看不清。")
     # English inside a Chinese statement of the person's own doings is no wish.
     assert not wished_treatment("我今天写了three paragraphs给老板。")
+
+
+@pytest.mark.parametrize(
+    "sentence, wish",
+    [
+        ("Could you call me Fitz from now on?", True),
+        ("Would you mind keeping your summaries to one paragraph?", True),  # -ing read as its base form
+        ("Can you answer me in Dutch?", True),
+        ("Will you skip the emoji?", True),
+        ("Could you call the plumber about the leak?", False),  # a request to act on someone else
+        ("Can you keep Friday afternoon free?", False),  # keep, but no reply or unit of form
+        ("Would you mind forwarding the invoice to Kees?", False),
+    ],
+)
+def test_a_wish_asked_as_a_modal_question_is_read_as_the_directive_it_asks_for(sentence, wish):
+    assert soul.wished_treatment(sentence) is wish
