@@ -159,13 +159,14 @@ def wished_treatment(sentence: str, message: str = "") -> bool:
         return True
     s = sentence.strip()
     modal = _ASKED_OF_KEPT.match(s)
-    if modal and modal.end() and not (_THIS_TEXT.search(s) and not _NAMED_AS.search(s)):
+    if modal and not (_THIS_TEXT.search(s) and not _NAMED_AS.search(s)):
         # The directive the question asks for, as a directive: "Could you keep it short?" is
         # "keep it short"; "Would you mind using…" is "use…".
         rest = s[modal.end() :].rstrip("?？ ").strip()
         rest = _base_form_first(rest)
         directed = _DIRECTIVE.search(rest) or (_SHAPING.match(rest) and _OUTPUT.search(rest) is not None)
-        if re.match(r"(?:call|address)\s+me\b", rest, re.I) or (_OUTPUT.search(rest) and directed):
+        # "call me Bex", "address me as Dr. Okafor": a name after it, not "call me when it's ready".
+        if re.match(r"(?:call|address)\s+me\s+(?:as\s+)?[\"'“]?[A-Z]", rest) or (_OUTPUT.search(rest) and directed):
             return True
         if _SHAPING.match(rest) and re.match(r"\w+\s+(?:me|back)\b", rest, re.I):
             return True  # "answer me in French", "write back in short paragraphs"

@@ -116,6 +116,7 @@ def test_a_wish_in_the_english_of_a_mixed_sentence_is_read_as_english():
         ("Can you answer me in Dutch?", True),
         ("Will you skip the emoji?", True),
         ("Could you call the plumber about the leak?", False),  # a request to act on someone else
+        ("Could you call me when the report is ready?", False),  # no name after "call me"
         ("Can you keep Friday afternoon free?", False),  # keep, but no reply or unit of form
         ("Would you mind forwarding the invoice to Kees?", False),
     ],
