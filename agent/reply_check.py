@@ -578,7 +578,7 @@ def checked_call(
         if nothing_bears_on(request, known + history):
             return _in_code(model, dont_know(request), "nothing kept holds speaks of what it asks", on_text)
     earlier, said = _earlier(convo, request)
-    if kwargs.get("db") is not None:
+    if choices.check_parrot and kwargs.get("db") is not None:
         # A parrot is a copy of any earlier reply (issue 18), not only of those still in the prompt:
         # the embedded model sees few recent messages, and a `kept ask` or a new chat sees none of
         # the last one's, yet its replies were copied from there.

@@ -484,9 +484,7 @@ def run(
                 say(f"session {session['id']}:")
                 with tempfile.TemporaryDirectory(prefix=f"kept-session-{session['id']}-") as tmp:
                     result = run_session(session, Path(tmp), short=short, say=say)
-                out.append(
-                    (result, grade(result, session, result.today or datetime.now().astimezone().date(), short=short))
-                )
+                out.append((result, grade(result, session, result.today or session_day(), short=short)))
     finally:
         for key, value in saved.items():
             if value is None:

@@ -164,9 +164,9 @@ def wished_treatment(sentence: str, message: str = "") -> bool:
         # "keep it short"; "Would you mind using…" is "use…".
         rest = s[modal.end() :].rstrip("?？ ").strip()
         rest = _base_form_first(rest)
-        directed = _DIRECTIVE.search(rest) or (_SHAPING.match(rest) and _OUTPUT.search(rest) is not None)
+        directed = _DIRECTIVE.search(rest) or _SHAPING.match(rest)
         # "call me Bex", "address me as Dr. Okafor": a name after it, not "call me when it's ready".
-        if re.match(r"(?:call|address)\s+me\s+(?:as\s+)?[\"'“]?[A-Z]", rest) or (_OUTPUT.search(rest) and directed):
+        if re.match(r"(?:call|address)\s+me\s+(?:as\s+)?[\"'“]?[A-Z]", rest) or (directed and _OUTPUT.search(rest)):
             return True
         if _SHAPING.match(rest) and re.match(r"\w+\s+(?:me|back)\b", rest, re.I):
             return True  # "answer me in French", "write back in short paragraphs"
