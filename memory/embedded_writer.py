@@ -490,11 +490,8 @@ def read(db, batch: list, *, cap: int, today: date) -> Written:
 
     # Facts: every other informative sentence, in the order said.
     fplan = reconcile.FactsPlan()
-    known = [
-        (f.id, values(f.text, date.fromisoformat(f.said_on)), f.said_on)
-        for f in fact_log.by_status(db, fact_log.ACTIVE)
-    ]
-    known_text = {f.id: (f.text, f.source_ids) for f in fact_log.by_status(db, fact_log.ACTIVE)}
+    active = {f.id: f for f in fact_log.by_status(db, fact_log.ACTIVE)}
+    known = [(f.id, values(f.text, date.fromisoformat(f.said_on)), f.said_on) for f in active.values()]
     rests: list[reconcile.FactCandidate] = []  # what changes left standing of the facts they replaced
     planned: list[tuple[reconcile.FactCandidate, Values]] = []
     for mid, said_on, s, _ in said:
@@ -528,14 +525,13 @@ def read(db, batch: list, *, cap: int, today: date) -> Written:
                 rests.append(reconcile.FactCandidate(rest, replaced.said_on, replaced.source_ids))
         earlier_known = [(fid, v) for fid, v, on in known if on <= said_on]
         found = _superseded(mine, [v for _, v in earlier_known])
-        old = earlier_known[found][0] if found is not None else None
-        if old is not None:
+        if found is not None:
+            old, old_values = earlier_known[found]
             fplan.updates.append((old, candidate))
-            old_text, old_sources = known_text[old]
-            rest = unchanged_part(old_text, mine, next(v for fid, v, _ in known if fid == old))
+            was = active[old]
+            rest = unchanged_part(was.text, mine, old_values)
             if rest:
-                on = next(day for fid, _, day in known if fid == old)
-                rests.append(reconcile.FactCandidate(rest, on, old_sources))
+                rests.append(reconcile.FactCandidate(rest, was.said_on, was.source_ids))
                 decisions.append(Decision(mid, rest, "fact", f"the rest of fact #{old}, which this changed"))
             known = [k for k in known if k[0] != old]
             decisions.append(Decision(mid, text, f"supersedes #{old}", "same subject, a changed value"))
