@@ -20,8 +20,10 @@ one line per fact or turn, no updates) is read too.
 
 Splits, in the order they print (a missing file is left out):
 
-- ``test8``: tests/data/recall_test8.jsonl, written in the eighth round by another person
+- ``test9``: tests/data/recall_test9.jsonl, written in the ninth round by another person
   without reading the code or the other sets; held out.
+- ``dev9 (was test8)``: tests/data/recall_test8.jsonl, the eighth round's held-out set (a hospital
+  pharmacy manager in Burnaby), read at that round's start and end; dev from the ninth round on.
 - ``dev8 (was test7)``: tests/data/recall_test7.jsonl, the seventh round's held-out set (a
   Rotterdam freight forwarder), read at that round's start and end; dev from the eighth round on.
 - ``dev7 (was test6)``: tests/data/recall_test6.jsonl, the sixth round's held-out set, read in
@@ -51,7 +53,8 @@ from evals.bench.common import render_table
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 SPLITS = {
-    "test8": DATA / "recall_test8.jsonl",
+    "test9": DATA / "recall_test9.jsonl",
+    "dev9 (was test8)": DATA / "recall_test8.jsonl",
     "dev8 (was test7)": DATA / "recall_test7.jsonl",
     "dev7 (was test6)": DATA / "recall_test6.jsonl",
     "dev6 (was test5)": DATA / "recall_test5.jsonl",
@@ -62,7 +65,7 @@ SPLITS = {
     "dev2": DATA / "recall_dev2.jsonl",
     "dev-old": DATA / "recall_dev.jsonl",
 }
-HELD_OUT = frozenset({"test8"})
+HELD_OUT = frozenset({"test9"})
 
 
 def held_out(path: str | Path) -> bool:
