@@ -114,7 +114,7 @@ _TIME_WORDS = re.compile(
     re.I,
 )
 _ZH_TIME = re.compile(
-    f"(?:{CN_NUMERAL}|\\d+)\\s*(?:[月日号点]|年)|每|周[一二三四五六日天末]|星期|年底|月底|春|夏|秋|冬"
+    f"(?:{CN_NUMERAL}|\\d+)\\s*(?:[月日号点]|年(?!级))|每|周[一二三四五六日天末]|星期|年底|月底|春|夏|秋|冬"
 )
 # Dates written as numbers, which hold digits that count nothing.
 _ZH_DATE = re.compile(f"(?:{CN_NUMERAL}|\\d+)\\s*(?:[月日号点时]|年|分)")

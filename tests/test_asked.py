@@ -78,6 +78,8 @@ def test_question_words_say_what_kind_of_value_is_asked(question, kinds):
         ("A van and a trailer are parked outside.", False, False),  # an article counts nothing
         ("每个月第一个星期天开会。", True, False),  # an ordinal says which, not how many
         ("他有三个孩子。", False, True),
+        ("她女儿在城南中学读二年级。", False, False),  # 年级 is a grade at school, not a year
+        ("2027年二月搬家。", True, False),
     ],
 )
 def test_a_fact_holds_a_day_or_a_count_only_when_it_says_one(fact, time, number):

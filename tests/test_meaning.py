@@ -113,6 +113,8 @@ def test_without_the_model_package_it_is_unavailable_and_says_so(monkeypatch):
         ("What's the name of our surveyor?", "surveyor"),
         ("What did Ingrid say about the roof repair?", "roof repair"),  # the topic after "about"
         ("what was agreed about our parking", "parking"),
+        ("What's Prof. Lindqvist's office number?", "office number"),  # a title's full stop ends no word
+        ("When is Ms. Aoki's next visit?", "next visit"),
         ("Where does Ingrid live?", None),  # a verb is asked, no noun
         ("Send Oskar the receipts", None),  # not a question
         ("What's the plan for Friday?", None),  # too general to tell facts apart

@@ -91,7 +91,7 @@ _HAS_CJK = re.compile(f"[{_CJK}]")
 
 # A full stop ends a sentence unless it belongs to a number ("10.30"), an
 # initial or a common abbreviation ("a.m.", "e.g.", "Dr.").
-_ABBREV = re.compile(r"(?:\b[a-z]|\b(?:a\.m|p\.m|e\.g|i\.e|etc|vs|mr|mrs|ms|dr|st|no|approx|incl))\.$", re.I)
+_ABBREV = re.compile(r"(?:\b[a-z]|\b(?:a\.m|p\.m|e\.g|i\.e|etc|vs|mr|mrs|ms|dr|prof|st|no|approx|incl))\.$", re.I)
 _HARD_END = "!?。！？；;\n"
 
 
@@ -1237,7 +1237,8 @@ _FOCUS_EN = [
     # X's FOCUS / my FOCUS after a wh-word and a copula: "what's Ines's shoe size", "when is my next eye test"
     re.compile(
         r"^\W*(?:what|when|where|who|which|how\s+much|how\s+many|how\s+long|how\s+old)(?:['’]s|\s+is|\s+are|\s+was|\s+were)"
-        r"\s+(?:the\s+|a\s+)?(?:[\w-]+\s+){0,3}?[\w-]+['’]s?\s+(?P<focus>(?:[\w-]+\s+){0,2}?[\w-]+)" + _FOCUS_END,
+        r"\s+(?:the\s+|a\s+)?(?:(?:[\w-]+|(?:mr|mrs|ms|dr|prof)\.)\s+){0,3}?[\w-]+['’]s?\s+(?P<focus>(?:[\w-]+\s+){0,2}?[\w-]+)"
+        + _FOCUS_END,
         re.I,
     ),
     # who/what's the FOCUS (of|on|for…): "who's the caterer for the gala", "what's the door code at the studio"
