@@ -61,7 +61,8 @@ def test_gate_splits_are_chosen_by_name_and_held_out_ones_can_be_left_out():
     assert list(gate.chosen(["test4"])) == ["dev5 (was test4)"]
     assert list(gate.chosen(["test7"])) == ["dev8 (was test7)"]
     assert list(gate.chosen(["test8"])) == ["dev9 (was test8)"]
-    for held in ("test9",):
+    assert list(gate.chosen(["test9"])) == ["dev10 (was test9)"]
+    for held in ("test10", "test11"):
         assert held not in gate.chosen(dev_only=True) and held in gate.chosen()
 
 
@@ -71,12 +72,12 @@ def test_gate_misses_refuses_a_held_out_split_by_name_or_by_file(tmp_path, monke
     from agent.cli import app
 
     # A stand-in file at the held-out split's place: the test never reads the held-out data.
-    stand_in = tmp_path / "recall_test9.jsonl"
+    stand_in = tmp_path / "recall_test10.jsonl"
     stand_in.write_text(gate.SPLITS["dev2"].read_text(encoding="utf-8"), encoding="utf-8")
-    monkeypatch.setitem(gate.SPLITS, "test9", stand_in)
+    monkeypatch.setitem(gate.SPLITS, "test10", stand_in)
     runner = CliRunner()
     for args in (
-        ["--split", "test9"],
+        ["--split", "test10"],
         ["--file", str(stand_in)],
     ):
         result = runner.invoke(app, ["bench", "gate", "--misses", *args])

@@ -20,8 +20,10 @@ one line per fact or turn, no updates) is read too.
 
 Splits, in the order they print (a missing file is left out):
 
-- ``test9``: tests/data/recall_test9.jsonl, written in the ninth round by another person
-  without reading the code or the other sets; held out.
+- ``test10``, ``test11``: tests/data/recall_test10.jsonl and recall_test11.jsonl, written in the tenth
+  round by two other people (a helper each) without reading the code or the other sets; held out.
+- ``dev10 (was test9)``: tests/data/recall_test9.jsonl, the ninth round's held-out set (a brewery
+  owner in Melbourne), read at that round's start and end; dev from the tenth round on.
 - ``dev9 (was test8)``: tests/data/recall_test8.jsonl, the eighth round's held-out set (a hospital
   pharmacy manager in Burnaby), read at that round's start and end; dev from the ninth round on.
 - ``dev8 (was test7)``: tests/data/recall_test7.jsonl, the seventh round's held-out set (a
@@ -53,7 +55,9 @@ from evals.bench.common import render_table
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 SPLITS = {
-    "test9": DATA / "recall_test9.jsonl",
+    "test10": DATA / "recall_test10.jsonl",
+    "test11": DATA / "recall_test11.jsonl",
+    "dev10 (was test9)": DATA / "recall_test9.jsonl",
     "dev9 (was test8)": DATA / "recall_test8.jsonl",
     "dev8 (was test7)": DATA / "recall_test7.jsonl",
     "dev7 (was test6)": DATA / "recall_test6.jsonl",
@@ -65,7 +69,7 @@ SPLITS = {
     "dev2": DATA / "recall_dev2.jsonl",
     "dev-old": DATA / "recall_dev.jsonl",
 }
-HELD_OUT = frozenset({"test9"})
+HELD_OUT = frozenset({"test10", "test11"})
 
 
 def held_out(path: str | Path) -> bool:
