@@ -333,8 +333,13 @@ _OBJECT_START = _DETERMINERS | {
     "today",
     "tonight",
 }
+# The lead-ins that open a sentence without being part of its clause: interjections, discourse
+# adverbs and the chat abbreviations that stand for them ("fyi" = for your information, "btw" =
+# by the way, "tbh", "fwiw", "imo", "iirc", "afaik"): a closed class. Unread, an abbreviation the
+# lexicon lacks reads as a verb before its object ("fyi the vendor changed…" as "text the team").
 _LEAD_IN = re.compile(
-    r"^(?:(?:please|pls|plz|ok(?:ay)?|so|now|then|also|and|hey|hi|right|alright|quickly|kept|actually|oh|well)\b[,\s]*)+",
+    r"^(?:(?:please|pls|plz|ok(?:ay)?|so|now|then|also|and|hey|hi|right|alright|quickly|kept|actually|oh|well"
+    r"|fyi|btw|tbh|fwiw|imo|imho|iirc|afaik|ps|nb)\b[,:\s]*)+",
     re.I,
 )
 _TAG = re.compile(
@@ -465,6 +470,8 @@ def _en_act(sentence: str) -> str:
         return QUESTION if asked else STATEMENT
     head = _HEAD.match(s)
     if head and not _LEADING_CLAUSE.match(body):
+        if _apposition(s[: head.start("rest")], head.group("rest")):
+            return STATEMENT  # "Theodora Pennington-Yusuf, practice manager at Barbican Smiles."
         return _en_act(head.group("rest"))  # "Update: the launch moved…", "Dana, book the room"
     about = _ABOUT.match(body)
     if about:
@@ -521,6 +528,27 @@ def _en_act(sentence: str) -> str:
     if _NOT_KNOWING.search(body) or _LATE_QUESTION.search(body):
         return QUESTION
     return QUESTION if asked else STATEMENT
+
+
+def _apposition(label: str, rest: str) -> bool:
+    """Whether ``rest`` describes the name before its comma instead of ordering it to act: the
+    label is a name (capitalised words, none a verb the lexicon knows), and what follows opens
+    with a compound noun ("practice manager at…", "project lead for…", "office manager,"): a
+    word that may be a noun, then one the lexicon knows only as a noun, then a preposition, a
+    break or the end. A vocative's order acts on an object ("Bo, send me the receipts", "Dana,
+    book the room"), which a noun-only second word is not."""
+    names = _WORD.findall(label)
+    if not names or not all(w[:1].isupper() and "VERB" not in _lemmas(w.lower()) for w in names):
+        return False
+    words = _WORD.findall(rest)
+    if len(words) < 2 or not words[1].islower():
+        return False
+    first, second = _lemmas(words[0].lower()), _lemmas(words[1])
+    if "NOUN" not in first or set(second) != {"NOUN"}:
+        return False
+    after = rest.split(words[1], 1)[1].lstrip()
+    third = words[2].lower() if len(words) > 2 else ""
+    return not after or after[0] in ",;.!-–—" or third in _PREPOSITIONS | {"at", "of", "for", "in", "on", "with"}
 
 
 def _unless_asking(rest: str) -> str:
@@ -723,6 +751,9 @@ _ZH_IMPERATIVE = re.compile(
 # make it, which would close with nothing or with 吧.
 _ZH_CHANGED = re.compile(r"^(?:改到|改成|推迟|提前|取消)[^，,。；;！!？?吧]*了$")
 _ZH_WANT_YOU = re.compile(r"^我(?:需要|想要|想让|要|希望)(?:你|您)")
+# A coverb or a verb of telling whose object is the listener (跟你说一声, 告诉你, 给你发个…): the
+# speaker is its dropped subject, telling kept something, not asking kept to act on anyone.
+_ZH_TO_YOU = re.compile(r"^(?:跟|和|同|与|给|向|对|告诉|通知|提醒)(?:你|您)")
 # How to address or answer the person: 叫我小林, 称呼我王老师, 用中文回答, 回答简短一点.
 _ZH_TALK = re.compile(
     r"^(?:(?:请|以后|今后|从现在起|从现在开始|之后|麻烦|你|您|就|都|可以)[，,]?)*"
@@ -754,7 +785,7 @@ def _zh_act(sentence: str) -> str:
         return REQUEST
     final_q = bool(_ZH_FINAL_Q.search(s))
     question = bool(_ZH_WH.search(body) or final_q)
-    if not _ZH_SUBJECT_I.match(body):
+    if not _ZH_SUBJECT_I.match(body) and not _ZH_TO_YOU.match(body):
         # An opening verb or coverb asks even with a question word inside ("告诉她们在哪里" tells).
         if not final_q and _ZH_IMPERATIVE.match(body) and not _ZH_CHANGED.match(body):
             return REQUEST
