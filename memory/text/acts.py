@@ -746,10 +746,13 @@ _ZH_DONE = re.compile("了|过(?!来|去)")
 _ZH_IMPERATIVE = re.compile(
     r"^(?:(?:让|叫)(?!我|什么|啥)|把|将|给.{1,40}?(?:发|打|回|写|转)|跟.{1,40}?说|提醒|安排|预约|预订|订|约|加|添加|新建|创建|取消|删除|删掉|改到|改成|推迟|提前|告诉|通知|回复|转发|发(?:给|个|一|封|条)|记(?:一下|下|得提醒))"
 )
-# A verb of change opening a clause, closed by the sentence-final 了 of a change of state: a
-# report that the change happened ("改到11月13号了", "推迟到五月了", "取消了"), not an order to
-# make it, which would close with nothing or with 吧.
-_ZH_CHANGED = re.compile(r"^(?:改到|改成|推迟|提前|取消)[^，,。；;！!？?吧]*了$")
+# What may stand between an opening verb and a sentence-final 了 that is the verb's own change of
+# state: nothing (取消了, 约了), a result (订好了, 发完了, 删掉了), or a goal or a new value after
+# 到/成/为/至 (改到11月13号了, 推迟到五月了, 改成线上了). Closed, it reports that the change happened;
+# an order would close with nothing or with 吧. Any other words before the 了 may be a clause of
+# their own (告诉她会议取消了: the message's 了) or a 把 object (把会取消了, an order), so they read
+# as the order they open.
+_ZH_CHANGED = re.compile(r"^(?:[好完掉]|(?:到|成|为|至)[^，,。；;！!？?吧]+)?了$")
 _ZH_WANT_YOU = re.compile(r"^我(?:需要|想要|想让|要|希望)(?:你|您)")
 # A coverb or a verb of telling whose object is the listener (跟你说一声, 告诉你, 给你发个…): the
 # speaker is its dropped subject, telling kept something, not asking kept to act on anyone.
@@ -787,7 +790,10 @@ def _zh_act(sentence: str) -> str:
     question = bool(_ZH_WH.search(body) or final_q)
     if not _ZH_SUBJECT_I.match(body) and not _ZH_TO_YOU.match(body):
         # An opening verb or coverb asks even with a question word inside ("告诉她们在哪里" tells).
-        if not final_q and _ZH_IMPERATIVE.match(body) and not _ZH_CHANGED.match(body):
+        opening = _ZH_IMPERATIVE.match(body)
+        # An opening verb ending in its goal's 到/成 (改到, 改成) keeps it for the reading of what follows.
+        after = opening.end() - (body[opening.end() - 1 : opening.end()] in ("到", "成")) if opening else 0
+        if not final_q and opening and not _ZH_CHANGED.match(body[after:]):
             return REQUEST
         if (
             not question
