@@ -25,7 +25,7 @@ from typing import Any
 from agent.models.base import Message, Model, Response, ToolSpec, Usage
 from agent.models.calls import call_model
 from memory.text import words
-from memory.text.acts import about_the_person, asks_for_help, is_question, is_request
+from memory.text.acts import about_the_person, asks_for_help, asks_how_addressed, is_question, is_request
 
 # Tools named like these only look things up; every other tool acts.
 READING = ("list_", "search_", "get_", "find_")
@@ -422,9 +422,13 @@ def unknown_to_kept(request: str, known: list[str], tools: list[ToolSpec] | None
     asked = content_words(request)
     if not asked:
         return False
+    from memory.recall import store_names
+
+    if set(words.tokens(request)) & set(store_names(known)):
+        return False  # a name kept holds: whether anything was said of it is nothing_bears_on's to judge
     held = content_words("\n".join(known))
     missing = asked - held
-    return len(missing) * 2 >= len(asked) and not missing & _listed(tools)
+    return len(missing) * 2 > len(asked) and not missing & _listed(tools)
 
 
 # What a question asks for, where acts.focus() reads no phrase: the noun counted ("how many
@@ -680,7 +684,8 @@ def checked_call(
         and not asks_for_help(request)
     ):
         return _in_code(model, acknowledgement(request, today or date.today()), "a statement", on_text)
-    if choices.dont_know_in_code and not done and known is not None:
+    # How kept addresses the person is SOUL's to answer, in whatever words it holds it.
+    if choices.dont_know_in_code and not done and known is not None and not asks_how_addressed(request):
         # The chat's messages, less the question itself (a person's message before it may be merged into it).
         history = [m.content for m in convo if m.role in ("user", "assistant", "tool") and m.content]
         if history and history[-1].endswith(request):

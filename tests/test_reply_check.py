@@ -175,6 +175,28 @@ def test_a_question_the_chat_or_a_look_up_can_answer_goes_to_the_model(question)
     assert not reply_check.unknown_to_kept(question, known, _specs())
 
 
+@pytest.mark.parametrize(
+    "question, known",
+    [
+        # A name the chat holds: whether anything was said of it is judged by what bears on it.
+        ("remind me what I promised Dr Okonjo?", ["I told Dr Okonjo I'd send the ward rota by Friday."]),
+        # Half the words held (the rota), the promise said in other words ("I told Dev I'd…").
+        ("who did I promise the rota to?", ["I told him I'd get the staff rota out by Monday."]),
+    ],
+)
+def test_a_question_half_of_whose_words_or_whose_names_are_held_is_not_unknown(question, known):
+    assert not reply_check.unknown_to_kept(question, known, _specs())
+
+
+def test_how_kept_addresses_the_person_is_never_i_dont_know_in_code(db):
+    model = EmbeddedLike([text("我不知道你希望我怎么称呼你。")])
+    s = session(db, model)
+    run_turn(s, "我哥哥住在青岛。")  # a statement: acknowledged in code
+    # 我的 makes it a question about the person's world, which nothing in the chat speaks of.
+    assert run_turn(s, "你平常是怎么称呼我的？").reply == "我不知道你希望我怎么称呼你。"
+    model.assert_complete()
+
+
 def test_a_request_is_shown_to_the_embedded_model_alone(db):
     model = EmbeddedLike(
         [tool_call("schedule_meeting", title="Atlas plan", start="tomorrow 14:00", attendees=["Marco"])]

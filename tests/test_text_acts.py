@@ -532,3 +532,20 @@ def test_a_le_owned_by_a_carried_message_or_a_ba_order_leaves_the_order(text):
     from memory.text.acts import is_request
 
     assert is_request(text), text
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("What do you call me again?", True),
+        ("what name have you got for me", True),
+        ("你一般怎么称呼我？", True),
+        ("Call me Bea from now on.", False),  # a wish, not a question
+        ("Who should I call about the boiler?", False),
+        ("What is my landlord called?", False),
+    ],
+)
+def test_asking_what_kept_calls_the_person_is_read(text, expected):
+    from memory.text.acts import asks_how_addressed
+
+    assert asks_how_addressed(text) is expected

@@ -580,6 +580,21 @@ def about_talk(text: str) -> bool:
     return bool(_BE_MANNER.match(s)) and not re.match(r"^be\s+(?:there|here|at|in|on|back|ready)\b", s, re.I)
 
 
+# Asking how kept addresses the person: a verb of addressing (the class _ADDRESS_ME and _ZH_TALK
+# read in wishes) with the person as its object, or the name kept has for them ("what do you
+# call me", "what name do you have down for me", 你平常怎么称呼我). SOUL holds the answer,
+# whatever words it uses for it.
+_ASKS_ADDRESS = re.compile(
+    r"\b(?:call|address|refer\s+to)\s+me\b|\bname\b[^.?!]{0,30}\b(?:for|of)\s+me\b|(?:称呼|叫|喊)我",
+    re.I,
+)
+
+
+def asks_how_addressed(text: str) -> bool:
+    """Whether a question asks what kept calls the person ("what do you call me?", 你怎么称呼我)."""
+    return is_question(text) and _ASKS_ADDRESS.search(_clean(text)) is not None
+
+
 def _verb_phrase(rest: str) -> bool:
     """Whether ``rest`` opens with a verb (base form or -ing), not a subject of its own."""
     words = _WORD.findall(rest)
