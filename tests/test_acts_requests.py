@@ -127,6 +127,8 @@ def test_asking_leave_to_act_is_read(text, expected):
         "跟你说一声，新买的两台打印机今天到了。",
         "告诉你个好消息，合同签下来了。",
         "给你发个截图，这是上周的排班。",
+        # A suggestion's 吧 is its own clause's: here it only asks how to be called.
+        "同事们都叫我小满，你也这么叫我吧。",
     ],
 )
 def test_introductions_and_tellings_that_look_like_orders_are_no_requests(text):
@@ -142,6 +144,8 @@ def test_introductions_and_tellings_that_look_like_orders_are_no_requests(text):
         "fyi, email the slides to Ana.",
         "跟老王说一声，明天的会取消。",
         "给小李发个消息，说我晚点到。",
+        "会议室我订不到，你帮我问问前台吧。",
+        "大家都在等，退他三百块吧。",
     ],
 )
 def test_orders_after_a_name_a_lead_in_or_to_someone_else_stay_requests(text):

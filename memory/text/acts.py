@@ -774,7 +774,7 @@ _ZH_WANT_YOU = re.compile(r"^我(?:需要|想要|想让|要|希望)(?:你|您)")
 _ZH_TO_YOU = re.compile(r"^(?:跟|和|同|与|给|向|对|告诉|通知|提醒)(?:你|您)")
 # How to address or answer the person: 叫我小林, 称呼我王老师, 用中文回答, 回答简短一点.
 _ZH_TALK = re.compile(
-    r"^(?:(?:请|以后|今后|从现在起|从现在开始|之后|麻烦|你|您|就|都|可以)[，,]?)*"
+    r"^(?:(?:请|以后|今后|从现在起|从现在开始|之后|麻烦|你|您|就|都|也|还是|这么|这样|可以)[，,]?)*"
     r"(?:(?:叫|称呼|喊)我(?![明今后早晚下上\d一二三四五六七八九十点]|起床)"
     r"|(?:用|说)[^，,。]{1,6}?(?:回答|回复|说话|写|聊|交流|跟我说|和我说|跟我聊|和我聊)"
     r"|(?:回答|回复|说话|回话|写)(?:我)?(?:要|就|请|得|尽量)?(?:简短|简洁|短|详细|正式|随意|口语|用))"
@@ -813,7 +813,11 @@ def _zh_act(sentence: str) -> str:
         if (
             not question
             and not done
-            and ((_ZH_COVERB.match(body) and _ZH_LIGHT_VERB.search(body)) or _ZH_SUGGEST.search(s))
+            and (
+                (_ZH_COVERB.match(body) and _ZH_LIGHT_VERB.search(body))
+                # The suggestion is its own clause's: "大家都叫我阿琪，你也这么叫我吧" asks only how to be called.
+                or (_ZH_SUGGEST.search(s) and not _ZH_TALK.match(_zh_body(re.split("[，,]", body)[-1])[1]))
+            )
         ):
             return REQUEST
     return QUESTION if question else STATEMENT
