@@ -312,12 +312,16 @@ def repeats(
     # short answer again ("The Atlas budget is now 55,000 euros.") and may
     # quote memory or the person's own sentence; one that shares none is a copy.
     answers = is_question(request) and bool(set(words.tokens(reply)) & set(words.tokens(request)))
-    sources = [(request, "the person's message")] + [(e, "an earlier reply") for e in earlier]
+    # An answer may say the question back with the value it asks for ("车队现在有52辆冷藏车" to
+    # "车队现在有多少辆冷藏车？"): a reply holding a value of the asked kind the question lacks
+    # is no copy of it.
+    sources = [] if _adds_asked_value(reply, request) else [(request, "the person's message")]
+    sources += [(e, "an earlier reply") for e in earlier]
     asked = set(words.tokens(request))
     sources += [
         (m, "an earlier message of the person's") for m in said if not answers or not set(words.tokens(m)) & asked
     ]
-    if not answers:
+    if not answers and not asks_how_addressed(request):  # how kept calls them is SOUL's words
         sources += [(m, "a memory block") for m in memory]
     for source, label in sources:
         if mine and mine == _plain(source) and not (answers and source is not request):
@@ -326,6 +330,16 @@ def repeats(
         if share >= PARROT_CONTAINMENT:
             return f"{share:.0%} of its word trigrams repeat {label}"
     return ""
+
+
+def _adds_asked_value(reply: str, request: str) -> bool:
+    """Whether ``reply`` holds a value of a kind the question ``request`` asks for (memory/asked.py
+    reads both) that the question itself does not hold."""
+    from memory import asked
+
+    if not is_question(request):
+        return False
+    return any(asked.holds_kind(k, reply) and not asked.holds_kind(k, request) for k in asked.kinds(request))
 
 
 # ---------------------------------------------------------------- requests
@@ -585,7 +599,7 @@ def no_value_of_kind(request: str, known: list[str], tools: list[ToolSpec] | Non
     lines = [line for text in texts for line in text]
     if not lines or self_contained(request, frozenset(store_names(lines))) is not None:
         return False
-    thing = {w for w in _words_of(request) - _QUESTION_WORDS if not asked.value_kind(w)}
+    thing = _thing_words(request)
     if not thing or thing & _tool_words(tools):
         return False
     if not any(thing & _words_of(line) for line in lines):
@@ -604,6 +618,34 @@ def no_value_of_kind(request: str, known: list[str], tools: list[ToolSpec] | Non
         return not holding  # without the meaning model a value said in other words cannot be ruled out
     vectors = meaning.embed([_english(request)] + [_english(line) for line in holding])
     return float((vectors[1:] @ vectors[0]).max()) < NEAR_VALUE
+
+
+def _thing_words(question: str) -> set[str]:
+    """The content words of what a question asks about: without its question words, the words
+    naming a form of value (time, date, price) and number words. A Chinese question is read by
+    its English senses (its character pairs, 那个 or 个仓, are no words of a thing)."""
+    from memory import asked
+    from memory.text.numbers import en_int
+    from memory.text.overlap import content_words
+
+    found = content_words(_english(question)) - {w for w in content_words(question) if words.has_cjk(w)}
+    return {
+        w
+        for w in found - _QUESTION_WORDS
+        if not asked.value_kind(w) and en_int(w) is None and not any(ch.isdigit() for ch in w)
+    }
+
+
+def _said_before(db: Any, request: str, limit: int = 400) -> list[str]:
+    """The person's stored messages, oldest first, less this turn's own."""
+    if db is None:
+        return []
+    from memory import messages
+
+    said = [m.text for m in messages.history(db, limit=limit) if m.role == "user" and m.text]
+    if said and said[-1].strip() == request.strip():
+        said.pop()
+    return said
 
 
 def held_by_tools(db: Any) -> list[str]:
@@ -690,6 +732,9 @@ def checked_call(
         history = [m.content for m in convo if m.role in ("user", "assistant", "tool") and m.content]
         if history and history[-1].endswith(request):
             history[-1] = history[-1][: -len(request)]
+        # The person's earlier messages beyond the few the embedded model is shown: what kept
+        # holds is all it was told, not the recent window (an introduction ten turns back).
+        history += [t for t in _said_before(kwargs.get("db"), request) if t not in history]
         if unknown_to_kept(request, known + history, tools):
             return _in_code(model, dont_know(request), "nothing kept holds answers it", on_text)
         if nothing_bears_on(request, known + history):
