@@ -25,7 +25,7 @@ from typing import Any
 from agent.models.base import Message, Model, Response, ToolSpec, Usage
 from agent.models.calls import call_model
 from memory.text import words
-from memory.text.acts import about_the_person, asks_for_help, is_question, is_request
+from memory.text.acts import about_the_person, asks_for_help, asks_how_addressed, is_question, is_request
 
 # Tools named like these only look things up; every other tool acts.
 READING = ("list_", "search_", "get_", "find_")
@@ -312,12 +312,16 @@ def repeats(
     # short answer again ("The Atlas budget is now 55,000 euros.") and may
     # quote memory or the person's own sentence; one that shares none is a copy.
     answers = is_question(request) and bool(set(words.tokens(reply)) & set(words.tokens(request)))
-    sources = [(request, "the person's message")] + [(e, "an earlier reply") for e in earlier]
+    # An answer may say the question back with the value it asks for ("车队现在有52辆冷藏车" to
+    # "车队现在有多少辆冷藏车？"): a reply holding a value of the asked kind the question lacks
+    # is no copy of it.
+    sources = [] if _adds_asked_value(reply, request) else [(request, "the person's message")]
+    sources += [(e, "an earlier reply") for e in earlier]
     asked = set(words.tokens(request))
     sources += [
         (m, "an earlier message of the person's") for m in said if not answers or not set(words.tokens(m)) & asked
     ]
-    if not answers:
+    if not answers and not asks_how_addressed(request):  # how kept calls them is SOUL's words
         sources += [(m, "a memory block") for m in memory]
     for source, label in sources:
         if mine and mine == _plain(source) and not (answers and source is not request):
@@ -326,6 +330,16 @@ def repeats(
         if share >= PARROT_CONTAINMENT:
             return f"{share:.0%} of its word trigrams repeat {label}"
     return ""
+
+
+def _adds_asked_value(reply: str, request: str) -> bool:
+    """Whether ``reply`` holds a value of a kind the question ``request`` asks for (memory/asked.py
+    reads both) that the question itself does not hold."""
+    from memory import asked
+
+    if not is_question(request):
+        return False
+    return any(asked.holds_kind(k, reply) and not asked.holds_kind(k, request) for k in asked.kinds(request))
 
 
 # ---------------------------------------------------------------- requests
@@ -422,12 +436,13 @@ def unknown_to_kept(request: str, known: list[str], tools: list[ToolSpec] | None
     asked = content_words(request)
     if not asked:
         return False
+    from memory.recall import store_names
+
+    if set(words.tokens(request)) & set(store_names(known)):
+        return False  # a name kept holds: whether anything was said of it is nothing_bears_on's to judge
     held = content_words("\n".join(known))
     missing = asked - held
-    listing = content_words(
-        " ".join(f"{t.name.replace('_', ' ')} {t.description}" for t in tools or [] if t.name.startswith("list_"))
-    )
-    return len(missing) * 2 >= len(asked) and not missing & listing
+    return len(missing) * 2 > len(asked) and not missing & _listed(tools)
 
 
 # What a question asks for, where acts.focus() reads no phrase: the noun counted ("how many
@@ -525,6 +540,149 @@ def nothing_bears_on(request: str, known: list[str]) -> bool:
     return float((vectors[1:] @ vectors[0]).max()) < BEARS
 
 
+# The kinds of value a line can be read to hold surely (memory/asked.py's ``holds_kind``): a day
+# or a time, a number, an email address, a phone number. A person or a place may be named in any
+# way, so a question asking for one is never judged by kind.
+_READABLE_KINDS = frozenset({"time", "number", "email", "phone"})
+# How near in meaning (memory/meaning.py) a line holding a value of the asked kind must be to the
+# question to count as speaking of it in other words: measured on the dev first sessions, answers
+# scored 0.53-0.90 against their question, and the nearest value-holding line of a never-said
+# question 0.23-0.42 ("What time does the practice close on Saturdays?" against a meeting "at
+# 8:15am, before clinic starts").
+NEAR_VALUE = 0.50
+
+
+def _english(text: str) -> str:
+    from memory.text import bilingual
+
+    return bilingual.english_reading(text) if words.has_cjk(text) else text
+
+
+def _words_of(text: str) -> set[str]:
+    """A text's content words in either script: its own tokens and its English reading's."""
+    from memory.text.overlap import content_words
+
+    return content_words(text) | content_words(_english(text)) if words.has_cjk(text) else content_words(text)
+
+
+def no_value_of_kind(request: str, known: list[str], tools: list[ToolSpec] | None = None) -> bool:
+    """A question asking for a kind of value (a time, a number…) about something kept knows of,
+    where no known line holds a value of that kind for it.
+
+    The kind is read from the question's words (memory/asked.py: ``kinds`` for when / what time
+    / how many / 多少, ``value_kind`` for an attribute naming a form, "the price", 电话). The thing
+    asked about is the question's content words without its question and form words. It is
+    spoken of when a known line shares one of them (in either script); the question is
+    answerable when a line holding a value of the kind shares one (or follows one that does, in
+    the same message: "We opened a noodle bar. It seats 45."), or is near it in meaning.
+    So "What time does the practice close on Saturdays?", after an introduction naming the
+    practice and a meeting "tomorrow at 8:15am, before clinic starts", is unknown: the practice
+    was spoken of, never with a time. A thing never spoken of is left to the other tests (a
+    value may be known in other words); a question a look-up tool can answer (it names a day,
+    or what kept's tools hold: a meeting, a task, a message) goes to the model."""
+    from memory import asked, meaning
+    from memory.recall import store_names
+    from memory.text import dates
+    from memory.text.acts import self_contained, split
+
+    if not is_question(request) or is_request(request) or dates.mentions_time(request):
+        return False
+    wanted = set(asked.kinds(request))
+    attribute = asked_for(request)
+    form = asked.value_kind(attribute) if attribute else None
+    if form:
+        wanted.add(form)
+    wanted &= _READABLE_KINDS
+    if not wanted:
+        return False
+    texts = [[line for line in split(text) if line.strip()] for text in known]
+    lines = [line for text in texts for line in text]
+    if not lines or self_contained(request, frozenset(store_names(lines))) is not None:
+        return False
+    thing = _thing_words(request)
+    if not thing or thing & _tool_words(tools):
+        return False
+    if not any(thing & _words_of(line) for line in lines):
+        return False
+    holding = []
+    for text in texts:
+        before = False  # the sentence before spoke of the thing: this one may go on about it ("It seats 45.")
+        for line in text:
+            speaks = bool(thing & _words_of(line))
+            if any(asked.holds_kind(k, line) for k in wanted):
+                if speaks or before:
+                    return False
+                holding.append(line)
+            before = speaks
+    if not holding or not (meaning.enabled() and meaning.available()):
+        return not holding  # without the meaning model a value said in other words cannot be ruled out
+    vectors = meaning.embed([_english(request)] + [_english(line) for line in holding])
+    return float((vectors[1:] @ vectors[0]).max()) < NEAR_VALUE
+
+
+def _thing_words(question: str) -> set[str]:
+    """The content words of what a question asks about: without its question words, the words
+    naming a form of value (time, date, price) and number words. A Chinese question is read by
+    its English senses (its character pairs, 那个 or 个仓, are no words of a thing)."""
+    from memory import asked
+    from memory.text.numbers import en_int
+    from memory.text.overlap import content_words
+
+    found = content_words(_english(question)) - {w for w in content_words(question) if words.has_cjk(w)}
+    return {
+        w
+        for w in found - _QUESTION_WORDS
+        if not asked.value_kind(w) and en_int(w) is None and not any(ch.isdigit() for ch in w)
+    }
+
+
+def _said_before(db: Any, request: str, limit: int = 400) -> list[str]:
+    """The person's stored messages, oldest first, less this turn's own."""
+    if db is None:
+        return []
+    from memory import messages
+
+    said = [m.text for m in messages.history(db, limit=limit) if m.role == "user" and m.text]
+    if said and said[-1].strip() == request.strip():
+        said.pop()
+    return said
+
+
+def held_by_tools(db: Any) -> list[str]:
+    """What the calendar and the task list hold, one line each (a title, who, when): a value asked
+    for may be there though no message or fact says it ("When is the launch?" after a booking in
+    another chat)."""
+    if db is None:
+        return []
+    import sqlite3
+
+    from tools import lists
+
+    try:
+        events = [f"{e.title} with {', '.join(e.attendees)} at {e.start.isoformat()}" for e in lists.events(db)]
+        tasks = [f"{t.title} for {t.assignee} due {t.due or ''}" for t in lists.tasks(db, status="open")]
+    except sqlite3.Error:  # a store without the tools' tables
+        return []
+    return events + tasks
+
+
+def _tool_words(tools: list[ToolSpec] | None) -> set[str]:
+    """The words of kept's tools' names (meeting, event, message, task): a question about what
+    they hold is a look-up's to answer."""
+    from memory.text.overlap import content_words
+
+    return content_words(" ".join(t.name.replace("_", " ") for t in tools or []))
+
+
+def _listed(tools: list[ToolSpec] | None) -> set[str]:
+    """The content words of what the look-up tools list (calendar, tasks, sent messages)."""
+    from memory.text.overlap import content_words
+
+    return content_words(
+        " ".join(f"{t.name.replace('_', ' ')} {t.description}" for t in tools or [] if t.name.startswith("list_"))
+    )
+
+
 def checked_call(
     model: Model,
     convo: list[Message],
@@ -568,15 +726,21 @@ def checked_call(
         and not asks_for_help(request)
     ):
         return _in_code(model, acknowledgement(request, today or date.today()), "a statement", on_text)
-    if choices.dont_know_in_code and not done and known is not None:
+    # How kept addresses the person is SOUL's to answer, in whatever words it holds it.
+    if choices.dont_know_in_code and not done and known is not None and not asks_how_addressed(request):
         # The chat's messages, less the question itself (a person's message before it may be merged into it).
         history = [m.content for m in convo if m.role in ("user", "assistant", "tool") and m.content]
         if history and history[-1].endswith(request):
             history[-1] = history[-1][: -len(request)]
+        # The person's earlier messages beyond the few the embedded model is shown: what kept
+        # holds is all it was told, not the recent window (an introduction ten turns back).
+        history += [t for t in _said_before(kwargs.get("db"), request) if t not in history]
         if unknown_to_kept(request, known + history, tools):
             return _in_code(model, dont_know(request), "nothing kept holds answers it", on_text)
         if nothing_bears_on(request, known + history):
             return _in_code(model, dont_know(request), "nothing kept holds speaks of what it asks", on_text)
+        if no_value_of_kind(request, known + history + held_by_tools(kwargs.get("db")), tools):
+            return _in_code(model, dont_know(request), "nothing kept holds has a value of the kind asked", on_text)
     earlier, said = _earlier(convo, request)
     if choices.check_parrot and kwargs.get("db") is not None:
         # A parrot is a copy of any earlier reply (issue 18), not only of those still in the prompt:

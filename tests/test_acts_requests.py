@@ -111,3 +111,42 @@ def test_a_wish_about_talk_joined_by_a_comma_is_no_request():
 )
 def test_asking_leave_to_act_is_read(text, expected):
     assert asks_leave(text) is expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A full name, then what the person is: an apposition, not an order to the named.
+        "Good evening! Marta Lindqvist-Oyelaran, office manager at Kestrel Labs, a biotech firm in Turku.",
+        "Ines Moreau, support manager at Quill, a print shop in Lyon.",
+        # Chat abbreviations that stand for lead-ins ("for your information", "by the way").
+        "fyi the printer we lease from Copyco, Printwise, bills us £40 a month",
+        "btw the venue changed to Hall B.",
+        "FYI: the landlord raised the rent to 900.",
+        # A coverb or a verb of telling with the listener as its object: the speaker tells kept.
+        "跟你说一声，新买的两台打印机今天到了。",
+        "告诉你个好消息，合同签下来了。",
+        "给你发个截图，这是上周的排班。",
+        # A suggestion's 吧 is its own clause's: here it only asks how to be called.
+        "同事们都叫我小满，你也这么叫我吧。",
+    ],
+)
+def test_introductions_and_tellings_that_look_like_orders_are_no_requests(text):
+    assert not is_request(text), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Bo, send me the receipts.",
+        "Dana, book the room for Friday.",
+        "btw, can you send Ana the slides?",
+        "fyi, email the slides to Ana.",
+        "跟老王说一声，明天的会取消。",
+        "给小李发个消息，说我晚点到。",
+        "会议室我订不到，你帮我问问前台吧。",
+        "大家都在等，退他三百块吧。",
+    ],
+)
+def test_orders_after_a_name_a_lead_in_or_to_someone_else_stay_requests(text):
+    assert is_request(text), text

@@ -5,7 +5,7 @@ failed replies kept out of the model's history, /clear."""
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -16,7 +16,7 @@ from agent.models.choices import EMBEDDED
 from agent.models.scripted import ScriptedModel, text, tool_call
 from memory import messages as store
 from memory.text import acts
-from tools import all_tools
+from tools import all_tools, lists
 
 TZ = ZoneInfo("Europe/Berlin")
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=TZ)
@@ -175,6 +175,28 @@ def test_a_question_the_chat_or_a_look_up_can_answer_goes_to_the_model(question)
     assert not reply_check.unknown_to_kept(question, known, _specs())
 
 
+@pytest.mark.parametrize(
+    "question, known",
+    [
+        # A name the chat holds: whether anything was said of it is judged by what bears on it.
+        ("remind me what I promised Dr Okonjo?", ["I told Dr Okonjo I'd send the ward rota by Friday."]),
+        # Half the words held (the rota), the promise said in other words ("I told Dev I'd…").
+        ("who did I promise the rota to?", ["I told him I'd get the staff rota out by Monday."]),
+    ],
+)
+def test_a_question_half_of_whose_words_or_whose_names_are_held_is_not_unknown(question, known):
+    assert not reply_check.unknown_to_kept(question, known, _specs())
+
+
+def test_how_kept_addresses_the_person_is_never_i_dont_know_in_code(db):
+    model = EmbeddedLike([text("我不知道你希望我怎么称呼你。")])
+    s = session(db, model)
+    run_turn(s, "我哥哥住在青岛。")  # a statement: acknowledged in code
+    # 我的 makes it a question about the person's world, which nothing in the chat speaks of.
+    assert run_turn(s, "你平常是怎么称呼我的？").reply == "我不知道你希望我怎么称呼你。"
+    model.assert_complete()
+
+
 def test_a_request_is_shown_to_the_embedded_model_alone(db):
     model = EmbeddedLike(
         [tool_call("schedule_meeting", title="Atlas plan", start="tomorrow 14:00", attendees=["Marco"])]
@@ -218,11 +240,15 @@ def test_a_parroted_reply_never_reaches_the_screen_or_the_models_history(db):
     first = run_turn(s, asked, on_text=shown.append)
     assert first.reply == reply_check.HONEST_NO_ANSWER and shown == [first.reply]
     assert store.get(db, first.reply_message_id).meta["failed"].startswith("parrot")
-    run_turn(s, "When is the launch?")  # a question: shown with the chat's history
+    # A question the model answers, shown with the chat's history ("When is the launch?" is answered
+    # "I don't know" in code now: the launch was spoken of, never with a day).
+    run_turn(s, "What did I ask you about the launch plan?")
     history = model.requests[-1].messages
     assert all(m.content != first.reply and m.content != echo for m in history)
     assert [m.role for m in history] == ["user"]  # the person's two messages, nothing of the failed reply
-    assert history[0].content.startswith(asked) and history[0].content.endswith("When is the launch?")
+    assert history[0].content.startswith(asked) and history[0].content.endswith(
+        "What did I ask you about the launch plan?"
+    )
 
 
 def test_a_tool_call_the_model_writes_as_its_answer_never_reaches_the_screen(db):
@@ -512,6 +538,84 @@ def test_a_reply_beside_the_question_is_off_it(question, reply):
 )
 def test_an_answer_or_an_honest_line_is_not_off_the_question(question, reply):
     assert reply_check.off_question(reply, question) == ""
+
+
+@pytest.mark.parametrize(
+    "question, known",
+    [
+        # The bakery was spoken of, never with a time; the one time known is a meeting's.
+        (
+            "What time does the bakery open on Sundays?",
+            ["I run a bakery on Mill Lane with two ovens.", "Book a meeting with Karl tomorrow at 9am."],
+        ),
+        ("How many seats does the noodle bar have?", ["We opened a noodle bar in Leeds last spring."]),
+        # Read by its English senses (a word the dictionary lacks, 面馆, is not read: left to the model).
+        ("那家餐厅一共有多少个座位？", ["我在苏州开了一家餐厅，生意还不错。", "帮我约一下王总，明天下午三点。"]),
+        ("仓库每个月的租金是多少钱？", ["我们的仓库在城东，离高速很近。", "车队现在有30辆车。"]),
+    ],
+)
+def test_a_question_for_a_kind_of_value_nothing_known_holds_for_its_thing_is_unknown(question, known):
+    assert reply_check.no_value_of_kind(question, known, _specs())
+
+
+@pytest.mark.parametrize(
+    "question, known",
+    [
+        ("What time does the bakery open on Sundays?", ["On Sundays the bakery opens at 8am."]),
+        ("那家餐厅一共有多少个座位？", ["我在苏州开了一家餐厅，一共有40个座位。"]),
+        # The value in the next sentence of the same message, of the thing the one before named.
+        ("How many seats does the noodle bar have?", ["We opened a noodle bar in Leeds. It has room for 45 diners."]),
+        # Never spoken of: a value may be known in other words, so not judged by kind.
+        ("What time does the gym open?", ["I run a bakery on Mill Lane.", "Book a meeting with Karl at 9am."]),
+        ("What time is my meeting with Karl?", ["Karl is our miller."]),  # the calendar's to answer
+        ("How big is the noodle bar?", ["We opened a noodle bar in Leeds last spring."]),  # no kind read surely
+        ("Who runs the noodle bar?", ["We opened a noodle bar in Leeds last spring."]),  # a person: any words
+        ("How many seats does the noodle bar have?", []),  # nothing shown: the model may look it up
+    ],
+)
+def test_a_question_whose_kind_of_value_may_be_known_goes_on(question, known):
+    assert not reply_check.no_value_of_kind(question, known, _specs())
+
+
+def test_a_question_that_says_back_the_value_asked_for_is_no_parrot():
+    assert not reply_check.repeats("厨房现在有8台冷藏柜。", "厨房现在有多少台冷藏柜？", [])
+    assert not reply_check.repeats("诊所现在有6位牙科医生。", "诊所现在有多少位牙科医生？", [])
+    assert reply_check.repeats("厨房现在有多少台冷藏柜", "厨房现在有多少台冷藏柜？", [])  # no value added: a copy
+
+
+def test_what_kept_calls_the_person_may_be_answered_in_souls_words():
+    soul = "Call them Bea. Never use bullet points with them."
+    assert not reply_check.repeats("I call you Bea.", "What do you call me?", [], memory=[soul])
+
+
+def test_an_introduction_beyond_the_recent_messages_still_counts_as_known(db):
+    model = EmbeddedLike([])
+    s = session(db, model)
+    run_turn(s, "I run a bakery on Mill Lane with two ovens.")  # a statement: acknowledged in code
+    for i in range(12):  # more statements than the embedded model is shown
+        run_turn(s, f"The flour for week {i} arrived dry.")
+    result = run_turn(s, "What time does the bakery open on Sundays?")
+    assert result.reply == reply_check.HONEST_DONT_KNOW
+    model.assert_complete()
+
+
+def test_a_value_the_calendar_holds_is_not_answered_i_dont_know(db):
+    model = EmbeddedLike([text("The launch party is on your calendar.")])
+    s = session(db, model)
+    start = datetime(2026, 12, 4, 18, 0, tzinfo=TZ)
+    lists.add_event(db, title="Launch party", start=start, end=start + timedelta(hours=2), now=NOW)
+    run_turn(s, "The launch party is for the whole street.")  # a statement: acknowledged in code
+    assert run_turn(s, "What time is the launch party?").reply == "The launch party is on your calendar."
+    model.assert_complete()
+
+
+def test_a_time_never_given_for_a_thing_spoken_of_is_answered_i_dont_know_without_the_model(db):
+    model = EmbeddedLike([])
+    s = session(db, model)
+    run_turn(s, "I run a bakery on Mill Lane with two ovens.")  # a statement: acknowledged in code
+    result = run_turn(s, "What time does the bakery open on Sundays?")
+    assert result.reply == reply_check.HONEST_DONT_KNOW and result.calls == []
+    model.assert_complete()  # no generation
 
 
 def test_with_nothing_shown_nothing_is_judged():

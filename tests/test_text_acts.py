@@ -503,3 +503,49 @@ def test_a_chinese_change_closed_by_le_is_reported_not_ordered():
     assert not is_request("客户那边说，交付改成月底了。")
     assert is_request("推迟到下周三吧。")
     assert is_request("改到周五。")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "订好了。",
+        "给老王发了。",
+        "约了。",
+        "删掉了。",
+        "安排好了。",
+        "提前到周三了。",
+        "改成线上了。",
+        "推迟到五月了。",
+    ],
+)
+def test_a_sentence_final_le_right_after_its_opening_verb_reports_the_change_whatever_the_verb(text):
+    from memory.text.acts import is_request
+
+    assert not is_request(text), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["告诉她会议取消了。", "通知大家会议推迟了。", "把会取消了。", "订个会议室吧。", "改到周五。"],
+)
+def test_a_le_owned_by_a_carried_message_or_a_ba_order_leaves_the_order(text):
+    from memory.text.acts import is_request
+
+    assert is_request(text), text
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("What do you call me again?", True),
+        ("what name have you got for me", True),
+        ("你一般怎么称呼我？", True),
+        ("Call me Bea from now on.", False),  # a wish, not a question
+        ("Who should I call about the boiler?", False),
+        ("What is my landlord called?", False),
+    ],
+)
+def test_asking_what_kept_calls_the_person_is_read(text, expected):
+    from memory.text.acts import asks_how_addressed
+
+    assert asks_how_addressed(text) is expected

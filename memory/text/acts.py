@@ -333,8 +333,13 @@ _OBJECT_START = _DETERMINERS | {
     "today",
     "tonight",
 }
+# The lead-ins that open a sentence without being part of its clause: interjections, discourse
+# adverbs and the chat abbreviations that stand for them ("fyi" = for your information, "btw" =
+# by the way, "tbh", "fwiw", "imo", "iirc", "afaik"): a closed class. Unread, an abbreviation the
+# lexicon lacks reads as a verb before its object ("fyi the vendor changed…" as "text the team").
 _LEAD_IN = re.compile(
-    r"^(?:(?:please|pls|plz|ok(?:ay)?|so|now|then|also|and|hey|hi|right|alright|quickly|kept|actually|oh|well)\b[,\s]*)+",
+    r"^(?:(?:please|pls|plz|ok(?:ay)?|so|now|then|also|and|hey|hi|right|alright|quickly|kept|actually|oh|well"
+    r"|fyi|btw|tbh|fwiw|imo|imho|iirc|afaik|ps|nb)\b[,:\s]*)+",
     re.I,
 )
 _TAG = re.compile(
@@ -465,6 +470,8 @@ def _en_act(sentence: str) -> str:
         return QUESTION if asked else STATEMENT
     head = _HEAD.match(s)
     if head and not _LEADING_CLAUSE.match(body):
+        if _apposition(s[: head.start("rest")], head.group("rest")):
+            return STATEMENT  # "Theodora Pennington-Yusuf, practice manager at Barbican Smiles."
         return _en_act(head.group("rest"))  # "Update: the launch moved…", "Dana, book the room"
     about = _ABOUT.match(body)
     if about:
@@ -523,6 +530,27 @@ def _en_act(sentence: str) -> str:
     return QUESTION if asked else STATEMENT
 
 
+def _apposition(label: str, rest: str) -> bool:
+    """Whether ``rest`` describes the name before its comma instead of ordering it to act: the
+    label is a name (capitalised words, none a verb the lexicon knows), and what follows opens
+    with a compound noun ("practice manager at…", "project lead for…", "office manager,"): a
+    word that may be a noun, then one the lexicon knows only as a noun, then a preposition, a
+    break or the end. A vocative's order acts on an object ("Bo, send me the receipts", "Dana,
+    book the room"), which a noun-only second word is not."""
+    names = _WORD.findall(label)
+    if not names or not all(w[:1].isupper() and "VERB" not in _lemmas(w.lower()) for w in names):
+        return False
+    words = _WORD.findall(rest)
+    if len(words) < 2 or not words[1].islower():
+        return False
+    first, second = _lemmas(words[0].lower()), _lemmas(words[1])
+    if "NOUN" not in first or set(second) != {"NOUN"}:
+        return False
+    after = rest.split(words[1], 1)[1].lstrip()
+    third = words[2].lower() if len(words) > 2 else ""
+    return not after or after[0] in ",;.!-–—" or third in _PREPOSITIONS | {"at", "of", "for", "in", "on", "with"}
+
+
 def _unless_asking(rest: str) -> str:
     """What a recognised request frame asks: to be told (a question), how to be spoken to (a
     statement), or an action."""
@@ -550,6 +578,21 @@ def about_talk(text: str) -> bool:
     if _ADDRESS_ME.match(s) or _TALK_MANNER.match(s) or _KEEP_TALK.match(s) or _TO_ME.search(s):
         return True
     return bool(_BE_MANNER.match(s)) and not re.match(r"^be\s+(?:there|here|at|in|on|back|ready)\b", s, re.I)
+
+
+# Asking how kept addresses the person: a verb of addressing (the class _ADDRESS_ME and _ZH_TALK
+# read in wishes) with the person as its object, or the name kept has for them ("what do you
+# call me", "what name do you have down for me", 你平常怎么称呼我). SOUL holds the answer,
+# whatever words it uses for it.
+_ASKS_ADDRESS = re.compile(
+    r"\b(?:call|address|refer\s+to)\s+me\b|\bname\b[^.?!]{0,30}\b(?:for|of)\s+me\b|(?:称呼|叫|喊)我",
+    re.I,
+)
+
+
+def asks_how_addressed(text: str) -> bool:
+    """Whether a question asks what kept calls the person ("what do you call me?", 你怎么称呼我)."""
+    return is_question(text) and _ASKS_ADDRESS.search(_clean(text)) is not None
 
 
 def _verb_phrase(rest: str) -> bool:
@@ -718,14 +761,20 @@ _ZH_DONE = re.compile("了|过(?!来|去)")
 _ZH_IMPERATIVE = re.compile(
     r"^(?:(?:让|叫)(?!我|什么|啥)|把|将|给.{1,40}?(?:发|打|回|写|转)|跟.{1,40}?说|提醒|安排|预约|预订|订|约|加|添加|新建|创建|取消|删除|删掉|改到|改成|推迟|提前|告诉|通知|回复|转发|发(?:给|个|一|封|条)|记(?:一下|下|得提醒))"
 )
-# A verb of change opening a clause, closed by the sentence-final 了 of a change of state: a
-# report that the change happened ("改到11月13号了", "推迟到五月了", "取消了"), not an order to
-# make it, which would close with nothing or with 吧.
-_ZH_CHANGED = re.compile(r"^(?:改到|改成|推迟|提前|取消)[^，,。；;！!？?吧]*了$")
+# What may stand between an opening verb and a sentence-final 了 that is the verb's own change of
+# state: nothing (取消了, 约了), a result (订好了, 发完了, 删掉了), or a goal or a new value after
+# 到/成/为/至 (改到11月13号了, 推迟到五月了, 改成线上了). Closed, it reports that the change happened;
+# an order would close with nothing or with 吧. Any other words before the 了 may be a clause of
+# their own (告诉她会议取消了: the message's 了) or a 把 object (把会取消了, an order), so they read
+# as the order they open.
+_ZH_CHANGED = re.compile(r"^(?:[好完掉]|(?:到|成|为|至)[^，,。；;！!？?吧]+)?了$")
 _ZH_WANT_YOU = re.compile(r"^我(?:需要|想要|想让|要|希望)(?:你|您)")
+# A coverb or a verb of telling whose object is the listener (跟你说一声, 告诉你, 给你发个…): the
+# speaker is its dropped subject, telling kept something, not asking kept to act on anyone.
+_ZH_TO_YOU = re.compile(r"^(?:跟|和|同|与|给|向|对|告诉|通知|提醒)(?:你|您)")
 # How to address or answer the person: 叫我小林, 称呼我王老师, 用中文回答, 回答简短一点.
 _ZH_TALK = re.compile(
-    r"^(?:(?:请|以后|今后|从现在起|从现在开始|之后|麻烦|你|您|就|都|可以)[，,]?)*"
+    r"^(?:(?:请|以后|今后|从现在起|从现在开始|之后|麻烦|你|您|就|都|也|还是|这么|这样|可以)[，,]?)*"
     r"(?:(?:叫|称呼|喊)我(?![明今后早晚下上\d一二三四五六七八九十点]|起床)"
     r"|(?:用|说)[^，,。]{1,6}?(?:回答|回复|说话|写|聊|交流|跟我说|和我说|跟我聊|和我聊)"
     r"|(?:回答|回复|说话|回话|写)(?:我)?(?:要|就|请|得|尽量)?(?:简短|简洁|短|详细|正式|随意|口语|用))"
@@ -754,14 +803,21 @@ def _zh_act(sentence: str) -> str:
         return REQUEST
     final_q = bool(_ZH_FINAL_Q.search(s))
     question = bool(_ZH_WH.search(body) or final_q)
-    if not _ZH_SUBJECT_I.match(body):
+    if not _ZH_SUBJECT_I.match(body) and not _ZH_TO_YOU.match(body):
         # An opening verb or coverb asks even with a question word inside ("告诉她们在哪里" tells).
-        if not final_q and _ZH_IMPERATIVE.match(body) and not _ZH_CHANGED.match(body):
+        opening = _ZH_IMPERATIVE.match(body)
+        # An opening verb ending in its goal's 到/成 (改到, 改成) keeps it for the reading of what follows.
+        after = opening.end() - (body[opening.end() - 1 : opening.end()] in ("到", "成")) if opening else 0
+        if not final_q and opening and not _ZH_CHANGED.match(body[after:]):
             return REQUEST
         if (
             not question
             and not done
-            and ((_ZH_COVERB.match(body) and _ZH_LIGHT_VERB.search(body)) or _ZH_SUGGEST.search(s))
+            and (
+                (_ZH_COVERB.match(body) and _ZH_LIGHT_VERB.search(body))
+                # The suggestion is its own clause's: "大家都叫我阿琪，你也这么叫我吧" asks only how to be called.
+                or (_ZH_SUGGEST.search(s) and not _ZH_TALK.match(_zh_body(re.split("[，,]", body)[-1])[1]))
+            )
         ):
             return REQUEST
     return QUESTION if question else STATEMENT
