@@ -300,12 +300,46 @@ def _superseded(new: Values, olds: list[Values], latest_first: bool = True) -> i
     shape, else the one it supersedes by meaning among the few nearest
     (memory.superseding.superseded), or None."""
     order = reversed(range(len(olds))) if latest_first else range(len(olds))
-    by_shape = next((i for i in order if _supersedes_by_shape(new, olds[i]) and not _other_things(new, olds[i])), None)
+    by_shape = next(
+        (
+            i
+            for i in order
+            if _supersedes_by_shape(new, olds[i]) and not _other_things(new, olds[i]) and _same_kind(new, olds[i])
+        ),
+        None,
+    )
     if by_shape is not None or new.reading is None:
         return by_shape
     judged = [(i, old.reading) for i, old in enumerate(olds) if old.reading is not None and not _narrowed(new, old)]
     found = superseding.superseded(new.reading, [reading for _, reading in judged])
     return judged[found][0] if found is not None else None
+
+
+def _same_kind(new: Values, old: Values) -> bool:
+    """The shape's reading of a change agrees with the values' reading: the two carry a value of the
+    same kind (a day, a time, an amount, a name) that changed. The shape reads any two numbers as
+    one kind, so "the budget is €46,000" after "first patient in is planned for 15 March", or "64
+    objects in 22 crates" after "the big project this year is …", read as changes by shape alone.
+    An amount also needs what it is of in both (a word holding it, or the old amount named): two
+    amounts in sentences about one exhibition ("64 objects", "CA$2.1 million") are of two things."""
+    if new.reading is None or old.reading is None:
+        return True  # nothing read: the shape decides alone, as it did
+    kinds = superseding.changed_kinds(new.reading, old.reading)
+    if kinds != ["amount"]:
+        return bool(kinds)
+    return (
+        superseding.same_holder(new.reading, old.reading, kinds)
+        or superseding.names_old_value(new.reading, old.reading, "amount")
+        or (bool(new.subject_phrase) and new.subject_phrase <= old.subject and _near(new.reading, old.reading, kinds))
+    )
+
+
+def _near(new: superseding.Reading, old: superseding.Reading, kinds: list[str]) -> bool:
+    """The subject's words are the old one's ("the budget" of "our hiring budget"), and the two, their
+    values masked, are about the same thing in broad terms: "the ship model is … three metres long"
+    after "…CA$2.1 million now because they're adding the whaling ship model" is not."""
+    cos = superseding.closeness(new, old, kinds)
+    return cos is None or cos >= superseding.SAME_THING_NAMING_OLD
 
 
 def _other_things(new: Values, old: Values) -> bool:

@@ -120,8 +120,8 @@ def _names(text: str) -> list[tuple[int, int, str]]:
             pieces = pieces[:-1]
         if not pieces or all(p[:1].isdigit() for _, p in pieces):
             continue
-        if pieces[0][1].lower() in _DAY_WORDS:
-            continue  # "January 14", "Friday": dates read those
+        if set(words.tokens(pieces[0][1])) & _DAY_WORDS:
+            continue  # "January 14", "Friday", "on Thursdays": dates read those
         start, end = pieces[0][0], pieces[-1][0] + len(pieces[-1][1])
         out.append((start, end, text[start:end].lower()))
     return out
@@ -173,7 +173,7 @@ def _cut_from_word(text: str, start: int, end: int) -> bool:
 def read(text: str, said_on: date) -> Reading:
     """The values ``text`` carries (said on ``said_on``) and the text without them."""
     text = re.sub(r"^\s*\d{4}-\d{2}-\d{2}\s*:\s*", "", text)  # a stored fact's own date prefix
-    text = re.sub(r"\s*\(\d{4}-\d{2}(?:-\d{2})?[^)]*\)", "", text)  # the dates annotate() added
+    text = re.sub(r"\s*\(\d{4}(?:-\d{2}){0,2}[^)]*\)", "", text)  # the dates annotate() added ("(2027)" too)
     spans: list[tuple[int, int]] = []
     found: dict[str, set[str]] = {k: set() for k in KINDS}
     for start, end, _, span in dates.find(text, said_on):
@@ -388,7 +388,7 @@ _UNITS = frozenset(
 ) | {"元", "块", "万", "千", "百", "%"}
 
 
-def _same_holder(new: Reading, old: Reading, kinds: Sequence[str]) -> bool:
+def same_holder(new: Reading, old: Reading, kinds: Sequence[str]) -> bool:
     """A word next to the changed amount in both sentences, not its unit: the amount is of the same
     thing ("180 guests", "the guest count is 240"). Dates are not read so: a day stands beside the
     event it dates and beside a deadline alike ("the reopening is set for the 12th", "the rota for
@@ -405,7 +405,7 @@ def supersedes(new: Reading, old: Reading) -> bool:
     if cos is None:
         return False
     zh = words.has_cjk(new.masked) or words.has_cjk(old.masked)
-    held = _same_holder(new, old, kinds)
+    held = same_holder(new, old, kinds)
     if zh and not held:
         a, b = _zh_words(new), _zh_words(old)
         if len(a & b) < min(ZH_SHARED_WORDS, len(a), len(b)) or not a & b:
