@@ -112,7 +112,13 @@ def _names(text: str) -> list[tuple[int, int, str]]:
     for m in _NAME.finditer(text):
         found = re.sub(r"['’]s$", "", m.group(0))
         pieces = [(w.start() + m.start(), w.group(0)) for w in re.finditer(r"\S+", found)]
-        if pieces and pieces[0][0] == lead and not re.match(r"[\w’'-]+['’]s\b", text[lead:]):
+        if (
+            pieces
+            and pieces[0][0] == lead
+            and not re.match(r"[\w’'-]+['’]s\b", text[lead:])
+            # In a Chinese sentence a capital is no grammar: "Penang 又推迟了" opens with a name.
+            and not (len(pieces) == 1 and words.has_cjk(text[m.end() : m.end() + 3]))
+        ):
             pieces = pieces[1:]  # the sentence's first word (unless it owns something: "Priya's budget")
         while pieces and pieces[0][1].lower() in _NOT_NAMES:
             pieces = pieces[1:]
@@ -331,10 +337,48 @@ def _another_occurrence(new: Reading, kinds: Sequence[str]) -> bool:
     return list(kinds) == ["name"] and repetition_cue(new.text)
 
 
-def _zh_words(reading: Reading) -> set[str]:
+def _single(new: Reading, old: Reading, kind: str) -> bool:
+    """Each sentence holds one value of this kind: the one that changed."""
+    return len(new.of(kind)) == 1 and len(old.of(kind)) == 1
+
+
+def _senses(reading: Reading, kinds: Sequence[str], keep: frozenset[str]) -> list[frozenset[str]]:
+    """The words of the sentence besides the values that changed, each as its forms: a Chinese word
+    (CC-CEDICT's segmentation, no list) with the stems of its English glosses, a Latin word as its
+    stem. A name both sentences hold stays in: it is what they are about."""
     from memory.text import bilingual
 
-    return set(bilingual.words(reading.masked))
+    out: list[frozenset[str]] = []
+    for run in _RUN.findall(reading.masked_for(kinds, keep)):
+        if words.has_cjk(run):
+            out.extend(frozenset({w, *words.tokens(bilingual.english_reading(w))}) for w in bilingual.words(run))
+            # What no dictionary word covers (分院, a name) is read by its pairs of characters, as
+            # names_old_value reads a Chinese name: the run reader's cuts differ between sentences.
+            # A run is cut at the grammatical characters the name reader cuts at (定在 is 定 and 在).
+            pieces = [p for u in bilingual.unlisted(run) for p in _ZH_GRAMMAR.split(u) if len(p) > 1]
+            out.extend(frozenset(p[i : i + 2] for i in range(len(p) - 1)) for p in pieces)
+        else:
+            out.extend(frozenset({t}) for t in words.tokens(run) if not _DIGITS.search(t))
+    return list(dict.fromkeys(out))
+
+
+def shared_senses(new: Reading, old: Reading, kinds: Sequence[str]) -> tuple[int, int]:
+    """How many of the words of the sentence with fewer have a form in common with one of the
+    other's (an English word and a Chinese one glossed by it count as one: 上线 and "go-live"),
+    and how many words that sentence has."""
+    keep = new.of("name") & old.of("name")
+    a, b = _senses(new, kinds, keep), _senses(old, kinds, keep)
+    other = old.masked_for(kinds, keep)
+    if len(a) > len(b):
+        a, b = b, a
+        other = new.masked_for(kinds, keep)
+
+    def found(x: frozenset[str]) -> bool:
+        # A Chinese word standing as it is in the other's text counts, however the dictionary's
+        # longest match cut that text (第三家门店 is read 家门|店 there).
+        return any(x & y for y in b) or any(len(f) > 1 and words.has_cjk(f) and f in other for f in x)
+
+    return sum(1 for x in a if found(x)), len(a)
 
 
 _DATE_MARK = "qqdateqq"
@@ -407,9 +451,15 @@ def supersedes(new: Reading, old: Reading) -> bool:
     zh = words.has_cjk(new.masked) or words.has_cjk(old.masked)
     held = same_holder(new, old, kinds)
     if zh and not held:
-        a, b = _zh_words(new), _zh_words(old)
-        if len(a & b) < min(ZH_SHARED_WORDS, len(a), len(b)) or not a & b:
+        shared, fewest = shared_senses(new, old, kinds)
+        if shared < min(ZH_SHARED_WORDS, fewest) or not shared:
             return False
+        # Glosses are too loose a reading for a closeness to decide a Chinese pair (a bag of
+        # dictionary senses), and an English one beside it scores lower still: what both say beside
+        # the one value that changed, read in either script (分院 and 开业, "spring menu", a shared
+        # name and 上线 for "go-live"), says they are of one thing.
+        if len(kinds) == 1 and kinds[0] != "name" and _single(new, old, kinds[0]) and shared >= ZH_SHARED_WORDS:
+            return cos >= ROUGHLY_NEAR
     if cos >= (SAME_THING_ZH if zh else SAME_THING):
         return True
     # Naming the old value says outright that it changed; a word holding the value in both (the
