@@ -315,6 +315,36 @@ def _superseded(new: Values, olds: list[Values], latest_first: bool = True) -> i
     return judged[found][0] if found is not None else None
 
 
+def _superseded_in_versions(
+    new: Values, olds: list[Values], earlier: list[list[Values]], latest_first: bool = True
+) -> int | None:
+    """The index of the one of ``olds`` that ``new`` supersedes, judged against each as it stands
+    and then against the versions each replaced (``earlier``, by index): a change of a changed
+    value is a change of the current one."""
+    found = _superseded(new, olds, latest_first)
+    if found is not None:
+        return found
+    flat = [(i, v) for i, vs in enumerate(earlier) for v in vs]
+    if not flat:
+        return None
+    if new.reading is None:
+        return None
+    # By the values' reading alone (the shape is read against the current version above), and a
+    # version counts for the kind of value its current one holds and the new sentence changes:
+    # "the capex came in at S$1.2 million" changes no day of the go-live the chain is about.
+    judged = [(i, v.reading) for i, v in flat if v.reading is not None and olds[i].reading is not None]
+    hit = superseding.superseded(new.reading, [r for _, r in judged])
+    if hit is None:
+        return None
+    head, version = judged[hit][0], judged[hit][1]
+    current = olds[head].reading
+    assert current is not None
+    # Names are left out: a name in an old version is too often what another sentence is about
+    # ("…at Fitzroy, 24 guests" after a chain that began "I'm …, head chef … in Fitzroy").
+    common = set(superseding.changed_kinds(new.reading, current)) & set(superseding.changed_kinds(new.reading, version))
+    return head if common - {"name"} else None
+
+
 def _same_kind(new: Values, old: Values) -> bool:
     """The shape's reading of a change agrees with the values' reading: the two carry a value of the
     same kind (a day, a time, an amount, a name) that changed. The shape reads any two numbers as
@@ -526,6 +556,13 @@ def read(db, batch: list, *, cap: int, today: date) -> Written:
     fplan = reconcile.FactsPlan()
     active = {f.id: f for f in fact_log.by_status(db, fact_log.ACTIVE)}
     known = [(f.id, values(f.text, date.fromisoformat(f.said_on)), f.said_on) for f in active.values()]
+    # What each current fact replaced: a later change is judged against every version, since a
+    # version may name what the latest leaves out ("First patient in for the Vela trial is …", then
+    # "Heads up: first patient in moves to …", then "Vela 的首例入组又推迟了…").
+    versions: dict[int, list[Values]] = {}  # by fact id, or by id() of a candidate planned in this pass
+    for f in active.values():
+        if f.replaces:
+            versions[f.id] = [values(v.text, date.fromisoformat(v.said_on)) for v in fact_log.lineage(db, f.id)[:-1]]
     rests: list[reconcile.FactCandidate] = []  # what changes left standing of the facts they replaced
     planned: list[tuple[reconcile.FactCandidate, Values]] = []
     for mid, said_on, s, _ in said:
@@ -544,9 +581,13 @@ def read(db, batch: list, *, cap: int, today: date) -> Written:
             continue
         candidate = reconcile.FactCandidate(text, said_on, [mid])
         mine = values(text, ref)
-        earlier = _superseded(mine, [v for _, v in planned], latest_first=False)
+        earlier = _superseded_in_versions(
+            mine, [v for _, v in planned], [versions.get(id(c), []) for c, _ in planned], latest_first=False
+        )
+        replaced_versions: list[Values] = []
         if earlier is not None:  # a later value within this batch: only the latest is stored
             replaced, replaced_values = planned.pop(earlier)
+            replaced_versions = [replaced_values, *versions.get(id(replaced), [])]
             fplan.adds = [c for c in fplan.adds if c is not replaced]
             fplan.updates = [(i, c) for i, c in fplan.updates if c is not replaced]
             rest = unchanged_part(replaced.text, mine, replaced_values)
@@ -558,7 +599,9 @@ def read(db, batch: list, *, cap: int, today: date) -> Written:
             if rest:
                 rests.append(reconcile.FactCandidate(rest, replaced.said_on, replaced.source_ids))
         earlier_known = [(fid, v) for fid, v, on in known if on <= said_on]
-        found = _superseded(mine, [v for _, v in earlier_known])
+        found = _superseded_in_versions(
+            mine, [v for _, v in earlier_known], [versions.get(fid, []) for fid, _ in earlier_known]
+        )
         if found is not None:
             old, old_values = earlier_known[found]
             fplan.updates.append((old, candidate))
@@ -568,11 +611,14 @@ def read(db, batch: list, *, cap: int, today: date) -> Written:
                 rests.append(reconcile.FactCandidate(rest, was.said_on, was.source_ids))
                 decisions.append(Decision(mid, rest, "fact", f"the rest of fact #{old}, which this changed"))
             known = [k for k in known if k[0] != old]
+            replaced_versions += [old_values, *versions.get(old, [])]
             decisions.append(Decision(mid, text, f"supersedes #{old}", "same subject, a changed value"))
         else:
             fplan.adds.append(candidate)
             decisions.append(Decision(mid, text, "fact", ""))
         planned.append((candidate, mine))
+        if replaced_versions:
+            versions[id(candidate)] = replaced_versions
     fplan.adds.extend(rests)
     fplan.candidates = len(planned) + fplan.already_kept
 

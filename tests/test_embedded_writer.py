@@ -258,3 +258,18 @@ def test_a_year_the_dates_reader_added_is_no_amount():
     from memory import superseding
 
     assert not superseding.read("The main project this year (2026) is the atlas.", date(2026, 12, 1)).of("amount")
+
+
+@needs_meaning
+def test_a_change_of_a_changed_value_is_judged_against_every_version_of_it(db):
+    # The latest version leaves out the name the first one gave; the next change names it again.
+    said(db, "The Corvo study go-live is planned for 10 June.", "Our accountant is Lev Adler.")
+    run(db, Judge())
+    said(db, "Heads up: go-live slipped to 24 June, the vials are late.", day=2)
+    run(db, Judge())
+    said(db, "Corvo 又推迟了，现在改到7月8号上线。", day=3)
+    run(db, Judge())
+    now_active = active(db)
+    assert any("7月8号" in t for t in now_active)
+    assert not any("24 June" in t or "10 June" in t for t in now_active)
+    assert any("Lev Adler" in t for t in now_active)
