@@ -267,13 +267,23 @@ def other_things(new: Reading, old: Reading, kinds: Sequence[str] | None = None)
     """Both name things and no name is shared or named again: "The Harbor budget is $44k" after
     "The Lighthouse budget is $42k" speaks of another budget, not a new value of the same one."""
     kinds = changed_kinds(new, old) if kinds is None else kinds
-    a, b = new.of("name"), old.of("name")
+    a, b = _sure_names(new), _sure_names(old)
     if not (a and b) or any(_same(x, y) for x in a for y in b) or names_old_value(new, old, "name"):
         return False
     # Every name replaced: another value of the same kind changed with them, or both sentences
     # name two things or more ("Diego runs Helix…" and "Elena runs Zenith…"), is another thing.
     # One new name ("the dinner is now at the Ritz", "Omari Blake mentors me now") may be the value.
     return any(k != "name" for k in kinds) or (len(a) >= 2 and len(b) >= 2)
+
+
+def _sure_names(reading: Reading) -> frozenset[str]:
+    """The names that are surely names: Latin ones, and Chinese ones the dictionary knows as proper
+    names (武汉). A Chinese run no dictionary word covers may be a name or a piece of wording the
+    reader could not place (新订, 六辆车 of 新订的六辆车): too unsure to say two sentences speak of
+    two things."""
+    from memory.text import bilingual
+
+    return frozenset(n for n in reading.of("name") if not words.has_cjk(n) or bilingual.proper_name(n))
 
 
 def names_old_value(new: Reading, old: Reading, kind: str) -> bool:

@@ -175,3 +175,12 @@ def test_a_new_day_for_the_same_thing_supersedes_across_scripts(earlier, later):
 @needs_meaning
 def test_a_shared_name_alone_does_not_make_two_days_one_across_scripts():
     assert not s.supersedes(read("Halden 的年度审计定在4月2号。"), read("The Halden depot go-live is 3 March."))
+
+
+@needs_meaning
+def test_an_unsure_chinese_run_does_not_make_another_thing():
+    # 新订 / 四台叉车 are runs the name reader cannot place; 南京 and 苏州 are names the dictionary knows.
+    earlier = read("我们仓库现在一共30台叉车，主要在南京和苏州两个点。")
+    later = read("新订的四台叉车今天到了，仓库现在是34台叉车")
+    assert not s.other_things(later, earlier)
+    assert s.supersedes(later, earlier)
