@@ -436,11 +436,18 @@ _ASKED = re.compile(r"帮|请|麻烦|替我|给我|\bplease\b|\b(?:can|could|wou
 _ANAPHOR = re.compile(r"^(?:he|she|it|they|his|her|its|their|him|them|he's|she's|it's|they're)\b|^(?:他|她|它)", re.I)
 
 
+# A sentence that opens with an address (an e-mail, a phone number, a link) gives it for what the
+# sentence before it named ("My partner is Tom Keane. tom@example.org"): alone, it says not whose.
+_ADDRESS = re.compile(r"^(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\+?\d[\d ()-]{6,}\d|https?://\S+)")
+
+
 def _with_antecedents(said: list[str]) -> list[str]:
-    """The sentences of one message, each one opening with a pronoun joined to the one before it."""
+    """The sentences of one message, each one opening with a pronoun or an address joined to the one
+    before it."""
     out: list[str] = []
     for sentence in said:
-        if out and _ANAPHOR.match(sentence.strip()) and not is_question(sentence) and not is_question(out[-1]):
+        leans = _ANAPHOR.match(sentence.strip()) or _ADDRESS.match(sentence.strip())
+        if out and leans and not is_question(sentence) and not is_question(out[-1]):
             out[-1] = out[-1].rstrip() + " " + sentence.strip()
         else:
             out.append(sentence)

@@ -273,3 +273,11 @@ def test_a_change_of_a_changed_value_is_judged_against_every_version_of_it(db):
     assert any("7月8号" in t for t in now_active)
     assert not any("24 June" in t or "10 June" in t for t in now_active)
     assert any("Lev Adler" in t for t in now_active)
+
+
+def test_an_address_said_after_a_sentence_is_kept_with_it(db):
+    said(db, "Our new landlord is Ines Moreau. ines.moreau@example.org", "Call Bo on the shop line. +44 20 7946 0000")
+    run(db, Judge())
+    now_active = active(db)
+    assert "2026-12-01: Our new landlord is Ines Moreau. ines.moreau@example.org" in now_active
+    assert not any(t.endswith(": ines.moreau@example.org") for t in now_active)
