@@ -300,12 +300,76 @@ def _superseded(new: Values, olds: list[Values], latest_first: bool = True) -> i
     shape, else the one it supersedes by meaning among the few nearest
     (memory.superseding.superseded), or None."""
     order = reversed(range(len(olds))) if latest_first else range(len(olds))
-    by_shape = next((i for i in order if _supersedes_by_shape(new, olds[i]) and not _other_things(new, olds[i])), None)
+    by_shape = next(
+        (
+            i
+            for i in order
+            if _supersedes_by_shape(new, olds[i]) and not _other_things(new, olds[i]) and _same_kind(new, olds[i])
+        ),
+        None,
+    )
     if by_shape is not None or new.reading is None:
         return by_shape
     judged = [(i, old.reading) for i, old in enumerate(olds) if old.reading is not None and not _narrowed(new, old)]
     found = superseding.superseded(new.reading, [reading for _, reading in judged])
     return judged[found][0] if found is not None else None
+
+
+def _superseded_in_versions(
+    new: Values, olds: list[Values], earlier: list[list[Values]], latest_first: bool = True
+) -> int | None:
+    """The index of the one of ``olds`` that ``new`` supersedes, judged against each as it stands
+    and then against the versions each replaced (``earlier``, by index): a change of a changed
+    value is a change of the current one."""
+    found = _superseded(new, olds, latest_first)
+    if found is not None:
+        return found
+    flat = [(i, v) for i, vs in enumerate(earlier) for v in vs]
+    if not flat:
+        return None
+    if new.reading is None:
+        return None
+    # By the values' reading alone (the shape is read against the current version above), and a
+    # version counts for the kind of value its current one holds and the new sentence changes:
+    # "the capex came in at S$1.2 million" changes no day of the go-live the chain is about.
+    judged = [(i, v.reading) for i, v in flat if v.reading is not None and olds[i].reading is not None]
+    hit = superseding.superseded(new.reading, [r for _, r in judged])
+    if hit is None:
+        return None
+    head, version = judged[hit][0], judged[hit][1]
+    current = olds[head].reading
+    assert current is not None
+    # Names are left out: a name in an old version is too often what another sentence is about
+    # ("…at Fitzroy, 24 guests" after a chain that began "I'm …, head chef … in Fitzroy").
+    common = set(superseding.changed_kinds(new.reading, current)) & set(superseding.changed_kinds(new.reading, version))
+    return head if common - {"name"} else None
+
+
+def _same_kind(new: Values, old: Values) -> bool:
+    """The shape's reading of a change agrees with the values' reading: the two carry a value of the
+    same kind (a day, a time, an amount, a name) that changed. The shape reads any two numbers as
+    one kind, so "the budget is €46,000" after "first patient in is planned for 15 March", or "64
+    objects in 22 crates" after "the big project this year is …", read as changes by shape alone.
+    An amount also needs what it is of in both (a word holding it, or the old amount named): two
+    amounts in sentences about one exhibition ("64 objects", "CA$2.1 million") are of two things."""
+    if new.reading is None or old.reading is None:
+        return True  # nothing read: the shape decides alone, as it did
+    kinds = superseding.changed_kinds(new.reading, old.reading)
+    if kinds != ["amount"]:
+        return bool(kinds)
+    return (
+        superseding.same_holder(new.reading, old.reading, kinds)
+        or superseding.names_old_value(new.reading, old.reading, "amount")
+        or (bool(new.subject_phrase) and new.subject_phrase <= old.subject and _near(new.reading, old.reading, kinds))
+    )
+
+
+def _near(new: superseding.Reading, old: superseding.Reading, kinds: list[str]) -> bool:
+    """The subject's words are the old one's ("the budget" of "our hiring budget"), and the two, their
+    values masked, are about the same thing in broad terms: "the ship model is … three metres long"
+    after "…CA$2.1 million now because they're adding the whaling ship model" is not."""
+    cos = superseding.closeness(new, old, kinds)
+    return cos is None or cos >= superseding.SAME_THING_NAMING_OLD
 
 
 def _other_things(new: Values, old: Values) -> bool:
@@ -372,11 +436,18 @@ _ASKED = re.compile(r"帮|请|麻烦|替我|给我|\bplease\b|\b(?:can|could|wou
 _ANAPHOR = re.compile(r"^(?:he|she|it|they|his|her|its|their|him|them|he's|she's|it's|they're)\b|^(?:他|她|它)", re.I)
 
 
+# A sentence that opens with an address (an e-mail, a phone number, a link) gives it for what the
+# sentence before it named ("My partner is Tom Keane. tom@example.org"): alone, it says not whose.
+_ADDRESS = re.compile(r"^(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\+?\d[\d ()-]{6,}\d|https?://\S+)")
+
+
 def _with_antecedents(said: list[str]) -> list[str]:
-    """The sentences of one message, each one opening with a pronoun joined to the one before it."""
+    """The sentences of one message, each one opening with a pronoun or an address joined to the one
+    before it."""
     out: list[str] = []
     for sentence in said:
-        if out and _ANAPHOR.match(sentence.strip()) and not is_question(sentence) and not is_question(out[-1]):
+        leans = _ANAPHOR.match(sentence.strip()) or _ADDRESS.match(sentence.strip())
+        if out and leans and not is_question(sentence) and not is_question(out[-1]):
             out[-1] = out[-1].rstrip() + " " + sentence.strip()
         else:
             out.append(sentence)
@@ -492,6 +563,13 @@ def read(db, batch: list, *, cap: int, today: date) -> Written:
     fplan = reconcile.FactsPlan()
     active = {f.id: f for f in fact_log.by_status(db, fact_log.ACTIVE)}
     known = [(f.id, values(f.text, date.fromisoformat(f.said_on)), f.said_on) for f in active.values()]
+    # What each current fact replaced: a later change is judged against every version, since a
+    # version may name what the latest leaves out ("First patient in for the Vela trial is …", then
+    # "Heads up: first patient in moves to …", then "Vela 的首例入组又推迟了…").
+    versions: dict[int, list[Values]] = {}  # by fact id, or by id() of a candidate planned in this pass
+    for f in active.values():
+        if f.replaces:
+            versions[f.id] = [values(v.text, date.fromisoformat(v.said_on)) for v in fact_log.lineage(db, f.id)[:-1]]
     rests: list[reconcile.FactCandidate] = []  # what changes left standing of the facts they replaced
     planned: list[tuple[reconcile.FactCandidate, Values]] = []
     for mid, said_on, s, _ in said:
@@ -510,9 +588,13 @@ def read(db, batch: list, *, cap: int, today: date) -> Written:
             continue
         candidate = reconcile.FactCandidate(text, said_on, [mid])
         mine = values(text, ref)
-        earlier = _superseded(mine, [v for _, v in planned], latest_first=False)
+        earlier = _superseded_in_versions(
+            mine, [v for _, v in planned], [versions.get(id(c), []) for c, _ in planned], latest_first=False
+        )
+        replaced_versions: list[Values] = []
         if earlier is not None:  # a later value within this batch: only the latest is stored
             replaced, replaced_values = planned.pop(earlier)
+            replaced_versions = [replaced_values, *versions.get(id(replaced), [])]
             fplan.adds = [c for c in fplan.adds if c is not replaced]
             fplan.updates = [(i, c) for i, c in fplan.updates if c is not replaced]
             rest = unchanged_part(replaced.text, mine, replaced_values)
@@ -524,7 +606,9 @@ def read(db, batch: list, *, cap: int, today: date) -> Written:
             if rest:
                 rests.append(reconcile.FactCandidate(rest, replaced.said_on, replaced.source_ids))
         earlier_known = [(fid, v) for fid, v, on in known if on <= said_on]
-        found = _superseded(mine, [v for _, v in earlier_known])
+        found = _superseded_in_versions(
+            mine, [v for _, v in earlier_known], [versions.get(fid, []) for fid, _ in earlier_known]
+        )
         if found is not None:
             old, old_values = earlier_known[found]
             fplan.updates.append((old, candidate))
@@ -534,11 +618,14 @@ def read(db, batch: list, *, cap: int, today: date) -> Written:
                 rests.append(reconcile.FactCandidate(rest, was.said_on, was.source_ids))
                 decisions.append(Decision(mid, rest, "fact", f"the rest of fact #{old}, which this changed"))
             known = [k for k in known if k[0] != old]
+            replaced_versions += [old_values, *versions.get(old, [])]
             decisions.append(Decision(mid, text, f"supersedes #{old}", "same subject, a changed value"))
         else:
             fplan.adds.append(candidate)
             decisions.append(Decision(mid, text, "fact", ""))
         planned.append((candidate, mine))
+        if replaced_versions:
+            versions[id(candidate)] = replaced_versions
     fplan.adds.extend(rests)
     fplan.candidates = len(planned) + fplan.already_kept
 

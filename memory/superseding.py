@@ -112,7 +112,13 @@ def _names(text: str) -> list[tuple[int, int, str]]:
     for m in _NAME.finditer(text):
         found = re.sub(r"['’]s$", "", m.group(0))
         pieces = [(w.start() + m.start(), w.group(0)) for w in re.finditer(r"\S+", found)]
-        if pieces and pieces[0][0] == lead and not re.match(r"[\w’'-]+['’]s\b", text[lead:]):
+        if (
+            pieces
+            and pieces[0][0] == lead
+            and not re.match(r"[\w’'-]+['’]s\b", text[lead:])
+            # In a Chinese sentence a capital is no grammar: "Penang 又推迟了" opens with a name.
+            and not (len(pieces) == 1 and words.has_cjk(text[m.end() : m.end() + 3]))
+        ):
             pieces = pieces[1:]  # the sentence's first word (unless it owns something: "Priya's budget")
         while pieces and pieces[0][1].lower() in _NOT_NAMES:
             pieces = pieces[1:]
@@ -120,8 +126,8 @@ def _names(text: str) -> list[tuple[int, int, str]]:
             pieces = pieces[:-1]
         if not pieces or all(p[:1].isdigit() for _, p in pieces):
             continue
-        if pieces[0][1].lower() in _DAY_WORDS:
-            continue  # "January 14", "Friday": dates read those
+        if set(words.tokens(pieces[0][1])) & _DAY_WORDS:
+            continue  # "January 14", "Friday", "on Thursdays": dates read those
         start, end = pieces[0][0], pieces[-1][0] + len(pieces[-1][1])
         out.append((start, end, text[start:end].lower()))
     return out
@@ -173,7 +179,7 @@ def _cut_from_word(text: str, start: int, end: int) -> bool:
 def read(text: str, said_on: date) -> Reading:
     """The values ``text`` carries (said on ``said_on``) and the text without them."""
     text = re.sub(r"^\s*\d{4}-\d{2}-\d{2}\s*:\s*", "", text)  # a stored fact's own date prefix
-    text = re.sub(r"\s*\(\d{4}-\d{2}(?:-\d{2})?[^)]*\)", "", text)  # the dates annotate() added
+    text = re.sub(r"\s*\(\d{4}(?:-\d{2}){0,2}[^)]*\)", "", text)  # the dates annotate() added ("(2027)" too)
     spans: list[tuple[int, int]] = []
     found: dict[str, set[str]] = {k: set() for k in KINDS}
     for start, end, _, span in dates.find(text, said_on):
@@ -261,13 +267,23 @@ def other_things(new: Reading, old: Reading, kinds: Sequence[str] | None = None)
     """Both name things and no name is shared or named again: "The Harbor budget is $44k" after
     "The Lighthouse budget is $42k" speaks of another budget, not a new value of the same one."""
     kinds = changed_kinds(new, old) if kinds is None else kinds
-    a, b = new.of("name"), old.of("name")
+    a, b = _sure_names(new), _sure_names(old)
     if not (a and b) or any(_same(x, y) for x in a for y in b) or names_old_value(new, old, "name"):
         return False
     # Every name replaced: another value of the same kind changed with them, or both sentences
     # name two things or more ("Diego runs Helix…" and "Elena runs Zenith…"), is another thing.
     # One new name ("the dinner is now at the Ritz", "Omari Blake mentors me now") may be the value.
     return any(k != "name" for k in kinds) or (len(a) >= 2 and len(b) >= 2)
+
+
+def _sure_names(reading: Reading) -> frozenset[str]:
+    """The names that are surely names: Latin ones, and Chinese ones the dictionary knows as proper
+    names (武汉). A Chinese run no dictionary word covers may be a name or a piece of wording the
+    reader could not place (新订, 六辆车 of 新订的六辆车): too unsure to say two sentences speak of
+    two things."""
+    from memory.text import bilingual
+
+    return frozenset(n for n in reading.of("name") if not words.has_cjk(n) or bilingual.proper_name(n))
 
 
 def names_old_value(new: Reading, old: Reading, kind: str) -> bool:
@@ -331,10 +347,48 @@ def _another_occurrence(new: Reading, kinds: Sequence[str]) -> bool:
     return list(kinds) == ["name"] and repetition_cue(new.text)
 
 
-def _zh_words(reading: Reading) -> set[str]:
+def _single(new: Reading, old: Reading, kind: str) -> bool:
+    """Each sentence holds one value of this kind: the one that changed."""
+    return len(new.of(kind)) == 1 and len(old.of(kind)) == 1
+
+
+def _senses(reading: Reading, kinds: Sequence[str], keep: frozenset[str]) -> list[frozenset[str]]:
+    """The words of the sentence besides the values that changed, each as its forms: a Chinese word
+    (CC-CEDICT's segmentation, no list) with the stems of its English glosses, a Latin word as its
+    stem. A name both sentences hold stays in: it is what they are about."""
     from memory.text import bilingual
 
-    return set(bilingual.words(reading.masked))
+    out: list[frozenset[str]] = []
+    for run in _RUN.findall(reading.masked_for(kinds, keep)):
+        if words.has_cjk(run):
+            out.extend(frozenset({w, *words.tokens(bilingual.english_reading(w))}) for w in bilingual.words(run))
+            # What no dictionary word covers (分院, a name) is read by its pairs of characters, as
+            # names_old_value reads a Chinese name: the run reader's cuts differ between sentences.
+            # A run is cut at the grammatical characters the name reader cuts at (定在 is 定 and 在).
+            pieces = [p for u in bilingual.unlisted(run) for p in _ZH_GRAMMAR.split(u) if len(p) > 1]
+            out.extend(frozenset(p[i : i + 2] for i in range(len(p) - 1)) for p in pieces)
+        else:
+            out.extend(frozenset({t}) for t in words.tokens(run) if not _DIGITS.search(t))
+    return list(dict.fromkeys(out))
+
+
+def shared_senses(new: Reading, old: Reading, kinds: Sequence[str]) -> tuple[int, int]:
+    """How many of the words of the sentence with fewer have a form in common with one of the
+    other's (an English word and a Chinese one glossed by it count as one: 上线 and "go-live"),
+    and how many words that sentence has."""
+    keep = new.of("name") & old.of("name")
+    a, b = _senses(new, kinds, keep), _senses(old, kinds, keep)
+    other = old.masked_for(kinds, keep)
+    if len(a) > len(b):
+        a, b = b, a
+        other = new.masked_for(kinds, keep)
+
+    def found(x: frozenset[str]) -> bool:
+        # A Chinese word standing as it is in the other's text counts, however the dictionary's
+        # longest match cut that text (第三家门店 is read 家门|店 there).
+        return any(x & y for y in b) or any(len(f) > 1 and words.has_cjk(f) and f in other for f in x)
+
+    return sum(1 for x in a if found(x)), len(a)
 
 
 _DATE_MARK = "qqdateqq"
@@ -388,7 +442,7 @@ _UNITS = frozenset(
 ) | {"元", "块", "万", "千", "百", "%"}
 
 
-def _same_holder(new: Reading, old: Reading, kinds: Sequence[str]) -> bool:
+def same_holder(new: Reading, old: Reading, kinds: Sequence[str]) -> bool:
     """A word next to the changed amount in both sentences, not its unit: the amount is of the same
     thing ("180 guests", "the guest count is 240"). Dates are not read so: a day stands beside the
     event it dates and beside a deadline alike ("the reopening is set for the 12th", "the rota for
@@ -405,11 +459,17 @@ def supersedes(new: Reading, old: Reading) -> bool:
     if cos is None:
         return False
     zh = words.has_cjk(new.masked) or words.has_cjk(old.masked)
-    held = _same_holder(new, old, kinds)
+    held = same_holder(new, old, kinds)
     if zh and not held:
-        a, b = _zh_words(new), _zh_words(old)
-        if len(a & b) < min(ZH_SHARED_WORDS, len(a), len(b)) or not a & b:
+        shared, fewest = shared_senses(new, old, kinds)
+        if shared < min(ZH_SHARED_WORDS, fewest) or not shared:
             return False
+        # Glosses are too loose a reading for a closeness to decide a Chinese pair (a bag of
+        # dictionary senses), and an English one beside it scores lower still: what both say beside
+        # the one value that changed, read in either script (分院 and 开业, "spring menu", a shared
+        # name and 上线 for "go-live"), says they are of one thing.
+        if len(kinds) == 1 and kinds[0] != "name" and _single(new, old, kinds[0]) and shared >= ZH_SHARED_WORDS:
+            return cos >= ROUGHLY_NEAR
     if cos >= (SAME_THING_ZH if zh else SAME_THING):
         return True
     # Naming the old value says outright that it changed; a word holding the value in both (the

@@ -230,3 +230,54 @@ def test_a_change_of_one_value_leaves_the_rest_of_the_old_sentence_standing(db):
     now_active = active(db)
     assert any("150" in t for t in now_active) and not any("120 guests" in t for t in now_active)
     assert any("fundraiser is on March 14 in the east wing" in t for t in now_active)
+
+
+@pytest.mark.parametrize(
+    "earlier, later",
+    [
+        # Two numbers of different kinds: an amount after a day (the shape reads both as numbers).
+        ("The Orchid pilot kicks off on 3 May.", "The Orchid pilot budget is 12,000 dollars."),
+        # Two amounts with the project's name and words in common, but nothing holding both.
+        ("The Orchid pilot runs in 14 clinics.", "Orchid pilot cost went up, now 80,000 dollars because of the vans."),
+    ],
+)
+def test_the_shape_alone_does_not_supersede_a_value_of_another_kind_or_holder(earlier, later):
+    day = date(2026, 12, 1)
+    assert not ew.supersedes(ew.values(later, day), ew.values(earlier, day))
+
+
+def test_a_weekday_in_the_plural_is_a_day_not_a_name():
+    from memory import superseding
+
+    assert not superseding.read("Piotr runs the pottery class on Tuesdays at the Annex.", date(2026, 12, 1)).of(
+        "name"
+    ) & {"tuesdays"}
+
+
+def test_a_year_the_dates_reader_added_is_no_amount():
+    from memory import superseding
+
+    assert not superseding.read("The main project this year (2026) is the atlas.", date(2026, 12, 1)).of("amount")
+
+
+@needs_meaning
+def test_a_change_of_a_changed_value_is_judged_against_every_version_of_it(db):
+    # The latest version leaves out the name the first one gave; the next change names it again.
+    said(db, "The Corvo study go-live is planned for 10 June.", "Our accountant is Lev Adler.")
+    run(db, Judge())
+    said(db, "Heads up: go-live slipped to 24 June, the vials are late.", day=2)
+    run(db, Judge())
+    said(db, "Corvo 又推迟了，现在改到7月8号上线。", day=3)
+    run(db, Judge())
+    now_active = active(db)
+    assert any("7月8号" in t for t in now_active)
+    assert not any("24 June" in t or "10 June" in t for t in now_active)
+    assert any("Lev Adler" in t for t in now_active)
+
+
+def test_an_address_said_after_a_sentence_is_kept_with_it(db):
+    said(db, "Our new landlord is Ines Moreau. ines.moreau@example.org", "Call Bo on the shop line. +44 20 7946 0000")
+    run(db, Judge())
+    now_active = active(db)
+    assert "2026-12-01: Our new landlord is Ines Moreau. ines.moreau@example.org" in now_active
+    assert not any(t.endswith(": ines.moreau@example.org") for t in now_active)

@@ -146,3 +146,41 @@ def test_a_new_amount_of_the_same_holder_supersedes_though_the_wording_differs(e
 @needs_meaning
 def test_a_unit_alone_does_not_make_two_amounts_one():
     assert not s.supersedes(read("The venue hire is 4,000 euros."), read("The print run costs 900 euros."))
+
+
+def test_a_latin_name_opening_a_chinese_sentence_is_a_name():
+    assert "halden" in read("Halden 又推迟了，现在改到3月17日上线。").of("name")
+    assert "halden" not in read("Halden is where the depot is.").of("name")  # an English sentence's capital
+
+
+def test_words_are_shared_across_scripts_by_their_glosses_and_unlisted_runs_by_their_characters():
+    shared, _ = s.shared_senses(
+        read("Halden 又推迟了，现在改到3月17日上线。"), read("The Halden depot go-live is 3 March."), ["date"]
+    )
+    assert shared >= 2  # the name, and 上线 glossed "go online" beside "go-live"
+
+
+@needs_meaning
+@pytest.mark.parametrize(
+    "earlier, later",
+    [
+        ("The Halden depot go-live is 3 March.", "Halden 又推迟了，现在改到3月17日上线。"),
+        ("我们的第三家门店开在滨江区，原计划5月8号开业。", "装修没验收，门店开业推到5月20号了。"),
+    ],
+)
+def test_a_new_day_for_the_same_thing_supersedes_across_scripts(earlier, later):
+    assert s.supersedes(read(later), read(earlier))
+
+
+@needs_meaning
+def test_a_shared_name_alone_does_not_make_two_days_one_across_scripts():
+    assert not s.supersedes(read("Halden 的年度审计定在4月2号。"), read("The Halden depot go-live is 3 March."))
+
+
+@needs_meaning
+def test_an_unsure_chinese_run_does_not_make_another_thing():
+    # 新订 / 四台叉车 are runs the name reader cannot place; 南京 and 苏州 are names the dictionary knows.
+    earlier = read("我们仓库现在一共30台叉车，主要在南京和苏州两个点。")
+    later = read("新订的四台叉车今天到了，仓库现在是34台叉车")
+    assert not s.other_things(later, earlier)
+    assert s.supersedes(later, earlier)
