@@ -9,6 +9,8 @@ Every version is kept in ``notes``.
 from __future__ import annotations
 
 import re
+from collections.abc import Hashable, Sequence
+from typing import TypeVar
 
 import sqlite_utils
 
@@ -19,6 +21,7 @@ from memory.text.words import has_cjk
 
 MIGRATIONS: list = []  # SOUL is stored in memory.notes
 
+K = TypeVar("K", bound=Hashable)
 MAX_CHARS = 2000  # always in the prompt: a long SOUL would crowd out everything else
 
 
@@ -193,3 +196,8 @@ def wished_treatment(sentence: str, message: str = "") -> bool:
         ):
             return True
     return False
+
+
+def read_wishes(items: Sequence[tuple[K, str, str]], llm=None) -> set[K]:
+    """The keys of ``items`` ((key, sentence, its message)) whose sentence is a wish about treatment."""
+    return {key for key, sentence, message in items if wished_treatment(sentence, message)}
