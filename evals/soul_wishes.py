@@ -38,13 +38,12 @@ def _rows(path: Path) -> list[dict]:
 
 
 def soul_lines(message: str, with_message: bool = True, llm=None) -> list[str]:
-    """The sentences of ``message`` SOUL would take, as the write pass reads them (a question is
-    dropped before; memory/embedded_writer.py)."""
+    """The sentences of ``message`` SOUL would take, as the write pass reads them
+    (memory/embedded_writer.py: a question only by the general reading)."""
     from memory import soul
     from memory.embedded_writer import sentences
-    from memory.text.acts import is_question
 
-    said = [s for s in sentences(message) if not is_question(s)]
+    said = sentences(message)
     items = [(i, s, message if with_message else "") for i, s in enumerate(said)]
     taken = soul.read_wishes(items, llm)
     return [s for i, s, _ in items if i in taken]

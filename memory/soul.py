@@ -198,6 +198,91 @@ def wished_treatment(sentence: str, message: str = "") -> bool:
     return False
 
 
+# ---------------------------------------------------------------- a general reading, confirmed
+#
+# The rules above are closed readings: on wishes written by people who did not write them they
+# found 20 of 43. A wish about treatment has two general marks, whatever its wording: it is said
+# to kept about the person (addressed: "you", "your", "u", or the person as the one who receives:
+# "me", 回我 / 给我 / 跟我), with no third party who receives instead (he, him, her, they, 他, 她),
+# and it is about how kept addresses, formats, sounds, which language or how long. The second is
+# read by meaning (all-MiniLM-L6-v2, memory/meaning.py) against one description of each kind of
+# treatment, Chinese through its CC-CEDICT English (memory/text/bilingual.py). A sentence with both
+# marks that the rules did not read is a candidate only: where a model is given, it confirms each
+# under the schema grammar; SOUL takes the person's sentence, never the model's text.
+
+KINDS = {
+    "name": "how you should address me or call me by name",
+    "format": "how you should format your replies to me: bullet points, tables, markdown, numbered steps",
+    "tone": "the tone you should take when you talk to me: formal, blunt, warm, no emoji",
+    "language": "which language you should answer me in",
+    "length": "how long or short your answers to me should be",
+}
+NEAR_KIND = 0.35  # cosine to the nearest kind's description; look-alikes about others' texts sit near it too
+_ADDRESSED = re.compile(r"\b(?:you|your|yours|u|me)\b", re.I)
+_ADDRESSED_TO_ME_ZH = re.compile(r"[你您]|(?:回|复|给|叫|呼|跟|对|和)我")
+_THIRD_PARTY = re.compile(r"\b(?:he|she|him|her|his|hers)\b|[他她]", re.I)  # "they" is as often a thing
+
+
+def treatment_kind(sentence: str) -> str:
+    """The kind of treatment (``KINDS``) ``sentence`` is near in meaning, when it is said to kept
+    about the person; else ""."""
+    from memory import meaning
+
+    s = sentence.strip()
+    cjk = has_cjk(s)
+    if not (_ADDRESSED_TO_ME_ZH.search(s) if cjk else _ADDRESSED.search(s)) or _THIRD_PARTY.search(s):
+        return ""
+    if _THIS_TEXT.search(s) or not (meaning.enabled() and meaning.available()):
+        return ""
+    if cjk:
+        from memory.text.bilingual import english_reading
+
+        s = english_reading(s)
+    near = meaning.embed(list(KINDS.values())) @ meaning.embed_one(s)
+    best = int(near.argmax())
+    return list(KINDS)[best] if float(near[best]) >= NEAR_KIND else ""
+
+
+CONFIRM_SYSTEM = (
+    "You read one sentence a person wrote to their assistant. Say whether it asks the assistant to "
+    "change how it treats the person from now on: the name to call them, or the format, tone, language "
+    "or length of the assistant's own replies. A task about some other text, message or person is not."
+)
+
+
+def confirmed(llm, candidates: list[tuple[K, str, str]]) -> list[tuple[K, str, str]]:
+    """The ``candidates`` ((key, sentence, kind)) the model says are wishes about treatment, one
+    bounded call each under the schema grammar; a reply that cannot be used confirms nothing."""
+    from memory.llm import UnusableReply
+    from memory.replies import Reply
+
+    class Treatment(Reply):
+        wish: bool
+
+    out = []
+    for key, sentence, kind in candidates:
+        prompt = f"Sentence: {sentence}\nIs it a wish about the assistant's {kind} towards the person?"
+        try:
+            reply = llm(purpose="soul confirm", system=CONFIRM_SYSTEM, prompt=prompt, schema=Treatment, max_tokens=16)
+        except UnusableReply:
+            continue
+        wish = reply.get("wish") if isinstance(reply, dict) else getattr(reply, "wish", False)
+        if wish is True:
+            out.append((key, sentence, kind))
+    return out
+
+
 def read_wishes(items: Sequence[tuple[K, str, str]], llm=None) -> set[K]:
-    """The keys of ``items`` ((key, sentence, its message)) whose sentence is a wish about treatment."""
-    return {key for key, sentence, message in items if wished_treatment(sentence, message)}
+    """The keys of ``items`` ((key, sentence, its message)) whose sentence is a wish about treatment:
+    those the rules read, and the general reading's candidates (``treatment_kind``), confirmed by
+    ``llm`` (a memory.llm.MemoryLLM) when one is given."""
+    from memory.text.acts import is_question
+
+    taken = {
+        key for key, sentence, message in items if not is_question(sentence) and wished_treatment(sentence, message)
+    }
+    candidates = [(key, sentence, treatment_kind(sentence)) for key, sentence, _ in items if key not in taken]
+    candidates = [c for c in candidates if c[2]]
+    if llm is not None:
+        candidates = confirmed(llm, candidates)
+    return taken | {key for key, _, _ in candidates}
