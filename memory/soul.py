@@ -220,6 +220,7 @@ KINDS = {
 NEAR_KIND = 0.35  # cosine to the nearest kind's description; look-alikes about others' texts sit near it too
 _ADDRESSED = re.compile(r"\b(?:you|your|yours|u|me)\b", re.I)
 _ADDRESSED_TO_ME_ZH = re.compile(r"[你您]|(?:回|复|给|叫|呼|跟|对|和)我")
+_NAMING_ZH = re.compile(r"叫|称呼|喊|名字|英文名|中文名")  # the verbs and nouns of naming, a closed class
 _THIRD_PARTY = re.compile(r"\b(?:he|she|him|her|his|hers)\b|[他她]", re.I)  # "they" is as often a thing
 
 
@@ -232,6 +233,11 @@ def treatment_kind(sentence: str) -> str:
     cjk = has_cjk(s)
     if not (_ADDRESSED_TO_ME_ZH.search(s) if cjk else _ADDRESSED.search(s)) or _THIRD_PARTY.search(s):
         return ""
+    # A naming verb with the person as its object ("everyone from the dentists to the cleaners calls
+    # me Teddie"), or a Chinese naming word said to kept (同事都叫我 Webster，你也这么叫吧): about the name
+    # whatever else the sentence says, where the rules want a wish marker or a closer shape.
+    if _NAMED_AS.search(s) or (cjk and _NAMING_ZH.search(s)):
+        return "name"
     if _THIS_TEXT.search(s) or not (meaning.enabled() and meaning.available()):
         return ""
     if cjk:
