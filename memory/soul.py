@@ -249,31 +249,50 @@ def treatment_kind(sentence: str) -> str:
     return list(KINDS)[best] if float(near[best]) >= NEAR_KIND else ""
 
 
+# The model sorts the sentence among four labels rather than answering yes or no: asked "is it a wish
+# about the assistant's <kind>?" under a boolean schema it said yes to all 10 sentences of a probe
+# (book me a table, remind me to call Jo, my mother calls me Peggy...). With labels and six examples
+# of its own (none from an eval set) it kept 8 of 10 of the general reading's candidates among
+# treatment_test's wishes and 6 of 10 hard look-alikes on the probe.
+TREATMENT = "how to talk to them from now on"
+LABELS = ("a task to do now", "a fact about their life", "a question", TREATMENT)
 CONFIRM_SYSTEM = (
-    "You read one sentence a person wrote to their assistant. Say whether it asks the assistant to "
-    "change how it treats the person from now on: the name to call them, or the format, tone, language "
-    "or length of the assistant's own replies. A task about some other text, message or person is not."
+    "You sort one sentence a person wrote to their assistant. 'a task to do now': they ask for something "
+    "to be done, found, sent or written. 'a fact about their life': they tell something. 'a question': they "
+    "ask something. 'how to talk to them from now on': they say how the assistant should address them or "
+    "word its own replies to them (name, format, tone, language, length) in future. Examples: 'Please book "
+    "a room for Friday.' -> a task to do now. 'Could you address me as Professor Lind?' -> how to talk to "
+    "them from now on. 'My brother calls me Sprout.' -> a fact about their life. 'I'd like your answers in "
+    "German from now on.' -> how to talk to them from now on. 'Can you email me the agenda as a list?' -> "
+    "a task to do now. 'Keep it casual with me, no need for formalities.' -> how to talk to them from now on."
 )
 
 
 def confirmed(llm, candidates: list[tuple[K, str, str]]) -> list[tuple[K, str, str]]:
-    """The ``candidates`` ((key, sentence, kind)) the model says are wishes about treatment, one
+    """The ``candidates`` ((key, sentence, kind)) the model sorts as how to talk to the person, one
     bounded call each under the schema grammar; a reply that cannot be used confirms nothing."""
+    from typing import Literal
+
     from memory.llm import UnusableReply
     from memory.replies import Reply
 
-    class Treatment(Reply):
-        wish: bool
+    class Sorted(Reply):
+        what: Literal[LABELS]  # type: ignore[valid-type]
 
     out = []
     for key, sentence, kind in candidates:
-        prompt = f"Sentence: {sentence}\nIs it a wish about the assistant's {kind} towards the person?"
         try:
-            reply = llm(purpose="soul confirm", system=CONFIRM_SYSTEM, prompt=prompt, schema=Treatment, max_tokens=16)
-        except UnusableReply:
+            reply = llm(
+                purpose="soul confirm",
+                system=CONFIRM_SYSTEM,
+                prompt=f"Sentence: {sentence}",
+                schema=Sorted,
+                max_tokens=24,
+            )
+        except (UnusableReply, ValueError):
             continue
-        wish = reply.get("wish") if isinstance(reply, dict) else getattr(reply, "wish", False)
-        if wish is True:
+        what = reply.get("what") if isinstance(reply, dict) else getattr(reply, "what", "")
+        if what == TREATMENT:
             out.append((key, sentence, kind))
     return out
 
