@@ -18,8 +18,8 @@ write pass does in code what code does reliably:
 - SOUL changes only from the person's wishes about how kept talks to them
   ("Please call me Sasha", "never use bullet points", "everyone calls me
   Maggie, so please do too", "I can't stand bullet points"), as
-  memory.soul.wished_treatment reads them; the model is not asked (see "SOUL"
-  below).
+  memory.soul.read_wishes reads them; the model only confirms the candidates
+  of the general reading (see "SOUL" below).
 - MEMORY is computed from the store: who they are, what they asked for (the
   actions kept took), open promises, the last days' facts.
 
@@ -455,13 +455,13 @@ def _with_antecedents(said: list[str]) -> list[str]:
 
 
 # ---------------------------------------------------------------- SOUL
-# SOUL takes the sentences memory.soul.wished_treatment reads as wishes about how
-# kept talks ("call me Sasha", "keep your answers short", "I can't stand bullet points"). The 0.5B model was asked
-# to confirm each under the schema grammar and answered at chance: 9 of 16 on
-# a mixed English/Chinese set of 8 wishes and 8 requests to act (a boolean per
-# sentence, and again with two labels), saying yes to "Send Priya the notes"
-# and no to "Never use emoji with me". A check at chance only drops wishes at
-# random, so it is not asked.
+# SOUL takes the sentences memory.soul.read_wishes reads as wishes about how kept talks: the rules'
+# readings ("call me Sasha", "keep your answers short", "I can't stand bullet points") as they are,
+# and the general reading's candidates (said to kept about the person, near a kind of treatment in
+# meaning), which the model confirms under the schema grammar when the pass has one. The model does
+# not judge what the rules read: it answered at chance (9 of 16) on a mixed English/Chinese set of
+# 8 wishes and 8 requests to act, saying no to "Never use emoji with me", so a check of those would
+# only drop wishes at random. SOUL is the person's own sentence either way, never the model's text.
 
 
 def _soul_line(sentence: str) -> str:
@@ -518,20 +518,24 @@ def _actions(db) -> list[str]:
 # ---------------------------------------------------------------- the plan
 
 
-def read(db, batch: list, *, cap: int, today: date) -> Written:
-    """Facts, SOUL and MEMORY for ``batch`` (stored messages), planned; nothing written."""
+def read(db, batch: list, *, cap: int, today: date, llm=None) -> Written:
+    """Facts, SOUL and MEMORY for ``batch`` (stored messages), planned; nothing written. ``llm``,
+    when given, only confirms the candidates of SOUL's general reading (memory.soul.read_wishes)."""
     decisions: list[Decision] = []
     said: list[tuple[int, str, str, bool]] = []  # (message id, date, sentence, is a request)
-    for m in batch:
-        if m.role != "user" or m.author not in ("me", ""):
-            continue
-        for s in _with_antecedents(sentences(m.text)):
+    persons = [m for m in batch if m.role == "user" and m.author in ("me", "")]
+    read_out = [(m, list(enumerate(_with_antecedents(sentences(m.text))))) for m in persons]
+    wishes = soul.read_wishes(
+        [((m.id, i), s, m.text) for m, ss in read_out for i, s in ss if not contains_secret(s)], llm
+    )
+    for m, ss in read_out:
+        for i, s in ss:
             if contains_secret(s):
                 decisions.append(Decision(m.id, "[a sentence with a credential]", "dropped", "holds a credential"))
+            elif (m.id, i) in wishes:  # a wish asked as a question ("can u answer in english?") too
+                said.append((m.id, m.at[:10], s, True))
             elif is_question(s):
                 decisions.append(Decision(m.id, s, "dropped", "a question"))
-            elif soul.wished_treatment(s, m.text):
-                said.append((m.id, m.at[:10], s, True))
             elif is_request(s) and not (act(s) == STATEMENT and not _ASKED.search(s)):
                 # Asked of kept, not said of the world: a tool call does it, and its result is kept.
                 # (A sentence that reads as a statement whole, where only a clause has the shape of
@@ -643,7 +647,7 @@ DOING = "reading facts, SOUL and MEMORY in code"
 def plan(db, batch: Batch | list, llm, today: date) -> Written:
     messages = messages_of(batch)
     cap = batch.cap if isinstance(batch, Batch) else 0
-    written = read(db, messages, cap=cap or 1500, today=today)  # no model call
+    written = read(db, messages, cap=cap or 1500, today=today, llm=llm)  # a call only to confirm SOUL candidates
     if isinstance(batch, Batch):
         written.facts.max_active = batch.max_active or None
     if messages:

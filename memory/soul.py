@@ -9,6 +9,8 @@ Every version is kept in ``notes``.
 from __future__ import annotations
 
 import re
+from collections.abc import Hashable, Sequence
+from typing import TypeVar
 
 import sqlite_utils
 
@@ -19,6 +21,7 @@ from memory.text.words import has_cjk
 
 MIGRATIONS: list = []  # SOUL is stored in memory.notes
 
+K = TypeVar("K", bound=Hashable)
 MAX_CHARS = 2000  # always in the prompt: a long SOUL would crowd out everything else
 
 
@@ -193,3 +196,118 @@ def wished_treatment(sentence: str, message: str = "") -> bool:
         ):
             return True
     return False
+
+
+# ---------------------------------------------------------------- a general reading, confirmed
+#
+# The rules above are closed readings: on wishes written by people who did not write them they
+# found 20 of 43. A wish about treatment has two general marks, whatever its wording: it is said
+# to kept about the person (addressed: "you", "your", "u", or the person as the one who receives:
+# "me", 回我 / 给我 / 跟我), with no third party who receives instead (he, him, her, they, 他, 她),
+# and it is about how kept addresses, formats, sounds, which language or how long. The second is
+# read by meaning (all-MiniLM-L6-v2, memory/meaning.py) against one description of each kind of
+# treatment, Chinese through its CC-CEDICT English (memory/text/bilingual.py). A sentence with both
+# marks that the rules did not read is a candidate only: where a model is given, it confirms each
+# under the schema grammar; SOUL takes the person's sentence, never the model's text.
+
+KINDS = {
+    "name": "how you should address me or call me by name",
+    "format": "how you should format your replies to me: bullet points, tables, markdown, numbered steps",
+    "tone": "the tone you should take when you talk to me: formal, blunt, warm, no emoji",
+    "language": "which language you should answer me in",
+    "length": "how long or short your answers to me should be",
+}
+NEAR_KIND = 0.35  # cosine to the nearest kind's description; look-alikes about others' texts sit near it too
+_ADDRESSED = re.compile(r"\b(?:you|your|yours|u|me)\b", re.I)
+_ADDRESSED_TO_ME_ZH = re.compile(r"[你您]|(?:回|复|给|叫|呼|跟|对|和)我")
+_NAMING_ZH = re.compile(r"叫|称呼|喊|名字|英文名|中文名")  # the verbs and nouns of naming, a closed class
+_THIRD_PARTY = re.compile(r"\b(?:he|she|him|her|his|hers)\b|[他她]", re.I)  # "they" is as often a thing
+
+
+def treatment_kind(sentence: str) -> str:
+    """The kind of treatment (``KINDS``) ``sentence`` is near in meaning, when it is said to kept
+    about the person; else ""."""
+    from memory import meaning
+
+    s = sentence.strip()
+    cjk = has_cjk(s)
+    if not (_ADDRESSED_TO_ME_ZH.search(s) if cjk else _ADDRESSED.search(s)) or _THIRD_PARTY.search(s):
+        return ""
+    # A naming verb with the person as its object ("everyone from the dentists to the cleaners calls
+    # me Teddie"), or a Chinese naming word said to kept (同事都叫我 Webster，你也这么叫吧): about the name
+    # whatever else the sentence says, where the rules want a wish marker or a closer shape.
+    if _NAMED_AS.search(s) or (cjk and _NAMING_ZH.search(s)):
+        return "name"
+    if _THIS_TEXT.search(s) or not (meaning.enabled() and meaning.available()):
+        return ""
+    if cjk:
+        from memory.text.bilingual import english_reading
+
+        s = english_reading(s)
+    near = meaning.embed(list(KINDS.values())) @ meaning.embed_one(s)
+    best = int(near.argmax())
+    return list(KINDS)[best] if float(near[best]) >= NEAR_KIND else ""
+
+
+# The model sorts the sentence among four labels rather than answering yes or no: asked "is it a wish
+# about the assistant's <kind>?" under a boolean schema it said yes to all 10 sentences of a probe
+# (book me a table, remind me to call Jo, my mother calls me Peggy...). With labels and six examples
+# of its own (none from an eval set) it kept 8 of 10 of the general reading's candidates among
+# treatment_test's wishes and 6 of 10 hard look-alikes on the probe.
+TREATMENT = "how to talk to them from now on"
+LABELS = ("a task to do now", "a fact about their life", "a question", TREATMENT)
+CONFIRM_SYSTEM = (
+    "You sort one sentence a person wrote to their assistant. 'a task to do now': they ask for something "
+    "to be done, found, sent or written. 'a fact about their life': they tell something. 'a question': they "
+    "ask something. 'how to talk to them from now on': they say how the assistant should address them or "
+    "word its own replies to them (name, format, tone, language, length) in future. Examples: 'Please book "
+    "a room for Friday.' -> a task to do now. 'Could you address me as Professor Lind?' -> how to talk to "
+    "them from now on. 'My brother calls me Sprout.' -> a fact about their life. 'I'd like your answers in "
+    "German from now on.' -> how to talk to them from now on. 'Can you email me the agenda as a list?' -> "
+    "a task to do now. 'Keep it casual with me, no need for formalities.' -> how to talk to them from now on."
+)
+
+
+def confirmed(llm, candidates: list[tuple[K, str, str]]) -> list[tuple[K, str, str]]:
+    """The ``candidates`` ((key, sentence, kind)) the model sorts as how to talk to the person, one
+    bounded call each under the schema grammar; a reply that cannot be used confirms nothing."""
+    from typing import Literal
+
+    from memory.llm import UnusableReply
+    from memory.replies import Reply
+
+    class Sorted(Reply):
+        what: Literal[LABELS]  # type: ignore[valid-type]
+
+    out = []
+    for key, sentence, kind in candidates:
+        try:
+            reply = llm(
+                purpose="soul confirm",
+                system=CONFIRM_SYSTEM,
+                prompt=f"Sentence: {sentence}",
+                schema=Sorted,
+                max_tokens=24,
+            )
+        except (UnusableReply, ValueError):
+            continue
+        what = reply.get("what") if isinstance(reply, dict) else getattr(reply, "what", "")
+        if what == TREATMENT:
+            out.append((key, sentence, kind))
+    return out
+
+
+def read_wishes(items: Sequence[tuple[K, str, str]], llm=None) -> set[K]:
+    """The keys of ``items`` ((key, sentence, its message)) whose sentence is a wish about treatment:
+    those the rules read, and the general reading's candidates (``treatment_kind``), confirmed by
+    ``llm`` (a memory.llm.MemoryLLM) when one is given."""
+    from memory.text.acts import is_question
+
+    taken = {
+        key for key, sentence, message in items if not is_question(sentence) and wished_treatment(sentence, message)
+    }
+    candidates = [(key, sentence, treatment_kind(sentence)) for key, sentence, _ in items if key not in taken]
+    candidates = [c for c in candidates if c[2]]
+    if llm is not None:
+        candidates = confirmed(llm, candidates)
+    return taken | {key for key, _, _ in candidates}

@@ -1,0 +1,80 @@
+"""SOUL's general reading of treatment wishes (memory.soul.treatment_kind, read_wishes): a
+sentence said to kept about the person and near a kind of treatment in meaning, or naming the
+person, is a candidate; the model, when given, confirms only candidates, never the rules' wishes;
+SOUL takes the person's own sentence."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from memory import meaning, soul, writer
+from memory import messages as store
+
+needs_meaning = pytest.mark.skipif(not meaning.available(), reason="the meaning model is not installed")
+TZ = ZoneInfo("Europe/Berlin")
+
+
+class Sorter:
+    """A memory model that sorts every sentence under one label and records what it was asked."""
+
+    def __init__(self, label: str):
+        self.label = label
+        self.asked: list[str] = []
+
+    def __call__(self, *, purpose, system, prompt, schema=None, schema_name="record", max_tokens=2048):
+        self.asked.append(prompt)
+        return {"what": self.label}
+
+
+@needs_meaning
+def test_a_wish_said_to_kept_near_a_kind_of_treatment_is_a_candidate_of_that_kind():
+    assert soul.treatment_kind("Could you make your replies a bit less wordy for me?") == "length"
+    assert soul.treatment_kind("I would love it if you answered me in Portuguese.") == "language"
+
+
+@needs_meaning
+def test_a_sentence_about_a_third_person_or_said_to_nobody_is_no_candidate():
+    assert soul.treatment_kind("She prefers her answers in Portuguese.") == ""
+    assert soul.treatment_kind("Send the board a shorter version of the memo.") == ""
+
+
+def test_a_naming_verb_with_the_person_as_object_is_a_name_candidate_in_either_language():
+    assert soul.treatment_kind("The whole crew calls me Skipper.") == "name"
+    assert soul.treatment_kind("朋友们都叫我 Momo，你也可以这么叫。") == "name"
+    assert soul.treatment_kind("The whole crew calls him Skipper.") == ""
+
+
+@needs_meaning
+def test_the_model_confirms_only_candidates_and_never_judges_what_the_rules_read():
+    items = [(1, "Please call me Sasha.", ""), (2, "Could you make your replies a bit less wordy for me?", "")]
+    task = Sorter("a task to do now")
+    assert soul.read_wishes(items, task) == {1}  # the rules' wish stands whatever the model says
+    assert task.asked == ["Sentence: Could you make your replies a bit less wordy for me?"]
+    assert soul.read_wishes(items, Sorter(soul.TREATMENT)) == {1, 2}
+    assert soul.read_wishes(items) == {1, 2}  # no model: the candidate is taken as read
+
+
+def test_a_reply_that_cannot_be_used_confirms_nothing():
+    from memory.llm import UnusableReply
+
+    def broken(**kwargs):
+        raise UnusableReply("no call")
+
+    assert soul.confirmed(broken, [(1, "The whole crew calls me Skipper.", "name")]) == []
+    assert soul.confirmed(lambda **kw: {"what": "a fact about their life"}, [(1, "x", "name")]) == []
+
+
+def test_soul_takes_the_persons_sentence_not_the_models_text(db):
+    chat = store.get_chat(db, "me")
+    store.add_message(
+        db, chat, "user", "me", "The whole crew calls me Skipper.", datetime(2026, 12, 1, 9, 0, tzinfo=TZ)
+    )
+    sorter = Sorter(soul.TREATMENT)
+    writer.run_pass(
+        db, sorter, cap=1500, max_active=200, force=True, in_code=True, now=datetime(2026, 12, 1, 10, tzinfo=TZ)
+    )
+    assert soul.current(db) == "- The whole crew calls me Skipper."
+    assert sorter.asked == ["Sentence: The whole crew calls me Skipper."]
