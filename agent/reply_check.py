@@ -552,17 +552,12 @@ _READABLE_KINDS = frozenset({"time", "number", "email", "phone"})
 NEAR_VALUE = 0.50
 
 
-def _english(text: str) -> str:
-    from memory.text import bilingual
-
-    return bilingual.english_reading(text) if words.has_cjk(text) else text
-
-
 def _words_of(text: str) -> set[str]:
     """A text's content words in either script: its own tokens and its English reading's."""
+    from memory.text.bilingual import english_reading
     from memory.text.overlap import content_words
 
-    return content_words(text) | content_words(_english(text)) if words.has_cjk(text) else content_words(text)
+    return content_words(text) | content_words(english_reading(text)) if words.has_cjk(text) else content_words(text)
 
 
 def no_value_of_kind(request: str, known: list[str], tools: list[ToolSpec] | None = None) -> bool:
@@ -584,6 +579,7 @@ def no_value_of_kind(request: str, known: list[str], tools: list[ToolSpec] | Non
     from memory.recall import store_names
     from memory.text import dates
     from memory.text.acts import self_contained, split
+    from memory.text.bilingual import english_reading
 
     if not is_question(request) or is_request(request) or dates.mentions_time(request):
         return False
@@ -616,7 +612,7 @@ def no_value_of_kind(request: str, known: list[str], tools: list[ToolSpec] | Non
             before = speaks
     if not holding or not (meaning.enabled() and meaning.available()):
         return not holding  # without the meaning model a value said in other words cannot be ruled out
-    vectors = meaning.embed([_english(request)] + [_english(line) for line in holding])
+    vectors = meaning.embed([english_reading(request)] + [english_reading(line) for line in holding])
     return float((vectors[1:] @ vectors[0]).max()) < NEAR_VALUE
 
 
@@ -625,10 +621,11 @@ def _thing_words(question: str) -> set[str]:
     naming a form of value (time, date, price) and number words. A Chinese question is read by
     its English senses (its character pairs, 那个 or 个仓, are no words of a thing)."""
     from memory import asked
+    from memory.text.bilingual import english_reading
     from memory.text.numbers import en_int
     from memory.text.overlap import content_words
 
-    found = content_words(_english(question)) - {w for w in content_words(question) if words.has_cjk(w)}
+    found = content_words(english_reading(question)) - {w for w in content_words(question) if words.has_cjk(w)}
     return {
         w
         for w in found - _QUESTION_WORDS
