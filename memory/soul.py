@@ -253,7 +253,7 @@ def treatment_kind(sentence: str) -> str:
 # about the assistant's <kind>?" under a boolean schema it said yes to all 10 sentences of a probe
 # (book me a table, remind me to call Jo, my mother calls me Peggy...). With labels and six examples
 # of its own (none from an eval set) it kept 8 of 10 of the general reading's candidates among
-# treatment_test's wishes and 6 of 10 hard look-alikes on the probe.
+# treatment_test's wishes and took 4 of 10 hard look-alikes on the probe.
 TREATMENT = "how to talk to them from now on"
 LABELS = ("a task to do now", "a fact about their life", "a question", TREATMENT)
 CONFIRM_SYSTEM = (
