@@ -62,7 +62,9 @@ def test_gate_splits_are_chosen_by_name_and_held_out_ones_can_be_left_out():
     assert list(gate.chosen(["test7"])) == ["dev8 (was test7)"]
     assert list(gate.chosen(["test8"])) == ["dev9 (was test8)"]
     assert list(gate.chosen(["test9"])) == ["dev10 (was test9)"]
-    for held in ("test10", "test11"):
+    assert list(gate.chosen(["test10"])) == ["dev11 (was test10)"]
+    assert list(gate.chosen(["test11"])) == ["dev11b (was test11)"]
+    for held in ("test12", "test13"):
         assert held not in gate.chosen(dev_only=True) and held in gate.chosen()
 
 
@@ -72,12 +74,12 @@ def test_gate_misses_refuses_a_held_out_split_by_name_or_by_file(tmp_path, monke
     from agent.cli import app
 
     # A stand-in file at the held-out split's place: the test never reads the held-out data.
-    stand_in = tmp_path / "recall_test10.jsonl"
+    stand_in = tmp_path / "recall_test12.jsonl"
     stand_in.write_text(gate.SPLITS["dev2"].read_text(encoding="utf-8"), encoding="utf-8")
-    monkeypatch.setitem(gate.SPLITS, "test10", stand_in)
+    monkeypatch.setitem(gate.SPLITS, "test12", stand_in)
     runner = CliRunner()
     for args in (
-        ["--split", "test10"],
+        ["--split", "test12"],
         ["--file", str(stand_in)],
     ):
         result = runner.invoke(app, ["bench", "gate", "--misses", *args])

@@ -98,13 +98,13 @@ def gate(
     split: list[str] = typer.Option(
         [],
         "--split",
-        help="Only this shipped split (test8, dev8, dev7, dev6, dev5, dev4, dev3, dev, dev2, dev-old, or the test name a dev split had: test7; repeatable); default: all side by side.",
+        help="Only this shipped split (the held-out test12 and test13; dev11, dev11b, dev10 … dev3, dev, dev2, dev-old; or the test name a dev split had: test10; repeatable); default: all side by side.",
     ),
     file: Path | None = typer.Option(None, "--file", help="One split file (JSONL) instead of the shipped ones."),
     misses: bool = typer.Option(
         False,
         "--misses",
-        help="List the turns kept recall gets wrong on a dev split (for tuning; never on the held-out test8).",
+        help="List the turns kept recall gets wrong on a dev split (for tuning; refused on the held-out splits).",
     ),
     ceiling: bool = typer.Option(
         False,

@@ -20,8 +20,12 @@ one line per fact or turn, no updates) is read too.
 
 Splits, in the order they print (a missing file is left out):
 
-- ``test10``, ``test11``: tests/data/recall_test10.jsonl and recall_test11.jsonl, written in the tenth
-  round by two other people (a helper each) without reading the code or the other sets; held out.
+- ``test12``, ``test13``: tests/data/recall_test12.jsonl and recall_test13.jsonl, written in the
+  eleventh round by two other people (a helper each) without reading the code or the other sets
+  (a construction project manager in Singapore; a game-studio producer in Chengdu); held out.
+- ``dev11 (was test10)``, ``dev11b (was test11)``: tests/data/recall_test10.jsonl and
+  recall_test11.jsonl, the tenth round's held-out sets, read at that round's start and end (and
+  one revert was decided on them); dev from the eleventh round on.
 - ``dev10 (was test9)``: tests/data/recall_test9.jsonl, the ninth round's held-out set (a brewery
   owner in Melbourne), read at that round's start and end; dev from the tenth round on.
 - ``dev9 (was test8)``: tests/data/recall_test8.jsonl, the eighth round's held-out set (a hospital
@@ -55,8 +59,10 @@ from evals.bench.common import render_table
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 SPLITS = {
-    "test10": DATA / "recall_test10.jsonl",
-    "test11": DATA / "recall_test11.jsonl",
+    "test12": DATA / "recall_test12.jsonl",
+    "test13": DATA / "recall_test13.jsonl",
+    "dev11 (was test10)": DATA / "recall_test10.jsonl",
+    "dev11b (was test11)": DATA / "recall_test11.jsonl",
     "dev10 (was test9)": DATA / "recall_test9.jsonl",
     "dev9 (was test8)": DATA / "recall_test8.jsonl",
     "dev8 (was test7)": DATA / "recall_test7.jsonl",
@@ -69,7 +75,7 @@ SPLITS = {
     "dev2": DATA / "recall_dev2.jsonl",
     "dev-old": DATA / "recall_dev.jsonl",
 }
-HELD_OUT = frozenset({"test10", "test11"})
+HELD_OUT = frozenset({"test12", "test13"})
 
 
 def held_out(path: str | Path) -> bool:
