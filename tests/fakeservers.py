@@ -303,7 +303,11 @@ class FakeServer:
         if not drop:
             h.wfile.write(b"0\r\n\r\n")  # the end of the chunked body: the stream ends cleanly
         h.wfile.flush()
-        h.close_connection = True  # dropping without the last chunk is a broken connection
+        # Dropping without the last chunk is a broken connection. A clean stream keeps its
+        # keep-alive connection open, as a real server does: closing it without a
+        # "Connection: close" header let the client send its retry on a socket the server had
+        # just closed (a connection error instead of the scripted reply, seen under load).
+        h.close_connection = drop
 
     def _send_keep_alive(self, h, seconds: float, every: float) -> None:
         h.send_response(200)

@@ -248,3 +248,25 @@ def test_a_chat_turn_leaves_the_choice_to_the_model(server, make):
     server.reply_text("Sure.")
     make().complete(ask(), tools=[SCHEDULE])
     assert "tool_choice" not in server.model_requests[0].body
+
+
+def test_a_clean_stream_leaves_the_connection_open_for_the_next_request(server):
+    # The retry after a malformed streamed reply goes out on the same keep-alive connection; a
+    # server that closed it without saying so made that retry a connection error on a loaded
+    # machine. The fake server keeps a clean stream's connection, as real servers do, and
+    # closes only the one it drops.
+    import http.client
+
+    server.reply_text("one").reply_text("two").disconnect_mid_stream()
+    path = server.model_path
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    for expected in ("one", "two"):
+        conn.request("POST", path, body='{"stream": true}', headers={"Content-Type": "application/json"})
+        response = conn.getresponse()
+        assert expected in response.read().decode()
+        assert response.getheader("Connection") != "close" and not response.will_close
+    conn.request("POST", path, body='{"stream": true}', headers={"Content-Type": "application/json"})
+    response = conn.getresponse()
+    with pytest.raises(http.client.IncompleteRead):
+        response.read()
+    conn.close()
