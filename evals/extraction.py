@@ -73,7 +73,7 @@ _MONTH_RE = (
     r"(?:january|february|march|april|may|june|july|august|september|october|november|december|"
     r"jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?"
 )
-_WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+_WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _EN_WD = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues|tue|wed|thurs|thu|fri|sat|sun)s?"
 _ZH_WD = {"一": "mon", "二": "tue", "三": "wed", "四": "thu", "五": "fri", "六": "sat", "日": "sun", "天": "sun"}
 
@@ -231,6 +231,15 @@ def _month(word: str) -> int:
     return _MONTHS.get(w) or _MONTH_ABBR.get(w[:4] if w.startswith("sept") else w[:3], 0)
 
 
+def _calendar_word(word: str) -> bool:
+    """A month or weekday, whole or abbreviated ("Mar", "Tues"), not a name that begins like one
+    (Marie, Sunil, Janet)."""
+    w = word.lower().rstrip(".")
+    if w in _MONTHS or w in _MONTH_ABBR:
+        return True
+    return any(w == d or (d.startswith(w) and len(w) >= 3) for d in _WEEKDAY_NAMES)
+
+
 def _day(month: int, day: int) -> str | None:
     return f"d:{month:02d}-{day:02d}" if 1 <= month <= 12 and 1 <= day <= 31 else None
 
@@ -258,7 +267,7 @@ def names(text: str) -> set[str]:
     return {
         w.lower()
         for w in _CAP_WORD.findall(_EMAIL.sub(" ", text))
-        if w.lower() not in _STOP_NAMES and w.lower()[:3] not in _WEEKDAYS and _month(w) == 0
+        if w.lower() not in _STOP_NAMES and not _calendar_word(w)
     }
 
 
@@ -329,9 +338,12 @@ def _invented(text: str, shape: Shape, all_values: set[str], all_words: set[str]
     that does not open a sentence or clause; acronyms are not names)."""
     body = _EMAIL.sub(" ", strip(text)).strip()
     missing = sorted(shape.values - all_values)
+    # A hyphenated name is one word of a message ("Jean-Luc"); the name reading below sees its
+    # halves, which a message holding the whole name did say.
+    all_words = all_words | {part for w in all_words if "-" in w for part in w.split("-")}
     for m in _NAME_IN_TEXT.finditer(body):
         w = m.group(1).lower()
-        if m.start() == 0 or w in _STOP_NAMES or w[:3] in _WEEKDAYS or _month(w):
+        if m.start() == 0 or w in _STOP_NAMES or _calendar_word(w):
             continue
         if w not in all_words and w not in missing:
             missing.append(w)

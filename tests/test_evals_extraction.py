@@ -301,6 +301,14 @@ def test_an_invented_name_is_one_no_message_holds_not_an_acronym_or_a_clause_ope
     assert found == ["orion"]
 
 
+def test_the_halves_of_a_hyphenated_name_a_message_said_are_not_invented():
+    persona, _ = resolve_persona("tiny")
+    matcher = extraction.Matcher(persona)
+    text = "2026-11-02: Jean-Luc Moreau reviews the Lighthouse budget with Anne-Marie on Tues."
+    found = extraction._invented(text, matcher.shape(text), {"w:tue"}, {"jean-luc", "lighthouse", "moreau"})
+    assert found == ["anne", "marie"]  # Marie begins like March and is a name all the same
+
+
 def test_a_write_path_that_keeps_failing_stops_and_is_scored_as_it_stands(tmp_path):
     """An unusable memory model ends the write path (after one rerun of the pass), not the run."""
     from agent.models.scripted import text
