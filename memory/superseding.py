@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from memory.text import dates, words
+from memory.text import bilingual, dates, words
 from memory.text.numbers import CN_NUMERAL as _CN_NUMERAL
 from memory.text.numbers import amount, en_int
 
@@ -146,8 +146,6 @@ _ZH_GRAMMAR = re.compile(
 
 
 def _cjk_names(text: str) -> list[tuple[int, int, str]]:
-    from memory.text import bilingual
-
     out: list[tuple[int, int, str]] = []
     # 一月 and 周五 are proper names to the dictionary ("January", "Friday"): dates read those.
     proper = [w for w in bilingual.words(text) if bilingual.proper_name(w) and not set(words.tokens(w)) & _DAY_WORDS]
@@ -169,8 +167,6 @@ _COUNTED = re.compile(f"{_CN_NUMERAL}[个位家条份次件天周年]")  # a num
 def _cut_from_word(text: str, start: int, end: int) -> bool:
     """The run's first character and the one before it, or its last and the one after it, make a
     dictionary word: the reader's cut fell inside a word (没准|备好 of 没准备好), so the run is no name."""
-    from memory.text import bilingual
-
     before = text[start - 1 : start + 1] if start else ""
     after = text[end - 1 : end + 1] if end < len(text) else ""
     return any(len(pair) == 2 and words.has_cjk(pair) and bilingual.glosses(pair) for pair in (before, after))
@@ -281,8 +277,6 @@ def _sure_names(reading: Reading) -> frozenset[str]:
     names (武汉). A Chinese run no dictionary word covers may be a name or a piece of wording the
     reader could not place (新订, 六辆车 of 新订的六辆车): too unsure to say two sentences speak of
     two things."""
-    from memory.text import bilingual
-
     return frozenset(n for n in reading.of("name") if not words.has_cjk(n) or bilingual.proper_name(n))
 
 
@@ -307,14 +301,6 @@ def names_old_value(new: Reading, old: Reading, kind: str) -> bool:
     return False
 
 
-def _english(text: str) -> str:
-    if words.has_cjk(text):
-        from memory.text import bilingual
-
-        return bilingual.english_reading(text)
-    return text
-
-
 def closeness(new: Reading, old: Reading, kinds: Sequence[str] = KINDS) -> float | None:
     """Cosine of the two sentences with the values of ``kinds`` (those that changed) masked, or
     None without the meaning model. A name both carry stays in: it is what they are about. The
@@ -324,7 +310,7 @@ def closeness(new: Reading, old: Reading, kinds: Sequence[str] = KINDS) -> float
 
     if not (meaning.enabled() and meaning.available()):
         return None
-    a, b = meaning.embed([_english(new.masked), _english(old.masked)])
+    a, b = meaning.embed([bilingual.english_reading(new.masked), bilingual.english_reading(old.masked)])
     cos = float(a @ b)
     if cos < ROUGHLY_NEAR:
         return cos
@@ -333,7 +319,12 @@ def closeness(new: Reading, old: Reading, kinds: Sequence[str] = KINDS) -> float
     # and with only what changed masked (a word the masking took cannot hide that they differ:
     # "Priya's hiring budget" and "the Q3 budget").
     shared = new.of("name") & old.of("name")  # the same name: "Manchester" is not "Manchester Crown Court"
-    a, b = meaning.embed([_english(new.masked_for(kinds, shared)), _english(old.masked_for(kinds, shared))])
+    a, b = meaning.embed(
+        [
+            bilingual.english_reading(new.masked_for(kinds, shared)),
+            bilingual.english_reading(old.masked_for(kinds, shared)),
+        ]
+    )
     return min(cos, float(a @ b))
 
 
@@ -356,8 +347,6 @@ def _senses(reading: Reading, kinds: Sequence[str], keep: frozenset[str]) -> lis
     """The words of the sentence besides the values that changed, each as its forms: a Chinese word
     (CC-CEDICT's segmentation, no list) with the stems of its English glosses, a Latin word as its
     stem. A name both sentences hold stays in: it is what they are about."""
-    from memory.text import bilingual
-
     out: list[frozenset[str]] = []
     for run in _RUN.findall(reading.masked_for(kinds, keep)):
         if words.has_cjk(run):
@@ -401,8 +390,6 @@ def holders(reading: Reading, kind: str) -> frozenset[str]:
     """The content words next to the sentence's values of ``kind``: what the value is of ("planning
     for 180 guests", "the guest count is 240", "预算35万", "budget加到42万"). Chinese words count
     by their CC-CEDICT English too, so 预算 and "budget" are one word."""
-    from memory.text import bilingual
-
     text = reading.text
     for a, b in sorted(reading.dated, reverse=True):
         text = text[:a] + f" {_DATE_MARK} " + text[b:]
@@ -494,7 +481,9 @@ def superseded(new: Reading, olds: Sequence[Reading]) -> int | None:
     candidates = [i for i, old in enumerate(olds) if changed_kinds(new, old)]
     if not candidates or not (meaning.enabled() and meaning.available()):
         return None
-    vectors = meaning.embed([_english(new.masked)] + [_english(olds[i].masked) for i in candidates])
+    vectors = meaning.embed(
+        [bilingual.english_reading(new.masked)] + [bilingual.english_reading(olds[i].masked) for i in candidates]
+    )
     cosines = vectors[1:] @ vectors[0]
     ranked = sorted(range(len(candidates)), key=lambda j: (-float(cosines[j]), -candidates[j]))
     for j in ranked[:NEAREST]:
