@@ -1147,12 +1147,16 @@ def recall(query: str, docs: list[str], k: int = 12) -> list[tuple[int, float]]:
 # suspected tuning, the update chains lost on both of that round's held-out splits (whole chain
 # test10 0.700 -> 0.650, test11 0.667 -> 0.533) and on dev and dev2, and no split gained; a question
 # with one of them that asks only for the new value gets the old one beside it, marked replaced.
+# The Chinese adverbs of "at first / originally" are one closed class (原来 原先 原本 本来 起初 最初 当初
+# 一开始 起先), as the English "original(ly), initial(ly), first" are; 改 with a complement of result
+# or aspect (改了, 改成, 改到, 改为, 改过, 改期) says a value changed, as "changed" does.
 # "How old is Kwame?" asks an age, not a past value: cut as a cue, "old" left the question with no
 # question word (on dev, 2 never-stored ages got a fact and its replaced one).
 _CHANGE_CUE = re.compile(
     r"\b(chang\w*|before|previous\w*|used to|original\w*|earlier|formerly|former|(?<!how\s)old|prior|"
     r"no longer|anymore|any more|history|how many times|initial\w*|moved|switch\w*|slipp\w*|pushed|postpon\w*|"
-    r"delay\w*|resched\w*|first)\b|之前|以前|原来|原先|改了|变了|变化|更改|几次|本来|推迟|延期",
+    r"delay\w*|resched\w*|first)\b|之前|以前|原来|原先|原本|本来|起初|最初|当初|一开始|起先"
+    r"|改(?:了|成|到|为|过|期)|变了|变化|更改|几次|推迟|延期",
     re.IGNORECASE,
 )
 
