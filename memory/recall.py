@@ -938,10 +938,9 @@ class _DocsIndex:
         paragraph below", "the tone") refers to what the message carries, which the store lacks.
 
         Measured on the twelve dev splits (recall_test.jsonl to recall_test11.jsonl, recall_dev2):
-        on the store's words, 17 more answerable requests got all their facts ("book the tuner for
-        the xmas show", "send the shear wall calcs to the independent reviewer"); by meaning, 6 more
-        ("forward the visa paperwork for the cello section"; 3 at a bar of 0.45, 5 at 0.40, 6 at 0.35);
-        no ordinary, general or never-stored turn got a fact it did not get before."""
+        17 more answerable requests got all their facts ("book the tuner for the xmas show", "send
+        the shear wall calcs to the independent reviewer"), and no ordinary, general or
+        never-stored turn got a fact it did not get before."""
         cap = max(2, LINK_MAX_SHARE * self.index.n)
         for m in _DEFINITE.finditer(fold(text)):
             words = [w for w in m.group(1).split() if w.lower() not in STOP_WORDS]
@@ -951,12 +950,6 @@ class _DocsIndex:
             terms = [t for t in tokens(head) if t not in STOP_WORDS]
             if terms and all(0 < self.index.df(t) <= cap for t in terms) and noun_like(head):
                 return True
-            # Said in other words than the store's ("the cello section" for "the string players"):
-            # the phrase is as close in meaning to a fact as a turn must be to come on meaning
-            # alone (MEANING_MIN). A description of the message's own material is close to none.
-            if noun_like(head) and (judge := self._meaning()) is not None:
-                if float((judge.vectors @ meaning.embed_one(" ".join(words))).max()) >= MEANING_MIN:
-                    return True
         return False
 
     def _addresses(self, chosen: dict[int, Match], limit: float) -> list[int]:
