@@ -18,7 +18,8 @@ to stores and wordings it was not tuned on.
    as a participant, a day; not a kind, a place, a comparison or text it
    carries), or asks kept to act at a time (a clock time, a weekday) or on someone or
    something of theirs (``_acts_in_world``, the reading that gives a request the standing
-   rules: a third person, a possession, a day, an amount) is about their world;
+   rules: a third person, a possession, a day, an amount, a definite description of
+   something the store speaks of: "book the tuner for the xmas show") is about their world;
    a request naming none of these ("Write a haiku about rain") is not, and
    the person as the one kept answers ("Tell me a joke about…", 给我讲…) does
    not make a request about them. These
