@@ -912,7 +912,8 @@ class _DocsIndex:
         something particular, or a value a rule may bound: a name of the store's, a title before a
         name ("Ms Ferro"), a third person ("them", "her", 他), something possessed ("the Brinks'
         invoice", "Rex's vaccinations"), a day or a time (``_says_when``), an
-        amount of money (``numbers.money``). Work on text for the person alone ("Write a haiku
+        amount of money (``numbers.money``), a definite description of something the store speaks of
+        (``_described``: "the tuner"). Work on text for the person alone ("Write a haiku
         about rain", "Give me three slogans", 给我讲个笑话) has none of these and gets no rules; a
         rework of the material a request carries has only that material, which is cut off first."""
         if not (_is_request(text) or _asks_leave(text)):
