@@ -270,6 +270,7 @@ _METHOD = re.compile(
     re.I,
 )
 _CN_METHOD = re.compile("怎么|如何|为什么|应该|该怎样")
+_CN_CLAUSE = re.compile("[？?。！!，,；;]")
 _INDEFINITE = re.compile(r"\b(?:a|an)\b", re.I)
 # "my wife's birthday", "our vendor contact", "我的牙医": what follows a possessive is a thing of the person's.
 _OWNER = re.compile(r"\b(?:my|our)\s+|我(?:们)?的\s*", re.I)
@@ -311,7 +312,14 @@ def general_question(text: str, person: bool = False, named: bool = False) -> bo
     if _DEFINITION.search(text) or (_METHOD.search(text) and not person):
         return True
     if has_cjk(text) and "我" not in text and not person and _CN_METHOD.search(text):
-        return True
+        # A Chinese "how / why" clause beside a clause of its own asking for a value of a kind
+        # ("员工会议以前是星期几？为什么改了？", "对接人是谁？怎么联系她最快？") follows up a question about
+        # a particular: who or which day of something is asked of one thing, and the 怎么/为什么
+        # after it asks about that thing. In the same clause ("钢琴初学者每天应该练多久？") it stays a
+        # question of method.
+        clauses = [c for c in _CN_CLAUSE.split(text) if c.strip()]
+        if not any(asked.kinds(c) and not _CN_METHOD.search(c) for c in clauses):
+            return True
     # "Is penicillin an antibiotic?", "How much does a Skoda service cost?": a kind, nobody's.
     return bool(_INDEFINITE.search(text)) and not (person or named) and not _FIRST_PERSON.search(text)
 
