@@ -582,7 +582,7 @@ def no_value_of_kind(request: str, known: list[str], tools: list[ToolSpec] | Non
 
     if not is_question(request) or is_request(request) or dates.mentions_time(request):
         return False
-    # The reading shared with recall's gate (memory/asked.py: ``readable_kinds``, ``thing_words``,
+    # The reading of the question is memory's (memory/asked.py: ``readable_kinds``, ``thing_words``,
     # ``about_with_value``); the reply's own parts are the attribute frames and the tools.
     wanted = asked.readable_kinds(request, asked_for(request))
     if not wanted:
