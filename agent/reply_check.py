@@ -553,11 +553,10 @@ NEAR_VALUE = 0.50
 
 
 def _words_of(text: str) -> set[str]:
-    """A text's content words in either script: its own tokens and its English reading's."""
-    from memory.text.bilingual import english_reading
-    from memory.text.overlap import content_words
+    """A text's content words in either script (memory/asked.py's ``words_of``, shared with recall)."""
+    from memory import asked
 
-    return content_words(text) | content_words(english_reading(text)) if words.has_cjk(text) else content_words(text)
+    return asked.words_of(text)
 
 
 def no_value_of_kind(request: str, known: list[str], tools: list[ToolSpec] | None = None) -> bool:
@@ -583,12 +582,9 @@ def no_value_of_kind(request: str, known: list[str], tools: list[ToolSpec] | Non
 
     if not is_question(request) or is_request(request) or dates.mentions_time(request):
         return False
-    wanted = set(asked.kinds(request))
-    attribute = asked_for(request)
-    form = asked.value_kind(attribute) if attribute else None
-    if form:
-        wanted.add(form)
-    wanted &= _READABLE_KINDS
+    # The reading of the question is memory's (memory/asked.py: ``readable_kinds``, ``thing_words``,
+    # ``about_with_value``); the reply's own parts are the attribute frames and the tools.
+    wanted = asked.readable_kinds(request, asked_for(request))
     if not wanted:
         return False
     texts = [[line for line in split(text) if line.strip()] for text in known]
@@ -598,18 +594,10 @@ def no_value_of_kind(request: str, known: list[str], tools: list[ToolSpec] | Non
     thing = _thing_words(request)
     if not thing or thing & _tool_words(tools):
         return False
-    if not any(thing & _words_of(line) for line in lines):
+    spoken, about, elsewhere = asked.about_with_value(wanted, thing, texts)
+    if not spoken or about:
         return False
-    holding = []
-    for text in texts:
-        before = False  # the sentence before spoke of the thing: this one may go on about it ("It seats 45.")
-        for line in text:
-            speaks = bool(thing & _words_of(line))
-            if any(asked.holds_kind(k, line) for k in wanted):
-                if speaks or before:
-                    return False
-                holding.append(line)
-            before = speaks
+    holding = [texts[t][s] for t, s in elsewhere]
     if not holding or not (meaning.enabled() and meaning.available()):
         return not holding  # without the meaning model a value said in other words cannot be ruled out
     vectors = meaning.embed([english_reading(request)] + [english_reading(line) for line in holding])
@@ -617,20 +605,11 @@ def no_value_of_kind(request: str, known: list[str], tools: list[ToolSpec] | Non
 
 
 def _thing_words(question: str) -> set[str]:
-    """The content words of what a question asks about: without its question words, the words
-    naming a form of value (time, date, price) and number words. A Chinese question is read by
-    its English senses (its character pairs, 那个 or 个仓, are no words of a thing)."""
+    """The content words of what a question asks about (memory/asked.py's ``thing_words``,
+    shared with recall)."""
     from memory import asked
-    from memory.text.bilingual import english_reading
-    from memory.text.numbers import en_int
-    from memory.text.overlap import content_words
 
-    found = content_words(english_reading(question)) - {w for w in content_words(question) if words.has_cjk(w)}
-    return {
-        w
-        for w in found - _QUESTION_WORDS
-        if not asked.value_kind(w) and en_int(w) is None and not any(ch.isdigit() for ch in w)
-    }
+    return asked.thing_words(question)
 
 
 def _said_before(db: Any, request: str, limit: int = 400) -> list[str]:

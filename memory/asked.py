@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 
-from memory.text import STOP_WORDS, bilingual, dates
+from memory.text import STOP_WORDS, bilingual, dates, tokens
 from memory.text.acts import noun_like, sentences
 from memory.text.numbers import CN_NUMERAL, en_int
 from memory.text.words import MONTHS
@@ -70,10 +70,12 @@ _EN_KINDS = [
         TIME,
     ),
     # "how many times", "how many candidates did we see": a count of what happened is made from
-    # the record (facts, the series of reports), no fact states it.
+    # the record (facts, the series of reports), no fact states it. "How much did the X cost / did
+    # we pay" asks an amount, which one fact states: "much" measures a quantity, "many" counts.
+    (re.compile(_EN_LEAD + r"how\s+much\b", re.I), NUMBER),
     (
         re.compile(
-            _EN_LEAD + r"how\s+(?:much|many)\b(?!\s+times\b)"
+            _EN_LEAD + r"how\s+many\b(?!\s+times\b)"
             r"(?!(?:\s+(?!(?:do|does|is|are|am|will|can|could|would|should)\b)[\w-]+){0,3}\s+(?:did|have|has|had|were|was)\b)",
             re.I,
         ),
@@ -87,6 +89,13 @@ _EN_KINDS = [
 _NEXT_QUESTION = re.compile(
     r"\s*(?:,\s*(?:and|or|but)?|\s(?:and|or|but))\s+(?=(?:who|whom|whose|when|where|how|what|which)\b)", re.I
 )
+# Chinese measure words (classifiers), a closed class: 几 before one asks how many of a thing
+# (几个, 几辆车, 几台机器), as a numeral before one counts (``_ZH_COUNT``). 几 before a unit of time
+# asks when or how long, so those stay with TIME (几点, 几号, 几月); 几次 counts occurrences, which
+# the record makes (as "how many times").
+_ZH_MEASURE = (
+    "个月|个|位|岁|只|条|张|块|年|天|周|辆|台|间|本|件|家|所|支|份|瓶|箱|盒|袋|套|头|匹|棵|座|层|趟|名|口|把|双|对"
+)
 # Chinese leaves the question word where the answer goes (in situ), so it counts anywhere.
 # 几次 counts occurrences (as "how many times"); "…是多少" asks for a value of any form (a phone
 # number, an address), 多少 with a measure or a noun asks for a count or an amount; a closing
@@ -94,7 +103,10 @@ _NEXT_QUESTION = re.compile(
 _ZH_KINDS = [
     (re.compile("谁"), PERSON),
     (re.compile("什么时候|啥时候|何时|哪天|哪一天|哪几天|几点|几号|几月|星期几|周几|礼拜几|哪年|哪一年|多久"), TIME),
-    (re.compile("多少(?![？?。！!]*$)|几(?:个|位|岁|只|条|张|块|年|天|周|个月)|多大(?:年纪|岁数)?[？?吗了]*$"), NUMBER),
+    (
+        re.compile(f"多少(?![？?。！!]*$)|(?<!是)多少[？?。！!]*$|几(?:{_ZH_MEASURE})|多大(?:年纪|岁数)?[？?吗了]*$"),
+        NUMBER,
+    ),
     (re.compile("哪里|哪儿|在哪|什么地方|哪个(?:城市|国家|地方|区)"), PLACE),
 ]
 
@@ -194,6 +206,17 @@ def value_kind(attribute: str) -> str | None:
             return TIME
         if attribute.endswith(_ZH_NUMBER_NOUNS):
             return NUMBER
+        # Otherwise its head word read in English by its first sense in CC-CEDICT: 房租 is "rent",
+        # an amount, as the English noun is. The closed class of form nouns is the English one; the
+        # dictionary carries any Chinese word to it, so no Chinese list grows with the nouns people
+        # use. Only the first sense: a later one is often another word's (班主任 "teacher in
+        # charge of a class" glosses "charge" too, 平时 "ordinarily; in normal times" "time").
+        found = bilingual.words(attribute)
+        if found and _HAS_CJK.search(found[-1]):
+            senses = bilingual.glosses(found[-1])
+            kind = _FORM_STEMS.get(senses[0]) if senses else None
+            # A phone or an email is named as the checks above read it (电话费 is a phone bill).
+            return kind if kind in (TIME, NUMBER) else None
         return None
     words = attribute.lower().replace("-", "").split()
     head = words[-1] if words else ""
@@ -215,6 +238,15 @@ _PHONE = re.compile(r"(?<![\w-])(?!\d{4}-\d{2}-\d{2}\b)\+?\d[\d ()-]{5,}\d(?![\w
 _PHONE_NOUNS = frozenset("phone telephone mobile cell cellphone tel".split())
 _ZH_PHONE_NOUNS = ("电话", "手机")
 _ZH_PHONE_HEADS = ("电话", "手机", "号", "号码")
+
+
+# The form nouns above as index stems (CC-CEDICT glosses come stemmed: "wage", "telephon").
+_FORM_STEMS = {
+    t: kind
+    for nouns, kind in ((_TIME_NOUNS, TIME), (_NUMBER_NOUNS, NUMBER), (_PHONE_NOUNS, PHONE), ({"email"}, EMAIL))
+    for n in sorted(nouns)
+    for t in tokens(n)
+}
 
 
 # The owner of what is asked: the word before a possessive 's, or before 的.
@@ -249,3 +281,76 @@ def head(attribute: str) -> tuple[str, tuple[str, ...]] | None:
     if len(words) < 2:
         return None
     return words[-1], tuple(words[:-1])
+
+
+# --- a question for a value of a kind that nothing about its thing holds ----------------------
+
+# The kinds of value a text can be read to hold surely (``holds_kind``): a day or a time, a
+# number, an email address, a phone number. A person or a place may be named in any way (a role,
+# a Chinese name no dictionary has), so a question asking for one is never judged by kind.
+READABLE = frozenset({TIME, NUMBER, EMAIL, PHONE})
+# The words of a question that ask rather than name what it is about (closed class).
+_QUESTION_WORDS = frozenset(tokens("what which who whom whose where when how many much name called"))
+
+
+def readable_kinds(question: str, attribute: str | None = None) -> frozenset[str]:
+    """The kinds of value ``question`` asks for that a text can be read to hold: by its question
+    words (``kinds``) and by the form its attribute names (``value_kind``: "the price", 电话)."""
+    wanted = set(kinds(question))
+    form = value_kind(attribute) if attribute else None
+    if form:
+        wanted.add(form)
+    return frozenset(wanted & READABLE)
+
+
+def words_of(text: str) -> set[str]:
+    """A text's content words in either script: its own tokens and its English reading's."""
+    from memory.text.overlap import content_words
+
+    if not _HAS_CJK.search(text):
+        return content_words(text)
+    return content_words(text) | content_words(bilingual.english_reading(text))
+
+
+def thing_words(question: str) -> set[str]:
+    """The content words of what a question asks about: without its question words, the words
+    naming a form of value (time, date, price) and number words. A Chinese question is read by
+    its English senses (its character pairs, 那个 or 个仓, are no words of a thing)."""
+    from memory.text.overlap import content_words
+
+    found = content_words(bilingual.english_reading(question)) - {
+        w for w in content_words(question) if _HAS_CJK.search(w)
+    }
+    return {
+        w
+        for w in found - _QUESTION_WORDS
+        if not value_kind(w) and en_int(w) is None and not any(ch.isdigit() for ch in w)
+    }
+
+
+def about_with_value(
+    wanted: frozenset[str] | set[str], thing: set[str], texts: list[list[str]]
+) -> tuple[bool, list[tuple[int, int]], list[tuple[int, int]]]:
+    """How ``texts`` (each a list of sentences, in order) hold a value of the ``wanted`` kinds for
+    the question's ``thing``: (whether any sentence speaks of the thing; the (text, sentence)
+    places of sentences holding such a value that speak of the thing or follow one of the same
+    text that does: "We opened a noodle bar. It seats 45."; the places of sentences holding such a
+    value that do not).
+
+    A question for a kind of value about a thing spoken of, where no sentence speaking of it holds
+    a value of that kind, is not answered by what is known: a count, a day, a phone number or an
+    email is read by its form (``holds_kind``), whatever the store is about, so this holds on any
+    store. The sentences holding such a value elsewhere may speak of the thing in other words: the
+    caller judges them (by meaning) or leaves them."""
+    spoken = False
+    about: list[tuple[int, int]] = []
+    elsewhere: list[tuple[int, int]] = []
+    for t, sentences_of in enumerate(texts):
+        before = False  # the sentence before spoke of the thing: this one may go on about it ("It seats 45.")
+        for s, line in enumerate(sentences_of):
+            speaks = bool(thing & words_of(line))
+            spoken = spoken or speaks
+            if any(holds_kind(k, line) for k in wanted):
+                (about if speaks or before else elsewhere).append((t, s))
+            before = speaks
+    return spoken, about, elsewhere

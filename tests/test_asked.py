@@ -57,6 +57,13 @@ def _brought(query: str) -> set[int]:
         ("How many tenants have we turned down?", set()),  # a count of what happened
         ("I'm off when Dana is back - can you cover?", set()),
         ("她的邮箱是多少？", set()),
+        # "much" measures an amount, which one fact states, even of the past; "many" of the past counts.
+        ("How much did the ferry tickets cost?", {asked.NUMBER}),
+        ("How much did we pay for the skip?", {asked.NUMBER}),
+        # 几 before any measure word asks how many; 多少 closing a verb (not 是多少) asks an amount.
+        ("车库里有几辆车？", {asked.NUMBER}),
+        ("仓库有几台叉车？", {asked.NUMBER}),
+        ("停车每小时收费多少？", {asked.NUMBER}),
     ],
 )
 def test_question_words_say_what_kind_of_value_is_asked(question, kinds):
@@ -263,3 +270,32 @@ def test_a_chinese_head_modified_by_an_english_name_is_the_attribute_asked():
 def test_a_question_asking_an_age_gets_only_facts_with_a_number():
     assert 0 in _brought("How old is Teodor?")  # "Teodor is 11"
     assert _brought("How old is Bartholomew?") == set()  # his facts hold a date, no age
+
+
+@pytest.mark.parametrize(
+    "attribute, kind",
+    [
+        ("房租", asked.NUMBER),
+        ("工资", asked.NUMBER),
+        ("班主任", None),
+        ("平时", None),
+        ("电话费", None),
+        ("生日", None),
+    ],
+)
+def test_a_chinese_attribute_names_a_form_by_its_first_english_sense(attribute, kind):
+    # 班主任 "teacher in charge of a class" glosses "charge" too, in a later sense: not an amount.
+    assert asked.value_kind(attribute) == kind
+
+
+def test_how_old_asks_an_age_not_a_past_value():
+    docs = ["Teodor started at the choir school on 2 September.", "Teodor moved to the tenor section."]
+    assert recall.match("How old is Teodor?", docs) == []
+
+
+def test_values_of_a_kind_are_read_for_the_thing_asked_sentence_by_sentence():
+    thing = asked.thing_words("How many seats does the noodle bar have?")
+    assert "seat" in thing or "noodl" in thing
+    texts = [["We opened a noodle bar in Leeds.", "It has room for 45 diners."], ["The bakery has 3 ovens."]]
+    spoken, about, elsewhere = asked.about_with_value({asked.NUMBER}, thing, texts)
+    assert spoken and about == [(0, 1)] and elsewhere == [(1, 0)]

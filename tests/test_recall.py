@@ -321,7 +321,14 @@ def test_a_question_naming_the_old_value_gets_the_current_fact(db):
 
 
 @pytest.mark.parametrize(
-    "query", ["Where was the offsite before it moved?", "How many times has the offsite moved?", "offsite 之前在哪里？"]
+    "query",
+    [
+        "Where was the offsite before it moved?",
+        "How many times has the offsite moved?",
+        "offsite 之前在哪里？",
+        "offsite 原本在哪里？",  # the Chinese "originally" adverbs are one closed class
+        "offsite 一开始在哪里？",
+    ],
 )
 def test_a_question_about_the_past_gets_the_chain_marked(db, query):
     _add_fact(db, "2026-09-03: Ines Duarte is the office manager in Braga.")
@@ -442,3 +449,12 @@ def test_the_next_best_leave_the_standing_rules_their_own_reason():
     found = recall.match("Book Anna for the opening at 9:00.", store, fill=recall.FILL_N)
     reasons = {m.index: m.reason for m in found}
     assert reasons[1].startswith("standing rule")
+
+
+def test_a_chinese_why_or_how_after_a_clause_asking_a_value_follows_up_a_particular():
+    # The clause asking which day or who asks of one thing; the 为什么/怎么 after it asks about it.
+    assert not recall.general_question("周会以前是星期几？为什么改了？")
+    assert not recall.general_question("对接人是谁？怎么联系她最快？")
+    # In one clause, or alone, it is still a question of method.
+    assert recall.general_question("初学者每天应该练多久？")
+    assert recall.general_question("Postgres 的索引怎么优化？")

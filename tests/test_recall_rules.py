@@ -160,3 +160,19 @@ def test_a_date_is_no_address():
     ]
     got = recall.match("Write to our main lender that the crates arrive on Friday", store)
     assert [store[m.index] for m in got] == [store[0]]
+
+
+def test_a_request_naming_by_description_what_the_store_speaks_of_acts_on_the_world():
+    docs = [
+        "The piano tuner the user books before every recital is Aurelio Vance.",
+        "Rehearsals for the spring recital run in the parish hall.",
+        "User's cat is called Pim.",
+        "User's sister lives in Tromsø.",
+        "User's dentist is on Elm Row.",
+        "User takes the 7:40 train to work.",
+    ]
+    got = [docs[m.index] for m in recall.match("book the tuner for the recital", docs, fill=recall.FILL_N)]
+    assert docs[0] in got
+    # A description the store does not hold, or work on the message's own text, is no action on the world.
+    assert recall.match("summarise the paragraph below in plain words", docs, fill=recall.FILL_N) == []
+    assert recall.match("tidy up the wording of this reply", docs, fill=recall.FILL_N) == []
