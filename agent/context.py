@@ -127,6 +127,23 @@ def escape(body: str) -> str:
     return _ANGLE_LIKE.sub(lambda m: f"&#x{ord(m.group(0)):x};", html.escape(body, quote=False))
 
 
+# What only kept's own prompt holds: the clock line ``build`` writes, a memory block's tags, and
+# the headings agent/models/local.py shows the embedded model those blocks under. No answer holds
+# one; a reply that does copied the prompt (the 0.5B model once answered a question with its
+# "Now: …" line and the soul block).
+_PROMPT_MARKUP = re.compile(
+    r"\bNow: [A-Z][a-z]+day \d{4}-\d{2}-\d{2} \d{2}:\d{2}\b"
+    r"|</?memory\b"
+    r"|^\s*Stored [\w-]+ \(|\bEnd of stored [\w-]+\.",
+    re.M,
+)
+
+
+def copies_prompt(reply: str) -> bool:
+    """Whether ``reply`` holds kept's own prompt markup (see ``_PROMPT_MARKUP``)."""
+    return bool(_PROMPT_MARKUP.search(reply))
+
+
 def quote(tag: str, body: str, note: str) -> str:
     """``body`` (stored text) inside a block that says it is data; only this code writes a tag."""
     return f'<memory kind="{tag}" note="{note}">\n{escape(body)}\n</memory>'

@@ -230,6 +230,10 @@ def check(
         # A call the model wrote as text (cut off, or in a turn that took no call) did nothing:
         # shown, it reads as kept's own action, or as noise.
         return Verdict(False, "a tool call written as text, not made")
+    from agent.context import copies_prompt
+
+    if parrot and copies_prompt(reply):
+        return Verdict(False, "parrot: it copies kept's own prompt (its clock line or memory headings)")
     succeeded = {c.name for c in done if not c.is_error and acts(c.name)}
     claimed = claimed_actions(reply)
     # A claim is covered by a successful call of its tool; a tool kept has no

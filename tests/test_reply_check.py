@@ -650,3 +650,23 @@ def test_a_copy_of_a_reply_from_another_chat_is_a_parrot_and_kepts_own_lines_are
     result = run_turn(session(db, model), "What is happening with the vendor contract?")
     model.assert_complete()  # the copy was generated again once
     assert result.reply == "I do not know more than that the contract is with legal."
+
+
+def test_a_reply_that_copies_kepts_own_prompt_is_a_parrot_and_an_answer_is_not(db):
+    # The prompt as built for a turn, and as the embedded model is shown it: a reply made of
+    # either (its clock line, a memory block's heading) copied the prompt, whatever it asked.
+    from agent.models.local import plain_memory
+    from memory import soul
+
+    soul.set_text(db, "Call me Wenna. No tables, plain text only.")
+    system = context.build(db, store.get_chat(db, "me"), "What's our App Store rating?", NOW, "Europe/Berlin").system
+    start = system.index("Now:")
+    for shown in (system, plain_memory(system)):
+        copy = shown[start : start + 160]
+        verdict = reply_check.check(copy, request="What's our App Store rating?", earlier=[], done=[])
+        assert not verdict.ok and "prompt" in verdict.reason, copy
+    soul_heading = plain_memory(system)[plain_memory(system).index("Stored soul") :][:120]
+    assert not reply_check.check(soul_heading, request="How should you write to me?", earlier=[], done=[]).ok
+    answer = "I don't know our App Store rating: you haven't told me, Wenna. It's Monday 30 Nov now."
+    assert reply_check.check(answer, request="What's our App Store rating?", earlier=[], done=[]).ok
+    assert reply_check.check(copy, request="What's our App Store rating?", earlier=[], done=[], parrot=False).ok
