@@ -185,7 +185,8 @@ def wished_treatment(sentence: str, message: str = "") -> bool:
         return bool(_WISH.search(s) or _KEPTS.search(s.split("me", 1)[1]) or _EVERYONE.search(s))
     if _NAMED_AS_ZH.search(s):
         return bool(_ADDRESSED_ZH.search(s))
-    if _OUTPUT_ZH.search(s) and _WISH_ZH.search(s):
+    # A taste held by someone else (他喜欢看表格) is theirs: the person's own wish has no third party.
+    if _OUTPUT_ZH.search(s) and _WISH_ZH.search(s) and not _THIRD_PARTY.search(s):
         return True
     # A mixed sentence ("回复keep it to two lines max, 我在手机上看"): its English runs are read as
     # the English clauses they are, by the same rules.
@@ -218,35 +219,153 @@ KINDS = {
     "length": "how long or short your answers to me should be",
 }
 NEAR_KIND = 0.35  # cosine to the nearest kind's description; look-alikes about others' texts sit near it too
-_ADDRESSED = re.compile(r"\b(?:you|your|yours|u|me)\b", re.I)
+# The second person, in its chat spellings too (u, ur, ya, yr): one closed class of pronouns.
+_ADDRESSED = re.compile(r"\b(?:you|your|yours|you're|u|ur|ya|yr|me)\b", re.I)
 _ADDRESSED_TO_ME_ZH = re.compile(r"[你您]|(?:回|复|给|叫|呼|跟|对|和)我")
 _NAMING_ZH = re.compile(r"叫|称呼|喊|名字|英文名|中文名")  # the verbs and nouns of naming, a closed class
 _THIRD_PARTY = re.compile(r"\b(?:he|she|him|her|his|hers)\b|[他她]", re.I)  # "they" is as often a thing
+
+# Said to kept without a pronoun. A sentence needs no "you" to be said to kept: the imperative is the
+# second person's mood ("keep it short", "number the steps"), "please" asks the one who is listening
+# ("tl;dr version only please"), and a rule for every later reply is a rule for the one who replies
+# ("bullet points from here on", "two lines max per reply"). Each is a closed class of grammar (the
+# verb's base form opening a clause, after a discourse marker at most; the politeness word; the
+# quantifiers and time phrases of a standing rule), not a wording: they read any wish put that way.
+# Chinese has the same moods by particles: 请 asks, 别/不要/不用 opening a clause forbid, and 吧 / 就行 /
+# 就好 close a suggestion; they are grammar words, not adverbs of one sentence.
+_CLAUSES = re.compile(r"\s*(?:[,;:–—]|\s-\s|\bso\b|\bbut\b)\s*", re.I)
+_OPENER = re.compile(
+    r"^(?:(?:and|also|but|so|then|just|please|pls|plz|kindly|oh|btw|ok|okay|honestly|now)\b[\s,]*)+", re.I
+)
+_PLEASE = re.compile(r"\b(?:please|pls|plz)\b", re.I)
+_STANDING = re.compile(
+    r"\b(?:from\s+(?:now|here)\s+on|going\s+forward|in\s+future|always|never|whenever|"
+    r"(?:every|each|any|per)\s+\w+|anything|everything)\b",
+    re.I,
+)
+_NOT_A_BASE_VERB = frozenset(("i", "it", "its", "we", "they", "there", "here", "this", "that", "the", "a", "an"))
+_BIDS_ZH = re.compile(r"请|^(?:[^，,。]{0,4})?(?:别|不要|不用)|(?:吧|就行|就好|就可以)[。！!，,]?$")
+# A particular text or person the clause works on, when nothing else says it is addressed: a determiner
+# or a possessive before a noun ("the quarterly report", "our VP"), a name ("Send Ana…", "README"),
+# a file. A standing rule overrides the determiner ("number the steps" for any how-to).
+_DETERMINED = re.compile(r"\b(?:the|this|that|these|those|my|our|his|her|their)\s+\w", re.I)
+_UNIT = (
+    r"(?:bullet(?:s|\s+points?)?|lists?|tables?|paragraphs?|sentences?|lines?|headings?|blocks?|markdown|prose|steps)"
+)
+_AS_FORM = re.compile(rf"\b(?:in|as|into)\s+(?:a\s+|an\s+|one\s+|\w+\s+)?(?:[\w-]+\s+)?{_UNIT}\b", re.I)
+# A clause with no verb that names a form ("bullet points from here on", "two lines max per reply"):
+# the form itself is what is asked, when the clause is said as a standing rule or with "please".
+_FORM_HEAD = re.compile(rf"^(?:no\s+|only\s+)?(?:[\w-]+\s+)?{_UNIT}\b", re.I)
+# A noun and its number name one item ("slide 4", "ticket 12"), a particular text; a number after a
+# preposition ("under 50 characters") is a bound.
+_NUMBERED = re.compile(
+    r"\b(?!(?:under|over|than|at|by|in|on|to|for|of|about|around|from|until|up|max|within|after|before)\b)"
+    r"[a-z]+\s+#?\d+\b",
+    re.I,
+)
+_FILE = re.compile(r"\w\.(?:[a-z]{2,4})\b")
+
+
+def _base_verb(word: str) -> bool:
+    """Whether ``word`` is a verb's base form in the lemminflect lexicon ("keep", "number", "put")."""
+    from lemminflect import getAllLemmas
+
+    w = word.lower()
+    return w not in _NOT_A_BASE_VERB and w in getAllLemmas(w).get("VERB", ())
+
+
+def bidden(clause: str) -> bool:
+    """Whether ``clause`` is said to kept by its mood alone: an imperative, "please", a standing rule
+    (English), or a Chinese request particle."""
+    c = clause.strip()
+    if has_cjk(c):
+        return bool(_BIDS_ZH.search(c))
+    if _PLEASE.search(c) or _STANDING.search(c):
+        return True
+    body = _OPENER.sub("", c)
+    words = re.findall(r"[A-Za-z][\w'’-]*", body)
+    # A verb with something after it: a lone word ("short.") is an adjective as often as a verb.
+    return len(words) >= 2 and _base_verb(words[0]) and words[1].lower() not in ("is", "are", "was", "were")
+
+
+def _particular(clause: str, sentence: str) -> bool:
+    c = _OPENER.sub("", clause.strip())
+    words = re.findall(r"[\w'’.-]+", c)
+    for before, word in zip(words, words[1:], strict=False):
+        # A capitalised word inside the clause is a name ("Send Ana…", "README"), but for "I" and a
+        # language after in / into / to ("in French"), which is how a wish names the language.
+        if (
+            word[:1].isupper()
+            and not re.fullmatch(r"I(?:'m|’m|'d|'ll)?", word)
+            and before.lower() not in ("in", "into")
+        ):
+            return True
+    if _FILE.search(c) or _NUMBERED.search(c):
+        return True
+    return bool(_DETERMINED.search(c)) and not _STANDING.search(sentence)
+
+
+def _nearest(texts: list[str]) -> tuple[str, float]:
+    """The kind the nearest of ``texts`` is nearest to in meaning, and that cosine."""
+    from memory import meaning
+    from memory.text.bilingual import english_reading
+
+    kinds = meaning.embed(list(KINDS.values()))
+    best, near = "", 0.0
+    for text in texts:
+        sims = kinds @ meaning.embed_one(english_reading(text))
+        i = int(sims.argmax())
+        if float(sims[i]) > near:
+            best, near = list(KINDS)[i], float(sims[i])
+    return best, near
 
 
 def treatment_kind(sentence: str) -> str:
     """The kind of treatment (``KINDS``) ``sentence`` is near in meaning, when it is said to kept
     about the person; else ""."""
+    return treatment_reading(sentence)[0]
+
+
+def treatment_reading(sentence: str) -> tuple[str, str, float]:
+    """(kind, why, nearness): the kind ``treatment_kind`` gives, why there is none when there is
+    none ("not addressed", "a third party", "a particular text", "far from every kind", "no
+    meaning model"), and the cosine to the nearest kind's description (0 when not measured).
+    The reasons are for evals/soul_wishes.py's anatomy of what is missed."""
     from memory import meaning
 
     s = sentence.strip()
     cjk = has_cjk(s)
-    if not (_ADDRESSED_TO_ME_ZH.search(s) if cjk else _ADDRESSED.search(s)) or _THIRD_PARTY.search(s):
-        return ""
+    if _THIRD_PARTY.search(s):
+        return "", "a third party", 0.0
+    pronoun = bool(_ADDRESSED_TO_ME_ZH.search(s) if cjk else _ADDRESSED.search(s))
     # A naming verb with the person as its object ("everyone from the dentists to the cleaners calls
     # me Teddie"), or a Chinese naming word said to kept (同事都叫我 Webster，你也这么叫吧): about the name
     # whatever else the sentence says, where the rules want a wish marker or a closer shape.
-    if _NAMED_AS.search(s) or (cjk and _NAMING_ZH.search(s)):
-        return "name"
-    if _THIS_TEXT.search(s) or not (meaning.enabled() and meaning.available()):
-        return ""
-    if cjk:
-        from memory.text.bilingual import english_reading
-
-        s = english_reading(s)
-    near = meaning.embed(list(KINDS.values())) @ meaning.embed_one(s)
-    best = int(near.argmax())
-    return list(KINDS)[best] if float(near[best]) >= NEAR_KIND else ""
+    if pronoun and (_NAMED_AS.search(s) or (cjk and _NAMING_ZH.search(s))):
+        return "name", "", 1.0
+    # The clauses said to kept: by a pronoun anywhere in the sentence (as before), or by their mood,
+    # when they work on no particular text or person.
+    clauses = [c for c in (re.split(r"[，,。；;]", s) if cjk else _CLAUSES.split(s)) if c and c.strip()]
+    moods = [c for c in clauses if bidden(c) and not _particular(c, s) and not _THIS_TEXT.search(c)]
+    if not pronoun and not moods:
+        return "", "not addressed", 0.0
+    if pronoun and _THIS_TEXT.search(s) and not moods:
+        return "", "a particular text", 0.0
+    # A unit of written form (bullet points, tables, sentences…) given as the manner of an addressed
+    # clause on no particular text ("lay it out in a table for me", "put them in code blocks"): the
+    # form kept's text takes, whatever the verb. Only as a manner (in / as / into a unit): "book a
+    # table for two" names a table, not a form.
+    said_to = moods + ([] if _THIS_TEXT.search(s) else [c for c in clauses if _ADDRESSED.search(c)])
+    if any(_AS_FORM.search(c) and not _particular(c, s) for c in said_to if not has_cjk(c)) or any(
+        _FORM_HEAD.match(_OPENER.sub("", c.strip())) for c in moods if not has_cjk(c)
+    ):
+        return "format", "", 1.0
+    if not (meaning.enabled() and meaning.available()):
+        return "", "no meaning model", 0.0
+    kind, near = _nearest(([s] if pronoun and not _THIS_TEXT.search(s) else []) + moods)
+    if near >= NEAR_KIND:
+        return kind, "", near
+    return "", "far from every kind", near
 
 
 # The model sorts the sentence among four labels rather than answering yes or no: asked "is it a wish
