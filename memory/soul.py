@@ -154,12 +154,16 @@ def wished_treatment(sentence: str, message: str = "") -> bool:
     person introduces themself by count as the name to use, however it is put
     (memory.text.nicknames)."""
     from memory.text.acts import about_talk, act, is_question
-    from memory.text.nicknames import nickname
+    from memory.text.nicknames import nickname, offered_name
 
     if about_talk(sentence):
         return True
     if message and not is_question(sentence) and nickname(sentence, message):
         return True
+    if not is_question(sentence) and offered_name(
+        sentence, message, bidden=any(bidden(c) for c in _CLAUSES.split(sentence) if c and c.strip())
+    ):
+        return True  # "just Dez is fine", "go with Mina", "it's Trixie, not Beatrice"
     s = sentence.strip()
     modal = _ASKED_OF_KEPT.match(s)
     if modal and not (_THIS_TEXT.search(s) and not _NAMED_AS.search(s)):

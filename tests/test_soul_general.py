@@ -78,3 +78,23 @@ def test_soul_takes_the_persons_sentence_not_the_models_text(db):
     )
     assert soul.current(db) == "- The whole crew calls me Skipper."
     assert sorter.asked == ["Sentence: The whole crew calls me Skipper."]
+
+
+@needs_meaning
+def test_a_clause_said_to_kept_by_its_mood_needs_no_pronoun():
+    # The imperative, "please" and a standing rule address kept as "you" does.
+    assert soul.treatment_kind("I read on a tiny screen, so keep it short.") == "length"
+    assert soul.treatment_kind("ugh, enough with the walls of text, bullet points from here on") == "format"
+    assert soul.bidden("请把日期写成年月日")
+    assert not soul.bidden("short.")  # a lone word is an adjective as often as a verb
+
+
+def test_a_clause_on_a_particular_text_or_person_is_no_candidate():
+    assert soul.treatment_kind("Send Ana the notes as bullet points.") == ""
+    assert soul.treatment_kind("Keep the commit message short, under 50 characters.") == ""
+    assert soul.treatment_kind("Our VP hates bullet points, so rewrite slide 4 as prose.") == ""
+    assert soul.treatment_kind("Could you please book a table for two at 7?") == ""  # a table, not a form
+
+
+def test_a_form_given_as_the_manner_of_a_clause_said_to_kept_is_a_format_candidate():
+    assert soul.treatment_kind("Anything with options, lay it out in a table for me.") == "format"
