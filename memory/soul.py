@@ -115,7 +115,7 @@ _ATTITUDE = re.compile(
     r"\bI\s+(?:really\s+)?(?:prefer|hate|dislike|can'?t\s+stand|cannot\s+stand|love|like|want|need)\b"
 )
 _WISH = re.compile(r"\b(?:please|prefer|rather|always|never|no|without|instead|at\s+most|too)\b", re.I)
-_WISH_ZH = re.compile(r"别|不要|请|用|喜欢|讨厌|希望|最好|尽量")
+_WISH_ZH = re.compile(r"别|不要|请|麻烦|用|喜欢|讨厌|希望|最好|尽量")  # 麻烦 (你) is 请's politer twin
 # A particular text the sentence works on ("format this as a list", 列一下这篇文章的要点): a task.
 _THIS_TEXT = re.compile(
     r"\b(?:this|these|that|the\s+following)\b(?!\s+(?:way|time|week|year))|这篇|这个|这份|这段|以下|下面", re.I
@@ -235,8 +235,9 @@ _THIRD_PARTY = re.compile(r"\b(?:he|she|him|her|his|hers)\b|[他她]", re.I)  # 
 # ("bullet points from here on", "two lines max per reply"). Each is a closed class of grammar (the
 # verb's base form opening a clause, after a discourse marker at most; the politeness word; the
 # quantifiers and time phrases of a standing rule), not a wording: they read any wish put that way.
-# Chinese has the same moods by particles: 请 asks, 别/不要/不用 opening a clause forbid, and 吧 / 就行 /
-# 就好 close a suggestion; they are grammar words, not adverbs of one sentence.
+# Chinese has the same moods by particles: 请 / 麻烦 ask, 别/不要/不用 opening a clause forbid, 吧 / 就行 /
+# 就好 close a suggestion, and 以后 / 每次 / 凡是 make a standing rule; they are grammar words of
+# request and of rule, not adverbs of one sentence.
 _CLAUSES = re.compile(r"\s*(?:[,;:–—]|\s-\s|\bso\b|\bbut\b)\s*", re.I)
 _OPENER = re.compile(
     r"^(?:(?:and|also|but|so|then|just|please|pls|plz|kindly|oh|btw|ok|okay|honestly|now)\b[\s,]*)+", re.I
@@ -248,7 +249,11 @@ _STANDING = re.compile(
     re.I,
 )
 _NOT_A_BASE_VERB = frozenset(("i", "it", "its", "we", "they", "there", "here", "this", "that", "the", "a", "an"))
-_BIDS_ZH = re.compile(r"请|^(?:[^，,。]{0,4})?(?:别|不要|不用)|(?:吧|就行|就好|就可以)[。！!，,]?$")
+# 请 / 麻烦 / 劳驾 are Chinese's "please"; 以后 / 今后 / 每次 / 凡是 / 一律 its standing rule ("from now on",
+# "every time", "whatever", "without exception").
+_BIDS_ZH = re.compile(
+    r"请|麻烦|劳驾|以后|今后|每次|凡是|一律|^(?:[^，,。]{0,4})?(?:别|不要|不用)|(?:吧|就行|就好|就可以)[。！!，,]?$"
+)
 # A particular text or person the clause works on, when nothing else says it is addressed: a determiner
 # or a possessive before a noun ("the quarterly report", "our VP"), a name ("Send Ana…", "README"),
 # a file. A standing rule overrides the determiner ("number the steps" for any how-to).
