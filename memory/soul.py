@@ -117,8 +117,11 @@ _ATTITUDE = re.compile(
 _WISH = re.compile(r"\b(?:please|prefer|rather|always|never|no|without|instead|at\s+most|too)\b", re.I)
 _WISH_ZH = re.compile(r"别|不要|请|麻烦|用|喜欢|讨厌|希望|最好|尽量")  # 麻烦 (你) is 请's politer twin
 # A particular text the sentence works on ("format this as a list", 列一下这篇文章的要点): a task.
+# "like this" / "such as this" name a kind ("bullet points for anything like this"), not one text.
 _THIS_TEXT = re.compile(
-    r"\b(?:this|these|that|the\s+following)\b(?!\s+(?:way|time|week|year))|这篇|这个|这份|这段|以下|下面", re.I
+    r"(?<!\blike\s)(?<!\bas\s)\b(?:this|these|that|the\s+following)\b(?!\s+(?:way|time|week|year))"
+    r"|这篇|这个|这份|这段|以下|下面",
+    re.I,
 )
 _ADDRESSED_ZH = re.compile(r"你|您|请|吧|就行|以后")
 # English asks politely with a modal question to "you" ("Could you call me Bex?", "Would you mind
@@ -365,8 +368,12 @@ def treatment_reading(sentence: str) -> tuple[str, str, float]:
     # form kept's text takes, whatever the verb. Only as a manner (in / as / into a unit): "book a
     # table for two" names a table, not a form.
     said_to = moods + ([] if _THIS_TEXT.search(s) else [c for c in clauses if _ADDRESSED.search(c)])
-    if any(_AS_FORM.search(c) and not _particular(c, s) for c in said_to if not has_cjk(c)) or any(
-        _FORM_HEAD.match(_OPENER.sub("", c.strip())) for c in moods if not has_cjk(c)
+    # And a form worked on by a clause said as a standing rule ("for any how-to stuff, number the
+    # steps"): a rule for every text of that kind is a rule for kept's replies.
+    if (
+        any(_AS_FORM.search(c) and not _particular(c, s) for c in said_to if not has_cjk(c))
+        or any(_FORM_HEAD.match(_OPENER.sub("", c.strip())) for c in moods if not has_cjk(c))
+        or (_STANDING.search(s) and any(re.search(rf"\b{_UNIT}\b", c, re.I) for c in moods if not has_cjk(c)))
     ):
         return "format", "", 1.0
     if not (meaning.enabled() and meaning.available()):

@@ -98,3 +98,9 @@ def test_a_clause_on_a_particular_text_or_person_is_no_candidate():
 
 def test_a_form_given_as_the_manner_of_a_clause_said_to_kept_is_a_format_candidate():
     assert soul.treatment_kind("Anything with options, lay it out in a table for me.") == "format"
+
+
+def test_a_form_worked_on_under_a_standing_rule_is_a_format_candidate_and_like_this_is_a_kind():
+    assert soul.treatment_kind("For any recipe, number the steps.") == "format"
+    assert soul.treatment_kind("From now on, tables for anything like this.") == "format"
+    assert soul.treatment_kind("Number the steps in the install guide.") == ""  # one text, no rule
