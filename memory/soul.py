@@ -174,7 +174,9 @@ def wished_treatment(sentence: str, message: str = "") -> bool:
         # "keep it short"; "Would you mind using…" is "use…".
         rest = s[modal.end() :].rstrip("?？ ").strip()
         rest = _base_form_first(rest)
-        directed = _DIRECTIVE.search(rest) or _SHAPING.match(rest)
+        # What it asks done to a particular text or person ("reply to the Harlow email", "write to
+        # Anna") is a task, however it is shaped.
+        directed = (_DIRECTIVE.search(rest) or _SHAPING.match(rest)) and not _acts_on_someone(rest)
         # "call me Bex", "address me as Dr. Okafor": a name after it, not "call me when it's ready".
         if re.match(r"(?:call|address)\s+me\s+(?:as\s+)?[\"'“]?[A-Z]", rest) or (directed and _OUTPUT.search(rest)):
             return True
@@ -211,9 +213,11 @@ def wished_treatment(sentence: str, message: str = "") -> bool:
 # The rules above are closed readings: on wishes written by people who did not write them they
 # found 20 of 43. A wish about treatment has two general marks, whatever its wording: it is said
 # to kept about the person (addressed: "you", "your", "u", or the person as the one who receives:
-# "me", 回我 / 给我 / 跟我), with no third party who receives instead (he, him, her, they, 他, 她),
-# and it is about how kept addresses, formats, sounds, which language or how long. The second is
-# read by meaning (all-MiniLM-L6-v2, memory/meaning.py) against one description of each kind of
+# "me", 回我 / 给我 / 跟我, or a clause said to kept by its mood, below), with no third party who
+# receives instead (he, him, her, 他, 她) and no particular text it works on, and it is about how
+# kept addresses, formats, sounds, which language or how long. The second is read by the form a
+# clause gives kept's text (a unit of written form as its manner, below) or by meaning
+# (all-MiniLM-L6-v2, memory/meaning.py) against one description of each kind of
 # treatment, Chinese through its CC-CEDICT English (memory/text/bilingual.py). A sentence with both
 # marks that the rules did not read is a candidate only: where a model is given, it confirms each
 # under the schema grammar; SOUL takes the person's sentence, never the model's text.
@@ -300,7 +304,22 @@ def bidden(clause: str) -> bool:
     return len(words) >= 2 and _base_verb(words[0]) and words[1].lower() not in ("is", "are", "was", "were")
 
 
+# A name as what a verb acts on or whom it is for ("remind me to call Jo", "reply to the Harlow email
+# for me", "send it to Anna"): the person or text a task is about. A name after "me" or "as" is the
+# name asked for ("address me as Dr. Haldane").
+_NAME_ACTED_ON = re.compile(r"\b(?P<before>[a-z]+)\s+(?:[A-Z][\w'’-]*)")
+
+
+def _acts_on_someone(clause: str) -> bool:
+    for m in _NAME_ACTED_ON.finditer(clause):
+        before = m.group("before")
+        if before in ("the", "to", "for", "with") or (before not in ("me", "as", "in", "into") and _base_verb(before)):
+            return True
+    return bool(_FILE.search(clause) or _NUMBERED.search(clause))
+
+
 def _particular(clause: str, sentence: str) -> bool:
+    """Whether ``clause`` works on a particular text or person."""
     c = _OPENER.sub("", clause.strip())
     words = re.findall(r"[\w'’.-]+", c)
     for before, word in zip(words, words[1:], strict=False):
@@ -350,6 +369,11 @@ def treatment_reading(sentence: str) -> tuple[str, str, float]:
     if _THIRD_PARTY.search(s):
         return "", "a third party", 0.0
     pronoun = bool(_ADDRESSED_TO_ME_ZH.search(s) if cjk else _ADDRESSED.search(s))
+    # Said to kept by a pronoun, but only in clauses on a particular text or person ("remind me to
+    # call Jo", "reply to the Harlow email for me"): a task, as an imperative on one is.
+    spoken = [] if cjk else [c for c in _CLAUSES.split(s) if c and _ADDRESSED.search(c)]
+    if spoken and all(_acts_on_someone(c) for c in spoken) and not _NAMED_AS.search(s):
+        pronoun = False
     # A naming verb with the person as its object ("everyone from the dentists to the cleaners calls
     # me Teddie"), or a Chinese naming word said to kept (同事都叫我 Webster，你也这么叫吧): about the name
     # whatever else the sentence says, where the rules want a wish marker or a closer shape.

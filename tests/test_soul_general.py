@@ -104,3 +104,9 @@ def test_a_form_worked_on_under_a_standing_rule_is_a_format_candidate_and_like_t
     assert soul.treatment_kind("For any recipe, number the steps.") == "format"
     assert soul.treatment_kind("From now on, tables for anything like this.") == "format"
     assert soul.treatment_kind("Number the steps in the install guide.") == ""  # one text, no rule
+
+
+def test_said_to_kept_only_about_a_particular_person_or_text_is_a_task():
+    assert soul.treatment_kind("Could you remind me to call Jo at five?") == ""
+    assert not soul.wished_treatment("Would you reply to the Harlow email for me?")
+    assert soul.wished_treatment("I'd like you to address me as Dr. Haldane, please.")  # the name asked for
