@@ -81,7 +81,7 @@ def history(db: sqlite_utils.Database) -> list[notes.Note]:
 # carries no wish marker, so it stays a fact.
 
 _NAMED_AS = re.compile(
-    r"\b(?:call(?:s|ed|ing)?|address(?:es)?)\s+me\s+[\"'“]?[A-Z\u4e00-\u9fff]|\bnickname\s+is\s+[A-Z]"
+    r"\b(?:call(?:s|ed|ing)?|address(?:es)?)\s+me\s+(?:as\s+|by\s+)?[\"'“]?[A-Z\u4e00-\u9fff]|\bnickname\s+is\s+[A-Z]"
 )
 _GOES_BY = re.compile(r"\bI\s+(?:go|usually\s+go)\s+by\s+[A-Z]")  # the name they use: for kept too
 # A name everyone uses is the name to use: a universal subject of the naming verb (a closed class of

@@ -109,4 +109,8 @@ def test_a_form_worked_on_under_a_standing_rule_is_a_format_candidate_and_like_t
 def test_said_to_kept_only_about_a_particular_person_or_text_is_a_task():
     assert soul.treatment_kind("Could you remind me to call Jo at five?") == ""
     assert not soul.wished_treatment("Would you reply to the Harlow email for me?")
-    assert soul.wished_treatment("I'd like you to address me as Dr. Haldane, please.")  # the name asked for
+
+
+@needs_meaning
+def test_a_name_after_me_or_as_is_the_name_asked_for_not_someone_acted_on():
+    assert soul.treatment_kind("I'd like you to address me as Dr. Haldane, please.") != ""
