@@ -80,8 +80,10 @@ def history(db: sqlite_utils.Database) -> list[notes.Note]:
 # A statement of the person's own doings that names a unit ("I wrote three paragraphs today")
 # carries no wish marker, so it stays a fact.
 
+# The naming verbs as people type them in chat too: a letter dropped or doubled ("cal me", "adress
+# me") leaves a string that is no other word, so it can only be the verb.
 _NAMED_AS = re.compile(
-    r"\b(?:call(?:s|ed|ing)?|address(?:es)?)\s+me\s+(?:as\s+|by\s+)?[\"'“]?[A-Z\u4e00-\u9fff]|\bnickname\s+is\s+[A-Z]"
+    r"\b(?:cal{1,3}(?:s|ed|ing)?|ad{1,2}res{1,2}(?:es)?)\s+me\s+(?:as\s+|by\s+)?[\"'“]?[A-Z\u4e00-\u9fff]|\bnickname\s+is\s+[A-Z]"
 )
 _GOES_BY = re.compile(r"\bI\s+(?:go|usually\s+go)\s+by\s+[A-Z]")  # the name they use: for kept too
 # A name everyone uses is the name to use: a universal subject of the naming verb (a closed class of
@@ -114,7 +116,7 @@ _DIRECTIVE = re.compile(
 _ATTITUDE = re.compile(
     r"\bI\s+(?:really\s+)?(?:prefer|hate|dislike|can'?t\s+stand|cannot\s+stand|love|like|want|need)\b"
 )
-_WISH = re.compile(r"\b(?:please|prefer|rather|always|never|no|without|instead|at\s+most|too)\b", re.I)
+_WISH = re.compile(r"\b(?:please|pls|plz|prefer|rather|always|never|no|without|instead|at\s+most|too)\b", re.I)
 _WISH_ZH = re.compile(r"别|不要|请|麻烦|用|喜欢|讨厌|希望|最好|尽量")  # 麻烦 (你) is 请's politer twin
 # A particular text the sentence works on ("format this as a list", 列一下这篇文章的要点): a task.
 # "like this" / "such as this" name a kind ("bullet points for anything like this"), not one text.

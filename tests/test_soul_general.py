@@ -114,3 +114,8 @@ def test_said_to_kept_only_about_a_particular_person_or_text_is_a_task():
 @needs_meaning
 def test_a_name_after_me_or_as_is_the_name_asked_for_not_someone_acted_on():
     assert soul.treatment_kind("I'd like you to address me as Dr. Haldane, please.") != ""
+
+
+def test_the_naming_verb_and_please_are_read_as_typed_in_chat():
+    assert soul.wished_treatment("cal me Rafa pls, evryone does")
+    assert not soul.wished_treatment("The local meeting is at ten.")
