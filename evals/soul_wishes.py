@@ -47,15 +47,15 @@ def _rows(path: Path) -> list[dict]:
 
 
 def soul_lines(message: str, with_message: bool = True, llm=None) -> list[str]:
-    """The sentences of ``message`` SOUL would take, as the write pass reads them
-    (memory/embedded_writer.py: a question only by the general reading)."""
+    """The sentences of ``message`` SOUL would take, as the write pass reads them and cuts them
+    (memory/embedded_writer.py: a question only by the general reading; soul.wish_text)."""
     from memory import soul
     from memory.embedded_writer import sentences
 
     said = sentences(message)
     items = [(i, s, message if with_message else "") for i, s in enumerate(said)]
     taken = soul.read_wishes(items, llm)
-    return [s for i, s, _ in items if i in taken]
+    return [soul.wish_text(s) for i, s, _ in items if i in taken]
 
 
 def read_as_wish(message: str, with_message: bool = True, llm=None) -> bool:

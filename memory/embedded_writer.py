@@ -465,7 +465,7 @@ def _with_antecedents(said: list[str]) -> list[str]:
 
 
 def _soul_line(sentence: str) -> str:
-    return "- " + sentence.strip().rstrip(".!。！") + "."
+    return "- " + soul.wish_text(sentence.strip()).rstrip(".!。！") + "."
 
 
 # ---------------------------------------------------------------- MEMORY

@@ -309,12 +309,12 @@ def bidden(clause: str) -> bool:
 # A name as what a verb acts on or whom it is for ("remind me to call Jo", "reply to the Harlow email
 # for me", "send it to Anna"): the person or text a task is about. A name after "me" or "as" is the
 # name asked for ("address me as Dr. Haldane").
-_NAME_ACTED_ON = re.compile(r"\b(?P<before>[a-z]+)\s+(?:[A-Z][\w'’-]*)")
+_NAME_ACTED_ON = re.compile(r"\b(?P<before>[A-Za-z]+)\s+(?:[A-Z][\w'’-]*)")
 
 
 def _acts_on_someone(clause: str) -> bool:
     for m in _NAME_ACTED_ON.finditer(clause):
-        before = m.group("before")
+        before = m.group("before").lower()
         if before in ("the", "to", "for", "with") or (before not in ("me", "as", "in", "into") and _base_verb(before)):
             return True
     return bool(_FILE.search(clause) or _NUMBERED.search(clause))
@@ -351,6 +351,26 @@ def _nearest(texts: list[str]) -> tuple[str, float]:
         if float(sims[i]) > near:
             best, near = list(KINDS)[i], float(sims[i])
     return best, near
+
+
+def wish_text(sentence: str) -> str:
+    """``sentence`` without the request to act it opens with, for SOUL ("fix the flaky test in
+    ci.yml, and btw I'm Sunniva but Sunny is what I answer to" → "btw I'm Sunniva but Sunny is what I
+    answer to"): SOUL is in every prompt, and a task in it would be asked again every turn. Only
+    opening clauses said to kept about a particular text or person are cut, and the rest is the
+    person's words as written."""
+    if has_cjk(sentence):
+        return sentence
+    rest = sentence
+    while True:
+        m = _CLAUSES.search(rest)
+        if not m:
+            return rest
+        head = rest[: m.start()]
+        task = bidden(head) and _acts_on_someone(head) and not (wished_treatment(head) or treatment_kind(head))
+        if not task or not rest[m.end() :].strip():
+            return rest
+        rest = re.sub(r"^(?:and|then|also)\b\s*", "", rest[m.end() :].strip(), flags=re.I)
 
 
 def treatment_kind(sentence: str) -> str:
