@@ -91,7 +91,10 @@ _GOES_BY = re.compile(r"\bI\s+(?:go|usually\s+go)\s+by\s+[A-Z]")  # the name the
 _EVERYONE = re.compile(
     r"\b(?:everyone|everybody|all|people|most\s+people|they\s+all)\s+(?:\w+\s+)?call(?:s)?\s+me\b", re.I
 )
-_NAMED_AS_ZH = re.compile(r"(?:叫|称呼|喊)我[\u4e00-\u9fffA-Za-z]")
+# (A name in Latin letters is typed with a space before it as often as not: 叫我 Gavin.)
+_NAMED_AS_ZH = re.compile(r"(?:叫|称呼|喊)我\s?[\u4e00-\u9fffA-Za-z]")
+# The same universal subjects in Chinese (大家 / 所有人 / 人人, everyone): the name everyone uses.
+_EVERYONE_ZH = re.compile(r"(?:大家|所有人|人人|谁都)都?(?:叫|称呼|喊)我")
 _OUTPUT = re.compile(
     r"\b(?:bullet(?:s|\s+points?)?|numbered\s+lists?|lists?|tables?|emojis?|emoticons?|bold|italics?|"
     r"headings?|headers?|markdown|paragraphs?|sentences?|lines?|capitals|all\s+caps|exclamation\s+marks?|"
@@ -195,7 +198,7 @@ def wished_treatment(sentence: str, message: str = "") -> bool:
     if _NAMED_AS.search(s):  # "everyone calls me Maggie": a wish for kept when it asks it of kept too
         return bool(_WISH.search(s) or _KEPTS.search(s.split("me", 1)[1]) or _EVERYONE.search(s))
     if _NAMED_AS_ZH.search(s):
-        return bool(_ADDRESSED_ZH.search(s))
+        return bool(_ADDRESSED_ZH.search(s) or _EVERYONE_ZH.search(s))
     # A taste held by someone else (他喜欢看表格) is theirs: the person's own wish has no third party.
     if _OUTPUT_ZH.search(s) and _WISH_ZH.search(s) and not _THIRD_PARTY.search(s):
         return True
@@ -235,7 +238,10 @@ NEAR_KIND = 0.35  # cosine to the nearest kind's description; look-alikes about 
 # The second person, in its chat spellings too (u, ur, ya, yr): one closed class of pronouns.
 _ADDRESSED = re.compile(r"\b(?:you|your|yours|you're|u|ur|ya|yr|me)\b", re.I)
 _ADDRESSED_TO_ME_ZH = re.compile(r"[你您]|(?:回|复|给|叫|呼|跟|对|和)我")
-_NAMING_ZH = re.compile(r"叫|称呼|喊|名字|英文名|中文名")  # the verbs and nouns of naming, a closed class
+# The verbs of naming with the person as their object, and the nouns of naming, a closed class; "我叫…"
+# (I am called…) introduces the person, a fact, as "I'm Sasha" does.
+_NAMING_ZH = re.compile(r"(?:叫|称呼|喊)我|名字|英文名|中文名")
+_GREETING_ZH = re.compile(r"^\W*(?:你好|您好|你们好|大家好)(?:呀|啊)?")  # a greeting says "you" to no purpose
 _THIRD_PARTY = re.compile(r"\b(?:he|she|him|her|his|hers)\b|[他她]", re.I)  # "they" is as often a thing
 
 # Said to kept without a pronoun. A sentence needs no "you" to be said to kept: the imperative is the
@@ -390,7 +396,7 @@ def treatment_reading(sentence: str) -> tuple[str, str, float]:
     cjk = has_cjk(s)
     if _THIRD_PARTY.search(s):
         return "", "a third party", 0.0
-    pronoun = bool(_ADDRESSED_TO_ME_ZH.search(s) if cjk else _ADDRESSED.search(s))
+    pronoun = bool(_ADDRESSED_TO_ME_ZH.search(_GREETING_ZH.sub("", s)) if cjk else _ADDRESSED.search(s))
     # Said to kept by a pronoun, but only in clauses on a particular text or person ("remind me to
     # call Jo", "reply to the Harlow email for me"): a task, as an imperative on one is.
     spoken = [] if cjk else [c for c in _CLAUSES.split(s) if c and _ADDRESSED.search(c)]

@@ -67,3 +67,9 @@ def test_a_frame_says_nothing_of_the_person_without_a_tie_to_their_name():
     assert nicknames.offered_name("go with Tom to the station", bidden=True) == ""
     assert nicknames.offered_name("pls go with Pinky, everyone does", bidden=True) == "Pinky"
     assert nicknames.offered_name("My daughter Thea is fine.", "I'm Sam Lee.") == ""
+
+
+def test_a_name_denied_then_given_is_a_correction_too():
+    assert nicknames.offered_name("Nobody actually calls me Rosalind, it's Roz.") == "Roz"
+    assert nicknames.offered_name("Nobody has called me Marguerite since school, it's Mags.") == "Mags"
+    assert nicknames.offered_name("Nobody came to the party, it's Friday.") == ""

@@ -119,3 +119,13 @@ def test_a_name_after_me_or_as_is_the_name_asked_for_not_someone_acted_on():
 def test_the_naming_verb_and_please_are_read_as_typed_in_chat():
     assert soul.wished_treatment("cal me Rafa pls, evryone does")
     assert not soul.wished_treatment("The local meeting is at ten.")
+
+
+def test_chinese_naming_reads_the_space_before_a_latin_name_and_everyone_as_subject():
+    assert soul.wished_treatment("英文名 Gavin, 公司里都这么叫, 你也叫我 Gavin 吧。")
+    assert soul.wished_treatment("大家都叫我 Howie。")
+    assert not soul.wished_treatment("我妈叫我 Howie。")  # one person's usage is a fact
+
+
+def test_a_chinese_self_introduction_after_a_greeting_is_no_name_candidate():
+    assert soul.treatment_kind("你好，我叫陈一鸣，在成都做运营总监。") == ""

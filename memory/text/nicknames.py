@@ -101,7 +101,8 @@ def nickname(sentence: str, message: str) -> str:
 # - the name as the subject of a predicate of sufficiency (is fine / ok / good / best, works, will
 #   do) or of "what I answer to / go by", or followed by "to everyone" / "for short";
 # - the name as the object of a verb of choosing a name (answer to, go with, stick with / to);
-# - the name corrected against another name ("it's Trixie, not Beatrice", "Kat, not Katherine").
+# - the name corrected against another name ("it's Trixie, not Beatrice", "Kat, not Katherine"), in
+#   either order ("nobody calls me Rosalind, it's Roz").
 #
 # Frames like "Priya is fine" or "go with Tom" also say other things, so a frame counts only when
 # something ties it to the person's own name: the message names them with a verb of naming ("stop
@@ -121,6 +122,11 @@ _SUFFICES = re.compile(
 _OWN_FRAME = re.compile(rf"(?:^|[\s,;:]){_NAME}\s+(?:is|'s|’s)\s+what\s+I\s+(?:answer\s+to|go\s+by|use|prefer)\b")
 _CHOSEN = re.compile(rf"\b(?:answer\s+to|go\s+with|stick\s+(?:with|to))\s+(?:just\s+|only\s+)?{_NAME}(?!\s+[A-Za-z])")
 _CORRECTED = re.compile(rf"(?:^|[\s,;:]){_NAME}\s*,?\s+not\s+[\"'“‘]?[A-Z][a-z]+")
+# The same correction in the other order: a name denied ("nobody calls me Rosalind", "not Beatrice"),
+# then the one it is ("it's Roz").
+_CORRECTED_AFTER = re.compile(
+    rf"\b(?i:not|never|nobody|no\s+one|nobody's|no-one)\b[^.;!?]*?[A-Z][a-z]+[^.;!?]*?,\s*(?:it's|it’s|it\s+is|just)\s+{_NAME}\s*[.!]?$"
+)
 _CALENDAR = re.compile(
     r"(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day|January|February|March|April|May|June|July|August|"
     r"September|October|November|December|Today|Tomorrow|Tonight"
@@ -136,7 +142,8 @@ def offered_name(sentence: str, message: str = "", bidden: bool = False) -> str:
     context = message or sentence
     given = given_name(context) or _single_intro(context)
     tied = bidden or bool(_NAMES_ME.search(context))
-    for rx, own in ((_OWN_FRAME, True), (_CORRECTED, True), (_SUFFICES, False), (_CHOSEN, False)):
+    frames = ((_OWN_FRAME, True), (_CORRECTED, True), (_CORRECTED_AFTER, True), (_SUFFICES, False), (_CHOSEN, False))
+    for rx, own in frames:
         for m in rx.finditer(sentence):
             name = m.group("name")
             if _CALENDAR.fullmatch(name) or name in ("I", "It", "That", "This", "There", "Which", "What"):
