@@ -259,9 +259,30 @@ _OPENER = re.compile(
 )
 _PLEASE = re.compile(r"\b(?:please|pls|plz)\b", re.I)
 _STANDING = re.compile(
-    r"\b(?:from\s+(?:now|here)\s+on|going\s+forward|in\s+future|always|never|whenever|"
+    r"\b(?:from\s+(?:now|here)\s+on|going\s+forward|in\s+future|always|never|whenever|when\s+(?:you|I)|"
     r"(?:every|each|any|per)\s+\w+|anything|everything)\b",
     re.I,
+)
+_VERB_TAKES = frozenset(
+    (
+        "it",
+        "them",
+        "me",
+        "us",
+        "this",
+        "that",
+        "these",
+        "those",
+        "the",
+        "a",
+        "an",
+        "your",
+        "my",
+        "up",
+        "out",
+        "down",
+        "off",
+    )
 )
 _NOT_A_BASE_VERB = frozenset(("i", "it", "its", "we", "they", "there", "here", "this", "that", "the", "a", "an"))
 # 请 / 麻烦 / 劳驾 are Chinese's "please"; 以后 / 今后 / 每次 / 凡是 / 一律 its standing rule ("from now on",
@@ -309,7 +330,16 @@ def bidden(clause: str) -> bool:
     body = _OPENER.sub("", c)
     words = re.findall(r"[A-Za-z][\w'’-]*", body)
     # A verb with something after it: a lone word ("short.") is an adjective as often as a verb.
-    return len(words) >= 2 and _base_verb(words[0]) and words[1].lower() not in ("is", "are", "was", "were")
+    if len(words) < 2 or not _base_verb(words[0]) or words[1].lower() in ("is", "are", "was", "were"):
+        return False
+    # A word that is an adjective too opens an imperative only before what a verb takes (its object or
+    # particle: "lay it out", "clean the list up"); before a noun it is the noun's adjective ("Long day.").
+    from lemminflect import getAllLemmas
+
+    first = words[0].lower()
+    if first in getAllLemmas(first).get("ADJ", ()):
+        return words[1].lower() in _VERB_TAKES
+    return True
 
 
 # A name as what a verb acts on or whom it is for ("remind me to call Jo", "reply to the Harlow email
@@ -413,24 +443,30 @@ def treatment_reading(sentence: str) -> tuple[str, str, float]:
     moods = [c for c in clauses if bidden(c) and not _particular(c, s) and not _THIS_TEXT.search(c)]
     if not pronoun and not moods:
         return "", "not addressed", 0.0
-    if pronoun and _THIS_TEXT.search(s) and not moods:
+    if pronoun and _THIS_TEXT.search(s):
         return "", "a particular text", 0.0
     # A unit of written form (bullet points, tables, sentences…) given as the manner of an addressed
     # clause on no particular text ("lay it out in a table for me", "put them in code blocks"): the
     # form kept's text takes, whatever the verb. Only as a manner (in / as / into a unit): "book a
     # table for two" names a table, not a form.
     said_to = moods + ([] if _THIS_TEXT.search(s) else [c for c in clauses if _ADDRESSED.search(c)])
+    # A form as the manner of one imperative ("explain in two sentences what a courier does") shapes
+    # that one answer: a rule for kept's text is said as a standing rule or to the person ("for me").
+    as_form = said_to if (pronoun or _STANDING.search(s)) else []
     # And a form worked on by a clause said as a standing rule ("for any how-to stuff, number the
     # steps"): a rule for every text of that kind is a rule for kept's replies.
     if (
-        any(_AS_FORM.search(c) and not _particular(c, s) for c in said_to if not has_cjk(c))
+        any(_AS_FORM.search(c) and not _particular(c, s) for c in as_form if not has_cjk(c))
         or any(_FORM_HEAD.match(_OPENER.sub("", c.strip())) for c in moods if not has_cjk(c))
         or (_STANDING.search(s) and any(re.search(rf"\b{_UNIT}\b", c, re.I) for c in moods if not has_cjk(c)))
     ):
         return "format", "", 1.0
     if not (meaning.enabled() and meaning.available()):
         return "", "no meaning model", 0.0
-    kind, near = _nearest(([s] if pronoun and not _THIS_TEXT.search(s) else []) + moods)
+    # Said to kept by a pronoun, the sentence is read whole, as before; a clause is read alone only
+    # where nothing but its mood says it to kept: a clause cut from a sentence ("give me a short,")
+    # reads nearer a kind than the sentence it belongs to.
+    kind, near = _nearest([s] if pronoun and not _THIS_TEXT.search(s) else moods)
     if near >= NEAR_KIND:
         return kind, "", near
     return "", "far from every kind", near

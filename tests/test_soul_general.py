@@ -129,3 +129,12 @@ def test_chinese_naming_reads_the_space_before_a_latin_name_and_everyone_as_subj
 
 def test_a_chinese_self_introduction_after_a_greeting_is_no_name_candidate():
     assert soul.treatment_kind("你好，我叫陈一鸣，在成都做运营总监。") == ""
+
+
+@needs_meaning
+def test_an_adjective_before_a_noun_opens_no_imperative_and_one_answers_form_is_no_rule():
+    assert not soul.bidden("Long day.")  # "long" is a verb too, but not before a noun
+    assert soul.bidden("lay it out in a table")
+    assert soul.treatment_kind("Long day.") == ""
+    assert soul.treatment_kind("explain in two sentences what a courier does on a museum loan") == ""
+    assert soul.treatment_kind("When you explain how to do something, number the steps.") == "format"
