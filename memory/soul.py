@@ -263,27 +263,8 @@ _STANDING = re.compile(
     r"(?:every|each|any|per)\s+\w+|anything|everything)\b",
     re.I,
 )
-_VERB_TAKES = frozenset(
-    (
-        "it",
-        "them",
-        "me",
-        "us",
-        "this",
-        "that",
-        "these",
-        "those",
-        "the",
-        "a",
-        "an",
-        "your",
-        "my",
-        "up",
-        "out",
-        "down",
-        "off",
-    )
-)
+# What a verb takes after it and an adjective does not: an object pronoun, a determiner, a particle.
+_VERB_TAKES = frozenset("it them me us this that these those the a an your my up out down off".split())
 _NOT_A_BASE_VERB = frozenset(("i", "it", "its", "we", "they", "there", "here", "this", "that", "the", "a", "an"))
 # 请 / 麻烦 / 劳驾 are Chinese's "please"; 以后 / 今后 / 每次 / 凡是 / 一律 its standing rule ("from now on",
 # "every time", "whatever", "without exception").
@@ -362,7 +343,8 @@ def _particular(clause: str, sentence: str) -> bool:
     words = re.findall(r"[\w'’.-]+", c)
     for before, word in zip(words, words[1:], strict=False):
         # A capitalised word inside the clause is a name ("Send Ana…", "README"), but for "I" and a
-        # language after in / into / to ("in French"), which is how a wish names the language.
+        # language after in or into ("in French"), which is how a wish names the language ("to
+        # Anna" is a person).
         if (
             word[:1].isupper()
             and not re.fullmatch(r"I(?:'m|’m|'d|'ll)?", word)
