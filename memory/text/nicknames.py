@@ -8,7 +8,8 @@ name. A short form is a truncation of the given name (Max, Theo, Kat, Chris), po
 middle (Liz for Elizabeth, Mandy for Amanda), with an endearing ending at most (-y, -ie, -o,
 -i: Vicky, Nico), or its opening followed by later letters in their order (Dora, Dot). That relation is what this module reads; it holds in any phrasing and needs no
 list of phrasings. It does not cover a name with no letters in common (Sasha for Alexandra,
-Peggy for Margaret): those come with a naming verb ("call me Sasha"), which memory.soul reads.
+Peggy for Margaret): those come with a naming verb ("call me Sasha"), which memory.soul reads, or
+in a frame of offering a name ("Dez is fine", "go with Pinky"), which ``offered_name`` below reads.
 
 A word counts only where it stands as a name on its own: not joined to another capitalised word
 ("Sam Patel", "Maxwell Logistics"), and not after a determiner or a possessive and a noun ("the
