@@ -260,9 +260,11 @@ _OPENER = re.compile(
 _PLEASE = re.compile(r"\b(?:please|pls|plz)\b", re.I)
 _STANDING = re.compile(
     r"\b(?:from\s+(?:now|here)\s+on|going\s+forward|in\s+future|always|never|whenever|when\s+(?:you|I)|"
-    r"(?:every|each|any|per)\s+\w+|anything|everything)\b",
+    r"(?:every|each|any|per)\s+(?!(?:morning|afternoon|evening|night|day|week|month|quarter|year|hour|weekend|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day)s?\b)\w+|anything|everything)\b",
     re.I,
 )
+# ("every morning", "each Friday" repeat a task in time; they are no rule for kept's replies.)
 # What a verb takes after it and an adjective does not: an object pronoun, a determiner, a particle.
 _VERB_TAKES = frozenset("it them me us this that these those the a an your my up out down off".split())
 _NOT_A_BASE_VERB = frozenset(("i", "it", "its", "we", "they", "there", "here", "this", "that", "the", "a", "an"))
@@ -281,7 +283,8 @@ _UNIT = (
 _AS_FORM = re.compile(rf"\b(?:in|as|into)\s+(?:a\s+|an\s+|one\s+|\w+\s+)?(?:[\w-]+\s+)?{_UNIT}\b", re.I)
 # A clause with no verb that names a form ("bullet points from here on", "two lines max per reply"):
 # the form itself is what is asked, when the clause is said as a standing rule or with "please".
-_FORM_HEAD = re.compile(rf"^(?:no\s+|only\s+)?(?:[\w-]+\s+)?{_UNIT}\b", re.I)
+# Kept's replies named so ("short answers please") are the same: a form of kept's text is asked.
+_FORM_HEAD = re.compile(rf"^(?:no\s+|only\s+)?(?:[\w-]+\s+)?(?:{_UNIT}|answers|replies|responses)\b", re.I)
 # A noun and its number name one item ("slide 4", "ticket 12"), a particular text; a number after a
 # preposition ("under 50 characters") is a bound.
 _NUMBERED = re.compile(
@@ -354,6 +357,14 @@ def _particular(clause: str, sentence: str) -> bool:
     if _FILE.search(c) or _NUMBERED.search(c):
         return True
     return bool(_DETERMINED.search(c)) and not _STANDING.search(sentence)
+
+
+def _as_form(clause: str) -> bool:
+    """A unit of form as the manner of ``clause``, with no single text made or worked on before it:
+    "lay it out in a table", "give me steps as a numbered list", but not "write me a haiku in three
+    lines" or "send the notes as bullet points" (an object with a determiner is one text)."""
+    m = _AS_FORM.search(clause)
+    return bool(m) and not re.search(r"\b(?:a|an|the|some)\s+\w", clause[: m.start()], re.I)
 
 
 def _nearest(texts: list[str]) -> tuple[str, float]:
@@ -438,7 +449,7 @@ def treatment_reading(sentence: str) -> tuple[str, str, float]:
     # And a form worked on by a clause said as a standing rule ("for any how-to stuff, number the
     # steps"): a rule for every text of that kind is a rule for kept's replies.
     if (
-        any(_AS_FORM.search(c) and not _particular(c, s) for c in as_form if not has_cjk(c))
+        any(_as_form(c) and not _particular(c, s) for c in as_form if not has_cjk(c))
         or any(_FORM_HEAD.match(_OPENER.sub("", c.strip())) for c in moods if not has_cjk(c))
         or (_STANDING.search(s) and any(re.search(rf"\b{_UNIT}\b", c, re.I) for c in moods if not has_cjk(c)))
     ):

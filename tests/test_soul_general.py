@@ -138,3 +138,12 @@ def test_an_adjective_before_a_noun_opens_no_imperative_and_one_answers_form_is_
     assert soul.treatment_kind("Long day.") == ""
     assert soul.treatment_kind("explain in two sentences what a courier does on a museum loan") == ""
     assert soul.treatment_kind("When you explain how to do something, number the steps.") == "format"
+
+
+def test_a_task_repeated_in_time_or_one_text_given_a_form_is_no_rule_for_replies():
+    # Written after the dev figures, as probes of the mood reading's look-alikes (none from an eval set).
+    assert soul.treatment_kind("Print the list of attendees every morning.") == ""
+    assert soul.treatment_kind("Update the table in the wiki every week.") == ""
+    assert soul.treatment_kind("Book a table for four every Friday.") == ""
+    assert soul.treatment_kind("Short answers please.") == "format"
+    assert soul.treatment_kind("Quick replies to the vendor please.") == ""
