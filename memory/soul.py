@@ -408,11 +408,21 @@ def treatment_kind(sentence: str) -> str:
     return treatment_reading(sentence)[0]
 
 
+# A format wish read by the form a clause said to kept gives kept's text (a unit as its manner, a
+# verbless clause naming a form, a unit under a standing rule): a reading by grammar, as specific as
+# the rules', so it is taken as they are, without the model. On dev (tests/data/treatment_test*.jsonl)
+# the embedded model sorted away 3 of the 3 such wishes it was asked about ("lay it out in a table
+# for me", "Give me steps as a numbered list…", "Two lines max per reply…"), while the form reading
+# took no look-alike there, among 1998 persona sentences or 645 acts / commitments sentences.
+BY_FORM = "by its form"
+
+
 def treatment_reading(sentence: str) -> tuple[str, str, float]:
     """(kind, why, nearness): the kind ``treatment_kind`` gives, why there is none when there is
     none ("not addressed", "a third party", "a particular text", "far from every kind", "no
-    meaning model"), and the cosine to the nearest kind's description (0 when not measured).
-    The reasons are for evals/soul_wishes.py's anatomy of what is missed."""
+    meaning model") or ``BY_FORM`` when the kind is read by grammar, and the cosine to the nearest
+    kind's description (0 when not measured, 1 when read by form or by a naming verb). The reasons
+    are for evals/soul_wishes.py's anatomy of what is missed."""
     from memory import meaning
 
     s = sentence.strip()
@@ -453,7 +463,7 @@ def treatment_reading(sentence: str) -> tuple[str, str, float]:
         or any(_FORM_HEAD.match(_OPENER.sub("", c.strip())) for c in moods if not has_cjk(c))
         or (_STANDING.search(s) and any(re.search(rf"\b{_UNIT}\b", c, re.I) for c in moods if not has_cjk(c)))
     ):
-        return "format", "", 1.0
+        return "format", BY_FORM, 1.0
     if not (meaning.enabled() and meaning.available()):
         return "", "no meaning model", 0.0
     # Said to kept by a pronoun, the sentence is read whole, as before; a clause is read alone only
@@ -515,15 +525,17 @@ def confirmed(llm, candidates: list[tuple[K, str, str]]) -> list[tuple[K, str, s
 
 def read_wishes(items: Sequence[tuple[K, str, str]], llm=None) -> set[K]:
     """The keys of ``items`` ((key, sentence, its message)) whose sentence is a wish about treatment:
-    those the rules read, and the general reading's candidates (``treatment_kind``), confirmed by
-    ``llm`` (a memory.llm.MemoryLLM) when one is given."""
+    those the rules read or the general reading reads by form (``BY_FORM``), and the general
+    reading's other candidates (by meaning or a naming verb), confirmed by ``llm`` (a
+    memory.llm.MemoryLLM) when one is given."""
     from memory.text.acts import is_question
 
     taken = {
         key for key, sentence, message in items if not is_question(sentence) and wished_treatment(sentence, message)
     }
-    candidates = [(key, sentence, treatment_kind(sentence)) for key, sentence, _ in items if key not in taken]
-    candidates = [c for c in candidates if c[2]]
+    readings = [(key, sentence, treatment_reading(sentence)) for key, sentence, _ in items if key not in taken]
+    taken |= {key for key, _, (kind, why, _) in readings if kind and why == BY_FORM}
+    candidates = [(key, sentence, kind) for key, sentence, (kind, why, _) in readings if kind and why != BY_FORM]
     if llm is not None:
         candidates = confirmed(llm, candidates)
     return taken | {key for key, _, _ in candidates}

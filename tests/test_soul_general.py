@@ -147,3 +147,10 @@ def test_a_task_repeated_in_time_or_one_text_given_a_form_is_no_rule_for_replies
     assert soul.treatment_kind("Book a table for four every Friday.") == ""
     assert soul.treatment_kind("Short answers please.") == "format"
     assert soul.treatment_kind("Quick replies to the vendor please.") == ""
+
+
+def test_a_format_wish_read_by_its_form_is_taken_without_the_model():
+    items = [(1, "Anything with options, lay it out in a table for me.", "")]
+    task = Sorter("a task to do now")
+    assert soul.read_wishes(items, task) == {1}
+    assert task.asked == []  # only readings by meaning or a naming verb are put to the model
