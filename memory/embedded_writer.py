@@ -461,11 +461,13 @@ def _with_antecedents(said: list[str]) -> list[str]:
 # meaning), which the model confirms under the schema grammar when the pass has one. The model does
 # not judge what the rules read: it answered at chance (9 of 16) on a mixed English/Chinese set of
 # 8 wishes and 8 requests to act, saying no to "Never use emoji with me", so a check of those would
-# only drop wishes at random. SOUL is the person's own sentence either way, never the model's text.
+# only drop wishes at random. SOUL is the person's own sentence either way, never the model's text,
+# less an opening request to act on a named person or a particular text (memory.soul.wish_text: "fix
+# the flaky test in ci.yml, and btw … Sunny is what I answer to"), since SOUL is in every prompt.
 
 
 def _soul_line(sentence: str) -> str:
-    return "- " + sentence.strip().rstrip(".!。！") + "."
+    return "- " + soul.wish_text(sentence.strip()).rstrip(".!。！") + "."
 
 
 # ---------------------------------------------------------------- MEMORY

@@ -80,8 +80,10 @@ def history(db: sqlite_utils.Database) -> list[notes.Note]:
 # A statement of the person's own doings that names a unit ("I wrote three paragraphs today")
 # carries no wish marker, so it stays a fact.
 
+# The naming verbs as people type them in chat too: a letter dropped or doubled ("cal me", "adress
+# me") leaves a string that is no other word, so it can only be the verb.
 _NAMED_AS = re.compile(
-    r"\b(?:call(?:s|ed|ing)?|address(?:es)?)\s+me\s+[\"'“]?[A-Z\u4e00-\u9fff]|\bnickname\s+is\s+[A-Z]"
+    r"\b(?:cal{1,3}(?:s|ed|ing)?|ad{1,2}res{1,2}(?:es)?)\s+me\s+(?:as\s+|by\s+)?[\"'“]?[A-Z\u4e00-\u9fff]|\bnickname\s+is\s+[A-Z]"
 )
 _GOES_BY = re.compile(r"\bI\s+(?:go|usually\s+go)\s+by\s+[A-Z]")  # the name they use: for kept too
 # A name everyone uses is the name to use: a universal subject of the naming verb (a closed class of
@@ -89,7 +91,10 @@ _GOES_BY = re.compile(r"\bI\s+(?:go|usually\s+go)\s+by\s+[A-Z]")  # the name the
 _EVERYONE = re.compile(
     r"\b(?:everyone|everybody|all|people|most\s+people|they\s+all)\s+(?:\w+\s+)?call(?:s)?\s+me\b", re.I
 )
-_NAMED_AS_ZH = re.compile(r"(?:叫|称呼|喊)我[\u4e00-\u9fffA-Za-z]")
+# (A name in Latin letters is typed with a space before it as often as not: 叫我 Gavin.)
+_NAMED_AS_ZH = re.compile(r"(?:叫|称呼|喊)我\s?[\u4e00-\u9fffA-Za-z]")
+# The same universal subjects in Chinese (大家 / 所有人 / 人人, everyone): the name everyone uses.
+_EVERYONE_ZH = re.compile(r"(?:大家|所有人|人人|谁都)都?(?:叫|称呼|喊)我")
 _OUTPUT = re.compile(
     r"\b(?:bullet(?:s|\s+points?)?|numbered\s+lists?|lists?|tables?|emojis?|emoticons?|bold|italics?|"
     r"headings?|headers?|markdown|paragraphs?|sentences?|lines?|capitals|all\s+caps|exclamation\s+marks?|"
@@ -114,11 +119,14 @@ _DIRECTIVE = re.compile(
 _ATTITUDE = re.compile(
     r"\bI\s+(?:really\s+)?(?:prefer|hate|dislike|can'?t\s+stand|cannot\s+stand|love|like|want|need)\b"
 )
-_WISH = re.compile(r"\b(?:please|prefer|rather|always|never|no|without|instead|at\s+most|too)\b", re.I)
-_WISH_ZH = re.compile(r"别|不要|请|用|喜欢|讨厌|希望|最好|尽量")
+_WISH = re.compile(r"\b(?:please|pls|plz|prefer|rather|always|never|no|without|instead|at\s+most|too)\b", re.I)
+_WISH_ZH = re.compile(r"别|不要|请|麻烦|用|喜欢|讨厌|希望|最好|尽量")  # 麻烦 (你) is 请's politer twin
 # A particular text the sentence works on ("format this as a list", 列一下这篇文章的要点): a task.
+# "like this" / "such as this" name a kind ("bullet points for anything like this"), not one text.
 _THIS_TEXT = re.compile(
-    r"\b(?:this|these|that|the\s+following)\b(?!\s+(?:way|time|week|year))|这篇|这个|这份|这段|以下|下面", re.I
+    r"(?<!\blike\s)(?<!\bas\s)\b(?:this|these|that|the\s+following)\b(?!\s+(?:way|time|week|year))"
+    r"|这篇|这个|这份|这段|以下|下面",
+    re.I,
 )
 _ADDRESSED_ZH = re.compile(r"你|您|请|吧|就行|以后")
 # English asks politely with a modal question to "you" ("Could you call me Bex?", "Would you mind
@@ -154,12 +162,16 @@ def wished_treatment(sentence: str, message: str = "") -> bool:
     person introduces themself by count as the name to use, however it is put
     (memory.text.nicknames)."""
     from memory.text.acts import about_talk, act, is_question
-    from memory.text.nicknames import nickname
+    from memory.text.nicknames import nickname, offered_name
 
     if about_talk(sentence):
         return True
     if message and not is_question(sentence) and nickname(sentence, message):
         return True
+    if not is_question(sentence) and offered_name(
+        sentence, message, bidden=any(bidden(c) for c in _CLAUSES.split(sentence) if c and c.strip())
+    ):
+        return True  # "just Dez is fine", "go with Mina", "it's Trixie, not Beatrice"
     s = sentence.strip()
     modal = _ASKED_OF_KEPT.match(s)
     if modal and not (_THIS_TEXT.search(s) and not _NAMED_AS.search(s)):
@@ -167,7 +179,9 @@ def wished_treatment(sentence: str, message: str = "") -> bool:
         # "keep it short"; "Would you mind using…" is "use…".
         rest = s[modal.end() :].rstrip("?？ ").strip()
         rest = _base_form_first(rest)
-        directed = _DIRECTIVE.search(rest) or _SHAPING.match(rest)
+        # What it asks done to a particular text or person ("reply to the Harlow email", "write to
+        # Anna") is a task, however it is shaped.
+        directed = (_DIRECTIVE.search(rest) or _SHAPING.match(rest)) and not _acts_on_someone(rest)
         # "call me Bex", "address me as Dr. Okafor": a name after it, not "call me when it's ready".
         if re.match(r"(?:call|address)\s+me\s+(?:as\s+)?[\"'“]?[A-Z]", rest) or (directed and _OUTPUT.search(rest)):
             return True
@@ -184,8 +198,9 @@ def wished_treatment(sentence: str, message: str = "") -> bool:
     if _NAMED_AS.search(s):  # "everyone calls me Maggie": a wish for kept when it asks it of kept too
         return bool(_WISH.search(s) or _KEPTS.search(s.split("me", 1)[1]) or _EVERYONE.search(s))
     if _NAMED_AS_ZH.search(s):
-        return bool(_ADDRESSED_ZH.search(s))
-    if _OUTPUT_ZH.search(s) and _WISH_ZH.search(s):
+        return bool(_ADDRESSED_ZH.search(s) or _EVERYONE_ZH.search(s))
+    # A taste held by someone else (他喜欢看表格) is theirs: the person's own wish has no third party.
+    if _OUTPUT_ZH.search(s) and _WISH_ZH.search(s) and not _THIRD_PARTY.search(s):
         return True
     # A mixed sentence ("回复keep it to two lines max, 我在手机上看"): its English runs are read as
     # the English clauses they are, by the same rules.
@@ -203,9 +218,11 @@ def wished_treatment(sentence: str, message: str = "") -> bool:
 # The rules above are closed readings: on wishes written by people who did not write them they
 # found 20 of 43. A wish about treatment has two general marks, whatever its wording: it is said
 # to kept about the person (addressed: "you", "your", "u", or the person as the one who receives:
-# "me", 回我 / 给我 / 跟我), with no third party who receives instead (he, him, her, they, 他, 她),
-# and it is about how kept addresses, formats, sounds, which language or how long. The second is
-# read by meaning (all-MiniLM-L6-v2, memory/meaning.py) against one description of each kind of
+# "me", 回我 / 给我 / 跟我, or a clause said to kept by its mood, below), with no third party who
+# receives instead (he, him, her, 他, 她) and no particular text it works on, and it is about how
+# kept addresses, formats, sounds, which language or how long. The second is read by the form a
+# clause gives kept's text (a unit of written form as its manner, below) or by meaning
+# (all-MiniLM-L6-v2, memory/meaning.py) against one description of each kind of
 # treatment, Chinese through its CC-CEDICT English (memory/text/bilingual.py). A sentence with both
 # marks that the rules did not read is a candidate only: where a model is given, it confirms each
 # under the schema grammar; SOUL takes the person's sentence, never the model's text.
@@ -218,35 +235,244 @@ KINDS = {
     "length": "how long or short your answers to me should be",
 }
 NEAR_KIND = 0.35  # cosine to the nearest kind's description; look-alikes about others' texts sit near it too
-_ADDRESSED = re.compile(r"\b(?:you|your|yours|u|me)\b", re.I)
+# The second person, in its chat spellings too (u, ur, ya, yr): one closed class of pronouns.
+_ADDRESSED = re.compile(r"\b(?:you|your|yours|you're|u|ur|ya|yr|me)\b", re.I)
 _ADDRESSED_TO_ME_ZH = re.compile(r"[你您]|(?:回|复|给|叫|呼|跟|对|和)我")
-_NAMING_ZH = re.compile(r"叫|称呼|喊|名字|英文名|中文名")  # the verbs and nouns of naming, a closed class
+# The verbs of naming with the person as their object, and the nouns of naming, a closed class; "我叫…"
+# (I am called…) introduces the person, a fact, as "I'm Sasha" does.
+_NAMING_ZH = re.compile(r"(?:叫|称呼|喊)我|名字|英文名|中文名")
+_GREETING_ZH = re.compile(r"^\W*(?:你好|您好|你们好|大家好)(?:呀|啊)?")  # a greeting says "you" to no purpose
 _THIRD_PARTY = re.compile(r"\b(?:he|she|him|her|his|hers)\b|[他她]", re.I)  # "they" is as often a thing
+
+# Said to kept without a pronoun. A sentence needs no "you" to be said to kept: the imperative is the
+# second person's mood ("keep it short", "number the steps"), "please" asks the one who is listening
+# ("tl;dr version only please"), and a rule for every later reply is a rule for the one who replies
+# ("bullet points from here on", "two lines max per reply"). Each is a closed class of grammar (the
+# verb's base form opening a clause, after a discourse marker at most; the politeness word; the
+# quantifiers and time phrases of a standing rule), not a wording: they read any wish put that way.
+# Chinese has the same moods by particles: 请 / 麻烦 ask, 别/不要/不用 opening a clause forbid, 吧 / 就行 /
+# 就好 close a suggestion, and 以后 / 每次 / 凡是 make a standing rule; they are grammar words of
+# request and of rule, not adverbs of one sentence.
+_CLAUSES = re.compile(r"\s*(?:[,;:–—]|\s-\s|\bso\b|\bbut\b)\s*", re.I)
+_OPENER = re.compile(
+    r"^(?:(?:and|also|but|so|then|just|please|pls|plz|kindly|oh|btw|ok|okay|honestly|now)\b[\s,]*)+", re.I
+)
+_PLEASE = re.compile(r"\b(?:please|pls|plz)\b", re.I)
+_STANDING = re.compile(
+    r"\b(?:from\s+(?:now|here)\s+on|going\s+forward|in\s+future|always|never|whenever|when\s+(?:you|I)|"
+    r"(?:every|each|any|per)\s+(?!(?:morning|afternoon|evening|night|day|week|month|quarter|year|hour|weekend|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day)s?\b)\w+|anything|everything)\b",
+    re.I,
+)
+# ("every morning", "each Friday" repeat a task in time; they are no rule for kept's replies.)
+# What a verb takes after it and an adjective does not: an object pronoun, a determiner, a particle.
+_VERB_TAKES = frozenset("it them me us this that these those the a an your my up out down off".split())
+_NOT_A_BASE_VERB = frozenset(("i", "it", "its", "we", "they", "there", "here", "this", "that", "the", "a", "an"))
+# 请 / 麻烦 / 劳驾 are Chinese's "please"; 以后 / 今后 / 每次 / 凡是 / 一律 its standing rule ("from now on",
+# "every time", "whatever", "without exception").
+_BIDS_ZH = re.compile(
+    r"请|麻烦|劳驾|以后|今后|每次|凡是|一律|^(?:[^，,。]{0,4})?(?:别|不要|不用)|(?:吧|就行|就好|就可以)[。！!，,]?$"
+)
+# A particular text or person the clause works on, when nothing else says it is addressed: a determiner
+# or a possessive before a noun ("the quarterly report", "our VP"), a name ("Send Ana…", "README"),
+# a file. A standing rule overrides the determiner ("number the steps" for any how-to).
+_DETERMINED = re.compile(r"\b(?:the|this|that|these|those|my|our|his|her|their)\s+\w", re.I)
+_UNIT = (
+    r"(?:bullet(?:s|\s+points?)?|lists?|tables?|paragraphs?|sentences?|lines?|headings?|blocks?|markdown|prose|steps)"
+)
+_AS_FORM = re.compile(rf"\b(?:in|as|into)\s+(?:a\s+|an\s+|one\s+|\w+\s+)?(?:[\w-]+\s+)?{_UNIT}\b", re.I)
+# A clause with no verb that names a form ("bullet points from here on", "two lines max per reply"):
+# the form itself is what is asked, when the clause is said as a standing rule or with "please".
+# Kept's replies named so ("short answers please") are the same: a form of kept's text is asked.
+_FORM_HEAD = re.compile(rf"^(?:no\s+|only\s+)?(?:[\w-]+\s+)?(?:{_UNIT}|answers|replies|responses)\b", re.I)
+# A noun and its number name one item ("slide 4", "ticket 12"), a particular text; a number after a
+# preposition ("under 50 characters") is a bound.
+_NUMBERED = re.compile(
+    r"\b(?!(?:under|over|than|at|by|in|on|to|for|of|about|around|from|until|up|max|within|after|before)\b)"
+    r"[a-z]+\s+#?\d+\b",
+    re.I,
+)
+_FILE = re.compile(r"\w\.(?:[a-z]{2,4})\b")
+
+
+def _base_verb(word: str) -> bool:
+    """Whether ``word`` is a verb's base form in the lemminflect lexicon ("keep", "number", "put")."""
+    from lemminflect import getAllLemmas
+
+    w = word.lower()
+    return w not in _NOT_A_BASE_VERB and w in getAllLemmas(w).get("VERB", ())
+
+
+def bidden(clause: str) -> bool:
+    """Whether ``clause`` is said to kept by its mood alone: an imperative, "please", a standing rule
+    (English), or a Chinese request particle."""
+    c = clause.strip()
+    if has_cjk(c):
+        return bool(_BIDS_ZH.search(c))
+    if _PLEASE.search(c) or _STANDING.search(c):
+        return True
+    body = _OPENER.sub("", c)
+    words = re.findall(r"[A-Za-z][\w'’-]*", body)
+    # A verb with something after it: a lone word ("short.") is an adjective as often as a verb.
+    if len(words) < 2 or not _base_verb(words[0]) or words[1].lower() in ("is", "are", "was", "were"):
+        return False
+    # A word that is an adjective too opens an imperative only before what a verb takes (its object or
+    # particle: "lay it out", "clean the list up"); before a noun it is the noun's adjective ("Long day.").
+    from lemminflect import getAllLemmas
+
+    first = words[0].lower()
+    if first in getAllLemmas(first).get("ADJ", ()):
+        return words[1].lower() in _VERB_TAKES
+    return True
+
+
+# A name as what a verb acts on or whom it is for ("remind me to call Jo", "reply to the Harlow email
+# for me", "send it to Anna"): the person or text a task is about. A name after "me" or "as" is the
+# name asked for ("address me as Dr. Haldane").
+_NAME_ACTED_ON = re.compile(r"\b(?P<before>[A-Za-z]+)\s+(?:[A-Z][\w'’-]*)")
+
+
+def _acts_on_someone(clause: str) -> bool:
+    for m in _NAME_ACTED_ON.finditer(clause):
+        before = m.group("before").lower()
+        if before in ("the", "to", "for", "with") or (before not in ("me", "as", "in", "into") and _base_verb(before)):
+            return True
+    return bool(_FILE.search(clause) or _NUMBERED.search(clause))
+
+
+def _particular(clause: str, sentence: str) -> bool:
+    """Whether ``clause`` works on a particular text or person."""
+    c = _OPENER.sub("", clause.strip())
+    words = re.findall(r"[\w'’.-]+", c)
+    for before, word in zip(words, words[1:], strict=False):
+        # A capitalised word inside the clause is a name ("Send Ana…", "README"), but for "I" and a
+        # language after in or into ("in French"), which is how a wish names the language ("to
+        # Anna" is a person).
+        if (
+            word[:1].isupper()
+            and not re.fullmatch(r"I(?:'m|’m|'d|'ll)?", word)
+            and before.lower() not in ("in", "into")
+        ):
+            return True
+    if _FILE.search(c) or _NUMBERED.search(c):
+        return True
+    return bool(_DETERMINED.search(c)) and not _STANDING.search(sentence)
+
+
+def _as_form(clause: str) -> bool:
+    """A unit of form as the manner of ``clause``, with no single text made or worked on before it:
+    "lay it out in a table", "give me steps as a numbered list", but not "write me a haiku in three
+    lines" or "send the notes as bullet points" (an object with a determiner is one text)."""
+    m = _AS_FORM.search(clause)
+    return bool(m) and not re.search(r"\b(?:a|an|the|some)\s+\w", clause[: m.start()], re.I)
+
+
+def _nearest(texts: list[str]) -> tuple[str, float]:
+    """The kind the nearest of ``texts`` is nearest to in meaning, and that cosine."""
+    from memory import meaning
+    from memory.text.bilingual import english_reading
+
+    kinds = meaning.embed(list(KINDS.values()))
+    best, near = "", 0.0
+    for text in texts:
+        sims = kinds @ meaning.embed_one(english_reading(text))
+        i = int(sims.argmax())
+        if float(sims[i]) > near:
+            best, near = list(KINDS)[i], float(sims[i])
+    return best, near
+
+
+def wish_text(sentence: str) -> str:
+    """``sentence`` without the request to act it opens with, for SOUL ("fix the flaky test in
+    ci.yml, and btw I'm Sunniva but Sunny is what I answer to" → "btw I'm Sunniva but Sunny is what I
+    answer to"): SOUL is in every prompt, and a task in it would be asked again every turn. Only
+    opening clauses said to kept about a particular text or person are cut, and the rest is the
+    person's words as written."""
+    if has_cjk(sentence):
+        return sentence
+    rest = sentence
+    while True:
+        m = _CLAUSES.search(rest)
+        if not m:
+            return rest
+        head = rest[: m.start()]
+        task = bidden(head) and _acts_on_someone(head) and not (wished_treatment(head) or treatment_kind(head))
+        if not task or not rest[m.end() :].strip():
+            return rest
+        rest = re.sub(r"^(?:and|then|also)\b\s*", "", rest[m.end() :].strip(), flags=re.I)
 
 
 def treatment_kind(sentence: str) -> str:
     """The kind of treatment (``KINDS``) ``sentence`` is near in meaning, when it is said to kept
     about the person; else ""."""
+    return treatment_reading(sentence)[0]
+
+
+# A format wish read by the form a clause said to kept gives kept's text (a unit as its manner, a
+# verbless clause naming a form, a unit under a standing rule): a reading by grammar, as specific as
+# the rules', so it is taken as they are, without the model. On dev (tests/data/treatment_test*.jsonl)
+# the embedded model sorted away 3 of the 3 such wishes it was asked about ("lay it out in a table
+# for me", "Give me steps as a numbered list…", "Two lines max per reply…"), while the form reading
+# took no look-alike there, among 1998 persona sentences or 645 acts / commitments sentences.
+BY_FORM = "by its form"
+
+
+def treatment_reading(sentence: str) -> tuple[str, str, float]:
+    """(kind, why, nearness): the kind ``treatment_kind`` gives, why there is none when there is
+    none ("not addressed", "a third party", "a particular text", "far from every kind", "no
+    meaning model") or ``BY_FORM`` when the kind is read by grammar, and the cosine to the nearest
+    kind's description (0 when not measured, 1 when read by form or by a naming verb). The reasons
+    are for evals/soul_wishes.py's anatomy of what is missed."""
     from memory import meaning
 
     s = sentence.strip()
     cjk = has_cjk(s)
-    if not (_ADDRESSED_TO_ME_ZH.search(s) if cjk else _ADDRESSED.search(s)) or _THIRD_PARTY.search(s):
-        return ""
+    if _THIRD_PARTY.search(s):
+        return "", "a third party", 0.0
+    pronoun = bool(_ADDRESSED_TO_ME_ZH.search(_GREETING_ZH.sub("", s)) if cjk else _ADDRESSED.search(s))
+    # Said to kept by a pronoun, but only in clauses on a particular text or person ("remind me to
+    # call Jo", "reply to the Harlow email for me"): a task, as an imperative on one is.
+    spoken = [] if cjk else [c for c in _CLAUSES.split(s) if c and _ADDRESSED.search(c)]
+    if spoken and all(_acts_on_someone(c) for c in spoken) and not _NAMED_AS.search(s):
+        pronoun = False
     # A naming verb with the person as its object ("everyone from the dentists to the cleaners calls
     # me Teddie"), or a Chinese naming word said to kept (同事都叫我 Webster，你也这么叫吧): about the name
     # whatever else the sentence says, where the rules want a wish marker or a closer shape.
-    if _NAMED_AS.search(s) or (cjk and _NAMING_ZH.search(s)):
-        return "name"
-    if _THIS_TEXT.search(s) or not (meaning.enabled() and meaning.available()):
-        return ""
-    if cjk:
-        from memory.text.bilingual import english_reading
-
-        s = english_reading(s)
-    near = meaning.embed(list(KINDS.values())) @ meaning.embed_one(s)
-    best = int(near.argmax())
-    return list(KINDS)[best] if float(near[best]) >= NEAR_KIND else ""
+    if pronoun and (_NAMED_AS.search(s) or (cjk and _NAMING_ZH.search(s))):
+        return "name", "", 1.0
+    # The clauses said to kept: by a pronoun anywhere in the sentence (as before), or by their mood,
+    # when they work on no particular text or person.
+    clauses = [c for c in (re.split(r"[，,。；;]", s) if cjk else _CLAUSES.split(s)) if c and c.strip()]
+    moods = [c for c in clauses if bidden(c) and not _particular(c, s) and not _THIS_TEXT.search(c)]
+    if not pronoun and not moods:
+        return "", "not addressed", 0.0
+    if pronoun and _THIS_TEXT.search(s):
+        return "", "a particular text", 0.0
+    # A unit of written form (bullet points, tables, sentences…) given as the manner of an addressed
+    # clause on no particular text ("lay it out in a table for me", "put them in code blocks"): the
+    # form kept's text takes, whatever the verb. Only as a manner (in / as / into a unit): "book a
+    # table for two" names a table, not a form.
+    said_to = moods + ([] if _THIS_TEXT.search(s) else [c for c in clauses if _ADDRESSED.search(c)])
+    # A form as the manner of one imperative ("explain in two sentences what a courier does") shapes
+    # that one answer: a rule for kept's text is said as a standing rule or to the person ("for me").
+    as_form = said_to if (pronoun or _STANDING.search(s)) else []
+    # And a form worked on by a clause said as a standing rule ("for any how-to stuff, number the
+    # steps"): a rule for every text of that kind is a rule for kept's replies.
+    if (
+        any(_as_form(c) and not _particular(c, s) for c in as_form if not has_cjk(c))
+        or any(_FORM_HEAD.match(_OPENER.sub("", c.strip())) for c in moods if not has_cjk(c))
+        or (_STANDING.search(s) and any(re.search(rf"\b{_UNIT}\b", c, re.I) for c in moods if not has_cjk(c)))
+    ):
+        return "format", BY_FORM, 1.0
+    if not (meaning.enabled() and meaning.available()):
+        return "", "no meaning model", 0.0
+    # Said to kept by a pronoun, the sentence is read whole, as before; a clause is read alone only
+    # where nothing but its mood says it to kept: a clause cut from a sentence ("give me a short,")
+    # reads nearer a kind than the sentence it belongs to.
+    kind, near = _nearest([s] if pronoun and not _THIS_TEXT.search(s) else moods)
+    if near >= NEAR_KIND:
+        return kind, "", near
+    return "", "far from every kind", near
 
 
 # The model sorts the sentence among four labels rather than answering yes or no: asked "is it a wish
@@ -299,15 +525,17 @@ def confirmed(llm, candidates: list[tuple[K, str, str]]) -> list[tuple[K, str, s
 
 def read_wishes(items: Sequence[tuple[K, str, str]], llm=None) -> set[K]:
     """The keys of ``items`` ((key, sentence, its message)) whose sentence is a wish about treatment:
-    those the rules read, and the general reading's candidates (``treatment_kind``), confirmed by
-    ``llm`` (a memory.llm.MemoryLLM) when one is given."""
+    those the rules read or the general reading reads by form (``BY_FORM``), and the general
+    reading's other candidates (by meaning or a naming verb), confirmed by ``llm`` (a
+    memory.llm.MemoryLLM) when one is given."""
     from memory.text.acts import is_question
 
     taken = {
         key for key, sentence, message in items if not is_question(sentence) and wished_treatment(sentence, message)
     }
-    candidates = [(key, sentence, treatment_kind(sentence)) for key, sentence, _ in items if key not in taken]
-    candidates = [c for c in candidates if c[2]]
+    readings = [(key, sentence, treatment_reading(sentence)) for key, sentence, _ in items if key not in taken]
+    taken |= {key for key, _, (kind, why, _) in readings if kind and why == BY_FORM}
+    candidates = [(key, sentence, kind) for key, sentence, (kind, why, _) in readings if kind and why != BY_FORM]
     if llm is not None:
         candidates = confirmed(llm, candidates)
     return taken | {key for key, _, _ in candidates}

@@ -281,3 +281,20 @@ def test_an_address_said_after_a_sentence_is_kept_with_it(db):
     now_active = active(db)
     assert "2026-12-01: Our new landlord is Ines Moreau. ines.moreau@example.org" in now_active
     assert not any(t.endswith(": ines.moreau@example.org") for t in now_active)
+
+
+def test_soul_takes_the_wish_without_the_request_to_act_it_opens_with(db):
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from memory import messages as store
+    from memory import soul, writer
+
+    tz = ZoneInfo("Europe/Berlin")
+    chat = store.get_chat(db, "me")
+    said = "fix the flaky test in ci.yml, and btw I'm Sunniva but Sunny is what I answer to"
+    store.add_message(db, chat, "user", "me", said, datetime(2026, 12, 1, 9, 0, tzinfo=tz))
+    writer.run_pass(
+        db, None, cap=1500, max_active=200, force=True, in_code=True, now=datetime(2026, 12, 1, 10, tzinfo=tz)
+    )
+    assert soul.current(db) == "- btw I'm Sunniva but Sunny is what I answer to."

@@ -43,3 +43,33 @@ def test_a_short_form_standing_as_a_name_is_the_name_to_use_and_someone_elses_is
     firm = "I'm Bartholomew Trent. Bartel Supplies sends the seed."
     assert nicknames.nickname("Bartel Supplies sends the seed.", firm) == ""  # joined to a name
     assert nicknames.nickname("Just Bart, thanks.", "My name is Bartholomew Trent. Just Bart, thanks.") == "Bart"
+
+
+@pytest.mark.parametrize(
+    "sentence, message, name",
+    [
+        ("just Dez is fine.", "Hi, I'm Desmond Achebe, I run the depot. just Dez is fine.", "Dez"),
+        ("Oh and it's Trixie, not Beatrice.", "", "Trixie"),  # a correction is about the person itself
+        ("Sunny is what I answer to.", "", "Sunny"),
+        ("Marguerite works fine.", "Stop calling me 'boss'. Marguerite works fine.", "Marguerite"),
+    ],
+)
+def test_a_name_offered_in_a_frame_of_naming_is_the_name_to_use(sentence, message, name):
+    assert nicknames.offered_name(sentence, message) == name
+    assert soul.wished_treatment(sentence, message)
+
+
+def test_a_frame_says_nothing_of_the_person_without_a_tie_to_their_name():
+    assert nicknames.offered_name("Priya is fine now.") == ""  # no introduction, nothing said to kept
+    assert nicknames.offered_name("Priya is fine now.", "I'm Sam Lee. Priya is fine now.") == ""  # "now": no frame
+    assert nicknames.offered_name("Priya is fine.", "I'm Sam Lee. Priya is fine.") == ""  # not as Sam begins
+    assert nicknames.offered_name("Tuesday works for me.", "I'm Sam Lee. Tuesday works for me.") == ""
+    assert nicknames.offered_name("go with Tom to the station", bidden=True) == ""
+    assert nicknames.offered_name("pls go with Pinky, everyone does", bidden=True) == "Pinky"
+    assert nicknames.offered_name("My daughter Thea is fine.", "I'm Sam Lee.") == ""
+
+
+def test_a_name_denied_then_given_is_a_correction_too():
+    assert nicknames.offered_name("Nobody actually calls me Rosalind, it's Roz.") == "Roz"
+    assert nicknames.offered_name("Nobody has called me Marguerite since school, it's Mags.") == "Mags"
+    assert nicknames.offered_name("Nobody came to the party, it's Friday.") == ""

@@ -78,3 +78,79 @@ def test_soul_takes_the_persons_sentence_not_the_models_text(db):
     )
     assert soul.current(db) == "- The whole crew calls me Skipper."
     assert sorter.asked == ["Sentence: The whole crew calls me Skipper."]
+
+
+@needs_meaning
+def test_a_clause_said_to_kept_by_its_mood_needs_no_pronoun():
+    # The imperative, "please" and a standing rule address kept as "you" does.
+    assert soul.treatment_kind("I read on a tiny screen, so keep it short.") == "length"
+    assert soul.treatment_kind("ugh, enough with the walls of text, bullet points from here on") == "format"
+    assert soul.bidden("请把日期写成年月日")
+    assert not soul.bidden("short.")  # a lone word is an adjective as often as a verb
+
+
+def test_a_clause_on_a_particular_text_or_person_is_no_candidate():
+    assert soul.treatment_kind("Send Ana the notes as bullet points.") == ""
+    assert soul.treatment_kind("Keep the commit message short, under 50 characters.") == ""
+    assert soul.treatment_kind("Our VP hates bullet points, so rewrite slide 4 as prose.") == ""
+    assert soul.treatment_kind("Could you please book a table for two at 7?") == ""  # a table, not a form
+
+
+def test_a_form_given_as_the_manner_of_a_clause_said_to_kept_is_a_format_candidate():
+    assert soul.treatment_kind("Anything with options, lay it out in a table for me.") == "format"
+
+
+def test_a_form_worked_on_under_a_standing_rule_is_a_format_candidate_and_like_this_is_a_kind():
+    assert soul.treatment_kind("For any recipe, number the steps.") == "format"
+    assert soul.treatment_kind("From now on, tables for anything like this.") == "format"
+    assert soul.treatment_kind("Number the steps in the install guide.") == ""  # one text, no rule
+
+
+def test_said_to_kept_only_about_a_particular_person_or_text_is_a_task():
+    assert soul.treatment_kind("Could you remind me to call Jo at five?") == ""
+    assert not soul.wished_treatment("Would you reply to the Harlow email for me?")
+
+
+@needs_meaning
+def test_a_name_after_me_or_as_is_the_name_asked_for_not_someone_acted_on():
+    assert soul.treatment_kind("I'd like you to address me as Dr. Haldane, please.") != ""
+
+
+def test_the_naming_verb_and_please_are_read_as_typed_in_chat():
+    assert soul.wished_treatment("cal me Rafa pls, evryone does")
+    assert not soul.wished_treatment("The local meeting is at ten.")
+
+
+def test_chinese_naming_reads_the_space_before_a_latin_name_and_everyone_as_subject():
+    assert soul.wished_treatment("英文名 Gavin, 公司里都这么叫, 你也叫我 Gavin 吧。")
+    assert soul.wished_treatment("大家都叫我 Howie。")
+    assert not soul.wished_treatment("我妈叫我 Howie。")  # one person's usage is a fact
+
+
+def test_a_chinese_self_introduction_after_a_greeting_is_no_name_candidate():
+    assert soul.treatment_kind("你好，我叫陈一鸣，在成都做运营总监。") == ""
+
+
+@needs_meaning
+def test_an_adjective_before_a_noun_opens_no_imperative_and_one_answers_form_is_no_rule():
+    assert not soul.bidden("Long day.")  # "long" is a verb too, but not before a noun
+    assert soul.bidden("lay it out in a table")
+    assert soul.treatment_kind("Long day.") == ""
+    assert soul.treatment_kind("explain in two sentences what a courier does on a museum loan") == ""
+    assert soul.treatment_kind("When you explain how to do something, number the steps.") == "format"
+
+
+def test_a_task_repeated_in_time_or_one_text_given_a_form_is_no_rule_for_replies():
+    # Written after the dev figures, as probes of the mood reading's look-alikes (none from an eval set).
+    assert soul.treatment_kind("Print the list of attendees every morning.") == ""
+    assert soul.treatment_kind("Update the table in the wiki every week.") == ""
+    assert soul.treatment_kind("Book a table for four every Friday.") == ""
+    assert soul.treatment_kind("Short answers please.") == "format"
+    assert soul.treatment_kind("Quick replies to the vendor please.") == ""
+
+
+def test_a_format_wish_read_by_its_form_is_taken_without_the_model():
+    items = [(1, "Anything with options, lay it out in a table for me.", "")]
+    task = Sorter("a task to do now")
+    assert soul.read_wishes(items, task) == {1}
+    assert task.asked == []  # only readings by meaning or a naming verb are put to the model

@@ -8,7 +8,8 @@ name. A short form is a truncation of the given name (Max, Theo, Kat, Chris), po
 middle (Liz for Elizabeth, Mandy for Amanda), with an endearing ending at most (-y, -ie, -o,
 -i: Vicky, Nico), or its opening followed by later letters in their order (Dora, Dot). That relation is what this module reads; it holds in any phrasing and needs no
 list of phrasings. It does not cover a name with no letters in common (Sasha for Alexandra,
-Peggy for Margaret): those come with a naming verb ("call me Sasha"), which memory.soul reads.
+Peggy for Margaret): those come with a naming verb ("call me Sasha"), which memory.soul reads, or
+in a frame of offering a name ("Dez is fine", "go with Pinky"), which ``offered_name`` below reads.
 
 A word counts only where it stands as a name on its own: not joined to another capitalised word
 ("Sam Patel", "Maxwell Logistics"), and not after a determiner or a possessive and a noun ("the
@@ -88,3 +89,82 @@ def nickname(sentence: str, message: str) -> str:
         if short_form(word, given):
             return word
     return ""
+
+
+# ---------------------------------------------------------------- a name offered, in any form
+#
+# A name with no letters in common with the full one (Dez for Desmond, Pinky for Priyanka, Trixie for
+# Beatrice), or the full name itself (Imogen, after "Dr. Imogen Strand"), comes without a naming verb
+# as often as with one: "just Dez is fine", "Imogen works fine", "go with Mina", "it's Trixie, not
+# Beatrice", "Sunny is what I answer to", "Roz to everyone". What these share is the grammar of
+# offering a word as a name, a closed set of frames around a name:
+#
+# - the name as the subject of a predicate of sufficiency (is fine / ok / good / best, works, will
+#   do) or of "what I answer to / go by", or followed by "to everyone" / "for short";
+# - the name as the object of a verb of choosing a name (answer to, go with, stick with / to);
+# - the name corrected against another name ("it's Trixie, not Beatrice", "Kat, not Katherine"), in
+#   either order ("nobody calls me Rosalind, it's Roz").
+#
+# Frames like "Priya is fine" or "go with Tom" also say other things, so a frame counts only when
+# something ties it to the person's own name: the message names them with a verb of naming ("stop
+# calling me 'boss'", "my name's…"), the sentence is said to kept by its mood ("pls go with Pinky"),
+# the frame is itself about the person (the correction; "what I answer to"), or the message
+# introduces them by a given name the offered one begins as ("I'm Desmond…", "just Dez is fine").
+# A weekday or a month is no name ("Tuesday works").
+
+_NAME = r"[\"'“‘]?(?P<name>[A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)\b[\"'”’]?"
+_SUFFICES = re.compile(
+    rf"(?:^|[\s,;:])(?:just\s+|only\s+|simply\s+)?{_NAME}\s+(?:"
+    r"(?:is|'s|’s)\s+(?:(?:just|totally|perfectly|absolutely|completely)\s+)?(?:fine|ok|okay|good|great|perfect|best|enough)"
+    r"(?=\s*(?:[,.;!:)]|$|\s+(?:by|with|for)\s+me\b|\s+(?:thanks|thx|cheers)\b))"
+    r"|works(?:\s+(?:fine|best|great|well|for\s+me))?(?:[\s,.!;]|$)|will\s+do\b|does\s+(?:fine|the\s+job)\b"
+    r"|for\s+short\b|to\s+(?:everyone|everybody|all)\b)",
+)
+_OWN_FRAME = re.compile(rf"(?:^|[\s,;:]){_NAME}\s+(?:is|'s|’s)\s+what\s+I\s+(?:answer\s+to|go\s+by|use|prefer)\b")
+_CHOSEN = re.compile(rf"\b(?:answer\s+to|go\s+with|stick\s+(?:with|to))\s+(?:just\s+|only\s+)?{_NAME}(?!\s+[A-Za-z])")
+_CORRECTED = re.compile(rf"(?:^|[\s,;:]){_NAME}\s*,?\s+not\s+[\"'“‘]?[A-Z][a-z]+")
+# The same correction in the other order: a name denied ("nobody calls me Rosalind", "not Beatrice"),
+# then the one it is ("it's Roz").
+_CORRECTED_AFTER = re.compile(
+    rf"\b(?i:not|never|nobody|no\s+one|nobody's|no-one)\b[^.;!?]*?[A-Z][a-z]+[^.;!?]*?,\s*(?:it's|it’s|it\s+is|just)\s+{_NAME}\s*[.!]?$"
+)
+_CALENDAR = re.compile(
+    r"(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day|January|February|March|April|May|June|July|August|"
+    r"September|October|November|December|Today|Tomorrow|Tonight"
+)
+_NAMES_ME = re.compile(
+    r"\b(?:call(?:s|ed|ing)?|address(?:es|ed|ing)?)\s+me\b|\bmy\s+name\b|\bname'?s\b|\bI\s+go\s+by\b", re.I
+)
+
+
+def offered_name(sentence: str, message: str = "", bidden: bool = False) -> str:
+    """The name ``sentence`` offers as the person's, in one of the frames above; ``message`` is the
+    message it is part of, ``bidden`` whether the sentence is said to kept by its mood. Else ""."""
+    context = message or sentence
+    given = given_name(context) or _single_intro(context)
+    tied = bidden or bool(_NAMES_ME.search(context))
+    frames = ((_OWN_FRAME, True), (_CORRECTED, True), (_CORRECTED_AFTER, True), (_SUFFICES, False), (_CHOSEN, False))
+    for rx, own in frames:
+        for m in rx.finditer(sentence):
+            name = m.group("name")
+            if _CALENDAR.fullmatch(name) or name in ("I", "It", "That", "This", "There", "Which", "What"):
+                continue
+            before = sentence[: m.start("name")]
+            if _TAKEN.search(before) or re.search(r"[A-Z][a-z]+\s*$", before.rstrip("\"'“‘ ")):
+                continue  # someone else's name ("my daughter Thea"), or part of a longer one
+            # Tied by the introduction alone, the name must begin as the given name does (Dez for
+            # Desmond, Roz for Rosalind, Imogen itself): "I'm Sam Lee. Priya is fine." is news of Priya.
+            if own or tied or (given and name[0] == given[0]):
+                return name
+    return ""
+
+
+_SINGLE_INTRO = re.compile(
+    rf"\b(?:I'm|I’m|I am|[Mm]y name is|[Mm]y name's|[Nn]ame's|[Ii]t's|[Ii]t’s)\s+(?P<given>{_CAP})\b"
+)
+
+
+def _single_intro(message: str) -> str:
+    """A given name alone after an introduction ("I'm Rosalind", "it's Wilhelmina on the badge")."""
+    m = _SINGLE_INTRO.search(message)
+    return m.group("given") if m and not _CALENDAR.fullmatch(m.group("given")) else ""
