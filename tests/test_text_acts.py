@@ -549,3 +549,67 @@ def test_asking_what_kept_calls_the_person_is_read(text, expected):
     from memory.text.acts import asks_how_addressed
 
     assert asks_how_addressed(text) is expected
+
+
+# ---- session 11: grammar that tells reports, questions and attention-asking apart (issue 18)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A Latin run before a Chinese adverb, 的 or a verb in the completed aspect is that clause's subject or modifier.
+        "Spring menu 又推了一周。",
+        "这周 close 掉了一大批, open 的 CAPA 现在只剩 23 个了。",
+        "Launch 推迟了。",
+        # A number opens no imperative.
+        "$27,400 installed, ouch.",
+        # "which" after a comma and before its verb opens a relative clause.
+        "Hamish is coming on the 9th to install the canning line, which will finally get us off the mobile canner.",
+        # A list after a dash is read whole, not cut at its first comma.
+        "I look after production in Leeds - brew schedule, tanks, the lot.",
+        # The speaker the only participant, the rest pointing back or a condition: attention, not an act.
+        "Hold me to that.",
+        "Nag me if I start wriggling out of it.",
+        "so keep me honest on that one",
+        "don't let me forget that one",
+        "到时候记得 push 我一下啊。",
+    ],
+)
+def test_reports_and_attention_wishes_are_no_requests(text):
+    assert not is_request(text), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Remind me to water the plants on Sunday.",
+        "Send me the notes",
+        "Send me that",
+        "Assign 陈思远 去把 torque tester calibrate 一下, due 后天上午 10:30。",
+        "帮我 book 个 meeting with Anika Sharma, 明天下午 2:15。",
+        "Text Aisha Bello that the first team call on Monday is 7am sharp.",
+        "再给李明派个任务：整理初二的成绩分析，明天下午五点前交给我。",
+        "We are out of toner - order more, then tell Dana.",
+        "帮我订一下",
+    ],
+)
+def test_requests_stay_requests(text):
+    assert is_request(text), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wh-word, auxiliary, subject: the inversion only a question has, whatever follows
+        "what was it I said I'd do for Rosalind again",
+        "where are the keys I left",
+        # a question word in the name slot of 叫我 asks the name
+        "你叫我什么来着？",
+    ],
+)
+def test_inverted_and_slot_questions_ask(text):
+    assert is_question(text) and not is_request(text), text
+
+
+def test_a_clause_of_time_before_a_main_clause_stays_a_statement():
+    assert act("When I get back, I'll send it") == STATEMENT

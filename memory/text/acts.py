@@ -443,8 +443,11 @@ _NOT_KNOWING = re.compile(
 # A question after a clause that sets the scene: "a client just called in a panic, who do I ring",
 # "the printer is jammed again - who fixes it": a question word with an auxiliary or a verb after a
 # comma or a dash, ending the sentence.
+# "Which" right after a comma and before its verb opens a relative clause ("…the canning line, which
+# will finally get us off the mobile canner", "…$86,000, which is way more than I wanted"): a
+# question "which" takes its noun first ("…, which supplier should we use"), so it is left out here.
 _LATE_QUESTION = re.compile(
-    r"(?:,|\s[-–—])\s*(?:so\s+)?(?:who|what|when|where|which|how)\s+(?:do|does|did|is|are|was|can|should|would|will)"
+    r"(?:,|\s[-–—])\s*(?:so\s+)?(?:who|what|when|where|how)\s+(?:do|does|did|is|are|was|can|should|would|will)"
     r"\s+[^,]{1,40}$",
     re.I,
 )
@@ -501,6 +504,13 @@ def _en_act(sentence: str) -> str:
     if first in _WH:
         if asked:
             return QUESTION
+        # An auxiliary between the question word and its subject is the inversion only a question
+        # has ("what was it I said I'd do…", "where are the keys I left"): a clause of time or a
+        # free relative keeps the subject first ("When I get back, I'll…", "What I need is…"), so
+        # a main clause later on makes no statement of an inverted one. Word order, not words.
+        third = _WORD.findall(body)[2] if len(words) > 2 else ""
+        if second in _AUX and (third.lower() in _SUBJECTS or third[:1].isupper()) and not exclaimed:
+            return QUESTION
         # "When I get back, I'll send it": a clause of time before a main clause; "What a day!".
         rest = body.split(None, 1)[1] if len(words) > 1 else ""
         if exclaimed or second in ("a", "an") or _MAIN_CLAUSE.search(rest):
@@ -553,10 +563,12 @@ def _apposition(label: str, rest: str) -> bool:
 
 def _unless_asking(rest: str) -> str:
     """What a recognised request frame asks: to be told (a question), how to be spoken to (a
-    statement), or an action."""
+    statement), kept's attention to what the person said (a statement), or an action."""
     rest = re.sub(r"^(?:please|kindly|just|always|never|also)\s+", "", rest.strip(), flags=re.I)
     if _TELL_ME_WH.match(rest):
         return QUESTION
+    if _on_the_speaker_only(rest):
+        return STATEMENT
     if not about_talk(rest):
         return REQUEST
     # "Call me Sasha and send Priya the notes": a wish about talk joined to an action asks for the action.
@@ -565,6 +577,52 @@ def _unless_asking(rest: str) -> str:
 
 
 _JOINED = re.compile(r",?\s+(?:and(?:\s+then|\s+also)?|then|also)\s+", re.I)
+
+# Asking for kept's attention to the person, not for an act: the verb's only participant besides
+# kept is the speaker ("me", "us"), and what else it has points back into the talk ("that", "it",
+# "that one") or sets a condition ("if I start wriggling out of it"): "Hold me to that", "Keep me
+# honest on that one", "Nag me if I slip", "Bear with me if I'm all over the place", "Don't let
+# me forget that one". No tool acts on such a wish: the promise it points at is in the sentence
+# before, which the write pass keeps. Anything the verb could act on (a noun, a name, a number, a
+# time, "to water the plants") makes it a request ("Remind me to call Dana", "Send me the notes");
+# so does a thing after "me" with no preposition ("Send me that": a second object, the thing sent).
+_CONDITION = re.compile(r"[,\s]+(?:if|when|whenever|once|in\s+case|before|should)\b.*$", re.I)
+_ANAPHOR = frozenset("that it this one those these".split())
+
+
+def _on_the_speaker_only(rest: str) -> bool:
+    body = _CONDITION.sub("", rest.strip().rstrip(".!?")).strip()
+    found = _WORD.findall(body)
+    if len(found) < 2 or not any(w.lower() in ("me", "us") for w in found[1:]):
+        return False
+    after_me = False
+    for w in found[1:]:
+        low = w.lower()
+        if low in ("me", "us"):
+            after_me = True
+            continue
+        if low in _ANAPHOR:
+            if after_me:
+                return False  # "send me that": the thing sent
+            continue
+        after_me = False
+        if w[:1].isupper() or not w.isalpha():
+            return False  # a name, a number, a time
+        pos = _lemmas(low)
+        if not pos or "NOUN" in pos or "PROPN" in pos:
+            return False  # a thing to act on (or a word the lexicon lacks: perhaps a name)
+        if low in ("to",) and found.index(w) + 1 < len(found) and found[found.index(w) + 1].lower() not in _ANAPHOR:
+            return False  # "remind me to water…": what to do
+    return True
+
+
+# The Chinese form: a verb whose object is the speaker, with nothing after it but "a bit" and a
+# particle, after a frame of asking or a time pointing back ("到时候记得 push 我一下啊", "提醒我一声").
+# 帮我/给我/替我 make the speaker the one helped, not the object: "帮我订一下" acts on a thing.
+_ZH_ON_ME_ONLY = re.compile(
+    f"^(?:到时候|那时候|回头|这事|这件事|你|您|请|麻烦|记得|一定|要|就)*\\s*"
+    f"(?!帮|给|替|为|跟|和|让|叫|喊|称呼)(?:[{_CJK}]{{1,2}}|[A-Za-z]+)\\s*我(?:们)?\\s*(?:一下|一声)?\\s*[啊吧哦呀嘛哈]*$"
+)
 
 
 def about_talk(text: str) -> bool:
@@ -614,8 +672,8 @@ def _looks_inflected(word: str, nxt: list[str]) -> bool:
 def _imperative(text: str) -> bool:
     """A sentence that opens with a verb acting on something: "Send the draft…", "Remind me…"."""
     words = _WORD.findall(text)
-    if len(words) < 2:
-        return False
+    if len(words) < 2 or not words[0][:1].isalpha():
+        return False  # a number or an amount opens no imperative ("$27,400 installed, ouch.")
     first, second = words[0].lower(), words[1]
     # A word the lexicon knows only as an adjective or adverb opens no imperative ("next one",
     # "lovely day"); a noun may be a verb it lacks ("text Dana"), a word it lacks a new verb or a name.
@@ -645,7 +703,10 @@ def _imperative(text: str) -> bool:
         # verb; "Alder Street", "Tomás Ferreira": a name of two words, the first no verb the lexicon knows.
         pos = _lemmas(first)
         if "VERB" not in pos and not ("NOUN" in pos and low in _TITLES):
-            return False
+            # A word the lexicon has only as a noun may still be a verb of conveying it lacks ("text",
+            # "slack"), when a name and a "that"-clause or a colon follow: that frame is a verb's
+            # (to whom, then what to say, ``_TELL``); a subject and its verb never take that shape.
+            return bool(_TELL.match(text))
         third = words[2].lower() if len(words) > 2 else ""
         return not (third.endswith(("ed", "s")) and third not in _OBJECT_START)
     if low in ("and", "or", "&") and len(words) > 2 and first in _lemmas(first).get("VERB", ()):
@@ -775,12 +836,16 @@ _ZH_TO_YOU = re.compile(r"^(?:跟|和|同|与|给|向|对|告诉|通知|提醒)(
 # How to address or answer the person: 叫我小林, 称呼我王老师, 用中文回答, 回答简短一点.
 _ZH_TALK = re.compile(
     r"^(?:(?:请|以后|今后|从现在起|从现在开始|之后|麻烦|你|您|就|都|也|还是|这么|这样|可以)[，,]?)*"
-    r"(?:(?:叫|称呼|喊)我(?![明今后早晚下上\d一二三四五六七八九十点]|起床)"
+    r"(?:(?:叫|称呼|喊)我(?![明今后早晚下上\d一二三四五六七八九十点]|起床|什么|啥|甚么)"
     r"|(?:用|说)[^，,。]{1,6}?(?:回答|回复|说话|写|聊|交流|跟我说|和我说|跟我聊|和我聊)"
     r"|(?:回答|回复|说话|回话|写)(?:我)?(?:要|就|请|得|尽量)?(?:简短|简洁|短|详细|正式|随意|口语|用))"
 )
 _ZH_SUBJECT_I = re.compile(r"^(?:我|我们)")
-_ZH_LEAD = re.compile(r"^(?:好的|好|嗯|那|那么|对了|另外|还有|然后|哦|喂)[，,、\s]*")
+# Discourse openers, and the adverbs of sequence that stand before a predicate without changing
+# its mood (再给李明派个任务 asks as 给李明派个任务 does; 先/顺便 alike).
+_ZH_LEAD = re.compile(
+    r"^(?:(?:好的|好|嗯|那|那么|对了|另外|还有|然后|哦|喂)[，,、\s]*|(?:再|先|顺便)(?=[给把跟和替帮发约安排提醒告诉通知]))+"
+)
 
 
 def _zh_body(sentence: str) -> tuple[str, str]:
@@ -791,6 +856,13 @@ def _zh_body(sentence: str) -> tuple[str, str]:
 
 
 def _zh_act(sentence: str) -> str:
+    found = _zh_act_shape(sentence)
+    if found == REQUEST and _ZH_ON_ME_ONLY.match(_zh_body(sentence)[1]):
+        return STATEMENT  # kept's attention asked to the person ("到时候记得 push 我一下"), see _on_the_speaker_only
+    return found
+
+
+def _zh_act_shape(sentence: str) -> str:
     s, body = _zh_body(sentence)
     if not s:
         return STATEMENT
@@ -1085,6 +1157,13 @@ def without_material(text: str) -> str:
 # --- the public reading -------------------------------------------------------
 
 
+# What follows a noun phrase, never a verb and its object: 的, a sentence adverb, a verb of one or
+# two characters in the completed aspect (推迟了, 到了), 被 (the passive).
+_ZH_AFTER_CONSTITUENT = re.compile(
+    f"^(?:的|又|已经|已|都|也|还|刚刚|刚|就|才|终于|被|正在|一直|现在|目前)|^[{_CJK}]{{1,2}}[了过](?![{_CJK}]*吗)"
+)
+
+
 def act(sentence: str) -> str:
     """REQUEST, QUESTION or STATEMENT for one sentence."""
     if _HAS_CJK.search(sentence):
@@ -1095,11 +1174,22 @@ def act(sentence: str) -> str:
         # And only a run that opens a clause (at the start, or after a stop or a comma): inside a
         # Chinese clause English words are a part of it ("上午是 focus time": a noun after 是).
         # An English sentence with Chinese words in it ("Call me 阿杰 from now on") is read whole.
-        if re.match(r"\s*[A-Za-z]", sentence):
+        # A Latin run that a Chinese function word follows is a part of the Chinese clause, not a
+        # clause of its own: before 的 it modifies a noun ("open 的 CAPA"), before an adverb or a
+        # verb in the completed aspect it is the clause's subject ("Spring menu 又推了一周", "Launch
+        # 推迟了"). English puts no adverb or aspect mark after its verb's object, so such a run is
+        # no verb and object ("spring the menu"). Closed classes of Chinese grammar (the
+        # attributive particle, sentence adverbs, 了/过), true of any sentence.
+        opening = re.match(f"\\s*([A-Za-z][^{_CJK}，,。；;：:！!？?]*)([{_CJK}]*)", sentence)
+        if opening and not _ZH_AFTER_CONSTITUENT.match(opening.group(2)):
             rest = re.sub(f"[{_CJK}]+", " ", sentence)
         else:
-            runs = re.finditer(f"(?:^|[，,。；;：:！!])\\s*([^{_CJK}，,。；;：:！!？?]+)", sentence)
-            rest = " ".join(m.group(1) for m in runs if len(re.findall(r"[A-Za-z]+", m.group(1))) >= 2)
+            runs = re.finditer(f"(?:^|[，,。；;：:！!])\\s*([^{_CJK}，,。；;：:！!？?]+)([{_CJK}]*)", sentence)
+            rest = " ".join(
+                m.group(1)
+                for m in runs
+                if len(re.findall(r"[A-Za-z]+", m.group(1))) >= 2 and not _ZH_AFTER_CONSTITUENT.match(m.group(2))
+            )
         return zh if zh != STATEMENT or len(re.findall(r"[A-Za-z]+", rest)) < 2 else _en_act(rest)
     return _en_act(sentence)
 
@@ -1136,7 +1226,18 @@ def _clauses(sentence: str) -> list[tuple[str, str]]:
     if len(parts) < 3:
         return []
     out = [("head,", parts[0])] if parts[1].strip() in (",", "，") else []
-    return out + [(parts[i - 1].strip(), parts[i]) for i in range(2, min(len(parts), 9), 2)]
+    for i in range(2, min(len(parts), 9), 2):
+        joint, clause = parts[i - 1].strip(), parts[i]
+        if joint not in (",", "，"):
+            # A clause after a dash or a semicolon stands as a sentence up to the next dash or
+            # semicolon, its commas inside it: "- brew schedule, tanks, the lot" is a list, read
+            # whole, not "brew schedule" (a verb and its object) cut off at the first comma.
+            k = i + 1
+            while k < len(parts) and parts[k].strip() in (",", "，"):
+                clause += parts[k] + parts[k + 1]
+                k += 2
+        out.append((joint, clause))
+    return out
 
 
 def _clause_request(joint_and_clause: tuple[str, str]) -> bool:
