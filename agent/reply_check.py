@@ -633,6 +633,31 @@ def _thing_words(question: str) -> set[str]:
     }
 
 
+def undated_unless_listed(request: str, tools: list[ToolSpec] | None) -> str:
+    """``request`` without the days and times it names, when what it asks for is nothing a
+    look-up tool lists; else ``request`` as it is.
+
+    The tests of what kept holds leave a question that names a day to the model, which may look
+    it up ("What's on tomorrow?"). But a day only narrows what is asked: "How many barrels did
+    we brew last month?" asks for barrels, which no calendar, task list or outbox holds (their
+    tools' names and descriptions say what they list), so the day is no reason to let the
+    model guess, and the question is judged without it. A question that asks for no thing in
+    particular, or for one the tools list (meetings, tasks, messages), keeps its day."""
+    from memory.text import dates
+    from memory.text.overlap import content_words
+
+    if tools is None or not dates.mentions_time(request):
+        return request
+    asked = asked_for(request)
+    thing = content_words(asked) - _QUESTION_WORDS if asked else set()
+    if not thing or thing & (_tool_words(tools) | _listed(tools)):
+        return request
+    out = request
+    for start, end, _, _ in reversed(dates.find(request, date.today())):
+        out = out[:start] + out[end:]
+    return re.sub(r"\s+([?？.!])", r"\1", re.sub(r"\s{2,}", " ", out)).strip()
+
+
 def _said_before(db: Any, request: str, limit: int = 400) -> list[str]:
     """The person's stored messages, oldest first, less this turn's own."""
     if db is None:
@@ -680,6 +705,88 @@ def _listed(tools: list[ToolSpec] | None) -> set[str]:
     )
 
 
+# ---------------------------------------------------------------- answers from the person's own words
+
+# A question about what the person committed to someone: a verb of committing with the person as
+# its subject ("what did I promise Dr Fenwick", "what was it I said I'd do for Rosalind", 我答应
+# 孙丽娟什么事来着, 我之前答应罗会长啥事). The verbs of committing are a closed class in both languages.
+_ASKS_PROMISED = re.compile(
+    r"\b(?:i|we)\s+(?:\w+\s+){0,2}?(?:promis\w*|said|told|agreed|committed|offered|owe)\b"
+    r"|(?:我|我们)(?:之前|上次|刚才|前面|那天)?(?:答应|承诺|保证|许诺|说好|讲好)",
+    re.I,
+)
+# Chinese: the one committed to stands between the verb and the question word (答应罗会长啥事).
+_ZH_PROMISED_TO = re.compile(r"(?:答应|承诺|保证|许诺)了?\s*(?P<who>[^\s，,。？?了]{1,8}?)\s*(?:啥|什么|哪)")
+# The person committing in a statement: a first-person future, or a verb of committing.
+_COMMITS = re.compile(
+    r"\b(?:i'll|i’ll|i'd|i’d|i will|i would|i'm going to|i am going to|we'll|we'd|we will|promised|agreed|committed)\b"
+    r"|答应|承诺|保证|许诺|说好|讲好",
+    re.I,
+)
+
+
+def promised_answer(request: str, said: list[str]) -> str:
+    """kept's answer to "what did I promise X?" from the person's own words: the sentences of
+    their messages (``said``, oldest first) that name X and commit them (a first-person future
+    or a verb of committing, or memory.text.commitments' reading), quoted, the latest last; ""
+    when the question is of another shape, names no one, or no such sentence was said.
+
+    The 0.5B model answered these with a date, a question back or "Sure! Here's how…" though
+    the sentence was in its prompt. What was promised is a sentence of the person's own that
+    names the one it was promised to: that is a reading of the store, not of any wording, so
+    it holds for any promise and any name, in either language."""
+    from memory.text import people
+    from memory.text.acts import sentences
+    from memory.text.commitments import own
+
+    if not is_question(request) or is_request(request) or not _ASKS_PROMISED.search(request):
+        return ""
+    whom = people.named(request)
+    zh = _ZH_PROMISED_TO.search(request)
+    if zh:
+        whom.append(zh.group("who"))
+    whom = [w.strip() for w in whom if w.strip()]
+    if not whom:
+        return ""
+    found: list[str] = []
+    for message in reversed(said):
+        if message.strip() == request.strip():
+            continue
+        for a, b in reversed(sentences(message)):
+            sentence = message[a:b].strip()
+            if sentence in found or is_question(sentence) or not any(_names(sentence, w) for w in whom):
+                continue
+            if _COMMITS.search(sentence) or own(sentence):
+                found.append(sentence)
+    if not found:
+        return ""
+    quoted = found[:2][::-1]
+    if words.has_cjk(request):
+        return "你说过：" + "".join(f"“{q}”" for q in quoted)
+    return "You told me: " + " ".join(f'"{q}"' for q in quoted)
+
+
+def _names(sentence: str, name: str) -> bool:
+    """Whether ``sentence`` names ``name`` (a full name by its last word too: "Dr Fenwick", "Fenwick")."""
+    low = sentence.casefold()
+    parts = name.split()
+    return name.casefold() in low or (len(parts) > 1 and len(parts[-1]) > 2 and parts[-1].casefold() in low)
+
+
+def address_answer(request: str, soul_text: str) -> str:
+    """kept's answer to "what do you call me?" from SOUL: the name its naming wish gives
+    (memory.text.acts.address_name: 叫我萍姐, "everyone calls me Teddie"), or "" when SOUL holds
+    none. The 0.5B model answered with a copy of the introduction ("我叫段丽萍，在昆明…")."""
+    from memory.text.acts import address_name
+
+    if not asks_how_addressed(request):
+        return ""
+    name = address_name(soul_text)
+    if not name:
+        return ""
+    return f"我叫你{name}。" if words.has_cjk(request) else f"I call you {name}."
+
+
 def checked_call(
     model: Model,
     convo: list[Message],
@@ -723,6 +830,18 @@ def checked_call(
         and not asks_for_help(request)
     ):
         return _in_code(model, acknowledgement(request, today or date.today()), "a statement", on_text)
+    if choices.answers_from_store and not done:
+        db = kwargs.get("db")
+        if db is not None and asks_how_addressed(request):
+            from memory import soul
+
+            named = address_answer(request, soul.render(db))
+            if named:
+                return _in_code(model, named, "the name SOUL's naming wish gives", on_text)
+        said_now = [m.content for m in convo if m.role == "user" and m.content]
+        promised = promised_answer(request, _said_before(db, request) + said_now)
+        if promised:
+            return _in_code(model, promised, "the person's own sentence of the promise", on_text)
     # How kept addresses the person is SOUL's to answer, in whatever words it holds it.
     if choices.dont_know_in_code and not done and known is not None and not asks_how_addressed(request):
         # The chat's messages, less the question itself (a person's message before it may be merged into it).
@@ -734,9 +853,10 @@ def checked_call(
         history += [t for t in _said_before(kwargs.get("db"), request) if t not in history]
         if unknown_to_kept(request, known + history, tools):
             return _in_code(model, dont_know(request), "nothing kept holds answers it", on_text)
-        if nothing_bears_on(request, known + history):
+        asked = undated_unless_listed(request, tools)
+        if nothing_bears_on(asked, known + history):
             return _in_code(model, dont_know(request), "nothing kept holds speaks of what it asks", on_text)
-        if no_value_of_kind(request, known + history + held_by_tools(kwargs.get("db")), tools):
+        if no_value_of_kind(asked, known + history + held_by_tools(kwargs.get("db")), tools):
             return _in_code(model, dont_know(request), "nothing kept holds has a value of the kind asked", on_text)
     earlier, said = _earlier(convo, request)
     if choices.check_parrot and kwargs.get("db") is not None:

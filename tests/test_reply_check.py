@@ -650,3 +650,47 @@ def test_a_copy_of_a_reply_from_another_chat_is_a_parrot_and_kepts_own_lines_are
     result = run_turn(session(db, model), "What is happening with the vendor contract?")
     model.assert_complete()  # the copy was generated again once
     assert result.reply == "I do not know more than that the contract is with legal."
+
+
+# ---- answers from the person's own words (issue 18, session 11)
+
+
+def test_what_was_promised_is_answered_with_the_persons_own_sentence():
+    from agent.reply_check import promised_answer
+
+    said = [
+        "Hiya, I look after production.",
+        "I've told Rosalind that I'll have the spring seasonal costed up by the end of next week. Nag me if I slip.",
+        "我跟财务的孙丽娟说好了，这周五下班前把十一月的油费报销单交给她。",
+        "帮我 set up 一个 meeting with Ravi Menon, 明天下午 4:30",
+    ]
+    assert "spring seasonal" in promised_answer("what was it I said I'd do for Rosalind again?", said)
+    assert "油费" in promised_answer("我答应孙丽娟什么事来着？", said)
+    # No sentence of a promise to them: no answer from code (the other tests or the model decide).
+    assert promised_answer("What did I promise Ravi?", said) == ""
+    assert promised_answer("What did I promise?", said) == ""  # names no one
+    assert promised_answer("Tell Rosalind I'm late", said) == ""  # no question
+
+
+def test_how_kept_addresses_the_person_is_answered_from_souls_naming_wish():
+    from agent.reply_check import address_answer
+
+    soul = "- 店里的小年轻都叫我萍姐，你也这么叫就好.\n- 回答请先给结论."
+    assert address_answer("你平时都叫我什么？", soul) == "我叫你萍姐。"
+    assert address_answer("What do you have me down as, name-wise?", "- Everyone calls me Teddie.") == (
+        "I call you Teddie."
+    )
+    # A negated naming names what not to use; no naming wish, no answer from code.
+    assert address_answer("What do you call me?", "- Nobody has called me Marguerite since my christening.") == ""
+    assert address_answer("What do you call me?", "- no emojis, ever") == ""
+
+
+def test_a_day_does_not_send_a_question_about_an_unlisted_thing_to_a_look_up():
+    from agent.models.base import ToolSpec
+    from agent.reply_check import undated_unless_listed
+
+    tools = [ToolSpec("list_events", "List calendar events in a date range.", {}), ToolSpec("list_tasks", "", {})]
+    assert undated_unless_listed("How many barrels did we brew last month?", tools) == "How many barrels did we brew?"
+    assert undated_unless_listed("What events do I have tomorrow?", tools) == "What events do I have tomorrow?"
+    assert undated_unless_listed("What's on tomorrow?", tools) == "What's on tomorrow?"
+    assert undated_unless_listed("How many barrels did we brew last month?", None).endswith("last month?")

@@ -613,3 +613,14 @@ def test_inverted_and_slot_questions_ask(text):
 
 def test_a_clause_of_time_before_a_main_clause_stays_a_statement():
     assert act("When I get back, I'll send it") == STATEMENT
+
+
+def test_the_name_of_a_naming_wish():
+    from memory.text.acts import address_name, asks_how_addressed
+
+    assert address_name("Theodora is a mouthful, so everyone calls me Teddie.") == "Teddie"
+    assert address_name("公司上上下下都喊我老欧，你也跟着喊就行。") == "老欧"
+    assert address_name("叫我Kiki就好。") == "Kiki"
+    assert address_name("Honestly nobody's called me Marguerite since my christening, it's Mags.") == ""
+    assert asks_how_addressed("What do you have me down as, name-wise?")
+    assert not asks_how_addressed("What was the name of the guy who emailed me?")

@@ -639,13 +639,45 @@ def about_talk(text: str) -> bool:
 
 
 # Asking how kept addresses the person: a verb of addressing (the class _ADDRESS_ME and _ZH_TALK
-# read in wishes) with the person as its object, or the name kept has for them ("what do you
-# call me", "what name do you have down for me", 你平常怎么称呼我). SOUL holds the answer,
+# read in wishes) with the person as its object, or the name kept has for them: "name" with the
+# person as an object in the same question ("what do you call me", "what name do you have down
+# for me", "what name have you got me down as", "what do you have me down as, name-wise",
+# 你平常怎么称呼我). SOUL holds the answer,
 # whatever words it uses for it.
 _ASKS_ADDRESS = re.compile(
-    r"\b(?:call|address|refer\s+to)\s+me\b|\bname\b[^.?!]{0,30}\b(?:for|of)\s+me\b|(?:称呼|叫|喊)我",
+    r"\b(?:call|address|refer\s+to)\s+me\b|\bname\b(?!\s+of\b)(?:(?!\b(?:who|that|which|of)\b)[^.?!]){0,30}\bme\b"
+    r"|\bme\b(?:(?!\b(?:who|that|which|of)\b)[^.?!]){0,30}\bname\b(?!\s+of\b)|(?:称呼|叫|喊)我",
     re.I,
 )
+
+
+# The name in a naming wish: the object of a verb of addressing whose object is the speaker
+# ("call me Teddie", "everyone calls me Teddie", 叫我萍姐, 你也叫我 Gavin 吧, 都喊我老欧), up to what
+# closes it (a break, 吧/就好/就行, "from now on"). The verbs are _ADDRESS_ME's and _ZH_TALK's closed
+# class; a negated one ("nobody's called me Marguerite since…", 别叫我…) names what not to use.
+_NAMED_EN = re.compile(
+    r"\b(?:call(?:s|ed)?|address(?:es)?|know(?:s)?)\s+me\s+(?:as\s+|by\s+|just\s+|simply\s+)?"
+    r"(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)"
+)
+_NAMED_ZH = re.compile(
+    f"(?:叫|称呼|喊)我\\s*(?P<name>[A-Z][A-Za-z'-]*|[{_CJK}]{{1,4}}?)(?=\\s*(?:就好|就行|就可以|即可|好了|吧|[，,。！!；;]|$))"
+)
+_NAMING_NEGATED = re.compile(
+    r"\b(?:nobody|no one|never|not|don't|dont|do not|doesn't|didn't|isn't|won't)\b[^.,;]*$|(?:别|不要|不用|不必|没人|没有人)[^，,。]*$",
+    re.I,
+)
+
+
+def address_name(text: str) -> str:
+    """The name a naming wish in ``text`` gives ("Keep your answers short. Everyone calls me
+    Teddie." -> "Teddie", 店里的小年轻都叫我萍姐 -> 萍姐), the last one when several do, or ""."""
+    found = ""
+    for a, b in sentences(text):
+        sentence = _clean(text[a:b])
+        for m in list(_NAMED_EN.finditer(sentence)) + list(_NAMED_ZH.finditer(sentence)):
+            if not _NAMING_NEGATED.search(sentence[: m.start()]) and m.group("name").lower() not in _NOT_A_VERB:
+                found = m.group("name").strip()
+    return found
 
 
 def asks_how_addressed(text: str) -> bool:
