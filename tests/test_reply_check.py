@@ -694,3 +694,23 @@ def test_a_day_does_not_send_a_question_about_an_unlisted_thing_to_a_look_up():
     assert undated_unless_listed("What events do I have tomorrow?", tools) == "What events do I have tomorrow?"
     assert undated_unless_listed("What's on tomorrow?", tools) == "What's on tomorrow?"
     assert undated_unless_listed("How many barrels did we brew last month?", None).endswith("last month?")
+
+
+def test_a_request_whose_times_are_all_deadlines_is_not_offered_a_tool_that_needs_a_start():
+    from agent.models.base import Message, ToolSpec
+    from agent.models.local import cut_prompt, deadline_only, tool_lists
+
+    meeting = ToolSpec("schedule_meeting", "Book.", {"required": ["title", "start"]}, kinds={"start": "moment"})
+    task = ToolSpec("assign_task", "Assign.", {"required": ["assignee", "title"]}, kinds={"due": "deadline"})
+    for deadline in (
+        "给杨志刚派个活：冷库里的温湿度计全部换成新的，后天下午五点前搞定。",
+        "Give Hannah a task, due the day after tomorrow at 4pm.",
+    ):
+        assert deadline_only(deadline)
+        _, offered = cut_prompt([Message("user", deadline)], [meeting, task], EMBEDDED)
+        assert [t.name for t in offered] == ["assign_task"]
+    booking = "Book a meeting with Marco Rossi tomorrow at 2pm about the launch."
+    assert not deadline_only(booking)
+    _, offered = cut_prompt([Message("user", booking)], [meeting, task], EMBEDDED)
+    assert {t.name for t in offered} == {"schedule_meeting", "assign_task"}
+    assert [task] in tool_lists([meeting, task], EMBEDDED)  # its prefix is saved with the others

@@ -794,7 +794,39 @@ def cut_prompt(
         elif not mentions_time(request):
             # The screen drops a call whose required time the request does not name: do not offer it.
             tools = _untimed(tools)
+        elif deadline_only(request):
+            # Every time the request names is a deadline ("due the day after tomorrow by 4pm",
+            # 后天下午五点前搞定): nothing starts then, so a tool that needs a start is not offered.
+            tools = _unstarted(tools)
     return messages, _shortened(tools, choices)
+
+
+# What marks a time as a deadline, not a start: a preposition before it ("by", "before", "due",
+# "until", "no later than") or 前/之前/以前/为止 after it (with a time of day between: 后天下午五点前).
+# Closed classes of both languages' grammar of time.
+_DEADLINE_BEFORE = re.compile(
+    r"\b(?:by|before|due|until|till|no\s+later\s+than|deadline(?:\s+is)?)\s+(?:the\s+|this\s+|next\s+)?$", re.I
+)
+_DEADLINE_AFTER = re.compile(r"^[^，,。；;！!？?\n]{0,10}?(?:之前|以前|前(?![往面台天年])|为止)")
+
+
+def deadline_only(request: str) -> bool:
+    """Whether every day or time ``request`` names is a deadline (and it names one)."""
+    from datetime import date
+
+    from memory.text import dates
+
+    found = dates.find(request, date.today())
+    return bool(found) and all(
+        _DEADLINE_BEFORE.search(request[max(0, start - 25) : start]) or _DEADLINE_AFTER.match(request[end:])
+        for start, end, _, _ in found
+    )
+
+
+def _unstarted(tools: list[ToolSpec]) -> list[ToolSpec]:
+    """The tools without a required argument of the kind "moment" (a start: schedule_meeting's)."""
+    kept = [t for t in tools if not any(t.kinds.get(name) == "moment" for name in t.parameters.get("required", []))]
+    return kept or tools
 
 
 def _reading(tools: list[ToolSpec]) -> list[ToolSpec]:
@@ -819,7 +851,11 @@ def tool_lists(tools: list[ToolSpec], choices) -> list[list[ToolSpec]]:
     """Every tool list ``cut_prompt`` can offer for ``tools``, most used first: each is a prompt prefix of its own."""
     found = [_shortened(tools, choices) or []]
     if choices.pick_tools:
-        found += [_shortened(_untimed(tools), choices) or [], _shortened(_reading(tools), choices) or []]
+        found += [
+            _shortened(_untimed(tools), choices) or [],
+            _shortened(_reading(tools), choices) or [],
+            _shortened(_unstarted(tools), choices) or [],
+        ]
     unique: list[list[ToolSpec]] = []
     for listed in found:
         if listed and listed not in unique:
