@@ -316,12 +316,16 @@ def repeats(
     # "车队现在有多少辆冷藏车？"): a reply holding a value of the asked kind the question lacks
     # is no copy of it.
     sources = [] if _adds_asked_value(reply, request) else [(request, "the person's message")]
-    sources += [(e, "an earlier reply") for e in earlier]
+    # The same question asked again gets the same answer ("23" to "open CAPA 还剩几个来着?" after "23"
+    # to "现在还有多少个 open CAPA?"): a reply whose value of the asked kind a known line about the
+    # question's thing holds answers from what it knows, and that is no copy of a reply or a block.
+    grounded = _grounded_value(reply, request, list(memory) + list(said))
+    sources += [] if grounded else [(e, "an earlier reply") for e in earlier]
     asked = set(words.tokens(request))
     sources += [
         (m, "an earlier message of the person's") for m in said if not answers or not set(words.tokens(m)) & asked
     ]
-    if not answers and not asks_how_addressed(request):  # how kept calls them is SOUL's words
+    if not answers and not grounded and not asks_how_addressed(request):  # how kept calls them is SOUL's words
         sources += [(m, "a memory block") for m in memory]
     for source, label in sources:
         if mine and mine == _plain(source) and not (answers and source is not request):
@@ -330,6 +334,26 @@ def repeats(
         if share >= PARROT_CONTAINMENT:
             return f"{share:.0%} of its word trigrams repeat {label}"
     return ""
+
+
+def _grounded_value(reply: str, request: str, lines: list[str]) -> bool:
+    """Whether ``reply`` gives a number the question asks for (how many, 多少, 几) that a known
+    line speaking of the question's thing holds too: a line that shares a content word with the
+    question and has the reply's number among its words. A copied reply with a name swapped,
+    or a block copied to an unrelated question, holds no such number."""
+    from memory import asked
+    from memory.text.acts import split
+    from memory.text.overlap import content_words
+
+    if not is_question(request) or asked.NUMBER not in asked.kinds(request):
+        return False
+    values = {t for t in words.tokens(reply) if any(ch.isdigit() for ch in t)} - set(words.tokens(request))
+    if not values:
+        return False
+    thing = content_words(request)
+    return any(
+        values & set(words.tokens(line)) and thing & content_words(line) for text in lines for line in split(text)
+    )
 
 
 def _adds_asked_value(reply: str, request: str) -> bool:

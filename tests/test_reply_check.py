@@ -714,3 +714,10 @@ def test_a_request_whose_times_are_all_deadlines_is_not_offered_a_tool_that_need
     _, offered = cut_prompt([Message("user", booking)], [meeting, task], EMBEDDED)
     assert {t.name for t in offered} == {"schedule_meeting", "assign_task"}
     assert [task] in tool_lists([meeting, task], EMBEDDED)  # its prefix is saved with the others
+
+
+def test_the_same_number_again_to_the_same_question_is_no_parrot_when_memory_holds_it():
+    block = ["- 2026-12-03: 这周 close 掉了一大批, open 的 CAPA 现在只剩 23 个了。"]
+    assert reply_check.repeats("23", "open CAPA 还剩几个来着?", ["23"], block, []) == ""
+    # A number no line about the question's thing holds is still a copy.
+    assert reply_check.repeats("Budget: 40,000 euros", "How many people attend?", ["Budget: 40,000 euros"], [], [])
