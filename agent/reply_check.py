@@ -657,6 +657,30 @@ def _thing_words(question: str) -> set[str]:
     }
 
 
+def asked_thing_unheld(request: str, lines: list[str]) -> bool:
+    """Whether no word of what a question asks for (``asked_for``: "barrels" of "How many
+    barrels did we brew last month?") is in any line kept holds, in either script.
+
+    Used once the model failed to answer (its replies were withdrawn): up front, a line near the
+    asked thing in meaning leaves the question to the model ("barrels" is near "brewing"); when
+    the model could not answer from it either, and no line says the thing itself, what kept
+    can honestly say is that it does not know, not that it "could not work that out"."""
+    from memory.text.acts import split
+    from memory.text.bilingual import english_reading
+
+    if not is_question(request) or is_request(request):
+        return False
+    asked = asked_for(request)
+    if not asked:
+        return False
+
+    def both(text: str) -> set[str]:
+        return set(words.tokens(text)) | (set(words.tokens(english_reading(text))) if words.has_cjk(text) else set())
+
+    wanted = both(asked) - _QUESTION_WORDS
+    return bool(wanted) and not any(wanted & both(line) for text in lines for line in split(text) if line.strip())
+
+
 def undated_unless_listed(request: str, tools: list[ToolSpec] | None) -> str:
     """``request`` without the days and times it names, when what it asks for is nothing a
     look-up tool lists; else ``request`` as it is.
@@ -866,6 +890,7 @@ def checked_call(
         promised = promised_answer(request, _said_before(db, request) + said_now)
         if promised:
             return _in_code(model, promised, "the person's own sentence of the promise", on_text)
+    seen: list[str] | None = None  # what kept holds, when the turn read it: the fallback below judges by it
     # How kept addresses the person is SOUL's to answer, in whatever words it holds it.
     if choices.dont_know_in_code and not done and known is not None and not asks_how_addressed(request):
         # The chat's messages, less the question itself (a person's message before it may be merged into it).
@@ -880,7 +905,8 @@ def checked_call(
         asked = undated_unless_listed(request, tools)
         if nothing_bears_on(asked, known + history):
             return _in_code(model, dont_know(request), "nothing kept holds speaks of what it asks", on_text)
-        if no_value_of_kind(asked, known + history + held_by_tools(kwargs.get("db")), tools):
+        seen = known + history + held_by_tools(kwargs.get("db"))
+        if no_value_of_kind(asked, seen, tools):
             return _in_code(model, dont_know(request), "nothing kept holds has a value of the kind asked", on_text)
     earlier, said = _earlier(convo, request)
     if choices.check_parrot and kwargs.get("db") is not None:
@@ -943,7 +969,7 @@ def checked_call(
         HONEST_NO_ACTION
         if failed.startswith("invented")
         else dont_know(request)
-        if failed.startswith("ungrounded")
+        if failed.startswith("ungrounded") or (seen is not None and asked_thing_unheld(request, seen))
         else HONEST_NO_ANSWER
     )
     if on_text:

@@ -721,3 +721,12 @@ def test_the_same_number_again_to_the_same_question_is_no_parrot_when_memory_hol
     assert reply_check.repeats("23", "open CAPA 还剩几个来着?", ["23"], block, []) == ""
     # A number no line about the question's thing holds is still a copy.
     assert reply_check.repeats("Budget: 40,000 euros", "How many people attend?", ["Budget: 40,000 euros"], [], [])
+
+
+def test_a_question_the_model_could_not_answer_is_i_dont_know_when_nothing_held_says_its_thing(db):
+    model = EmbeddedLike([text("Leeds is lovely in spring."), text("Kirkstall is a fine place.")])
+    s = session(db, model)
+    run_turn(s, "I look after production at Kirkstall Bridge Brewing in Leeds.")  # acknowledged in code
+    # "last month" once sent the question to the model; its replies were off the question, and
+    # no line kept holds says "barrels": kept does not know, rather than "could not work that out".
+    assert run_turn(s, "How many barrels did we brew last month?").reply == reply_check.HONEST_DONT_KNOW
