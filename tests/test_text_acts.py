@@ -624,3 +624,19 @@ def test_the_name_of_a_naming_wish():
     assert address_name("Honestly nobody's called me Marguerite since my christening, it's Mags.") == ""
     assert asks_how_addressed("What do you have me down as, name-wise?")
     assert not asks_how_addressed("What was the name of the guy who emailed me?")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "另外，凡是要列好几项的，麻烦加上编号，1、2、3这样一条一行。",
+        "From now on, send all invoices to Dana.",
+        "Whenever you list things, number them.",
+    ],
+)
+def test_a_standing_rule_under_a_habitual_frame_is_no_act_to_do_now(text):
+    assert not is_request(text)
+
+
+def test_a_time_clause_with_later_is_no_habitual_frame():
+    assert is_request("下班以后帮我订个车")

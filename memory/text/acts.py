@@ -1196,8 +1196,31 @@ _ZH_AFTER_CONSTITUENT = re.compile(
 )
 
 
+# A standing rule: an order under a habitual frame ("from now on", "whenever you list things",
+# "always…", 以后/今后/从现在起/凡是/每次 opening the sentence) says how kept is to do things from
+# now on, not an act to do now ("以后回复我不要用表格", "凡是要列好几项的，麻烦加上编号"): no tool
+# does it; the write pass keeps it as said. The habitual frames are a closed class of both
+# languages (adverbs of time and quantifiers over occasions).
+_STANDING_EN = re.compile(
+    r"\b(?:from\s+now\s+on|going\s+forward|from\s+here\s+on(?:\s+out)?)\b|^(?:\W*)(?:whenever|every\s+time|always|never)\b",
+    re.I,
+)
+_STANDING_ZH = re.compile("^(?:以后|今后|往后|从今往后|从现在起|从现在开始|从今天起|凡是|每次|每当)")
+
+
+def _standing(sentence: str) -> bool:
+    if _HAS_CJK.search(sentence):
+        return bool(_STANDING_ZH.match(_zh_body(sentence)[1]))
+    return bool(_STANDING_EN.search(_LEAD_IN.sub("", _clean(sentence))))
+
+
 def act(sentence: str) -> str:
     """REQUEST, QUESTION or STATEMENT for one sentence."""
+    found = _act(sentence)
+    return STATEMENT if found == REQUEST and _standing(sentence) else found
+
+
+def _act(sentence: str) -> str:
     if _HAS_CJK.search(sentence):
         zh = _zh_act(sentence)
         # Mixed turns ("帮我 book the room"): the Chinese frame decides; an English one may still ask.
@@ -1243,7 +1266,8 @@ def _acts(text: str) -> tuple[str, ...]:
         found = act(sentence)
         out.append(found)
         clauses = _clauses(sentence)
-        if found != REQUEST and not about_talk(sentence) and any(map(_clause_request, clauses)):
+        standing = _standing(sentence)  # its clauses are under the habitual frame too
+        if found != REQUEST and not standing and not about_talk(sentence) and any(map(_clause_request, clauses)):
             out.append(REQUEST)
         elif found == REQUEST and any(j not in (",", "，", "head,") and act(c) == QUESTION for j, c in clauses):
             out.append(QUESTION)  # "Book the caterer - anything I should leave off?" asks too
