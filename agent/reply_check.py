@@ -764,7 +764,7 @@ _ASKS_PROMISED = re.compile(
     re.I,
 )
 # Chinese: the one committed to stands between the verb and the question word (答应罗会长啥事).
-_ZH_PROMISED_TO = re.compile(r"(?:答应|承诺|保证|许诺)了?\s*(?P<who>[^\s，,。？?了]{1,8}?)\s*(?:啥|什么|哪)")
+_ZH_PROMISED_TO = re.compile(r"(?:答应|承诺|保证|许诺)[了过]?\s*(?P<who>[^\s，,。？?了过]{1,8}?)\s*(?:啥|什么|哪)")
 # The person committing in a statement: a first-person future, or a verb of committing.
 _COMMITS = re.compile(
     r"\b(?:i'll|i’ll|i'd|i’d|i will|i would|i'm going to|i am going to|we'll|we'd|we will|promised|agreed|committed)\b"
@@ -789,10 +789,15 @@ def promised_answer(request: str, said: list[str]) -> str:
 
     if not is_question(request) or is_request(request) or not _ASKS_PROMISED.search(request):
         return ""
+    from memory.recall import store_names
+
     whom = people.named(request)
     zh = _ZH_PROMISED_TO.search(request)
     if zh:
         whom.append(zh.group("who"))
+    # A name the person's messages write as one, wherever the question puts it ("Grace那边我答应了什么?").
+    names = set(store_names(said))
+    whom += [w for w in re.findall(r"[A-Za-z][A-Za-z'-]+", request) if set(words.tokens(w)) & names and w not in whom]
     whom = [w.strip() for w in whom if w.strip()]
     if not whom:
         return ""
@@ -815,10 +820,16 @@ def promised_answer(request: str, said: list[str]) -> str:
 
 
 def _names(sentence: str, name: str) -> bool:
-    """Whether ``sentence`` names ``name`` (a full name by its last word too: "Dr Fenwick", "Fenwick")."""
+    """Whether ``sentence`` names ``name``: as written, a full name by its last word too ("Dr
+    Fenwick", "Fenwick"), a Chinese surname and title with the given name between (刘老师 in
+    刘芳老师, 罗会长 in 罗建国会长: the order of a Chinese name and its title)."""
     low = sentence.casefold()
     parts = name.split()
-    return name.casefold() in low or (len(parts) > 1 and len(parts[-1]) > 2 and parts[-1].casefold() in low)
+    if name.casefold() in low or (len(parts) > 1 and len(parts[-1]) > 2 and parts[-1].casefold() in low):
+        return True
+    if words.has_cjk(name) and len(name) >= 3:
+        return re.search(re.escape(name[0]) + "[\u4e00-\u9fff]{1,2}" + re.escape(name[1:]), sentence) is not None
+    return False
 
 
 def address_answer(request: str, soul_text: str) -> str:

@@ -730,3 +730,14 @@ def test_a_question_the_model_could_not_answer_is_i_dont_know_when_nothing_held_
     # "last month" once sent the question to the model; its replies were off the question, and
     # no line kept holds says "barrels": kept does not know, rather than "could not work that out".
     assert run_turn(s, "How many barrels did we brew last month?").reply == reply_check.HONEST_DONT_KNOW
+
+
+def test_the_one_promised_to_by_surname_and_title_or_as_a_topic():
+    from agent.reply_check import promised_answer
+
+    said = [
+        "我答应了刘芳老师，周四之前把新的课表发给她。",
+        "我答应了Oriole的老板Grace, 这周五前给她三套material board的选项。",
+    ]
+    assert "课表" in promised_answer("我答应刘老师什么事来着？", said)
+    assert "material" in promised_answer("Grace那边我答应了什么?", said)

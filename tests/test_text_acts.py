@@ -640,3 +640,12 @@ def test_a_standing_rule_under_a_habitual_frame_is_no_act_to_do_now(text):
 
 def test_a_time_clause_with_later_is_no_habitual_frame():
     assert is_request("下班以后帮我订个车")
+
+
+def test_names_given_by_a_noun_of_naming_or_by_a_correction():
+    from memory.text.acts import address_name
+
+    assert address_name("英文名 Lynn, 实验室里大家都这么叫, 你也用这个吧.") == "Lynn"
+    assert address_name("Nobody actually calls me Rosalind, it's Roz.") == "Roz"
+    assert address_name("朋友都叫我橙子，你也这么叫我吧.") == "橙子"
+    assert address_name("大家都叫我 Howie.") == "Howie"

@@ -660,8 +660,16 @@ _NAMED_EN = re.compile(
     r"(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)"
 )
 _NAMED_ZH = re.compile(
-    f"(?:叫|称呼|喊)我\\s*(?P<name>[A-Z][A-Za-z'-]*|[{_CJK}]{{1,4}}?)(?=\\s*(?:就好|就行|就可以|即可|好了|吧|[，,。！!；;]|$))"
+    f"(?:叫|称呼|喊)我\\s*(?P<name>[A-Z][A-Za-z'-]*|(?![吧就好了啊呀嘛])[{_CJK}]{{1,4}}?)(?=\\s*(?:就好|就行|就可以|即可|好了|吧|[，,。！!；;.]|$))"
 )
+# A name given by a noun that means a short or second name (英文名 Lynn, 小名, 昵称, "my nickname is
+# Bex", "I go by Bex"), or after a negated naming, the one it corrects to ("nobody calls me
+# Rosalind, it's Roz": not X, it's Y is the grammar of a correction).
+_NAMED_NOUN = re.compile(
+    f"(?:英文名字?|小名|昵称|外号)\\s*(?:是|叫)?\\s*(?P<name>[A-Z][A-Za-z'-]*|[{_CJK}]{{2,3}}(?=[，,。.]))"
+    r"|\b(?:nickname\s+is|go\s+by|goes\s+by)\s+(?P<en>[A-Z][A-Za-z'-]*)"
+)
+_CORRECTED = re.compile(r"[,;]\s*(?:it's|it is|it’s|just)\s+(?P<name>[A-Z][A-Za-z'-]*)\b")
 _NAMING_NEGATED = re.compile(
     r"\b(?:nobody|no one|never|not|don't|dont|do not|doesn't|didn't|isn't|won't)\b[^.,;]*$|(?:别|不要|不用|不必|没人|没有人)[^，,。]*$",
     re.I,
@@ -675,8 +683,14 @@ def address_name(text: str) -> str:
     for a, b in sentences(text):
         sentence = _clean(text[a:b])
         for m in list(_NAMED_EN.finditer(sentence)) + list(_NAMED_ZH.finditer(sentence)):
-            if not _NAMING_NEGATED.search(sentence[: m.start()]) and m.group("name").lower() not in _NOT_A_VERB:
+            if m.group("name").lower() in _NOT_A_VERB:
+                continue
+            if not _NAMING_NEGATED.search(sentence[: m.start()]):
                 found = m.group("name").strip()
+            elif corrected := _CORRECTED.search(sentence, m.end()):
+                found = corrected.group("name")
+        for m in _NAMED_NOUN.finditer(sentence):
+            found = (m.group("name") or m.group("en")).strip()
     return found
 
 
