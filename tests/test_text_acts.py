@@ -621,7 +621,9 @@ def test_the_name_of_a_naming_wish():
     assert address_name("Theodora is a mouthful, so everyone calls me Teddie.") == "Teddie"
     assert address_name("公司上上下下都喊我老欧，你也跟着喊就行。") == "老欧"
     assert address_name("叫我Kiki就好。") == "Kiki"
-    assert address_name("Honestly nobody's called me Marguerite since my christening, it's Mags.") == ""
+    # A negated naming names what not to use; the correction after it gives the name.
+    assert address_name("Honestly nobody's called me Marguerite since my christening, it's Mags.") == "Mags"
+    assert address_name("Nobody has called me Marguerite since my christening.") == ""
     assert asks_how_addressed("What do you have me down as, name-wise?")
     assert not asks_how_addressed("What was the name of the guy who emailed me?")
 
