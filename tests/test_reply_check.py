@@ -741,3 +741,15 @@ def test_the_one_promised_to_by_surname_and_title_or_as_a_topic():
     ]
     assert "课表" in promised_answer("我答应刘老师什么事来着？", said)
     assert "material" in promised_answer("Grace那边我答应了什么?", said)
+
+
+def test_a_number_asked_is_answered_with_the_persons_latest_sentence_holding_it():
+    from agent.reply_check import number_answer
+
+    said = [
+        "目前 open 的 CAPA 一共 37 个, 老板看了报表脸都黑了。",
+        "这周 close 掉了一大批, open 的 CAPA 现在只剩 23 个了。",
+    ]
+    assert "23" in number_answer("现在还有多少个 open CAPA?", said)
+    assert number_answer("现在还有多少个 open CAPA?", said[:1]).count("37") == 1
+    assert number_answer("How many barrels did we brew?", said) == ""  # nothing said of barrels
