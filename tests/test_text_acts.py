@@ -651,3 +651,33 @@ def test_names_given_by_a_noun_of_naming_or_by_a_correction():
     assert address_name("Nobody actually calls me Rosalind, it's Roz.") == "Roz"
     assert address_name("朋友都叫我橙子，你也这么叫我吧.") == "橙子"
     assert address_name("大家都叫我 Howie.") == "Howie"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Send Keeley Marsh a message saying Saturday's tour is fully booked.",
+        "Send Ingrid Solberg a message: the catering tasting is confirmed.",
+        "Message Sunita Rao and let her know the Thursday hygiene list is cancelled.",
+        "给何静发条消息，告诉她今晚去洛阳的那趟车推迟到九点发车。",
+        "发个 message 给周怡婷, 跟她说 lab safety training 改到 Room 502 了。",
+    ],
+)
+def test_a_request_to_send_a_message_by_its_noun_is_a_message(text):
+    from memory.text.acts import asks_to_tell
+
+    assert asks_to_tell(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "给杨志刚派个活：冷库里的温湿度计全部换成新的。",
+        "Book a meeting with Marco tomorrow at 2pm.",
+        "I got a message from Dana.",
+    ],
+)
+def test_other_requests_and_statements_are_no_message(text):
+    from memory.text.acts import asks_to_tell
+
+    assert not asks_to_tell(text)

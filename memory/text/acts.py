@@ -1444,10 +1444,36 @@ _TELL = re.compile(
 )
 
 
+# The same request by the noun of what is sent, with whom it goes to: "send Keeley Marsh a message
+# saying…", "a message to Nadia Bloom saying…", "message Hannah and tell her…", "let her know the
+# list is cancelled", 给何静发条消息, 发个 message 给周怡婷. The noun is the message tool's own (a
+# message, 消息/信息), and the frames are the grammar of sending one (a recipient after the verb or
+# after to/给, what it says after saying/that/a colon, or a verb of telling with its addressee).
+_MESSAGE_NOUN = r"(?:message|note|text|email|line)"
+_TELL_NOUN = re.compile(
+    r"\b(?:a|an|the)\s+" + _MESSAGE_NOUN + r"(?:\s+to\s+" + _PERSON + r")?(?:\s+(?:saying|that|telling)\b|\s*:)"
+    r"|\b(?:and|then)\s+(?:let|tell)\s+(?:her|him|them)\b"
+    r"|^(?i:(?:please|pls|kindly|just|also|can you|could you|would you|will you)\s+)*let\s+(?:her|him|them|"
+    + _PERSON
+    + r")\s+know\s+(?:that\s+)?"
+    + _CLAUSE,
+    re.I,
+)
+_TELL_ZH = re.compile(
+    r"(?:给|跟|和|向)[^，,。：:；;！!？?]{1,12}?(?:发|回|写)(?:个|条|一条|封|一封|一下)?\s*(?:消息|信息|微信|短信|邮件|message|email|msg)"
+    r"|(?:发|回|写)(?:个|条|一条|封|一封)?\s*(?:消息|信息|微信|短信|邮件|message|email|msg)\s*给",
+    re.I,
+)
+
+
 def asks_to_tell(text: str) -> bool:
     """Whether a request asks kept to tell someone something ("Tell Priya that the offsite moved
-    to Porto", "Message Helen Marsh that the report came in", "Email Jana: …"): a message."""
-    return is_request(text) and _TELL.search(text.replace("’", "'")) is not None
+    to Porto", "Message Helen Marsh that the report came in", "Email Jana: …", "Send Keeley a
+    message saying…", 给何静发条消息…): a message."""
+    if not is_request(text):
+        return False
+    plain = text.replace("’", "'")
+    return bool(_TELL.search(plain) or _TELL_NOUN.search(plain) or _TELL_ZH.search(plain))
 
 
 # The noun phrase a question asks for, read from its shape (closed-class words only):
