@@ -681,3 +681,8 @@ def test_other_requests_and_statements_are_no_message(text):
     from memory.text.acts import asks_to_tell
 
     assert not asks_to_tell(text)
+
+
+def test_a_suggestion_pointing_back_at_the_name_given_is_a_naming_wish():
+    assert not is_request("英文名 Lynn, 实验室里大家都这么叫, 你也用这个吧。")
+    assert is_request("这个方案不错，你也用这个吧")  # no name given: the suggestion asks

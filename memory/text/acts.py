@@ -630,7 +630,7 @@ def about_talk(text: str) -> bool:
     "reply in German from now on", "keep your answers short", "be brief with me")."""
     s = _clean(text)
     # The Chinese wishes _zh_act reads as statements (叫我小林, 回复用英文); "Call me 小林" goes on.
-    if _HAS_CJK.search(s) and _ZH_TALK.match(_zh_body(s)[1]):
+    if _HAS_CJK.search(s) and (_ZH_TALK.match(_zh_body(s)[1]) or _zh_names_to_use(s)):
         return True
     s = re.sub(r"^(?:(?:please|kindly|just|always|never|also|don't|dont|do\s+not)\s+)+", "", s, flags=re.I)
     if _ADDRESS_ME.match(s) or _TALK_MANNER.match(s) or _KEEP_TALK.match(s) or _TO_ME.search(s):
@@ -905,7 +905,16 @@ def _zh_act(sentence: str) -> str:
     found = _zh_act_shape(sentence)
     if found == REQUEST and _ZH_ON_ME_ONLY.match(_zh_body(sentence)[1]):
         return STATEMENT  # kept's attention asked to the person ("到时候记得 push 我一下"), see _on_the_speaker_only
+    if found == REQUEST and _zh_names_to_use(sentence):
+        return STATEMENT
     return found
+
+
+def _zh_names_to_use(sentence: str) -> bool:
+    """ "英文名 Lynn, 实验室里大家都这么叫, 你也用这个吧": a closing clause that points back (这个, 这么,
+    这样) at the name the sentence gives asks to be called by it: a wish about talk."""
+    last = re.split("[，,]", _zh_body(sentence)[1])[-1]
+    return bool(re.search("这个|这么|这样", last)) and bool(address_name(sentence))
 
 
 def _zh_act_shape(sentence: str) -> str:
