@@ -874,15 +874,19 @@ def _names(sentence: str, name: str) -> bool:
     return False
 
 
-def address_answer(request: str, soul_text: str) -> str:
+def address_answer(request: str, soul_text: str, said: list[str] = ()) -> str:
     """kept's answer to "what do you call me?" from SOUL: the name its naming wish gives
-    (memory.text.acts.address_name: 叫我萍姐, "everyone calls me Teddie"), or "" when SOUL holds
-    none. The 0.5B model answered with a copy of the introduction ("我叫段丽萍，在昆明…")."""
+    (memory.text.acts.address_name: 叫我萍姐, "everyone calls me Teddie"), else from the person's
+    own latest message that gives one (``said``, oldest first: SOUL may have missed the line), or
+    "" when neither does. The 0.5B model answered with a copy of the introduction ("我叫段丽萍，在
+    昆明…") or another name of the chat ("I'm Rosalind.")."""
     from memory.text.acts import address_name
 
     if not asks_how_addressed(request):
         return ""
-    name = address_name(soul_text)
+    name = address_name(soul_text) or next(
+        (found for m in reversed(list(said)) if not asks_how_addressed(m) and (found := address_name(m))), ""
+    )
     if not name:
         return ""
     return f"我叫你{name}。" if words.has_cjk(request) else f"I call you {name}."
@@ -936,7 +940,7 @@ def checked_call(
         if db is not None and asks_how_addressed(request):
             from memory import soul
 
-            named = address_answer(request, soul.render(db))
+            named = address_answer(request, soul.render(db), _said_before(db, request))
             if named:
                 return _in_code(model, named, "the name SOUL's naming wish gives", on_text)
         said_now = [m.content for m in convo if m.role == "user" and m.content]

@@ -753,3 +753,24 @@ def test_a_number_asked_is_answered_with_the_persons_latest_sentence_holding_it(
     assert "23" in number_answer("现在还有多少个 open CAPA?", said)
     assert number_answer("现在还有多少个 open CAPA?", said[:1]).count("37") == 1
     assert number_answer("How many barrels did we brew?", said) == ""  # nothing said of barrels
+
+
+def test_how_kept_addresses_the_person_falls_back_to_their_own_naming_words():
+    from agent.reply_check import address_answer
+
+    said = ["Hiya. Honestly nobody's called me Marguerite since my christening, it's Mags.", "What do you call me?"]
+    assert address_answer("what name have you got me down as?", "- no emojis, ever", said) == "I call you Mags."
+
+
+def test_a_request_whose_every_time_is_a_deadline_is_written_as_the_deadline_tool():
+    from agent.models.base import Message, ToolSpec
+    from agent.models.local import LocalModel
+
+    meeting = ToolSpec("schedule_meeting", "Book.", {"required": ["title", "start"]}, kinds={"start": "moment"})
+    task = ToolSpec("assign_task", "Assign.", {"required": ["assignee", "title"]}, kinds={"due": "deadline"})
+    listing = ToolSpec("list_events", "List.", {})
+    model = LocalModel(path="unused")
+    deadline = [Message("user", "给杨志刚派个活：冷库里的温湿度计全部换成新的，后天下午五点前搞定。")]
+    assert model._forced_tool(deadline, [listing, task]) is task
+    booking = [Message("user", "Book a meeting with Marco Rossi tomorrow at 2pm about the launch.")]
+    assert model._forced_tool(booking, [listing, meeting, task]) is None

@@ -490,14 +490,23 @@ class LocalModel:
         """The tool a request's shape calls for, when the choices say so and it is offered: a
         request to tell someone something ("Tell Priya that the offsite moved") is a message.
         The 0.5B model picked list_events or schedule_meeting for those (agent/reply_check.py
-        ``asks_to_tell``); the call's arguments stay the model's."""
+        ``asks_to_tell``); a request whose every time is a deadline is a task. The call's
+        arguments stay the model's."""
         if not (self.choices.shape_picks_tool and tools) or not messages or messages[-1].role != "user":
             return None
-        from memory.text.acts import asks_to_tell
+        from memory.text.acts import asks_to_tell, is_request
 
-        if not asks_to_tell(messages[-1].content):
-            return None
-        return next((t for t in tools if t.name == MESSAGE_TOOL), None)
+        request = messages[-1].content
+        if asks_to_tell(request):
+            return next((t for t in tools if t.name == MESSAGE_TOOL), None)
+        if is_request(request) and deadline_only(request):
+            # Every time the request names is a deadline (后天下午五点前搞定, "due tomorrow by 4pm"): the
+            # one offered tool that takes a deadline does that (assign_task); the model called
+            # list_events or schedule_meeting for these. Over the dev first sessions and
+            # local_accuracy sets only task requests are of this shape.
+            timed = [t for t in tools if "deadline" in t.kinds.values()]
+            return timed[0] if len(timed) == 1 else None
+        return None
 
     def _forced_call(self, llm, messages, system, tools, tool: ToolSpec, max_tokens: int) -> Response:
         """A call of ``tool`` written under a grammar, with every offered tool still in the prompt
