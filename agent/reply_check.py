@@ -657,6 +657,53 @@ def _thing_words(question: str) -> set[str]:
     }
 
 
+def _said_before(db: Any, request: str, limit: int = 400) -> list[str]:
+    """The person's stored messages, oldest first, less this turn's own."""
+    if db is None:
+        return []
+    from memory import messages
+
+    said = [m.text for m in messages.history(db, limit=limit) if m.role == "user" and m.text]
+    if said and said[-1].strip() == request.strip():
+        said.pop()
+    return said
+
+
+def held_by_tools(db: Any) -> list[str]:
+    """What the calendar and the task list hold, one line each (a title, who, when): a value asked
+    for may be there though no message or fact says it ("When is the launch?" after a booking in
+    another chat)."""
+    if db is None:
+        return []
+    import sqlite3
+
+    from tools import lists
+
+    try:
+        events = [f"{e.title} with {', '.join(e.attendees)} at {e.start.isoformat()}" for e in lists.events(db)]
+        tasks = [f"{t.title} for {t.assignee} due {t.due or ''}" for t in lists.tasks(db, status="open")]
+    except sqlite3.Error:  # a store without the tools' tables
+        return []
+    return events + tasks
+
+
+def _tool_words(tools: list[ToolSpec] | None) -> set[str]:
+    """The words of kept's tools' names (meeting, event, message, task): a question about what
+    they hold is a look-up's to answer."""
+    from memory.text.overlap import content_words
+
+    return content_words(" ".join(t.name.replace("_", " ") for t in tools or []))
+
+
+def _listed(tools: list[ToolSpec] | None) -> set[str]:
+    """The content words of what the look-up tools list (calendar, tasks, sent messages)."""
+    from memory.text.overlap import content_words
+
+    return content_words(
+        " ".join(f"{t.name.replace('_', ' ')} {t.description}" for t in tools or [] if t.name.startswith("list_"))
+    )
+
+
 def asked_thing_unheld(request: str, lines: list[str]) -> bool:
     """Whether no word of what a question asks for (``asked_for``: "barrels" of "How many
     barrels did we brew last month?") is in any line kept holds, in either script.
@@ -704,53 +751,6 @@ def undated_unless_listed(request: str, tools: list[ToolSpec] | None) -> str:
     for start, end, _, _ in reversed(dates.find(request, date.today())):
         out = out[:start] + out[end:]
     return re.sub(r"\s+([?？.!])", r"\1", re.sub(r"\s{2,}", " ", out)).strip()
-
-
-def _said_before(db: Any, request: str, limit: int = 400) -> list[str]:
-    """The person's stored messages, oldest first, less this turn's own."""
-    if db is None:
-        return []
-    from memory import messages
-
-    said = [m.text for m in messages.history(db, limit=limit) if m.role == "user" and m.text]
-    if said and said[-1].strip() == request.strip():
-        said.pop()
-    return said
-
-
-def held_by_tools(db: Any) -> list[str]:
-    """What the calendar and the task list hold, one line each (a title, who, when): a value asked
-    for may be there though no message or fact says it ("When is the launch?" after a booking in
-    another chat)."""
-    if db is None:
-        return []
-    import sqlite3
-
-    from tools import lists
-
-    try:
-        events = [f"{e.title} with {', '.join(e.attendees)} at {e.start.isoformat()}" for e in lists.events(db)]
-        tasks = [f"{t.title} for {t.assignee} due {t.due or ''}" for t in lists.tasks(db, status="open")]
-    except sqlite3.Error:  # a store without the tools' tables
-        return []
-    return events + tasks
-
-
-def _tool_words(tools: list[ToolSpec] | None) -> set[str]:
-    """The words of kept's tools' names (meeting, event, message, task): a question about what
-    they hold is a look-up's to answer."""
-    from memory.text.overlap import content_words
-
-    return content_words(" ".join(t.name.replace("_", " ") for t in tools or []))
-
-
-def _listed(tools: list[ToolSpec] | None) -> set[str]:
-    """The content words of what the look-up tools list (calendar, tasks, sent messages)."""
-    from memory.text.overlap import content_words
-
-    return content_words(
-        " ".join(f"{t.name.replace('_', ' ')} {t.description}" for t in tools or [] if t.name.startswith("list_"))
-    )
 
 
 # ---------------------------------------------------------------- answers from the person's own words
