@@ -364,7 +364,7 @@ def _as_form(clause: str) -> bool:
     "lay it out in a table", "give me steps as a numbered list", but not "write me a haiku in three
     lines" or "send the notes as bullet points" (an object with a determiner is one text)."""
     m = _AS_FORM.search(clause)
-    return bool(m) and not re.search(r"\b(?:a|an|the|some)\s+\w", clause[: m.start()], re.I)
+    return m is not None and not re.search(r"\b(?:a|an|the|some)\s+\w", clause[: m.start()], re.I)
 
 
 def _nearest(texts: list[str]) -> tuple[str, float]:

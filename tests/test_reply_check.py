@@ -670,3 +670,127 @@ def test_a_reply_that_copies_kepts_own_prompt_is_a_parrot_and_an_answer_is_not(d
     answer = "I don't know our App Store rating: you haven't told me, Wenna. It's Monday 30 Nov now."
     assert reply_check.check(answer, request="What's our App Store rating?", earlier=[], done=[]).ok
     assert reply_check.check(copy, request="What's our App Store rating?", earlier=[], done=[], parrot=False).ok
+
+
+# ---- answers from the person's own words (issue 18, session 11)
+
+
+def test_what_was_promised_is_answered_with_the_persons_own_sentence():
+    from agent.reply_check import promised_answer
+
+    said = [
+        "Hiya, I look after production.",
+        "I've told Rosalind that I'll have the spring seasonal costed up by the end of next week. Nag me if I slip.",
+        "我跟财务的孙丽娟说好了，这周五下班前把十一月的油费报销单交给她。",
+        "帮我 set up 一个 meeting with Ravi Menon, 明天下午 4:30",
+    ]
+    assert "spring seasonal" in promised_answer("what was it I said I'd do for Rosalind again?", said)
+    assert "油费" in promised_answer("我答应孙丽娟什么事来着？", said)
+    # No sentence of a promise to them: no answer from code (the other tests or the model decide).
+    assert promised_answer("What did I promise Ravi?", said) == ""
+    assert promised_answer("What did I promise?", said) == ""  # names no one
+    assert promised_answer("Tell Rosalind I'm late", said) == ""  # no question
+
+
+def test_how_kept_addresses_the_person_is_answered_from_souls_naming_wish():
+    from agent.reply_check import address_answer
+
+    soul = "- 店里的小年轻都叫我萍姐，你也这么叫就好.\n- 回答请先给结论."
+    assert address_answer("你平时都叫我什么？", soul) == "我叫你萍姐。"
+    assert address_answer("What do you have me down as, name-wise?", "- Everyone calls me Teddie.") == (
+        "I call you Teddie."
+    )
+    # A negated naming names what not to use; no naming wish, no answer from code.
+    assert address_answer("What do you call me?", "- Nobody has called me Marguerite since my christening.") == ""
+    assert address_answer("What do you call me?", "- no emojis, ever") == ""
+
+
+def test_a_day_does_not_send_a_question_about_an_unlisted_thing_to_a_look_up():
+    from agent.models.base import ToolSpec
+    from agent.reply_check import undated_unless_listed
+
+    tools = [ToolSpec("list_events", "List calendar events in a date range.", {}), ToolSpec("list_tasks", "", {})]
+    assert undated_unless_listed("How many barrels did we brew last month?", tools) == "How many barrels did we brew?"
+    assert undated_unless_listed("What events do I have tomorrow?", tools) == "What events do I have tomorrow?"
+    assert undated_unless_listed("What's on tomorrow?", tools) == "What's on tomorrow?"
+    assert undated_unless_listed("How many barrels did we brew last month?", None).endswith("last month?")
+
+
+def test_a_request_whose_times_are_all_deadlines_is_not_offered_a_tool_that_needs_a_start():
+    from agent.models.base import Message, ToolSpec
+    from agent.models.local import cut_prompt, deadline_only, tool_lists
+
+    meeting = ToolSpec("schedule_meeting", "Book.", {"required": ["title", "start"]}, kinds={"start": "moment"})
+    task = ToolSpec("assign_task", "Assign.", {"required": ["assignee", "title"]}, kinds={"due": "deadline"})
+    for deadline in (
+        "给杨志刚派个活：冷库里的温湿度计全部换成新的，后天下午五点前搞定。",
+        "Give Hannah a task, due the day after tomorrow at 4pm.",
+    ):
+        assert deadline_only(deadline)
+        _, offered = cut_prompt([Message("user", deadline)], [meeting, task], EMBEDDED)
+        assert [t.name for t in offered] == ["assign_task"]
+    booking = "Book a meeting with Marco Rossi tomorrow at 2pm about the launch."
+    assert not deadline_only(booking)
+    _, offered = cut_prompt([Message("user", booking)], [meeting, task], EMBEDDED)
+    assert {t.name for t in offered} == {"schedule_meeting", "assign_task"}
+    assert [task] in tool_lists([meeting, task], EMBEDDED)  # its prefix is saved with the others
+
+
+def test_the_same_number_again_to_the_same_question_is_no_parrot_when_memory_holds_it():
+    block = ["- 2026-12-03: 这周 close 掉了一大批, open 的 CAPA 现在只剩 23 个了。"]
+    assert reply_check.repeats("23", "open CAPA 还剩几个来着?", ["23"], block, []) == ""
+    # A number no line about the question's thing holds is still a copy.
+    assert reply_check.repeats("Budget: 40,000 euros", "How many people attend?", ["Budget: 40,000 euros"], [], [])
+
+
+def test_a_question_the_model_could_not_answer_is_i_dont_know_when_nothing_held_says_its_thing(db):
+    model = EmbeddedLike([text("Leeds is lovely in spring."), text("Kirkstall is a fine place.")])
+    s = session(db, model)
+    run_turn(s, "I look after production at Kirkstall Bridge Brewing in Leeds.")  # acknowledged in code
+    # "last month" once sent the question to the model; its replies were off the question, and
+    # no line kept holds says "barrels": kept does not know, rather than "could not work that out".
+    assert run_turn(s, "How many barrels did we brew last month?").reply == reply_check.HONEST_DONT_KNOW
+
+
+def test_the_one_promised_to_by_surname_and_title_or_as_a_topic():
+    from agent.reply_check import promised_answer
+
+    said = [
+        "我答应了刘芳老师，周四之前把新的课表发给她。",
+        "我答应了Oriole的老板Grace, 这周五前给她三套material board的选项。",
+    ]
+    assert "课表" in promised_answer("我答应刘老师什么事来着？", said)
+    assert "material" in promised_answer("Grace那边我答应了什么?", said)
+
+
+def test_a_number_asked_is_answered_with_the_persons_latest_sentence_holding_it():
+    from agent.reply_check import number_answer
+
+    said = [
+        "目前 open 的 CAPA 一共 37 个, 老板看了报表脸都黑了。",
+        "这周 close 掉了一大批, open 的 CAPA 现在只剩 23 个了。",
+    ]
+    assert "23" in number_answer("现在还有多少个 open CAPA?", said)
+    assert number_answer("现在还有多少个 open CAPA?", said[:1]).count("37") == 1
+    assert number_answer("How many barrels did we brew?", said) == ""  # nothing said of barrels
+
+
+def test_how_kept_addresses_the_person_falls_back_to_their_own_naming_words():
+    from agent.reply_check import address_answer
+
+    said = ["Hiya. Honestly nobody's called me Marguerite since my christening, it's Mags.", "What do you call me?"]
+    assert address_answer("what name have you got me down as?", "- no emojis, ever", said) == "I call you Mags."
+
+
+def test_a_request_whose_every_time_is_a_deadline_is_written_as_the_deadline_tool():
+    from agent.models.base import Message, ToolSpec
+    from agent.models.local import LocalModel
+
+    meeting = ToolSpec("schedule_meeting", "Book.", {"required": ["title", "start"]}, kinds={"start": "moment"})
+    task = ToolSpec("assign_task", "Assign.", {"required": ["assignee", "title"]}, kinds={"due": "deadline"})
+    listing = ToolSpec("list_events", "List.", {})
+    model = LocalModel(path="unused")
+    deadline = [Message("user", "给杨志刚派个活：冷库里的温湿度计全部换成新的，后天下午五点前搞定。")]
+    assert model._forced_tool(deadline, [listing, task]) is task
+    booking = [Message("user", "Book a meeting with Marco Rossi tomorrow at 2pm about the launch.")]
+    assert model._forced_tool(booking, [listing, meeting, task]) is None

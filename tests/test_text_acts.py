@@ -549,3 +549,140 @@ def test_asking_what_kept_calls_the_person_is_read(text, expected):
     from memory.text.acts import asks_how_addressed
 
     assert asks_how_addressed(text) is expected
+
+
+# ---- session 11: grammar that tells reports, questions and attention-asking apart (issue 18)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A Latin run before a Chinese adverb, 的 or a verb in the completed aspect is that clause's subject or modifier.
+        "Spring menu 又推了一周。",
+        "这周 close 掉了一大批, open 的 CAPA 现在只剩 23 个了。",
+        "Launch 推迟了。",
+        # A number opens no imperative.
+        "$27,400 installed, ouch.",
+        # "which" after a comma and before its verb opens a relative clause.
+        "Hamish is coming on the 9th to install the canning line, which will finally get us off the mobile canner.",
+        # A list after a dash is read whole, not cut at its first comma.
+        "I look after production in Leeds - brew schedule, tanks, the lot.",
+        # The speaker the only participant, the rest pointing back or a condition: attention, not an act.
+        "Hold me to that.",
+        "Nag me if I start wriggling out of it.",
+        "so keep me honest on that one",
+        "don't let me forget that one",
+        "到时候记得 push 我一下啊。",
+    ],
+)
+def test_reports_and_attention_wishes_are_no_requests(text):
+    assert not is_request(text), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Remind me to water the plants on Sunday.",
+        "Send me the notes",
+        "Send me that",
+        "Assign 陈思远 去把 torque tester calibrate 一下, due 后天上午 10:30。",
+        "帮我 book 个 meeting with Anika Sharma, 明天下午 2:15。",
+        "Text Aisha Bello that the first team call on Monday is 7am sharp.",
+        "再给李明派个任务：整理初二的成绩分析，明天下午五点前交给我。",
+        "We are out of toner - order more, then tell Dana.",
+        "帮我订一下",
+    ],
+)
+def test_requests_stay_requests(text):
+    assert is_request(text), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # wh-word, auxiliary, subject: the inversion only a question has, whatever follows
+        "what was it I said I'd do for Rosalind again",
+        "where are the keys I left",
+        # a question word in the name slot of 叫我 asks the name
+        "你叫我什么来着？",
+    ],
+)
+def test_inverted_and_slot_questions_ask(text):
+    assert is_question(text) and not is_request(text), text
+
+
+def test_a_clause_of_time_before_a_main_clause_stays_a_statement():
+    assert act("When I get back, I'll send it") == STATEMENT
+
+
+def test_the_name_of_a_naming_wish():
+    from memory.text.acts import address_name, asks_how_addressed
+
+    assert address_name("Theodora is a mouthful, so everyone calls me Teddie.") == "Teddie"
+    assert address_name("公司上上下下都喊我老欧，你也跟着喊就行。") == "老欧"
+    assert address_name("叫我Kiki就好。") == "Kiki"
+    # A negated naming names what not to use; the correction after it gives the name.
+    assert address_name("Honestly nobody's called me Marguerite since my christening, it's Mags.") == "Mags"
+    assert address_name("Nobody has called me Marguerite since my christening.") == ""
+    assert asks_how_addressed("What do you have me down as, name-wise?")
+    assert not asks_how_addressed("What was the name of the guy who emailed me?")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "另外，凡是要列好几项的，麻烦加上编号，1、2、3这样一条一行。",
+        "From now on, send all invoices to Dana.",
+        "Whenever you list things, number them.",
+    ],
+)
+def test_a_standing_rule_under_a_habitual_frame_is_no_act_to_do_now(text):
+    assert not is_request(text)
+
+
+def test_a_time_clause_with_later_is_no_habitual_frame():
+    assert is_request("下班以后帮我订个车")
+
+
+def test_names_given_by_a_noun_of_naming_or_by_a_correction():
+    from memory.text.acts import address_name
+
+    assert address_name("英文名 Lynn, 实验室里大家都这么叫, 你也用这个吧.") == "Lynn"
+    assert address_name("Nobody actually calls me Rosalind, it's Roz.") == "Roz"
+    assert address_name("朋友都叫我橙子，你也这么叫我吧.") == "橙子"
+    assert address_name("大家都叫我 Howie.") == "Howie"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Send Keeley Marsh a message saying Saturday's tour is fully booked.",
+        "Send Ingrid Solberg a message: the catering tasting is confirmed.",
+        "Message Sunita Rao and let her know the Thursday hygiene list is cancelled.",
+        "给何静发条消息，告诉她今晚去洛阳的那趟车推迟到九点发车。",
+        "发个 message 给周怡婷, 跟她说 lab safety training 改到 Room 502 了。",
+    ],
+)
+def test_a_request_to_send_a_message_by_its_noun_is_a_message(text):
+    from memory.text.acts import asks_to_tell
+
+    assert asks_to_tell(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "给杨志刚派个活：冷库里的温湿度计全部换成新的。",
+        "Book a meeting with Marco tomorrow at 2pm.",
+        "I got a message from Dana.",
+    ],
+)
+def test_other_requests_and_statements_are_no_message(text):
+    from memory.text.acts import asks_to_tell
+
+    assert not asks_to_tell(text)
+
+
+def test_a_suggestion_pointing_back_at_the_name_given_is_a_naming_wish():
+    assert not is_request("英文名 Lynn, 实验室里大家都这么叫, 你也用这个吧。")
+    assert is_request("这个方案不错，你也用这个吧")  # no name given: the suggestion asks

@@ -36,6 +36,9 @@ class Choices:
     # A request shaped as telling someone something ("Tell Priya that …") is written as a message
     # call under a grammar: the 0.5B model picked list_events or schedule_meeting for them.
     shape_picks_tool: bool = False
+    # Questions the store answers in the person's own words are answered in code: what they
+    # promised someone (their sentence of the promise), what kept calls them (SOUL's naming wish).
+    answers_from_store: bool = False
 
 
 HOSTED = Choices()
@@ -55,6 +58,7 @@ EMBEDDED = Choices(
     dont_know_in_code=True,
     statements_in_code=True,
     shape_picks_tool=True,
+    answers_from_store=True,
 )
 
 

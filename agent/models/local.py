@@ -490,14 +490,23 @@ class LocalModel:
         """The tool a request's shape calls for, when the choices say so and it is offered: a
         request to tell someone something ("Tell Priya that the offsite moved") is a message.
         The 0.5B model picked list_events or schedule_meeting for those (agent/reply_check.py
-        ``asks_to_tell``); the call's arguments stay the model's."""
+        ``asks_to_tell``); a request whose every time is a deadline is a task. The call's
+        arguments stay the model's."""
         if not (self.choices.shape_picks_tool and tools) or not messages or messages[-1].role != "user":
             return None
-        from memory.text.acts import asks_to_tell
+        from memory.text.acts import asks_to_tell, is_request
 
-        if not asks_to_tell(messages[-1].content):
-            return None
-        return next((t for t in tools if t.name == MESSAGE_TOOL), None)
+        request = messages[-1].content
+        if asks_to_tell(request):
+            return next((t for t in tools if t.name == MESSAGE_TOOL), None)
+        if is_request(request) and deadline_only(request):
+            # Every time the request names is a deadline (后天下午五点前搞定, "due tomorrow by 4pm"): the
+            # one offered tool that takes a deadline does that (assign_task); the model called
+            # list_events or schedule_meeting for these. Over the dev first sessions and
+            # local_accuracy sets only task requests are of this shape.
+            timed = [t for t in tools if "deadline" in t.kinds.values()]
+            return timed[0] if len(timed) == 1 else None
+        return None
 
     def _forced_call(self, llm, messages, system, tools, tool: ToolSpec, max_tokens: int) -> Response:
         """A call of ``tool`` written under a grammar, with every offered tool still in the prompt
@@ -794,7 +803,39 @@ def cut_prompt(
         elif not mentions_time(request):
             # The screen drops a call whose required time the request does not name: do not offer it.
             tools = _untimed(tools)
+        elif deadline_only(request):
+            # Every time the request names is a deadline ("due the day after tomorrow by 4pm",
+            # 后天下午五点前搞定): nothing starts then, so a tool that needs a start is not offered.
+            tools = _unstarted(tools)
     return messages, _shortened(tools, choices)
+
+
+# What marks a time as a deadline, not a start: a preposition before it ("by", "before", "due",
+# "until", "no later than") or 前/之前/以前/为止 after it (with a time of day between: 后天下午五点前).
+# Closed classes of both languages' grammar of time.
+_DEADLINE_BEFORE = re.compile(
+    r"\b(?:by|before|due|until|till|no\s+later\s+than|deadline(?:\s+is)?)\s+(?:the\s+|this\s+|next\s+)?$", re.I
+)
+_DEADLINE_AFTER = re.compile(r"^[^，,。；;！!？?\n]{0,10}?(?:之前|以前|前(?![往面台天年])|为止)")
+
+
+def deadline_only(request: str) -> bool:
+    """Whether every day or time ``request`` names is a deadline (and it names one)."""
+    from datetime import date
+
+    from memory.text import dates
+
+    found = dates.find(request, date.today())
+    return bool(found) and all(
+        _DEADLINE_BEFORE.search(request[max(0, start - 25) : start]) or _DEADLINE_AFTER.match(request[end:])
+        for start, end, _, _ in found
+    )
+
+
+def _unstarted(tools: list[ToolSpec]) -> list[ToolSpec]:
+    """The tools without a required argument of the kind "moment" (a start: schedule_meeting's)."""
+    kept = [t for t in tools if not any(t.kinds.get(name) == "moment" for name in t.parameters.get("required", []))]
+    return kept or tools
 
 
 def _reading(tools: list[ToolSpec]) -> list[ToolSpec]:
@@ -819,7 +860,11 @@ def tool_lists(tools: list[ToolSpec], choices) -> list[list[ToolSpec]]:
     """Every tool list ``cut_prompt`` can offer for ``tools``, most used first: each is a prompt prefix of its own."""
     found = [_shortened(tools, choices) or []]
     if choices.pick_tools:
-        found += [_shortened(_untimed(tools), choices) or [], _shortened(_reading(tools), choices) or []]
+        found += [
+            _shortened(_untimed(tools), choices) or [],
+            _shortened(_reading(tools), choices) or [],
+            _shortened(_unstarted(tools), choices) or [],
+        ]
     unique: list[list[ToolSpec]] = []
     for listed in found:
         if listed and listed not in unique:

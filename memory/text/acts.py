@@ -443,8 +443,11 @@ _NOT_KNOWING = re.compile(
 # A question after a clause that sets the scene: "a client just called in a panic, who do I ring",
 # "the printer is jammed again - who fixes it": a question word with an auxiliary or a verb after a
 # comma or a dash, ending the sentence.
+# "Which" right after a comma and before its verb opens a relative clause ("…the canning line, which
+# will finally get us off the mobile canner", "…$86,000, which is way more than I wanted"): a
+# question "which" takes its noun first ("…, which supplier should we use"), so it is left out here.
 _LATE_QUESTION = re.compile(
-    r"(?:,|\s[-–—])\s*(?:so\s+)?(?:who|what|when|where|which|how)\s+(?:do|does|did|is|are|was|can|should|would|will)"
+    r"(?:,|\s[-–—])\s*(?:so\s+)?(?:who|what|when|where|how)\s+(?:do|does|did|is|are|was|can|should|would|will)"
     r"\s+[^,]{1,40}$",
     re.I,
 )
@@ -501,6 +504,13 @@ def _en_act(sentence: str) -> str:
     if first in _WH:
         if asked:
             return QUESTION
+        # An auxiliary between the question word and its subject is the inversion only a question
+        # has ("what was it I said I'd do…", "where are the keys I left"): a clause of time or a
+        # free relative keeps the subject first ("When I get back, I'll…", "What I need is…"), so
+        # a main clause later on makes no statement of an inverted one. Word order, not words.
+        third = _WORD.findall(body)[2] if len(words) > 2 else ""
+        if second in _AUX and (third.lower() in _SUBJECTS or third[:1].isupper()) and not exclaimed:
+            return QUESTION
         # "When I get back, I'll send it": a clause of time before a main clause; "What a day!".
         rest = body.split(None, 1)[1] if len(words) > 1 else ""
         if exclaimed or second in ("a", "an") or _MAIN_CLAUSE.search(rest):
@@ -553,10 +563,12 @@ def _apposition(label: str, rest: str) -> bool:
 
 def _unless_asking(rest: str) -> str:
     """What a recognised request frame asks: to be told (a question), how to be spoken to (a
-    statement), or an action."""
+    statement), kept's attention to what the person said (a statement), or an action."""
     rest = re.sub(r"^(?:please|kindly|just|always|never|also)\s+", "", rest.strip(), flags=re.I)
     if _TELL_ME_WH.match(rest):
         return QUESTION
+    if _on_the_speaker_only(rest):
+        return STATEMENT
     if not about_talk(rest):
         return REQUEST
     # "Call me Sasha and send Priya the notes": a wish about talk joined to an action asks for the action.
@@ -566,13 +578,59 @@ def _unless_asking(rest: str) -> str:
 
 _JOINED = re.compile(r",?\s+(?:and(?:\s+then|\s+also)?|then|also)\s+", re.I)
 
+# Asking for kept's attention to the person, not for an act: the verb's only participant besides
+# kept is the speaker ("me", "us"), and what else it has points back into the talk ("that", "it",
+# "that one") or sets a condition ("if I start wriggling out of it"): "Hold me to that", "Keep me
+# honest on that one", "Nag me if I slip", "Bear with me if I'm all over the place", "Don't let
+# me forget that one". No tool acts on such a wish: the promise it points at is in the sentence
+# before, which the write pass keeps. Anything the verb could act on (a noun, a name, a number, a
+# time, "to water the plants") makes it a request ("Remind me to call Dana", "Send me the notes");
+# so does a thing after "me" with no preposition ("Send me that": a second object, the thing sent).
+_CONDITION = re.compile(r"[,\s]+(?:if|when|whenever|once|in\s+case|before|should)\b.*$", re.I)
+_ANAPHOR = frozenset("that it this one those these".split())
+
+
+def _on_the_speaker_only(rest: str) -> bool:
+    body = _CONDITION.sub("", rest.strip().rstrip(".!?")).strip()
+    found = _WORD.findall(body)
+    if len(found) < 2 or not any(w.lower() in ("me", "us") for w in found[1:]):
+        return False
+    after_me = False
+    for w in found[1:]:
+        low = w.lower()
+        if low in ("me", "us"):
+            after_me = True
+            continue
+        if low in _ANAPHOR:
+            if after_me:
+                return False  # "send me that": the thing sent
+            continue
+        after_me = False
+        if w[:1].isupper() or not w.isalpha():
+            return False  # a name, a number, a time
+        pos = _lemmas(low)
+        if not pos or "NOUN" in pos or "PROPN" in pos:
+            return False  # a thing to act on (or a word the lexicon lacks: perhaps a name)
+        if low in ("to",) and found.index(w) + 1 < len(found) and found[found.index(w) + 1].lower() not in _ANAPHOR:
+            return False  # "remind me to water…": what to do
+    return True
+
+
+# The Chinese form: a verb whose object is the speaker, with nothing after it but "a bit" and a
+# particle, after a frame of asking or a time pointing back ("到时候记得 push 我一下啊", "提醒我一声").
+# 帮我/给我/替我 make the speaker the one helped, not the object: "帮我订一下" acts on a thing.
+_ZH_ON_ME_ONLY = re.compile(
+    f"^(?:到时候|那时候|回头|这事|这件事|你|您|请|麻烦|记得|一定|要|就)*\\s*"
+    f"(?!帮|给|替|为|跟|和|让|叫|喊|称呼)(?:[{_CJK}]{{1,2}}|[A-Za-z]+)\\s*我(?:们)?\\s*(?:一下|一声)?\\s*[啊吧哦呀嘛哈]*$"
+)
+
 
 def about_talk(text: str) -> bool:
     """Whether a request only asks how kept should address or speak to the person ("call me Sasha",
     "reply in German from now on", "keep your answers short", "be brief with me")."""
     s = _clean(text)
     # The Chinese wishes _zh_act reads as statements (叫我小林, 回复用英文); "Call me 小林" goes on.
-    if _HAS_CJK.search(s) and _ZH_TALK.match(_zh_body(s)[1]):
+    if _HAS_CJK.search(s) and (_ZH_TALK.match(_zh_body(s)[1]) or _zh_names_to_use(s)):
         return True
     s = re.sub(r"^(?:(?:please|kindly|just|always|never|also|don't|dont|do\s+not)\s+)+", "", s, flags=re.I)
     if _ADDRESS_ME.match(s) or _TALK_MANNER.match(s) or _KEEP_TALK.match(s) or _TO_ME.search(s):
@@ -581,13 +639,59 @@ def about_talk(text: str) -> bool:
 
 
 # Asking how kept addresses the person: a verb of addressing (the class _ADDRESS_ME and _ZH_TALK
-# read in wishes) with the person as its object, or the name kept has for them ("what do you
-# call me", "what name do you have down for me", 你平常怎么称呼我). SOUL holds the answer,
+# read in wishes) with the person as its object, or the name kept has for them: "name" with the
+# person as an object in the same question ("what do you call me", "what name do you have down
+# for me", "what name have you got me down as", "what do you have me down as, name-wise",
+# 你平常怎么称呼我). SOUL holds the answer,
 # whatever words it uses for it.
 _ASKS_ADDRESS = re.compile(
-    r"\b(?:call|address|refer\s+to)\s+me\b|\bname\b[^.?!]{0,30}\b(?:for|of)\s+me\b|(?:称呼|叫|喊)我",
+    r"\b(?:call|address|refer\s+to)\s+me\b|\bname\b(?!\s+of\b)(?:(?!\b(?:who|that|which|of)\b)[^.?!]){0,30}\bme\b"
+    r"|\bme\b(?:(?!\b(?:who|that|which|of)\b)[^.?!]){0,30}\bname\b(?!\s+of\b)|(?:称呼|叫|喊)我",
     re.I,
 )
+
+
+# The name in a naming wish: the object of a verb of addressing whose object is the speaker
+# ("call me Teddie", "everyone calls me Teddie", 叫我萍姐, 你也叫我 Gavin 吧, 都喊我老欧), up to what
+# closes it (a break, 吧/就好/就行, "from now on"). The verbs are _ADDRESS_ME's and _ZH_TALK's closed
+# class; a negated one ("nobody's called me Marguerite since…", 别叫我…) names what not to use.
+_NAMED_EN = re.compile(
+    r"\b(?:call(?:s|ed)?|address(?:es)?|know(?:s)?)\s+me\s+(?:as\s+|by\s+|just\s+|simply\s+)?"
+    r"(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)"
+)
+_NAMED_ZH = re.compile(
+    f"(?:叫|称呼|喊)我\\s*(?P<name>[A-Z][A-Za-z'-]*|(?![吧就好了啊呀嘛])[{_CJK}]{{1,4}}?)(?=\\s*(?:就好|就行|就可以|即可|好了|吧|[，,。！!；;.]|$))"
+)
+# A name given by a noun that means a short or second name (英文名 Lynn, 小名, 昵称, "my nickname is
+# Bex", "I go by Bex"), or after a negated naming, the one it corrects to ("nobody calls me
+# Rosalind, it's Roz": not X, it's Y is the grammar of a correction).
+_NAMED_NOUN = re.compile(
+    f"(?:英文名字?|小名|昵称|外号)\\s*(?:是|叫)?\\s*(?P<name>[A-Z][A-Za-z'-]*|[{_CJK}]{{2,3}}(?=[，,。.]))"
+    r"|\b(?:nickname\s+is|go\s+by|goes\s+by)\s+(?P<en>[A-Z][A-Za-z'-]*)"
+)
+_CORRECTED = re.compile(r"[,;]\s*(?:it's|it is|it’s|just)\s+(?P<name>[A-Z][A-Za-z'-]*)\b")
+_NAMING_NEGATED = re.compile(
+    r"\b(?:nobody|no one|never|not|don't|dont|do not|doesn't|didn't|isn't|won't)\b[^.,;]*$|(?:别|不要|不用|不必|没人|没有人)[^，,。]*$",
+    re.I,
+)
+
+
+def address_name(text: str) -> str:
+    """The name a naming wish in ``text`` gives ("Keep your answers short. Everyone calls me
+    Teddie." -> "Teddie", 店里的小年轻都叫我萍姐 -> 萍姐), the last one when several do, or ""."""
+    found = ""
+    for a, b in sentences(text):
+        sentence = _clean(text[a:b])
+        for m in list(_NAMED_EN.finditer(sentence)) + list(_NAMED_ZH.finditer(sentence)):
+            if m.group("name").lower() in _NOT_A_VERB:
+                continue
+            if not _NAMING_NEGATED.search(sentence[: m.start()]):
+                found = m.group("name").strip()
+            elif corrected := _CORRECTED.search(sentence, m.end()):
+                found = corrected.group("name")
+        for m in _NAMED_NOUN.finditer(sentence):
+            found = (m.group("name") or m.group("en")).strip()
+    return found
 
 
 def asks_how_addressed(text: str) -> bool:
@@ -614,8 +718,8 @@ def _looks_inflected(word: str, nxt: list[str]) -> bool:
 def _imperative(text: str) -> bool:
     """A sentence that opens with a verb acting on something: "Send the draft…", "Remind me…"."""
     words = _WORD.findall(text)
-    if len(words) < 2:
-        return False
+    if len(words) < 2 or not words[0][:1].isalpha():
+        return False  # a number or an amount opens no imperative ("$27,400 installed, ouch.")
     first, second = words[0].lower(), words[1]
     # A word the lexicon knows only as an adjective or adverb opens no imperative ("next one",
     # "lovely day"); a noun may be a verb it lacks ("text Dana"), a word it lacks a new verb or a name.
@@ -645,7 +749,10 @@ def _imperative(text: str) -> bool:
         # verb; "Alder Street", "Tomás Ferreira": a name of two words, the first no verb the lexicon knows.
         pos = _lemmas(first)
         if "VERB" not in pos and not ("NOUN" in pos and low in _TITLES):
-            return False
+            # A word the lexicon has only as a noun may still be a verb of conveying it lacks ("text",
+            # "slack"), when a name and a "that"-clause or a colon follow: that frame is a verb's
+            # (to whom, then what to say, ``_TELL``); a subject and its verb never take that shape.
+            return bool(_TELL.match(text))
         third = words[2].lower() if len(words) > 2 else ""
         return not (third.endswith(("ed", "s")) and third not in _OBJECT_START)
     if low in ("and", "or", "&") and len(words) > 2 and first in _lemmas(first).get("VERB", ()):
@@ -775,12 +882,16 @@ _ZH_TO_YOU = re.compile(r"^(?:跟|和|同|与|给|向|对|告诉|通知|提醒)(
 # How to address or answer the person: 叫我小林, 称呼我王老师, 用中文回答, 回答简短一点.
 _ZH_TALK = re.compile(
     r"^(?:(?:请|以后|今后|从现在起|从现在开始|之后|麻烦|你|您|就|都|也|还是|这么|这样|可以)[，,]?)*"
-    r"(?:(?:叫|称呼|喊)我(?![明今后早晚下上\d一二三四五六七八九十点]|起床)"
+    r"(?:(?:叫|称呼|喊)我(?![明今后早晚下上\d一二三四五六七八九十点]|起床|什么|啥|甚么)"
     r"|(?:用|说)[^，,。]{1,6}?(?:回答|回复|说话|写|聊|交流|跟我说|和我说|跟我聊|和我聊)"
     r"|(?:回答|回复|说话|回话|写)(?:我)?(?:要|就|请|得|尽量)?(?:简短|简洁|短|详细|正式|随意|口语|用))"
 )
 _ZH_SUBJECT_I = re.compile(r"^(?:我|我们)")
-_ZH_LEAD = re.compile(r"^(?:好的|好|嗯|那|那么|对了|另外|还有|然后|哦|喂)[，,、\s]*")
+# Discourse openers, and the adverbs of sequence that stand before a predicate without changing
+# its mood (再给李明派个任务 asks as 给李明派个任务 does; 先/顺便 alike).
+_ZH_LEAD = re.compile(
+    r"^(?:(?:好的|好|嗯|那|那么|对了|另外|还有|然后|哦|喂)[，,、\s]*|(?:再|先|顺便)(?=[给把跟和替帮发约安排提醒告诉通知]))+"
+)
 
 
 def _zh_body(sentence: str) -> tuple[str, str]:
@@ -791,6 +902,22 @@ def _zh_body(sentence: str) -> tuple[str, str]:
 
 
 def _zh_act(sentence: str) -> str:
+    found = _zh_act_shape(sentence)
+    if found == REQUEST and _ZH_ON_ME_ONLY.match(_zh_body(sentence)[1]):
+        return STATEMENT  # kept's attention asked to the person ("到时候记得 push 我一下"), see _on_the_speaker_only
+    if found == REQUEST and _zh_names_to_use(sentence):
+        return STATEMENT
+    return found
+
+
+def _zh_names_to_use(sentence: str) -> bool:
+    """ "英文名 Lynn, 实验室里大家都这么叫, 你也用这个吧": a closing clause that points back (这个, 这么,
+    这样) at the name the sentence gives asks to be called by it: a wish about talk."""
+    last = re.split("[，,]", _zh_body(sentence)[1])[-1]
+    return bool(re.search("这个|这么|这样", last)) and bool(address_name(sentence))
+
+
+def _zh_act_shape(sentence: str) -> str:
     s, body = _zh_body(sentence)
     if not s:
         return STATEMENT
@@ -1085,8 +1212,38 @@ def without_material(text: str) -> str:
 # --- the public reading -------------------------------------------------------
 
 
+# What follows a noun phrase, never a verb and its object: 的, a sentence adverb, a verb of one or
+# two characters in the completed aspect (推迟了, 到了), 被 (the passive).
+_ZH_AFTER_CONSTITUENT = re.compile(
+    f"^(?:的|又|已经|已|都|也|还|刚刚|刚|就|才|终于|被|正在|一直|现在|目前)|^[{_CJK}]{{1,2}}[了过](?![{_CJK}]*吗)"
+)
+
+
+# A standing rule: an order under a habitual frame ("from now on", "whenever you list things",
+# "always…", 以后/今后/从现在起/凡是/每次 opening the sentence) says how kept is to do things from
+# now on, not an act to do now ("以后回复我不要用表格", "凡是要列好几项的，麻烦加上编号"): no tool
+# does it; the write pass keeps it as said. The habitual frames are a closed class of both
+# languages (adverbs of time and quantifiers over occasions).
+_STANDING_EN = re.compile(
+    r"\b(?:from\s+now\s+on|going\s+forward|from\s+here\s+on(?:\s+out)?)\b|^(?:\W*)(?:whenever|every\s+time|always|never)\b",
+    re.I,
+)
+_STANDING_ZH = re.compile("^(?:以后|今后|往后|从今往后|从现在起|从现在开始|从今天起|凡是|每次|每当)")
+
+
+def _standing(sentence: str) -> bool:
+    if _HAS_CJK.search(sentence):
+        return bool(_STANDING_ZH.match(_zh_body(sentence)[1]))
+    return bool(_STANDING_EN.search(_LEAD_IN.sub("", _clean(sentence))))
+
+
 def act(sentence: str) -> str:
     """REQUEST, QUESTION or STATEMENT for one sentence."""
+    found = _act(sentence)
+    return STATEMENT if found == REQUEST and _standing(sentence) else found
+
+
+def _act(sentence: str) -> str:
     if _HAS_CJK.search(sentence):
         zh = _zh_act(sentence)
         # Mixed turns ("帮我 book the room"): the Chinese frame decides; an English one may still ask.
@@ -1095,11 +1252,22 @@ def act(sentence: str) -> str:
         # And only a run that opens a clause (at the start, or after a stop or a comma): inside a
         # Chinese clause English words are a part of it ("上午是 focus time": a noun after 是).
         # An English sentence with Chinese words in it ("Call me 阿杰 from now on") is read whole.
-        if re.match(r"\s*[A-Za-z]", sentence):
+        # A Latin run that a Chinese function word follows is a part of the Chinese clause, not a
+        # clause of its own: before 的 it modifies a noun ("open 的 CAPA"), before an adverb or a
+        # verb in the completed aspect it is the clause's subject ("Spring menu 又推了一周", "Launch
+        # 推迟了"). English puts no adverb or aspect mark after its verb's object, so such a run is
+        # no verb and object ("spring the menu"). Closed classes of Chinese grammar (the
+        # attributive particle, sentence adverbs, 了/过), true of any sentence.
+        opening = re.match(f"\\s*([A-Za-z][^{_CJK}，,。；;：:！!？?]*)([{_CJK}]*)", sentence)
+        if opening and not _ZH_AFTER_CONSTITUENT.match(opening.group(2)):
             rest = re.sub(f"[{_CJK}]+", " ", sentence)
         else:
-            runs = re.finditer(f"(?:^|[，,。；;：:！!])\\s*([^{_CJK}，,。；;：:！!？?]+)", sentence)
-            rest = " ".join(m.group(1) for m in runs if len(re.findall(r"[A-Za-z]+", m.group(1))) >= 2)
+            runs = re.finditer(f"(?:^|[，,。；;：:！!])\\s*([^{_CJK}，,。；;：:！!？?]+)([{_CJK}]*)", sentence)
+            rest = " ".join(
+                m.group(1)
+                for m in runs
+                if len(re.findall(r"[A-Za-z]+", m.group(1))) >= 2 and not _ZH_AFTER_CONSTITUENT.match(m.group(2))
+            )
         return zh if zh != STATEMENT or len(re.findall(r"[A-Za-z]+", rest)) < 2 else _en_act(rest)
     return _en_act(sentence)
 
@@ -1121,7 +1289,8 @@ def _acts(text: str) -> tuple[str, ...]:
         found = act(sentence)
         out.append(found)
         clauses = _clauses(sentence)
-        if found != REQUEST and not about_talk(sentence) and any(map(_clause_request, clauses)):
+        standing = _standing(sentence)  # its clauses are under the habitual frame too
+        if found != REQUEST and not standing and not about_talk(sentence) and any(map(_clause_request, clauses)):
             out.append(REQUEST)
         elif found == REQUEST and any(j not in (",", "，", "head,") and act(c) == QUESTION for j, c in clauses):
             out.append(QUESTION)  # "Book the caterer - anything I should leave off?" asks too
@@ -1136,7 +1305,18 @@ def _clauses(sentence: str) -> list[tuple[str, str]]:
     if len(parts) < 3:
         return []
     out = [("head,", parts[0])] if parts[1].strip() in (",", "，") else []
-    return out + [(parts[i - 1].strip(), parts[i]) for i in range(2, min(len(parts), 9), 2)]
+    for i in range(2, min(len(parts), 9), 2):
+        joint, clause = parts[i - 1].strip(), parts[i]
+        if joint not in (",", "，"):
+            # A clause after a dash or a semicolon stands as a sentence up to the next dash or
+            # semicolon, its commas inside it: "- brew schedule, tanks, the lot" is a list, read
+            # whole, not "brew schedule" (a verb and its object) cut off at the first comma.
+            k = i + 1
+            while k < len(parts) and parts[k].strip() in (",", "，"):
+                clause += parts[k] + parts[k + 1]
+                k += 2
+        out.append((joint, clause))
+    return out
 
 
 def _clause_request(joint_and_clause: tuple[str, str]) -> bool:
@@ -1273,10 +1453,36 @@ _TELL = re.compile(
 )
 
 
+# The same request by the noun of what is sent, with whom it goes to: "send Keeley Marsh a message
+# saying…", "a message to Nadia Bloom saying…", "message Hannah and tell her…", "let her know the
+# list is cancelled", 给何静发条消息, 发个 message 给周怡婷. The noun is the message tool's own (a
+# message, 消息/信息), and the frames are the grammar of sending one (a recipient after the verb or
+# after to/给, what it says after saying/that/a colon, or a verb of telling with its addressee).
+_MESSAGE_NOUN = r"(?:message|note|text|email|line)"
+_TELL_NOUN = re.compile(
+    r"\b(?:a|an|the)\s+" + _MESSAGE_NOUN + r"(?:\s+to\s+" + _PERSON + r")?(?:\s+(?:saying|that|telling)\b|\s*:)"
+    r"|\b(?:and|then)\s+(?:let|tell)\s+(?:her|him|them)\b"
+    r"|^(?i:(?:please|pls|kindly|just|also|can you|could you|would you|will you)\s+)*let\s+(?:her|him|them|"
+    + _PERSON
+    + r")\s+know\s+(?:that\s+)?"
+    + _CLAUSE,
+    re.I,
+)
+_TELL_ZH = re.compile(
+    r"(?:给|跟|和|向)[^，,。：:；;！!？?]{1,12}?(?:发|回|写)(?:个|条|一条|封|一封|一下)?\s*(?:消息|信息|微信|短信|邮件|message|email|msg)"
+    r"|(?:发|回|写)(?:个|条|一条|封|一封)?\s*(?:消息|信息|微信|短信|邮件|message|email|msg)\s*给",
+    re.I,
+)
+
+
 def asks_to_tell(text: str) -> bool:
     """Whether a request asks kept to tell someone something ("Tell Priya that the offsite moved
-    to Porto", "Message Helen Marsh that the report came in", "Email Jana: …"): a message."""
-    return is_request(text) and _TELL.search(text.replace("’", "'")) is not None
+    to Porto", "Message Helen Marsh that the report came in", "Email Jana: …", "Send Keeley a
+    message saying…", 给何静发条消息…): a message."""
+    if not is_request(text):
+        return False
+    plain = text.replace("’", "'")
+    return bool(_TELL.search(plain) or _TELL_NOUN.search(plain) or _TELL_ZH.search(plain))
 
 
 # The noun phrase a question asks for, read from its shape (closed-class words only):
