@@ -127,14 +127,37 @@ def escape(body: str) -> str:
     return _ANGLE_LIKE.sub(lambda m: f"&#x{ord(m.group(0)):x};", html.escape(body, quote=False))
 
 
+# The embedded model is shown each memory block under a plain heading instead of its tags
+# (``plain_memory``): shown the XML-like blocks, the 0.5B model answered with more of them
+# ('<memory kind="events" ...') instead of a reply or a tool call; the heading keeps the note
+# that this is data.
+_STORED = "Stored {kind} ({note}):"
+_END_OF_STORED = "End of stored {kind}."
+_QUOTED = re.compile(r'<memory kind="([^"]*)" note="([^"]*)">\n(.*?)\n</memory>', re.S)
+
+
+def plain_memory(system: str) -> str:
+    """``system`` with each memory block (see ``quote``) as a headed list."""
+
+    def headed(m: re.Match) -> str:
+        kind, note, body = m.groups()
+        return f"{_STORED.format(kind=kind, note=note)}\n{body}\n{_END_OF_STORED.format(kind=kind)}"
+
+    return _QUOTED.sub(headed, system)
+
+
+def _heading_pattern(template: str) -> str:
+    words, _, rest = template.partition("{kind}")
+    return re.escape(words) + r"[\w-]+" + re.escape(rest.split("{", 1)[0])
+
+
 # What only kept's own prompt holds: the clock line ``build`` writes, a memory block's tags, and
-# the headings agent/models/local.py shows the embedded model those blocks under. No answer holds
-# one; a reply that does copied the prompt (the 0.5B model once answered a question with its
-# "Now: …" line and the soul block).
+# its plain headings. No answer holds one; a reply that does copied the prompt (the 0.5B model
+# once answered a question with its "Now: …" line and the soul block).
 _PROMPT_MARKUP = re.compile(
     r"\bNow: [A-Z][a-z]+day \d{4}-\d{2}-\d{2} \d{2}:\d{2}\b"
     r"|</?memory\b"
-    r"|^\s*Stored [\w-]+ \(|\bEnd of stored [\w-]+\.",
+    rf"|^\s*{_heading_pattern(_STORED)}|\b{_heading_pattern(_END_OF_STORED)}",
     re.M,
 )
 

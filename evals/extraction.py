@@ -57,6 +57,7 @@ a change rather than two unrelated facts.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -330,6 +331,14 @@ def _message_facts(persona: Persona) -> list[tuple[set[str], set[str], str]]:
     return out
 
 
+def said_words(word_sets: Iterable[set[str]]) -> set[str]:
+    """Every word the messages hold, and the halves of their hyphenated words: a hyphenated
+    name is one word of a message ("Jean-Luc"), and the name reading in ``_invented`` sees its
+    halves, which a message holding the whole name did say."""
+    out: set[str] = set().union(*word_sets)
+    return out | {part for w in out if "-" in w for part in w.split("-")}
+
+
 _NAME_IN_TEXT = re.compile(r"(?<![\w@.])(?<![.:;!?]\s)(?<![.:;!?])([A-Z][a-z]+)(?:['’]s)?(?![\w@])")
 
 
@@ -338,9 +347,6 @@ def _invented(text: str, shape: Shape, all_values: set[str], all_words: set[str]
     that does not open a sentence or clause; acronyms are not names)."""
     body = _EMAIL.sub(" ", strip(text)).strip()
     missing = sorted(shape.values - all_values)
-    # A hyphenated name is one word of a message ("Jean-Luc"); the name reading below sees its
-    # halves, which a message holding the whole name did say.
-    all_words = all_words | {part for w in all_words if "-" in w for part in w.split("-")}
     for m in _NAME_IN_TEXT.finditer(body):
         w = m.group(1).lower()
         if m.start() == 0 or w in _STOP_NAMES or _calendar_word(w):
@@ -429,7 +435,7 @@ def score(persona: Persona, db) -> dict[str, Any]:
     # Every active fact in one class.
     messages = _message_facts(persona)
     all_values = set().union(*(v for v, _, _ in messages)) if messages else set()
-    all_words = set().union(*(w for _, w, _ in messages)) if messages else set()
+    all_words = said_words(w for _, w, _ in messages)
     classes: dict[str, list[int]] = {"planted": [], "stale": [], "unplanned": [], "wrong": [], "invented": []}
     detail = []
     current_ids = [p.id for p in current]

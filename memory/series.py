@@ -33,7 +33,7 @@ from memory.promises.evidence import about
 from memory.promises.write import said_on as _said_on
 from memory.replies import Reply, Text, ask
 from memory.stages import Batch, InCode, messages_of, persons_own
-from memory.text import dates
+from memory.text import bilingual, dates
 from memory.text.acts import is_question, sentences
 from memory.text.commitments import clauses, detect
 
@@ -503,13 +503,6 @@ def _bare(clause: str, said_on: date) -> str:
     return re.sub(r"\s+", " ", out).strip(" ,.;:!?。，！？")
 
 
-def _english_of(text: str) -> str:
-    from memory.text import bilingual
-    from memory.text.words import has_cjk
-
-    return bilingual.english_reading(text) if has_cjk(text) else text
-
-
 def _terms(text: str) -> frozenset[str]:
     from memory.text import bilingual
     from memory.text.words import has_cjk
@@ -557,7 +550,7 @@ def _read_reports(messages: list, today: date) -> list[_Report]:
         if bare:
             found.append(_Report(m, clause, cued, _terms(bare)))
     if found and meaning.enabled() and meaning.available():
-        vectors = meaning.embed([_english_of(_bare(r.clause, _said_on(r.message, today))) for r in found])
+        vectors = meaning.embed([bilingual.english_reading(_bare(r.clause, _said_on(r.message, today))) for r in found])
         for r, v in zip(found, vectors, strict=True):
             r.vector = v
     return found

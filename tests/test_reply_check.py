@@ -655,7 +655,7 @@ def test_a_copy_of_a_reply_from_another_chat_is_a_parrot_and_kepts_own_lines_are
 def test_a_reply_that_copies_kepts_own_prompt_is_a_parrot_and_an_answer_is_not(db):
     # The prompt as built for a turn, and as the embedded model is shown it: a reply made of
     # either (its clock line, a memory block's heading) copied the prompt, whatever it asked.
-    from agent.models.local import plain_memory
+    from agent.context import plain_memory
     from memory import soul
 
     soul.set_text(db, "Call me Wenna. No tables, plain text only.")

@@ -32,6 +32,7 @@ import time
 import uuid
 from typing import Any
 
+from agent.context import plain_memory
 from agent.models.base import (
     BAD_REQUEST,
     CANCELLED,
@@ -201,18 +202,6 @@ def wire_tools(tools: list[ToolSpec] | None) -> list[dict] | None:
         {"type": "function", "function": {"name": t.name, "description": t.description, "parameters": t.parameters}}
         for t in tools
     ]
-
-
-_QUOTED = re.compile(r'<memory kind="([^"]*)" note="([^"]*)">\n(.*?)\n</memory>', re.S)
-
-
-def plain_memory(system: str) -> str:
-    """Memory blocks as headed lists. Shown the XML-like blocks, the 0.5B model
-    answered with more of them ('<memory kind="events" ...') instead of a reply
-    or a tool call; the heading keeps the note that this is data."""
-    return _QUOTED.sub(
-        lambda m: f"Stored {m.group(1)} ({m.group(2)}):\n{m.group(3)}\nEnd of stored {m.group(1)}.", system
-    )
 
 
 def wire_messages(messages: list[Message], system: str, *, split: bool = True) -> list[dict]:

@@ -28,7 +28,7 @@ ALIAS = "qwen2.5-coder-0.5b-instruct"
 def _plain_messages(messages: list[dict]) -> list[dict]:
     """OpenAI sends tool-call arguments as JSON strings; the Qwen template wants
     objects. Memory blocks in system messages become headed lists, as in-process."""
-    from agent.models.local import plain_memory
+    from agent.context import plain_memory
 
     out = []
     for m in messages:
