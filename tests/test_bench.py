@@ -64,7 +64,9 @@ def test_gate_splits_are_chosen_by_name_and_held_out_ones_can_be_left_out():
     assert list(gate.chosen(["test9"])) == ["dev10 (was test9)"]
     assert list(gate.chosen(["test10"])) == ["dev11 (was test10)"]
     assert list(gate.chosen(["test11"])) == ["dev11b (was test11)"]
-    for held in ("test12", "test13"):
+    assert list(gate.chosen(["test12"])) == ["dev12 (was test12)"]
+    assert list(gate.chosen(["test13"])) == ["dev12b (was test13)"]
+    for held in ("test14", "test15"):
         assert held not in gate.chosen(dev_only=True) and held in gate.chosen()
 
 
@@ -74,12 +76,12 @@ def test_gate_misses_refuses_a_held_out_split_by_name_or_by_file(tmp_path, monke
     from agent.cli import app
 
     # A stand-in file at the held-out split's place: the test never reads the held-out data.
-    stand_in = tmp_path / "recall_test12.jsonl"
+    stand_in = tmp_path / "recall_test14.jsonl"
     stand_in.write_text(gate.SPLITS["dev2"].read_text(encoding="utf-8"), encoding="utf-8")
-    monkeypatch.setitem(gate.SPLITS, "test12", stand_in)
+    monkeypatch.setitem(gate.SPLITS, "test14", stand_in)
     runner = CliRunner()
     for args in (
-        ["--split", "test12"],
+        ["--split", "test14"],
         ["--file", str(stand_in)],
     ):
         result = runner.invoke(app, ["bench", "gate", "--misses", *args])

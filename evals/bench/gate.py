@@ -20,9 +20,13 @@ one line per fact or turn, no updates) is read too.
 
 Splits, in the order they print (a missing file is left out):
 
-- ``test12``, ``test13``: tests/data/recall_test12.jsonl and recall_test13.jsonl, written in the
-  eleventh round by two other people (a helper each) without reading the code or the other sets
-  (a construction project manager in Singapore; a game-studio producer in Chengdu); held out.
+- ``test14``, ``test15``: tests/data/recall_test14.jsonl and recall_test15.jsonl, written in the
+  twelfth round by two other people (a helper each) without reading the code or the other sets;
+  held out.
+- ``dev12 (was test12)``, ``dev12b (was test13)``: tests/data/recall_test12.jsonl and
+  recall_test13.jsonl, the eleventh round's held-out sets (a construction project manager in
+  Singapore; a game-studio producer in Chengdu), read at that round's start and end; dev from the
+  twelfth round on.
 - ``dev11 (was test10)``, ``dev11b (was test11)``: tests/data/recall_test10.jsonl and
   recall_test11.jsonl, the tenth round's held-out sets, read at that round's start and end (and
   one revert was decided on them); dev from the eleventh round on.
@@ -59,8 +63,10 @@ from evals.bench.common import render_table
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 SPLITS = {
-    "test12": DATA / "recall_test12.jsonl",
-    "test13": DATA / "recall_test13.jsonl",
+    "test14": DATA / "recall_test14.jsonl",
+    "test15": DATA / "recall_test15.jsonl",
+    "dev12 (was test12)": DATA / "recall_test12.jsonl",
+    "dev12b (was test13)": DATA / "recall_test13.jsonl",
     "dev11 (was test10)": DATA / "recall_test10.jsonl",
     "dev11b (was test11)": DATA / "recall_test11.jsonl",
     "dev10 (was test9)": DATA / "recall_test9.jsonl",
@@ -75,7 +81,7 @@ SPLITS = {
     "dev2": DATA / "recall_dev2.jsonl",
     "dev-old": DATA / "recall_dev.jsonl",
 }
-HELD_OUT = frozenset({"test12", "test13"})
+HELD_OUT = frozenset({"test14", "test15"})
 
 
 def held_out(path: str | Path) -> bool:
