@@ -25,7 +25,14 @@ from typing import Any
 from agent.models.base import Message, Model, Response, ToolSpec, Usage
 from agent.models.calls import call_model
 from memory.text import words
-from memory.text.acts import about_the_person, asks_for_help, asks_how_addressed, is_question, is_request
+from memory.text.acts import (
+    about_the_person,
+    asks_for_help,
+    asks_how_addressed,
+    asks_to_act,
+    is_question,
+    is_request,
+)
 
 # Tools named like these only look things up; every other tool acts.
 READING = ("list_", "search_", "get_", "find_")
@@ -429,21 +436,30 @@ def request_alone(convo: list[Message], request: str) -> list[Message]:
     return [Message("user", request)] + convo[last_user + 1 :]
 
 
-def acknowledgement(statement: str, today: date) -> str:
+# kept has no tool that reminds: said plainly, so "noted" promises nothing it cannot do.
+NO_REMINDERS = "I can't send reminders, but it's kept: ask me about it any time."
+NO_REMINDERS_ZH = "我没法主动提醒你，但已经记下了，随时可以问我。"
+
+
+def acknowledgement(statement: str, today: date, reminder: bool = False) -> str:
     """kept's own reply to a statement: noted, with the days it names worked out.
 
     The 0.5B model's replies to statements were copies of the message, of
     MEMORY, or inventions ("Please call me on Tuesday 2026-12-01 at 12:00");
     a statement asks for nothing, and what it says is kept for the write pass.
+    ``reminder``: the message asks to be reminded or held to something, which
+    no tool of kept's does; the reply says so.
     """
     from memory.text import dates
 
     found = [(said, span.start) for _, _, said, span in dates.find(statement, today) if span.start == span.end]
     if words.has_cjk(statement):
         days = "，".join(f"{said}：{day.month}月{day.day}日" for said, day in found)
+        if reminder:
+            return "好的" + (f"（{days}）" if days else "") + "。" + NO_REMINDERS_ZH
         return "好的，记下了" + (f"（{days}）" if days else "") + "。"
     days = "; ".join(f"{said}: {day:%a} {day.day} {day:%b}" for said, day in found)
-    return "Noted" + (f" ({days})" if days else "") + "."
+    return "Noted" + (f" ({days})" if days else "") + "." + (" " + NO_REMINDERS if reminder else "")
 
 
 def unknown_to_kept(request: str, known: list[str], tools: list[ToolSpec] | None) -> bool:
@@ -888,7 +904,8 @@ def checked_call(
     generations, ``{"from_code": reason}`` for a reply kept wrote without the
     model, else ``{}``. The history leaves both kinds out (agent/context.py).
 
-    Acting calls are dropped when the person's message is no request to act.
+    Acting calls are dropped when the person's message is no request to act on someone or
+    something (``memory.text.acts.asks_to_act``: "remind me to…" asks for none).
     For a model whose choices say so (the embedded one), a round whose calls
     all acted ends the turn with kept's own sentences about their results. A
     text reply that fails ``check`` is generated again once with the model's
@@ -898,7 +915,8 @@ def checked_call(
     passed: a withdrawn claim is never on the screen.
 
     ``known``: the texts memory put in the prompt. For a model whose choices
-    say so, a statement is acknowledged in code (``acknowledgement``), a
+    say so, a statement, or a request only to be reminded or held to something, is
+    acknowledged in code (``acknowledgement``), a
     question nothing known can answer is answered "I don't know" in code
     (``unknown_to_kept``), and a request to act is shown alone
     (``request_alone``).
@@ -910,10 +928,12 @@ def checked_call(
         choices.statements_in_code
         and not done
         and not is_question(request)
-        and not is_request(request)
+        and not asks_to_act(request)
         and not asks_for_help(request)
     ):
-        return _in_code(model, acknowledgement(request, today or date.today()), "a statement", on_text)
+        reminder = is_request(request)  # and asks for no act: a reminder, no tool does it
+        why = "a request only to be reminded" if reminder else "a statement"
+        return _in_code(model, acknowledgement(request, today or date.today(), reminder), why, on_text)
     if choices.answers_from_store and not done:
         db = kwargs.get("db")
         if db is not None and asks_how_addressed(request):
@@ -965,7 +985,9 @@ def checked_call(
         if all(acts(c.name) for c in last_round):
             # Stored as kept's own line: shown to the model, it was copied as a reply to later questions.
             return _in_code(model, confirmations(last_round), "a confirmation from the tool results", on_text)
-    request_to_act = not choices.calls_need_request or is_request(request)
+    # An acting call needs a request to act on someone or something: "remind me to call the bank"
+    # asks kept to hold the person to their own doing, which no tool does (memory.text.acts).
+    request_to_act = not choices.calls_need_request or asks_to_act(request)
     hold = choices.hold_reply
     shown = None if hold else on_text
     failed = ""

@@ -121,8 +121,24 @@ def test_a_right_call_is_left_alone():
     )
     assert out.calls[0].arguments == arguments and out.notes == []
     task = {"assignee": "me", "title": "Ring the Pearson account", "due": "tomorrow"}
-    out = _screen("Remind me to ring the Pearson account tomorrow.", "assign_task", **task)
+    out = _screen("Add a task for me to ring the Pearson account tomorrow.", "assign_task", **task)
     assert out.calls[0].arguments == task and out.notes == []
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "Remind me to ring the Pearson account tomorrow.",
+        "Could you nudge me about it on Friday?",
+        "周四记得提醒我给 Pearson 打电话。",
+        "这事你帮我记着，到时候催我一下。",
+    ],
+)
+def test_a_call_on_a_request_only_to_be_reminded_is_dropped(request_text):
+    # kept has no reminder tool: a task or a message for "remind me…" is no act the person asked for.
+    task = {"assignee": "me", "title": "Ring the Pearson account", "due": "tomorrow"}
+    out = _screen(request_text, "assign_task", **task)
+    assert out.calls == [] and [n.action for n in out.notes] == ["dropped"]
 
 
 def test_a_value_the_person_did_not_say_is_not_invented():

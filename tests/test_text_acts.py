@@ -17,7 +17,10 @@ from memory.text.acts import (
     about_talk,
     about_the_person,
     act,
+    asks_for_the_speaker,
     asks_only,
+    asks_to_act,
+    asks_to_tell,
     is_question,
     is_request,
     self_contained,
@@ -595,6 +598,83 @@ def test_reports_and_attention_wishes_are_no_requests(text):
 )
 def test_requests_stay_requests(text):
     assert is_request(text), text
+
+
+# --- whom the asked act is for ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # The speaker as the only object, then a time, a thing pointed back at, a that-clause,
+        # or the speaker's own act (a to-infinitive, a bare verb after "let").
+        "Remind me to phone the insurer on Thursday.",
+        "Could you ping us about it next week?",
+        "nudge me Friday",
+        "Please remind me that the car tax is due on the 1st.",
+        "Don't let me forget to return Malik's drill.",
+        "Hey, can you remind me tomorrow morning to chase the roofer?",
+        "Call me at 7am",
+        # Chinese: a pivot verb phrase after 我, a state with no object after 帮我, an attention wish.
+        "下周一记得提醒我续签合同。",
+        "麻烦你到时候催我们把发票寄出去",
+        "这件事你替我记着，到时候叫我一声。",
+        "帮我盯着点，别让我拖到周末。",
+        # Mixed.
+        "Remind me to 给物业打电话 tomorrow.",
+        "Thursday 记得提醒我 to send the deck",
+    ],
+)
+def test_a_request_only_to_be_reminded_asks_no_act(text):
+    assert not asks_to_act(text), text
+
+
+def test_a_reminder_is_still_a_request_but_one_for_the_speaker():
+    # The reading of requests is unchanged (recall, the write pass and the screen rely on it).
+    for text in ("Remind me to phone the insurer on Thursday.", "下周一记得提醒我续签合同。"):
+        assert is_request(text) and asks_for_the_speaker(text), text
+    assert not asks_for_the_speaker("Remind Tomasz to send the invoice.")
+    assert not asks_for_the_speaker("The insurer called.")  # no request at all
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A second object, a person, a thing the speaker is put into, the tool's own noun.
+        "Send me the minutes from Tuesday.",
+        "Book us a table for four at 8.",
+        "Add me to the Thursday planning call.",
+        "Remind Tomasz to send the invoice.",
+        "Put a task on my list: renew the domain by Friday.",
+        "Help me set up a call with Ines tomorrow at 3.",
+        "Remind me to call the bank, and message Dana that I'm late.",
+        "提醒小吴明天交周报。",
+        "帮我提醒一下老周周五开会",
+        "帮我订一下",
+        "帮我给周老师发个消息，说明天不上课。",
+        "请发我一份上个月的报价单",
+        "麻烦转我那封邮件",
+    ],
+)
+def test_a_request_that_acts_on_the_world_still_asks_to_act(text):
+    assert asks_to_act(text), text
+
+
+def test_a_reminder_of_a_message_the_person_will_send_is_no_message():
+    assert asks_to_tell("Tell Priya that the offsite moved to Porto.")
+    assert not asks_to_tell("Remind me to tell Priya that the offsite moved to Porto.")
+
+
+def test_the_promise_in_a_reminder_turn_is_still_the_persons():
+    from memory.text import commitments
+
+    for text in (
+        "我答应了房东，月底前把押金条给他。你帮我记着，到时候催我一下。",
+        "Don't let me forget to send Odile the budget.",
+    ):
+        assert not asks_to_act(text)
+        own = commitments.own(text)
+        assert own and all(c.who == "I" for c in own), text
 
 
 @pytest.mark.parametrize(
