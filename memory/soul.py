@@ -258,21 +258,22 @@ _OPENER = re.compile(
     r"^(?:(?:and|also|but|so|then|just|please|pls|plz|kindly|oh|btw|ok|okay|honestly|now)\b[\s,]*)+", re.I
 )
 _PLEASE = re.compile(r"\b(?:please|pls|plz)\b", re.I)
-_STANDING = re.compile(
-    r"\b(?:from\s+(?:now|here)\s+on|going\s+forward|in\s+future|always|never|whenever|when\s+(?:you|I)|"
-    r"(?:every|each|any|per)\s+(?!(?:morning|afternoon|evening|night|day|week|month|quarter|year|hour|weekend|"
-    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day)s?\b)\w+|anything|everything)\b",
-    re.I,
-)
-# ("every morning", "each Friday" repeat a task in time; they are no rule for kept's replies.)
 # What a verb takes after it and an adjective does not: an object pronoun, a determiner, a particle.
 _VERB_TAKES = frozenset("it them me us this that these those the a an your my up out down off".split())
 _NOT_A_BASE_VERB = frozenset(("i", "it", "its", "we", "they", "there", "here", "this", "that", "the", "a", "an"))
-# 请 / 麻烦 / 劳驾 are Chinese's "please"; 以后 / 今后 / 每次 / 凡是 / 一律 its standing rule ("from now on",
-# "every time", "whatever", "without exception").
-_BIDS_ZH = re.compile(
-    r"请|麻烦|劳驾|以后|今后|每次|凡是|一律|^(?:[^，,。]{0,4})?(?:别|不要|不用)|(?:吧|就行|就好|就可以)[。！!，,]?$"
-)
+# 请 / 麻烦 / 劳驾 are Chinese's "please"; its standing rule (以后 / 今后 / 每次 / 凡是 / 一律: "from now on",
+# "every time", "whatever", "without exception") is memory.text.acts.habitual's, as the English one is.
+_BIDS_ZH = re.compile(r"请|麻烦|劳驾|^(?:[^，,。]{0,4})?(?:别|不要|不用)|(?:吧|就行|就好|就可以)[。！!，,]?$")
+
+
+def _standing(text: str) -> bool:
+    """A habitual frame or a quantifier over occasions anywhere in ``text`` (memory.text.acts.habitual,
+    its ``ANYWHERE`` scope): a rule for every later reply is said to the one who replies."""
+    from memory.text.acts import ANYWHERE, habitual
+
+    return habitual(text, ANYWHERE)
+
+
 # A particular text or person the clause works on, when nothing else says it is addressed: a determiner
 # or a possessive before a noun ("the quarterly report", "our VP"), a name ("Send Ana…", "README"),
 # a file. A standing rule overrides the determiner ("number the steps" for any how-to).
@@ -308,8 +309,8 @@ def bidden(clause: str) -> bool:
     (English), or a Chinese request particle."""
     c = clause.strip()
     if has_cjk(c):
-        return bool(_BIDS_ZH.search(c))
-    if _PLEASE.search(c) or _STANDING.search(c):
+        return bool(_BIDS_ZH.search(c)) or _standing(c)
+    if _PLEASE.search(c) or _standing(c):
         return True
     body = _OPENER.sub("", c)
     words = re.findall(r"[A-Za-z][\w'’-]*", body)
@@ -356,7 +357,7 @@ def _particular(clause: str, sentence: str) -> bool:
             return True
     if _FILE.search(c) or _NUMBERED.search(c):
         return True
-    return bool(_DETERMINED.search(c)) and not _STANDING.search(sentence)
+    return bool(_DETERMINED.search(c)) and not _standing(sentence)
 
 
 def _as_form(clause: str) -> bool:
@@ -455,13 +456,13 @@ def treatment_reading(sentence: str) -> tuple[str, str, float]:
     said_to = moods + ([] if _THIS_TEXT.search(s) else [c for c in clauses if _ADDRESSED.search(c)])
     # A form as the manner of one imperative ("explain in two sentences what a courier does") shapes
     # that one answer: a rule for kept's text is said as a standing rule or to the person ("for me").
-    as_form = said_to if (pronoun or _STANDING.search(s)) else []
+    as_form = said_to if (pronoun or _standing(s)) else []
     # And a form worked on by a clause said as a standing rule ("for any how-to stuff, number the
     # steps"): a rule for every text of that kind is a rule for kept's replies.
     if (
         any(_as_form(c) and not _particular(c, s) for c in as_form if not has_cjk(c))
         or any(_FORM_HEAD.match(_OPENER.sub("", c.strip())) for c in moods if not has_cjk(c))
-        or (_STANDING.search(s) and any(re.search(rf"\b{_UNIT}\b", c, re.I) for c in moods if not has_cjk(c)))
+        or (_standing(s) and any(re.search(rf"\b{_UNIT}\b", c, re.I) for c in moods if not has_cjk(c)))
     ):
         return "format", BY_FORM, 1.0
     if not (meaning.enabled() and meaning.available()):

@@ -724,6 +724,29 @@ def test_a_time_clause_with_later_is_no_habitual_frame():
     assert is_request("下班以后帮我订个车")
 
 
+def test_one_habitual_reading_two_scopes():
+    from memory import soul
+    from memory.text.acts import ANYWHERE, OPENING, habitual
+
+    # Governing the sentence: a time adverb of from-now-on anywhere, a frequency adverb or a
+    # Chinese frame opening it.
+    for text in (
+        "Going forward, cc Ines on supplier emails.",
+        "Always send the agenda a day early.",
+        "今后报销单都发给财务",
+    ):
+        assert habitual(text, OPENING) and habitual(text, ANYWHERE), text
+    # A quantifier over occasions inside an order is no frame for the act reading, and is one for a wish.
+    for text in ("Send me anything the auditor sends.", "Book a room for each speaker.", "回复我的时候每次都先说结论"):
+        assert not habitual(text, OPENING) and habitual(text, ANYWHERE), text
+    assert is_request("Send me anything the auditor sends.")
+    # Units of time repeat a task; they are no rule for replies.
+    assert not habitual("Water the plants every morning.", ANYWHERE)
+    assert not habitual("下班以后帮我订个车", OPENING)
+    # soul reads the same frames through it: a Chinese clause said as a rule is said to kept.
+    assert soul.bidden("每次都先说结论") and not soul.bidden("他每天先说结论")
+
+
 def test_names_given_by_a_noun_of_naming_or_by_a_correction():
     from memory.text.acts import address_name
 

@@ -1219,28 +1219,50 @@ _ZH_AFTER_CONSTITUENT = re.compile(
 )
 
 
-# A standing rule: an order under a habitual frame ("from now on", "whenever you list things",
-# "always…", 以后/今后/从现在起/凡是/每次 opening the sentence) says how kept is to do things from
-# now on, not an act to do now ("以后回复我不要用表格", "凡是要列好几项的，麻烦加上编号"): no tool
-# does it; the write pass keeps it as said. The habitual frames are a closed class of both
-# languages (adverbs of time and quantifiers over occasions).
-_STANDING_EN = re.compile(
-    r"\b(?:from\s+now\s+on|going\s+forward|from\s+here\s+on(?:\s+out)?)\b|^(?:\W*)(?:whenever|every\s+time|always|never)\b",
-    re.I,
-)
-_STANDING_ZH = re.compile("^(?:以后|今后|往后|从今往后|从现在起|从现在开始|从今天起|凡是|每次|每当)")
+# A habitual frame: what a sentence says holds from now on or on every occasion of a kind, not
+# once. One closed class of both languages' grammar: adverbs of time from now on ("from now on",
+# "going forward", "in future", 以后/今后/从现在起), adverbs of frequency that open a clause ("always",
+# "never", "whenever", "every time"), and quantifiers over occasions ("every/each/any/per" with a
+# noun that is no unit of time, "anything", "when you…", 凡是/每次/每当/一律).
+# Two scopes, because the two readers ask different things:
+# - ``OPENING`` (memory.text.acts): an order under the frame says how kept is to do things from now
+#   on, not an act to do now ("from now on, number the steps", "以后回复我不要用表格", "凡是要列好几项的，
+#   麻烦加上编号"): no tool does it; the write pass keeps it as said. Here the frame must govern the
+#   sentence: a time adverb anywhere in an English one, a frequency adverb or a Chinese frame opening
+#   it. A quantifier inside an order is no frame: "send me anything Dana sends", "book a room for
+#   each speaker" ask for an act now.
+# - ``ANYWHERE`` (memory.soul): a wish said as a rule for every later reply is said to the one who
+#   replies ("bullet points from here on", "two lines max per reply", 每次都先说结论): the frame and the
+#   quantifiers anywhere in a clause. "every morning", "each Friday" repeat a task in time; they are
+#   no rule for kept's replies, so units of time are left out of the quantifiers.
+OPENING, ANYWHERE = "opening", "anywhere"
+_FROM_NOW_EN = r"from\s+(?:now|here)\s+on(?:\s+out)?|going\s+forward|in\s+(?:the\s+)?future"
+_FREQUENCY_EN = r"whenever|every\s+time|always|never"
+_TIME_UNITS = r"(?:morning|afternoon|evening|night|day|week|month|quarter|year|hour|weekend|(?:mon|tues|wednes|thurs|fri|satur|sun)day)s?"
+_QUANTIFIED_EN = rf"when\s+(?:you|I)|(?:every|each|any|per)\s+(?!{_TIME_UNITS}\b)\w+|anything|everything"
+_HABIT_OPENING_EN = re.compile(rf"\b(?:{_FROM_NOW_EN})\b|^\W*(?:{_FREQUENCY_EN})\b", re.I)
+_HABIT_ANYWHERE_EN = re.compile(rf"\b(?:{_FROM_NOW_EN}|{_FREQUENCY_EN}|{_QUANTIFIED_EN})\b", re.I)
+_FROM_NOW_ZH = "以后|今后|往后|从今往后|从现在起|从现在开始|从今天起"
+_QUANTIFIED_ZH = "凡是|每次|每当|一律"
+_HABIT_OPENING_ZH = re.compile(f"^(?:{_FROM_NOW_ZH}|{_QUANTIFIED_ZH})")
+_HABIT_ANYWHERE_ZH = re.compile(f"{_FROM_NOW_ZH}|{_QUANTIFIED_ZH}")
 
 
-def _standing(sentence: str) -> bool:
-    if _HAS_CJK.search(sentence):
-        return bool(_STANDING_ZH.match(_zh_body(sentence)[1]))
-    return bool(_STANDING_EN.search(_LEAD_IN.sub("", _clean(sentence))))
+def habitual(text: str, scope: str = OPENING) -> bool:
+    """Whether ``text`` is said under a habitual frame (see the comment above): ``OPENING``, the
+    frame governs the sentence, so an order in it is a standing rule and no act now; ``ANYWHERE``,
+    a frame or a quantifier over occasions anywhere in it (a rule for every later reply)."""
+    if scope == ANYWHERE:
+        return bool(_HABIT_ANYWHERE_EN.search(text) or _HABIT_ANYWHERE_ZH.search(text))
+    if _HAS_CJK.search(text):
+        return bool(_HABIT_OPENING_ZH.match(_zh_body(text)[1]))
+    return bool(_HABIT_OPENING_EN.search(_LEAD_IN.sub("", _clean(text))))
 
 
 def act(sentence: str) -> str:
     """REQUEST, QUESTION or STATEMENT for one sentence."""
     found = _act(sentence)
-    return STATEMENT if found == REQUEST and _standing(sentence) else found
+    return STATEMENT if found == REQUEST and habitual(sentence) else found
 
 
 def _act(sentence: str) -> str:
@@ -1289,7 +1311,7 @@ def _acts(text: str) -> tuple[str, ...]:
         found = act(sentence)
         out.append(found)
         clauses = _clauses(sentence)
-        standing = _standing(sentence)  # its clauses are under the habitual frame too
+        standing = habitual(sentence)  # its clauses are under the habitual frame too
         if found != REQUEST and not standing and not about_talk(sentence) and any(map(_clause_request, clauses)):
             out.append(REQUEST)
         elif found == REQUEST and any(j not in (",", "，", "head,") and act(c) == QUESTION for j, c in clauses):
