@@ -750,28 +750,12 @@ def undated_unless_listed(request: str, tools: list[ToolSpec] | None) -> str:
 
 # ---------------------------------------------------------------- answers from the person's own words
 
-# A question about what the person committed to someone: a verb of committing with the person as
-# its subject ("what did I promise Dr Fenwick", "what was it I said I'd do for Rosalind", 我答应
-# 孙丽娟什么事来着, 我之前答应罗会长啥事). The verbs of committing are a closed class in both languages.
-_ASKS_PROMISED = re.compile(
-    r"\b(?:i|we)\s+(?:\w+\s+){0,2}?(?:promis\w*|said|told|agreed|committed|offered|owe)\b"
-    r"|(?:我|我们)(?:之前|上次|刚才|前面|那天)?(?:答应|承诺|保证|许诺|说好|讲好)",
-    re.I,
-)
-# Chinese: the one committed to stands between the verb and the question word (答应罗会长啥事).
-_ZH_PROMISED_TO = re.compile(r"(?:答应|承诺|保证|许诺)[了过]?\s*(?P<who>[^\s，,。？?了过]{1,8}?)\s*(?:啥|什么|哪)")
-# The person committing in a statement: a first-person future, or a verb of committing.
-_COMMITS = re.compile(
-    r"\b(?:i'll|i’ll|i'd|i’d|i will|i would|i'm going to|i am going to|we'll|we'd|we will|promised|agreed|committed)\b"
-    r"|答应|承诺|保证|许诺|说好|讲好",
-    re.I,
-)
-
 
 def promised_answer(request: str, said: list[str]) -> str:
     """kept's answer to "what did I promise X?" from the person's own words: the sentences of
-    their messages (``said``, oldest first) that name X and commit them (a first-person future
-    or a verb of committing, or memory.text.commitments' reading), quoted, the latest last; ""
+    their messages (``said``, oldest first) that name X and commit them (memory.text.commitments
+    ``commits``: a first-person future, a verb of committing, or a commitment it reads), quoted,
+    the latest last; ""
     when the question is of another shape, names no one, or no such sentence was said.
 
     The 0.5B model answered these with a date, a question back or "Sure! Here's how…" though
@@ -780,16 +764,16 @@ def promised_answer(request: str, said: list[str]) -> str:
     it holds for any promise and any name, in either language."""
     from memory.text import people
     from memory.text.acts import sentences
-    from memory.text.commitments import own
+    from memory.text.commitments import asks_what_was_committed, commits, committed_to
 
-    if not is_question(request) or is_request(request) or not _ASKS_PROMISED.search(request):
+    # Which questions ask it, and which sentences say a commitment: memory.text.commitments' reading.
+    if not asks_what_was_committed(request):
         return ""
     from memory.recall import store_names
 
     whom = people.named(request)
-    zh = _ZH_PROMISED_TO.search(request)
-    if zh:
-        whom.append(zh.group("who"))
+    if committed_to(request):
+        whom.append(committed_to(request))
     # A name the person's messages write as one, wherever the question puts it ("Grace那边我答应了什么?").
     names = set(store_names(said))
     whom += [w for w in re.findall(r"[A-Za-z][A-Za-z'-]+", request) if set(words.tokens(w)) & names and w not in whom]
@@ -804,7 +788,7 @@ def promised_answer(request: str, said: list[str]) -> str:
             sentence = message[a:b].strip()
             if sentence in found or is_question(sentence) or not any(_names(sentence, w) for w in whom):
                 continue
-            if _COMMITS.search(sentence) or own(sentence):
+            if commits(sentence):
                 found.append(sentence)
     if not found:
         return ""
