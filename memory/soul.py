@@ -304,6 +304,29 @@ def _base_verb(word: str) -> bool:
     return w not in _NOT_A_BASE_VERB and w in getAllLemmas(w).get("VERB", ())
 
 
+# A taste of the person's own, in the first person ("I hate small talk", "I'd rather have the long
+# explanation", 我这人不喜欢客套, 我看不惯 am/pm): told to their assistant, it is said to kept when it is
+# about a kind of treatment (the meaning reading decides that). The verbs of liking, disliking and
+# preferring are a closed class of both languages; a third party's taste (他喜欢看表格) and a
+# particular text are left out by the reading's other marks.
+_PREFERS = re.compile(
+    r"\b(?:i|i'm|i am)\s+(?:\w+\s+){0,2}?(?:like|love|hate|prefer|dislike|detest|can't\s+stand|cannot\s+stand|enjoy)\b"
+    r"|\bi(?:'d|\s+would)\s+(?:much\s+)?(?:rather|prefer|like|love|appreciate)\b",
+    re.I,
+)
+_PREFERS_ZH = re.compile(
+    "我(?:这人|这个人|个人|本人)?(?:比较|最|很|特别|真的|一向|向来|从来|一直)?(?:不|不太|很不)?(?:喜欢|爱|讨厌|受不了|看不惯|烦|习惯|偏好)"
+)
+
+
+def _prefers(sentence: str) -> bool:
+    """A taste the person states (not asks about: "how do I like my notes formatted?" asks)."""
+    from memory.text.acts import is_question
+
+    s = sentence.replace("’", "'")
+    return bool(_PREFERS_ZH.search(s) if has_cjk(s) else _PREFERS.search(s)) and not is_question(s)
+
+
 def bidden(clause: str) -> bool:
     """Whether ``clause`` is said to kept by its mood alone: an imperative, "please", a standing rule
     (English), or a Chinese request particle."""
@@ -445,6 +468,8 @@ def treatment_reading(sentence: str) -> tuple[str, str, float]:
     # when they work on no particular text or person.
     clauses = [c for c in (re.split(r"[，,。；;]", s) if cjk else _CLAUSES.split(s)) if c and c.strip()]
     moods = [c for c in clauses if bidden(c) and not _particular(c, s) and not _THIS_TEXT.search(c)]
+    if not pronoun and not moods and _prefers(s) and not _particular(s, s) and not _THIS_TEXT.search(s):
+        moods = [s]  # the person's own taste, told to their assistant: near a kind, it is about kept
     if not pronoun and not moods:
         return "", "not addressed", 0.0
     if pronoun and _THIS_TEXT.search(s):
