@@ -201,12 +201,19 @@ def test_a_message_that_lost_the_time_it_was_to_carry_gets_the_requests_words():
     assert zh.calls[0].arguments["body"] == "样品周三下午两点到。"
 
 
-def test_a_chinese_message_dictated_after_a_verb_of_saying_keeps_its_values():
-    # "…发个消息，跟她说 X" / "…message, 说 X": X is the message, as after a colon.
+def test_a_message_dictated_after_a_verb_of_saying_keeps_its_values():
+    # "…发个消息，跟她说 X", "…message, 说 X", "message Bo and tell her X": X is the message, as after a colon.
     out = _screen("给仓库的吴敏发个消息，跟她说货车周四早上八点到。", "send_message", to="吴敏", body="你好，谢谢你！")
     assert out.calls[0].arguments["body"] == "货车周四早上八点到。"
     out = _screen("发个 message 给 Dara, 说 demo 改到周五下午 4 点。", "send_message", to="Dara", body="Hi Dara!")
     assert out.calls[0].arguments["body"] == "Demo 改到周五下午 4 点。"
+    out = _screen(
+        "Message Bo Lind and tell her the scaffold comes down on Monday at 7am.",
+        "send_message",
+        to="Bo Lind",
+        body="Hi!",
+    )
+    assert out.calls[0].arguments["body"] == "The scaffold comes down on Monday at 7am."
     kept = {"to": "吴敏", "body": "货车周四上午8点到。"}
     out = _screen("给仓库的吴敏发个消息，跟她说货车周四早上八点到。", "send_message", **kept)
     assert out.calls[0].arguments == kept  # the same values in other words stay

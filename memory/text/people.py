@@ -86,6 +86,13 @@ _SAID_ZH = re.compile(
 )
 
 
+# English joins the telling to the sending: "message Hannah and tell her the keg is late", "text
+# Sunita and let her know (that) …": what follows the verb of telling and its pronoun is the message.
+_TELL_JOINED = re.compile(
+    r"^(?:(?!\band\b).){1,60}?\b(?:and|then)\s+(?:tell|let)\s+(?:her|him|them)\s+(?:know\s+)?(?:that\s+)?", re.I
+)
+
+
 def material(text: str) -> str:
     """What a request to send a message says the message is: the quotation, or what follows
     its colon or "that" in its head's place ("Tell Ana that the launch moved" -> "the launch
@@ -98,8 +105,8 @@ def material(text: str) -> str:
     if m and m.start() in (len(before), len(before.rstrip())):
         return text[m.end() :].strip()
     # (an English marker elsewhere is inside the message: a later "that" is no head's end)
-    zh = _SAID_ZH.search(text) if words.has_cjk(text) else None
-    return text[zh.end() :].strip() if zh and text[zh.end() :].strip() else ""
+    said = _SAID_ZH.search(text) if words.has_cjk(text) else _TELL_JOINED.search(text)
+    return text[said.end() :].strip() if said and text[said.end() :].strip() else ""
 
 
 def named(text: str, known: AbstractSet[str] = frozenset()) -> list[str]:
