@@ -25,7 +25,14 @@ from typing import Any
 from agent.models.base import Message, Model, Response, ToolSpec, Usage
 from agent.models.calls import call_model
 from memory.text import words
-from memory.text.acts import about_the_person, asks_for_help, asks_how_addressed, is_question, is_request
+from memory.text.acts import (
+    about_the_person,
+    asks_for_help,
+    asks_how_addressed,
+    asks_to_act,
+    is_question,
+    is_request,
+)
 
 # Tools named like these only look things up; every other tool acts.
 READING = ("list_", "search_", "get_", "find_")
@@ -429,21 +436,30 @@ def request_alone(convo: list[Message], request: str) -> list[Message]:
     return [Message("user", request)] + convo[last_user + 1 :]
 
 
-def acknowledgement(statement: str, today: date) -> str:
+# kept has no tool that reminds: said plainly, so "noted" promises nothing it cannot do.
+NO_REMINDERS = "I can't send reminders, but it's kept: ask me about it any time."
+NO_REMINDERS_ZH = "我没法主动提醒你，但已经记下了，随时可以问我。"
+
+
+def acknowledgement(statement: str, today: date, reminder: bool = False) -> str:
     """kept's own reply to a statement: noted, with the days it names worked out.
 
     The 0.5B model's replies to statements were copies of the message, of
     MEMORY, or inventions ("Please call me on Tuesday 2026-12-01 at 12:00");
     a statement asks for nothing, and what it says is kept for the write pass.
+    ``reminder``: the message asks to be reminded or held to something, which
+    no tool of kept's does; the reply says so.
     """
     from memory.text import dates
 
     found = [(said, span.start) for _, _, said, span in dates.find(statement, today) if span.start == span.end]
     if words.has_cjk(statement):
         days = "，".join(f"{said}：{day.month}月{day.day}日" for said, day in found)
+        if reminder:
+            return "好的" + (f"（{days}）" if days else "") + "。" + NO_REMINDERS_ZH
         return "好的，记下了" + (f"（{days}）" if days else "") + "。"
     days = "; ".join(f"{said}: {day:%a} {day.day} {day:%b}" for said, day in found)
-    return "Noted" + (f" ({days})" if days else "") + "."
+    return "Noted" + (f" ({days})" if days else "") + "." + (" " + NO_REMINDERS if reminder else "")
 
 
 def unknown_to_kept(request: str, known: list[str], tools: list[ToolSpec] | None) -> bool:
@@ -734,28 +750,12 @@ def undated_unless_listed(request: str, tools: list[ToolSpec] | None) -> str:
 
 # ---------------------------------------------------------------- answers from the person's own words
 
-# A question about what the person committed to someone: a verb of committing with the person as
-# its subject ("what did I promise Dr Fenwick", "what was it I said I'd do for Rosalind", 我答应
-# 孙丽娟什么事来着, 我之前答应罗会长啥事). The verbs of committing are a closed class in both languages.
-_ASKS_PROMISED = re.compile(
-    r"\b(?:i|we)\s+(?:\w+\s+){0,2}?(?:promis\w*|said|told|agreed|committed|offered|owe)\b"
-    r"|(?:我|我们)(?:之前|上次|刚才|前面|那天)?(?:答应|承诺|保证|许诺|说好|讲好)",
-    re.I,
-)
-# Chinese: the one committed to stands between the verb and the question word (答应罗会长啥事).
-_ZH_PROMISED_TO = re.compile(r"(?:答应|承诺|保证|许诺)[了过]?\s*(?P<who>[^\s，,。？?了过]{1,8}?)\s*(?:啥|什么|哪)")
-# The person committing in a statement: a first-person future, or a verb of committing.
-_COMMITS = re.compile(
-    r"\b(?:i'll|i’ll|i'd|i’d|i will|i would|i'm going to|i am going to|we'll|we'd|we will|promised|agreed|committed)\b"
-    r"|答应|承诺|保证|许诺|说好|讲好",
-    re.I,
-)
-
 
 def promised_answer(request: str, said: list[str]) -> str:
     """kept's answer to "what did I promise X?" from the person's own words: the sentences of
-    their messages (``said``, oldest first) that name X and commit them (a first-person future
-    or a verb of committing, or memory.text.commitments' reading), quoted, the latest last; ""
+    their messages (``said``, oldest first) that name X and commit them (memory.text.commitments
+    ``commits``: a first-person future, a verb of committing, or a commitment it reads), quoted,
+    the latest last; ""
     when the question is of another shape, names no one, or no such sentence was said.
 
     The 0.5B model answered these with a date, a question back or "Sure! Here's how…" though
@@ -764,16 +764,16 @@ def promised_answer(request: str, said: list[str]) -> str:
     it holds for any promise and any name, in either language."""
     from memory.text import people
     from memory.text.acts import sentences
-    from memory.text.commitments import own
+    from memory.text.commitments import asks_what_was_committed, commits, committed_to
 
-    if not is_question(request) or is_request(request) or not _ASKS_PROMISED.search(request):
+    # Which questions ask it, and which sentences say a commitment: memory.text.commitments' reading.
+    if not asks_what_was_committed(request):
         return ""
     from memory.recall import store_names
 
     whom = people.named(request)
-    zh = _ZH_PROMISED_TO.search(request)
-    if zh:
-        whom.append(zh.group("who"))
+    if committed_to(request):
+        whom.append(committed_to(request))
     # A name the person's messages write as one, wherever the question puts it ("Grace那边我答应了什么?").
     names = set(store_names(said))
     whom += [w for w in re.findall(r"[A-Za-z][A-Za-z'-]+", request) if set(words.tokens(w)) & names and w not in whom]
@@ -788,7 +788,7 @@ def promised_answer(request: str, said: list[str]) -> str:
             sentence = message[a:b].strip()
             if sentence in found or is_question(sentence) or not any(_names(sentence, w) for w in whom):
                 continue
-            if _COMMITS.search(sentence) or own(sentence):
+            if commits(sentence):
                 found.append(sentence)
     if not found:
         return ""
@@ -888,7 +888,8 @@ def checked_call(
     generations, ``{"from_code": reason}`` for a reply kept wrote without the
     model, else ``{}``. The history leaves both kinds out (agent/context.py).
 
-    Acting calls are dropped when the person's message is no request to act.
+    Acting calls are dropped when the person's message is no request to act on someone or
+    something (``memory.text.acts.asks_to_act``: "remind me to…" asks for none).
     For a model whose choices say so (the embedded one), a round whose calls
     all acted ends the turn with kept's own sentences about their results. A
     text reply that fails ``check`` is generated again once with the model's
@@ -898,7 +899,8 @@ def checked_call(
     passed: a withdrawn claim is never on the screen.
 
     ``known``: the texts memory put in the prompt. For a model whose choices
-    say so, a statement is acknowledged in code (``acknowledgement``), a
+    say so, a statement, or a request only to be reminded or held to something, is
+    acknowledged in code (``acknowledgement``), a
     question nothing known can answer is answered "I don't know" in code
     (``unknown_to_kept``), and a request to act is shown alone
     (``request_alone``).
@@ -910,10 +912,12 @@ def checked_call(
         choices.statements_in_code
         and not done
         and not is_question(request)
-        and not is_request(request)
+        and not asks_to_act(request)
         and not asks_for_help(request)
     ):
-        return _in_code(model, acknowledgement(request, today or date.today()), "a statement", on_text)
+        reminder = is_request(request)  # and asks for no act: a reminder, no tool does it
+        why = "a request only to be reminded" if reminder else "a statement"
+        return _in_code(model, acknowledgement(request, today or date.today(), reminder), why, on_text)
     if choices.answers_from_store and not done:
         db = kwargs.get("db")
         if db is not None and asks_how_addressed(request):
@@ -965,7 +969,9 @@ def checked_call(
         if all(acts(c.name) for c in last_round):
             # Stored as kept's own line: shown to the model, it was copied as a reply to later questions.
             return _in_code(model, confirmations(last_round), "a confirmation from the tool results", on_text)
-    request_to_act = not choices.calls_need_request or is_request(request)
+    # An acting call needs a request to act on someone or something: "remind me to call the bank"
+    # asks kept to hold the person to their own doing, which no tool does (memory.text.acts).
+    request_to_act = not choices.calls_need_request or asks_to_act(request)
     hold = choices.hold_reply
     shown = None if hold else on_text
     failed = ""

@@ -8,8 +8,9 @@ in the prompt, the conversation) and:
 
 - drops a call whose tool is unknown, whose required values are missing or
   appear nowhere in the request, the conversation or memory, or that acts
-  when the request only asks a question (memory.text.acts decides: "Can you
-  send…?" acts, "Did I send…?" asks);
+  when the request only asks a question or only asks to be reminded of the
+  person's own doing (memory.text.acts decides: "Can you send…?" acts, "Did
+  I send…?" asks, "Remind me to send…" asks for no act);
 - reads the day and time the request names with memory.text.dates. It never
   puts a parse it could not make unambiguously in place of the model's
   value: when the model's value means the same moment it stays; when it
@@ -46,7 +47,7 @@ from zoneinfo import ZoneInfo
 
 from agent.models.base import Message, ToolCall, ToolSpec
 from memory.text import dates, people, tokens
-from memory.text.acts import asks_only
+from memory.text.acts import asks_for_the_speaker, asks_only
 from memory.text.overlap import content_words
 
 log = logging.getLogger("kept.screen")
@@ -190,6 +191,9 @@ def guard(calls: list[ToolCall], tools: list[ToolSpec], ev: Evidence) -> tuple[l
     kept: list[ToolCall] = []
     notes: list[Note] = []
     question = asks_only(ev.request)
+    # "Remind me to call the bank Friday", 你帮我记着: kept is asked to hold the person to their own
+    # doing, not to act on anyone (memory.text.acts.asks_to_act); no tool does that.
+    reminder = not question and asks_for_the_speaker(ev.request)
     for call in calls:
         spec = specs.get(call.name)
         if spec is None:
@@ -197,6 +201,9 @@ def guard(calls: list[ToolCall], tools: list[ToolSpec], ev: Evidence) -> tuple[l
             continue
         if question and not call.name.startswith(READING):
             notes.append(Note(call.name, "dropped", "it acts, and the request only asks a question"))
+            continue
+        if reminder and not call.name.startswith(READING):
+            notes.append(Note(call.name, "dropped", "it acts, and the request only asks to be reminded"))
             continue
         props = spec.parameters.get("properties", {})
         required = spec.parameters.get("required", [])

@@ -258,21 +258,22 @@ _OPENER = re.compile(
     r"^(?:(?:and|also|but|so|then|just|please|pls|plz|kindly|oh|btw|ok|okay|honestly|now)\b[\s,]*)+", re.I
 )
 _PLEASE = re.compile(r"\b(?:please|pls|plz)\b", re.I)
-_STANDING = re.compile(
-    r"\b(?:from\s+(?:now|here)\s+on|going\s+forward|in\s+future|always|never|whenever|when\s+(?:you|I)|"
-    r"(?:every|each|any|per)\s+(?!(?:morning|afternoon|evening|night|day|week|month|quarter|year|hour|weekend|"
-    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day)s?\b)\w+|anything|everything)\b",
-    re.I,
-)
-# ("every morning", "each Friday" repeat a task in time; they are no rule for kept's replies.)
 # What a verb takes after it and an adjective does not: an object pronoun, a determiner, a particle.
 _VERB_TAKES = frozenset("it them me us this that these those the a an your my up out down off".split())
 _NOT_A_BASE_VERB = frozenset(("i", "it", "its", "we", "they", "there", "here", "this", "that", "the", "a", "an"))
-# 请 / 麻烦 / 劳驾 are Chinese's "please"; 以后 / 今后 / 每次 / 凡是 / 一律 its standing rule ("from now on",
-# "every time", "whatever", "without exception").
-_BIDS_ZH = re.compile(
-    r"请|麻烦|劳驾|以后|今后|每次|凡是|一律|^(?:[^，,。]{0,4})?(?:别|不要|不用)|(?:吧|就行|就好|就可以)[。！!，,]?$"
-)
+# 请 / 麻烦 / 劳驾 are Chinese's "please"; its standing rule (以后 / 今后 / 每次 / 凡是 / 一律: "from now on",
+# "every time", "whatever", "without exception") is memory.text.acts.habitual's, as the English one is.
+_BIDS_ZH = re.compile(r"请|麻烦|劳驾|^(?:[^，,。]{0,4})?(?:别|不要|不用)|(?:吧|就行|就好|就可以)[。！!，,]?$")
+
+
+def _standing(text: str) -> bool:
+    """A habitual frame or a quantifier over occasions anywhere in ``text`` (memory.text.acts.habitual,
+    its ``ANYWHERE`` scope): a rule for every later reply is said to the one who replies."""
+    from memory.text.acts import ANYWHERE, habitual
+
+    return habitual(text, ANYWHERE)
+
+
 # A particular text or person the clause works on, when nothing else says it is addressed: a determiner
 # or a possessive before a noun ("the quarterly report", "our VP"), a name ("Send Ana…", "README"),
 # a file. A standing rule overrides the determiner ("number the steps" for any how-to).
@@ -303,13 +304,36 @@ def _base_verb(word: str) -> bool:
     return w not in _NOT_A_BASE_VERB and w in getAllLemmas(w).get("VERB", ())
 
 
+# A taste of the person's own, in the first person ("I hate small talk", "I'd rather have the long
+# explanation", 我这人不喜欢客套, 我看不惯 am/pm): told to their assistant, it is said to kept when it is
+# about a kind of treatment (the meaning reading decides that). The verbs of liking, disliking and
+# preferring are a closed class of both languages; a third party's taste (他喜欢看表格) and a
+# particular text are left out by the reading's other marks.
+_PREFERS = re.compile(
+    r"\b(?:i|i'm|i am)\s+(?:\w+\s+){0,2}?(?:like|love|hate|prefer|dislike|detest|can't\s+stand|cannot\s+stand|enjoy)\b"
+    r"|\bi(?:'d|\s+would)\s+(?:much\s+)?(?:rather|prefer|like|love|appreciate)\b",
+    re.I,
+)
+_PREFERS_ZH = re.compile(
+    "我(?:这人|这个人|个人|本人)?(?:比较|最|很|特别|真的|一向|向来|从来|一直)?(?:不|不太|很不)?(?:喜欢|爱|讨厌|受不了|看不惯|烦|习惯|偏好)"
+)
+
+
+def _prefers(sentence: str) -> bool:
+    """A taste the person states (not asks about: "how do I like my notes formatted?" asks)."""
+    from memory.text.acts import is_question
+
+    s = sentence.replace("’", "'")
+    return bool(_PREFERS_ZH.search(s) if has_cjk(s) else _PREFERS.search(s)) and not is_question(s)
+
+
 def bidden(clause: str) -> bool:
     """Whether ``clause`` is said to kept by its mood alone: an imperative, "please", a standing rule
     (English), or a Chinese request particle."""
     c = clause.strip()
     if has_cjk(c):
-        return bool(_BIDS_ZH.search(c))
-    if _PLEASE.search(c) or _STANDING.search(c):
+        return bool(_BIDS_ZH.search(c)) or _standing(c)
+    if _PLEASE.search(c) or _standing(c):
         return True
     body = _OPENER.sub("", c)
     words = re.findall(r"[A-Za-z][\w'’-]*", body)
@@ -356,7 +380,7 @@ def _particular(clause: str, sentence: str) -> bool:
             return True
     if _FILE.search(c) or _NUMBERED.search(c):
         return True
-    return bool(_DETERMINED.search(c)) and not _STANDING.search(sentence)
+    return bool(_DETERMINED.search(c)) and not _standing(sentence)
 
 
 def _as_form(clause: str) -> bool:
@@ -444,6 +468,8 @@ def treatment_reading(sentence: str) -> tuple[str, str, float]:
     # when they work on no particular text or person.
     clauses = [c for c in (re.split(r"[，,。；;]", s) if cjk else _CLAUSES.split(s)) if c and c.strip()]
     moods = [c for c in clauses if bidden(c) and not _particular(c, s) and not _THIS_TEXT.search(c)]
+    if not pronoun and not moods and _prefers(s) and not _particular(s, s) and not _THIS_TEXT.search(s):
+        moods = [s]  # the person's own taste, told to their assistant: near a kind, it is about kept
     if not pronoun and not moods:
         return "", "not addressed", 0.0
     if pronoun and _THIS_TEXT.search(s):
@@ -455,13 +481,13 @@ def treatment_reading(sentence: str) -> tuple[str, str, float]:
     said_to = moods + ([] if _THIS_TEXT.search(s) else [c for c in clauses if _ADDRESSED.search(c)])
     # A form as the manner of one imperative ("explain in two sentences what a courier does") shapes
     # that one answer: a rule for kept's text is said as a standing rule or to the person ("for me").
-    as_form = said_to if (pronoun or _STANDING.search(s)) else []
+    as_form = said_to if (pronoun or _standing(s)) else []
     # And a form worked on by a clause said as a standing rule ("for any how-to stuff, number the
     # steps"): a rule for every text of that kind is a rule for kept's replies.
     if (
         any(_as_form(c) and not _particular(c, s) for c in as_form if not has_cjk(c))
         or any(_FORM_HEAD.match(_OPENER.sub("", c.strip())) for c in moods if not has_cjk(c))
-        or (_STANDING.search(s) and any(re.search(rf"\b{_UNIT}\b", c, re.I) for c in moods if not has_cjk(c)))
+        or (_standing(s) and any(re.search(rf"\b{_UNIT}\b", c, re.I) for c in moods if not has_cjk(c)))
     ):
         return "format", BY_FORM, 1.0
     if not (meaning.enabled() and meaning.available()):

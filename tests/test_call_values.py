@@ -121,8 +121,24 @@ def test_a_right_call_is_left_alone():
     )
     assert out.calls[0].arguments == arguments and out.notes == []
     task = {"assignee": "me", "title": "Ring the Pearson account", "due": "tomorrow"}
-    out = _screen("Remind me to ring the Pearson account tomorrow.", "assign_task", **task)
+    out = _screen("Add a task for me to ring the Pearson account tomorrow.", "assign_task", **task)
     assert out.calls[0].arguments == task and out.notes == []
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "Remind me to ring the Pearson account tomorrow.",
+        "Could you nudge me about it on Friday?",
+        "周四记得提醒我给 Pearson 打电话。",
+        "这事你帮我记着，到时候催我一下。",
+    ],
+)
+def test_a_call_on_a_request_only_to_be_reminded_is_dropped(request_text):
+    # kept has no reminder tool: a task or a message for "remind me…" is no act the person asked for.
+    task = {"assignee": "me", "title": "Ring the Pearson account", "due": "tomorrow"}
+    out = _screen(request_text, "assign_task", **task)
+    assert out.calls == [] and [n.action for n in out.notes] == ["dropped"]
 
 
 def test_a_value_the_person_did_not_say_is_not_invented():
@@ -183,6 +199,24 @@ def test_a_message_that_lost_the_time_it_was_to_carry_gets_the_requests_words():
     assert out.calls[0].arguments == kept  # the same values in the model's own words stay
     zh = _screen("给孙丽发个消息：样品周三下午两点到。", "send_message", to="孙丽", body="样品到了。")
     assert zh.calls[0].arguments["body"] == "样品周三下午两点到。"
+
+
+def test_a_message_dictated_after_a_verb_of_saying_keeps_its_values():
+    # "…发个消息，跟她说 X", "…message, 说 X", "message Bo and tell her X": X is the message, as after a colon.
+    out = _screen("给仓库的吴敏发个消息，跟她说货车周四早上八点到。", "send_message", to="吴敏", body="你好，谢谢你！")
+    assert out.calls[0].arguments["body"] == "货车周四早上八点到。"
+    out = _screen("发个 message 给 Dara, 说 demo 改到周五下午 4 点。", "send_message", to="Dara", body="Hi Dara!")
+    assert out.calls[0].arguments["body"] == "Demo 改到周五下午 4 点。"
+    out = _screen(
+        "Message Bo Lind and tell her the scaffold comes down on Monday at 7am.",
+        "send_message",
+        to="Bo Lind",
+        body="Hi!",
+    )
+    assert out.calls[0].arguments["body"] == "The scaffold comes down on Monday at 7am."
+    kept = {"to": "吴敏", "body": "货车周四上午8点到。"}
+    out = _screen("给仓库的吴敏发个消息，跟她说货车周四早上八点到。", "send_message", **kept)
+    assert out.calls[0].arguments == kept  # the same values in other words stay
 
 
 def test_a_chinese_name_cut_with_its_neighbour_is_the_name():

@@ -627,3 +627,31 @@ def test_with_a_closing_message_the_hosted_path_still_asks_and_accepts_what_the_
     model.assert_complete()
     assert [n.what for n in plan.new] == ["send Lena the invoice"] and plan.rejected == []
     assert [c.promise_id for c in plan.closures] == [p.id]
+
+
+# --- a question about a commitment, and a sentence that says one (memory.text.commitments) -------
+
+
+def test_a_question_about_what_the_person_committed_to_is_read_by_the_verbs_of_committing():
+    from memory.text.commitments import asks_what_was_committed, committed_to
+
+    for question in (
+        "What did I promise the landlord?",
+        "what was it we agreed with Moana?",
+        "我之前答应老郑啥事来着？",
+    ):
+        assert asks_what_was_committed(question), question
+    assert committed_to("我之前答应老郑啥事来着？") == "老郑"
+    assert not asks_what_was_committed("What did Moana promise?")  # someone else's promise
+    assert not asks_what_was_committed("I promised Moana the lease.")  # no question
+    assert not asks_what_was_committed("Can you tell Moana what I promised?")  # a request
+
+
+def test_a_sentence_says_a_commitment_by_a_verb_a_first_person_future_or_the_reading():
+    from memory.text.commitments import commits
+
+    assert commits("Told Moana I’d send the lease over by Friday.")
+    assert commits("We're going to repaint the hall for Moana.")
+    assert commits("我跟老郑讲好了，周一交钥匙。")
+    assert not commits("Moana sent the lease over.")
+    assert not commits("老郑周一来过了。")

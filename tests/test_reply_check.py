@@ -380,6 +380,40 @@ def test_a_statement_never_books(db):
     assert hosted.requests[1].tools is None
 
 
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Remind me to renew the gym membership on Friday.",
+        "I promised Ola the quote by Thursday. Don't let me forget to send it.",
+        "我答应了物业周五前交停车费，你帮我记着，到时候催我一下。",
+    ],
+)
+def test_a_request_only_to_be_reminded_never_acts(db, said):
+    # kept has no reminder tool: the embedded model is not asked, kept says so in its own words.
+    model = EmbeddedLike([])
+    result = run_turn(session(db, model), said)
+    model.assert_complete()
+    assert result.calls == []
+    assert reply_check.NO_REMINDERS in result.reply or reply_check.NO_REMINDERS_ZH in result.reply
+    assert store.get(db, result.reply_message_id).meta == {"from_code": "a request only to be reminded"}
+    # A model asked anyway (statements not answered in code) has its acting calls dropped.
+    asked = ScriptedModel([tool_call("assign_task", assignee="me", title="Renew the gym"), text("Will do.")])
+    asked.choices = replace(EMBEDDED, statements_in_code=False)
+    result = run_turn(session(db, asked), said)
+    asked.assert_complete()
+    assert result.calls == [] and result.reply == "Will do."
+
+
+def test_a_request_only_to_be_reminded_is_offered_no_tool():
+    from agent.models.base import Message
+    from agent.models.local import cut_prompt
+
+    _, tools = cut_prompt([Message("user", "Remind me to send the deck to Rui by Friday.")], _specs(), EMBEDDED)
+    assert tools is None
+    _, tools = cut_prompt([Message("user", "Remind Rui to send the deck by Friday.")], _specs(), EMBEDDED)
+    assert tools and any(not t.name.startswith(reply_check.READING) for t in tools)
+
+
 def test_after_an_action_the_confirmation_is_built_from_the_result(db):
     model = EmbeddedLike(
         [tool_call("schedule_meeting", title="Atlas launch plan", attendees=["Marco Rossi"], start="tomorrow 14:00")]

@@ -154,3 +154,38 @@ def test_a_format_wish_read_by_its_form_is_taken_without_the_model():
     task = Sorter("a task to do now")
     assert soul.read_wishes(items, task) == {1}
     assert task.asked == []  # only readings by meaning or a naming verb are put to the model
+
+
+@needs_meaning
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "我这人最受不了客套话，直接讲重点。",
+        "I hate small talk and pleasantries.",
+        "Honestly I can't stand chirpy filler in a reply.",
+        "I'd much rather have it blunt.",
+    ],
+)
+def test_the_persons_own_taste_is_said_to_kept(sentence):
+    # Told to their assistant, a taste of the person's is read for a kind (the meaning reading
+    # decides whether it is near one; "chirpy filler" is not, for all-MiniLM).
+    assert soul.treatment_reading(sentence)[1] != "not addressed", sentence
+
+
+@needs_meaning
+def test_the_persons_own_taste_about_talk_is_a_candidate():
+    assert soul.treatment_kind("我这人最受不了客套话，直接讲重点。") == "tone"
+    assert soul.treatment_kind("I hate small talk and pleasantries.") == "tone"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I prefer the aisle seat on long flights.",  # a particular thing
+        "我不喜欢吃香菜。",  # far from every kind
+        "他不喜欢客套话。",  # someone else's taste
+        "How do I like meeting notes formatted?",  # a question about a taste
+    ],
+)
+def test_a_taste_about_anything_else_is_no_candidate(sentence):
+    assert soul.treatment_kind(sentence) == "", sentence

@@ -17,7 +17,10 @@ from memory.text.acts import (
     about_talk,
     about_the_person,
     act,
+    asks_for_the_speaker,
     asks_only,
+    asks_to_act,
+    asks_to_tell,
     is_question,
     is_request,
     self_contained,
@@ -597,6 +600,83 @@ def test_requests_stay_requests(text):
     assert is_request(text), text
 
 
+# --- whom the asked act is for ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # The speaker as the only object, then a time, a thing pointed back at, a that-clause,
+        # or the speaker's own act (a to-infinitive, a bare verb after "let").
+        "Remind me to phone the insurer on Thursday.",
+        "Could you ping us about it next week?",
+        "nudge me Friday",
+        "Please remind me that the car tax is due on the 1st.",
+        "Don't let me forget to return Malik's drill.",
+        "Hey, can you remind me tomorrow morning to chase the roofer?",
+        "Call me at 7am",
+        # Chinese: a pivot verb phrase after 我, a state with no object after 帮我, an attention wish.
+        "下周一记得提醒我续签合同。",
+        "麻烦你到时候催我们把发票寄出去",
+        "这件事你替我记着，到时候叫我一声。",
+        "帮我盯着点，别让我拖到周末。",
+        # Mixed.
+        "Remind me to 给物业打电话 tomorrow.",
+        "Thursday 记得提醒我 to send the deck",
+    ],
+)
+def test_a_request_only_to_be_reminded_asks_no_act(text):
+    assert not asks_to_act(text), text
+
+
+def test_a_reminder_is_still_a_request_but_one_for_the_speaker():
+    # The reading of requests is unchanged (recall, the write pass and the screen rely on it).
+    for text in ("Remind me to phone the insurer on Thursday.", "下周一记得提醒我续签合同。"):
+        assert is_request(text) and asks_for_the_speaker(text), text
+    assert not asks_for_the_speaker("Remind Tomasz to send the invoice.")
+    assert not asks_for_the_speaker("The insurer called.")  # no request at all
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A second object, a person, a thing the speaker is put into, the tool's own noun.
+        "Send me the minutes from Tuesday.",
+        "Book us a table for four at 8.",
+        "Add me to the Thursday planning call.",
+        "Remind Tomasz to send the invoice.",
+        "Put a task on my list: renew the domain by Friday.",
+        "Help me set up a call with Ines tomorrow at 3.",
+        "Remind me to call the bank, and message Dana that I'm late.",
+        "提醒小吴明天交周报。",
+        "帮我提醒一下老周周五开会",
+        "帮我订一下",
+        "帮我给周老师发个消息，说明天不上课。",
+        "请发我一份上个月的报价单",
+        "麻烦转我那封邮件",
+    ],
+)
+def test_a_request_that_acts_on_the_world_still_asks_to_act(text):
+    assert asks_to_act(text), text
+
+
+def test_a_reminder_of_a_message_the_person_will_send_is_no_message():
+    assert asks_to_tell("Tell Priya that the offsite moved to Porto.")
+    assert not asks_to_tell("Remind me to tell Priya that the offsite moved to Porto.")
+
+
+def test_the_promise_in_a_reminder_turn_is_still_the_persons():
+    from memory.text import commitments
+
+    for text in (
+        "我答应了房东，月底前把押金条给他。你帮我记着，到时候催我一下。",
+        "Don't let me forget to send Odile the budget.",
+    ):
+        assert not asks_to_act(text)
+        own = commitments.own(text)
+        assert own and all(c.who == "I" for c in own), text
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -642,6 +722,29 @@ def test_a_standing_rule_under_a_habitual_frame_is_no_act_to_do_now(text):
 
 def test_a_time_clause_with_later_is_no_habitual_frame():
     assert is_request("下班以后帮我订个车")
+
+
+def test_one_habitual_reading_two_scopes():
+    from memory import soul
+    from memory.text.acts import ANYWHERE, OPENING, habitual
+
+    # Governing the sentence: a time adverb of from-now-on anywhere, a frequency adverb or a
+    # Chinese frame opening it.
+    for text in (
+        "Going forward, cc Ines on supplier emails.",
+        "Always send the agenda a day early.",
+        "今后报销单都发给财务",
+    ):
+        assert habitual(text, OPENING) and habitual(text, ANYWHERE), text
+    # A quantifier over occasions inside an order is no frame for the act reading, and is one for a wish.
+    for text in ("Send me anything the auditor sends.", "Book a room for each speaker.", "回复我的时候每次都先说结论"):
+        assert not habitual(text, OPENING) and habitual(text, ANYWHERE), text
+    assert is_request("Send me anything the auditor sends.")
+    # Units of time repeat a task; they are no rule for replies.
+    assert not habitual("Water the plants every morning.", ANYWHERE)
+    assert not habitual("下班以后帮我订个车", OPENING)
+    # soul reads the same frames through it: a Chinese clause said as a rule is said to kept.
+    assert soul.bidden("每次都先说结论") and not soul.bidden("他每天先说结论")
 
 
 def test_names_given_by_a_noun_of_naming_or_by_a_correction():

@@ -483,12 +483,13 @@ class LocalModel:
         arguments stay the model's."""
         if not (self.choices.shape_picks_tool and tools) or not messages or messages[-1].role != "user":
             return None
-        from memory.text.acts import asks_to_tell, is_request
+        from memory.text.acts import asks_to_act, asks_to_tell
 
         request = messages[-1].content
         if asks_to_tell(request):
             return next((t for t in tools if t.name == MESSAGE_TOOL), None)
-        if is_request(request) and deadline_only(request):
+        # "Remind me to send the report by Friday" has a deadline too, but asks for no act.
+        if asks_to_act(request) and deadline_only(request):
             # Every time the request names is a deadline (后天下午五点前搞定, "due tomorrow by 4pm"): the
             # one offered tool that takes a deadline does that (assign_task); the model called
             # list_events or schedule_meeting for these. Over the dev first sessions and
@@ -783,11 +784,12 @@ def cut_prompt(
         return messages, tools
     if choices.pick_tools and not any(m.role == "tool" for m in messages[-1:]):
         request = next((m.content for m in reversed(messages) if m.role == "user"), "")
-        from memory.text.acts import is_question, is_request
+        from memory.text.acts import asks_to_act, is_question
         from memory.text.dates import mentions_time
 
-        if not is_request(request):
-            # A question may need a look-up; a statement needs no tool at all.
+        if not asks_to_act(request):
+            # A question may need a look-up; a statement, or a request only to be reminded of
+            # the person's own doing ("remind me to call the bank"), needs no tool at all.
             tools = _reading(tools) if is_question(request) else None
         elif not mentions_time(request):
             # The screen drops a call whose required time the request does not name: do not offer it.

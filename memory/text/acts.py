@@ -1219,28 +1219,50 @@ _ZH_AFTER_CONSTITUENT = re.compile(
 )
 
 
-# A standing rule: an order under a habitual frame ("from now on", "whenever you list things",
-# "always…", 以后/今后/从现在起/凡是/每次 opening the sentence) says how kept is to do things from
-# now on, not an act to do now ("以后回复我不要用表格", "凡是要列好几项的，麻烦加上编号"): no tool
-# does it; the write pass keeps it as said. The habitual frames are a closed class of both
-# languages (adverbs of time and quantifiers over occasions).
-_STANDING_EN = re.compile(
-    r"\b(?:from\s+now\s+on|going\s+forward|from\s+here\s+on(?:\s+out)?)\b|^(?:\W*)(?:whenever|every\s+time|always|never)\b",
-    re.I,
-)
-_STANDING_ZH = re.compile("^(?:以后|今后|往后|从今往后|从现在起|从现在开始|从今天起|凡是|每次|每当)")
+# A habitual frame: what a sentence says holds from now on or on every occasion of a kind, not
+# once. One closed class of both languages' grammar: adverbs of time from now on ("from now on",
+# "going forward", "in future", 以后/今后/从现在起), adverbs of frequency that open a clause ("always",
+# "never", "whenever", "every time"), and quantifiers over occasions ("every/each/any/per" with a
+# noun that is no unit of time, "anything", "when you…", 凡是/每次/每当/一律).
+# Two scopes, because the two readers ask different things:
+# - ``OPENING`` (memory.text.acts): an order under the frame says how kept is to do things from now
+#   on, not an act to do now ("from now on, number the steps", "以后回复我不要用表格", "凡是要列好几项的，
+#   麻烦加上编号"): no tool does it; the write pass keeps it as said. Here the frame must govern the
+#   sentence: a time adverb anywhere in an English one, a frequency adverb or a Chinese frame opening
+#   it. A quantifier inside an order is no frame: "send me anything Dana sends", "book a room for
+#   each speaker" ask for an act now.
+# - ``ANYWHERE`` (memory.soul): a wish said as a rule for every later reply is said to the one who
+#   replies ("bullet points from here on", "two lines max per reply", 每次都先说结论): the frame and the
+#   quantifiers anywhere in a clause. "every morning", "each Friday" repeat a task in time; they are
+#   no rule for kept's replies, so units of time are left out of the quantifiers.
+OPENING, ANYWHERE = "opening", "anywhere"
+_FROM_NOW_EN = r"from\s+(?:now|here)\s+on(?:\s+out)?|going\s+forward|in\s+(?:the\s+)?future"
+_FREQUENCY_EN = r"whenever|every\s+time|always|never"
+_TIME_UNITS = r"(?:morning|afternoon|evening|night|day|week|month|quarter|year|hour|weekend|(?:mon|tues|wednes|thurs|fri|satur|sun)day)s?"
+_QUANTIFIED_EN = rf"when\s+(?:you|I)|(?:every|each|any|per)\s+(?!{_TIME_UNITS}\b)\w+|anything|everything"
+_HABIT_OPENING_EN = re.compile(rf"\b(?:{_FROM_NOW_EN})\b|^\W*(?:{_FREQUENCY_EN})\b", re.I)
+_HABIT_ANYWHERE_EN = re.compile(rf"\b(?:{_FROM_NOW_EN}|{_FREQUENCY_EN}|{_QUANTIFIED_EN})\b", re.I)
+_FROM_NOW_ZH = "以后|今后|往后|从今往后|从现在起|从现在开始|从今天起"
+_QUANTIFIED_ZH = "凡是|每次|每当|一律"
+_HABIT_OPENING_ZH = re.compile(f"^(?:{_FROM_NOW_ZH}|{_QUANTIFIED_ZH})")
+_HABIT_ANYWHERE_ZH = re.compile(f"{_FROM_NOW_ZH}|{_QUANTIFIED_ZH}")
 
 
-def _standing(sentence: str) -> bool:
-    if _HAS_CJK.search(sentence):
-        return bool(_STANDING_ZH.match(_zh_body(sentence)[1]))
-    return bool(_STANDING_EN.search(_LEAD_IN.sub("", _clean(sentence))))
+def habitual(text: str, scope: str = OPENING) -> bool:
+    """Whether ``text`` is said under a habitual frame (see the comment above): ``OPENING``, the
+    frame governs the sentence, so an order in it is a standing rule and no act now; ``ANYWHERE``,
+    a frame or a quantifier over occasions anywhere in it (a rule for every later reply)."""
+    if scope == ANYWHERE:
+        return bool(_HABIT_ANYWHERE_EN.search(text) or _HABIT_ANYWHERE_ZH.search(text))
+    if _HAS_CJK.search(text):
+        return bool(_HABIT_OPENING_ZH.match(_zh_body(text)[1]))
+    return bool(_HABIT_OPENING_EN.search(_LEAD_IN.sub("", _clean(text))))
 
 
 def act(sentence: str) -> str:
     """REQUEST, QUESTION or STATEMENT for one sentence."""
     found = _act(sentence)
-    return STATEMENT if found == REQUEST and _standing(sentence) else found
+    return STATEMENT if found == REQUEST and habitual(sentence) else found
 
 
 def _act(sentence: str) -> str:
@@ -1289,7 +1311,7 @@ def _acts(text: str) -> tuple[str, ...]:
         found = act(sentence)
         out.append(found)
         clauses = _clauses(sentence)
-        standing = _standing(sentence)  # its clauses are under the habitual frame too
+        standing = habitual(sentence)  # its clauses are under the habitual frame too
         if found != REQUEST and not standing and not about_talk(sentence) and any(map(_clause_request, clauses)):
             out.append(REQUEST)
         elif found == REQUEST and any(j not in (",", "，", "head,") and act(c) == QUESTION for j, c in clauses):
@@ -1358,6 +1380,162 @@ def about_the_person(text: str) -> bool:
 def is_request(text: str) -> bool:
     """Whether ``text`` asks kept to do something (a polite request in question form counts)."""
     return REQUEST in acts(text)
+
+
+# --- whom the asked act is for: someone in the world, or only the person themself -----------
+#
+# kept's acting tools act on third parties and their things: a meeting with people, a message to
+# someone, a task for someone, an item on a list. A request whose asked act has no participant
+# but the speaker asks for kept's attention to the person's own doings, which no tool does:
+# "remind me to call the bank Friday", "nudge us about it tomorrow", "don't let me forget to send
+# Kenji the deck", 周五记得提醒我交房租, 你帮我记着, 别让我忘了给房东打电话. Read by grammar, not by verbs:
+# - the speaker (me/us, 我/我们) as the verb's only object, with nothing after it but a time, a
+#   condition, a thing pointed back at ("about it") or the speaker's OWN act: a to-infinitive or
+#   a bare verb whose subject is the object ("remind me to call…", "let me forget…": object
+#   control), a that-clause, or in Chinese a pivot verb phrase (提醒我交房租, 催我把报告写完, 叫我
+#   早点睡; what follows 我 is a verb or a coverb by jieba's tagger, not a thing given: 发我一份报价);
+# - a verb of help (help me / 帮我 / 替我) is transparent: kept does what follows ("help me book
+#   a room" acts; 帮我记着 does not), and a Chinese verb in the durative (记着, 盯着点) or held (记住)
+#   aspect with no object asks kept to stay in a state, which no tool is.
+# A second object after "me" ("send me the notes", "book me a table"), a person ("remind Dana to…"),
+# a thing the speaker is put into ("add me to the standup") or the tool's own noun ("add a task
+# for me…") leaves the act in the world. The promise inside such a turn is the person's, and the
+# write pass keeps it as before (memory.text.commitments reads "remind me to…" as one): this
+# reading only says that no tool is asked for.
+
+_HELP_ME = re.compile(r"^(?:help|assist)\s+(?:me|us)\s+(?:to\s+)?(?=\w)", re.I)
+_ME_THEN = re.compile(r"^(?P<verb>[a-z][\w'-]*)\s+(?:me|us)\b(?P<after>.*)$", re.I)
+# Words of when that are left after the times are blanked ("on Friday", "first thing tomorrow").
+_WHEN_LEFT = re.compile(
+    r"\b(?:on|at|by|around|about(?=\s*$)|this|next|first\s+thing|again|later|sometime|soon|then|in\s+the|the|day)\b",
+    re.I,
+)
+_ABOUT_THAT = re.compile(r"^(?:about|of|on|re)\s+(?:it|that|this|those|these|them)\b", re.I)
+
+
+def _without_when(text: str) -> str:
+    """``text`` with the days and times it names blanked (memory.text.dates' phrases and quick
+    marks): what is left says who does what."""
+    from datetime import date
+
+    from memory.text import dates
+
+    try:
+        found = dates.find(text, date.today())
+    except dates.DateError:
+        found = []
+    for start, end, _, _ in reversed(found):
+        text = text[:start] + " " + text[end:]
+    return dates.without_times(text)
+
+
+def _en_for_the_speaker(part: str) -> bool:
+
+    s = _LEAD_IN.sub("", _clean(part)).strip()
+    s = _TAG.sub("", s).strip().rstrip("?!. ")
+    lead = _LEADING_CLAUSE.match(s)
+    s = lead.group("rest") if lead else s
+    for frame in _FRAMES:
+        m = frame.match(s)
+        if m:
+            s = m.group("rest")
+            break
+    s = re.sub(r"^(?:(?:please|kindly|just|also|maybe|always|don't|dont|do\s+not|never)\s+)+", "", s, flags=re.I)
+    s = _HELP_ME.sub("", s)
+    me = _ME_THEN.match(s)
+    if not me or "VERB" not in _lemmas(me.group("verb").lower()):
+        return False
+    if _on_the_speaker_only(s):
+        return True  # "hold me to it", "nag me if I slip"
+    after = _CONDITION.sub("", me.group("after"))
+    after = _WHEN_LEFT.sub(" ", _without_when(after)).strip(" ,")
+    if not after or after.lower().startswith("that ") or _ABOUT_THAT.match(after):
+        return True  # "remind me Friday", "remind me that the rent is due", "ping me about it"
+    words = [w.lower() for w in _WORD.findall(after)]
+    verb = words[1] if words[0] == "to" and len(words) > 1 else words[0]
+    if _HAS_CJK.search(verb):
+        return words[0] == "to" and _zh_opens_verb_phrase(after.split(None, 1)[1])  # "remind me to 给妈妈打电话"
+    pos = _lemmas(verb)
+    if verb not in pos.get("VERB", ()):
+        return False  # "add me to the standup", "send me the notes": a thing, not the speaker's act
+    # "remind me to call…": a to-infinitive; "let me forget…": a bare verb, one the lexicon knows
+    # only as a verb (a noun there is a second object: "get me coffee").
+    return words[0] == "to" or set(pos) <= {"VERB", "AUX"}
+
+
+_ZH_FRAME_LEFT = re.compile(
+    "^(?:到时候|到时|那时候|回头|这事|这件事|你|您|请|麻烦你?|记得|一定|千万|务必|要|就|再|也|帮忙|[，,\\s])+"
+)
+_ZH_HELP_ME = re.compile("^(?:帮|替)(?:我|我们)(?:一下)?")
+_ZH_STATE = re.compile(f"^(?:[{_CJK}]{{1,2}}|[A-Za-z]+)\\s*[着住](?:点|些|一点|一下)?[啊吧哦呀嘛哈呢]*$")
+_ZH_PIVOT = re.compile(
+    f"^(?:别|不要|不许|不准)?(?P<verb>(?!帮|替|为|给|跟|和|对|向|把|被|称呼|喊)[{_CJK}]{{1,2}}|[A-Za-z]+)\\s*我(?:们)?\\s*"
+    r"(?:一下|一声)?\s*(?P<rest>.+)$"
+)
+
+
+def _zh_for_the_speaker(part: str) -> bool:
+    body = _without_when(_zh_body(part)[1])
+    for _ in range(3):  # times and frames in any order: 周五早上记得…, 到时候你…
+        body = _ZH_FRAME_LEFT.sub("", body.strip()).strip()
+    body = _ZH_HELP_ME.sub("", body).strip()
+    if not body:
+        return False
+    if _ZH_STATE.match(body) or _ZH_ON_ME_ONLY.match(body):
+        return True
+    pivot = _ZH_PIVOT.match(body)
+    if not pivot:
+        return False
+    rest = pivot.group("rest").strip()
+    if re.match(r"(?:to|that)\s+[a-z]", rest, re.I):
+        return True  # "记得 nudge 我 to send the deck": the English of the same shape
+    return _zh_opens_verb_phrase(rest)
+
+
+def _zh_opens_verb_phrase(text: str) -> bool:
+    """Whether ``text`` opens with a verb phrase (the speaker's own act after a pivot: 交房租, 把报告
+    写完, 给房东打电话, 明天买牛奶) rather than a thing (一份报价, 那封邮件, 结果): jieba's tagger, its
+    dictionary's tag where context made a verb a noun (交房租 is tagged 交/n in context, 交/v alone)."""
+    from memory.text import people
+
+    posseg = people._tagger()
+    table = posseg.dt.word_tag_tab
+    for token in posseg.cut(text):
+        flag = token.flag
+        if flag in ("t", "f", "d", "x") or token.word in ("一下", "一声", "要", "得", "去"):
+            if token.word == "去":
+                return True  # 去 + a verb: the speaker goes and does it
+            continue  # a time and its 前/后, an adverb (早点, 一定), a mark: what follows decides
+        return flag.startswith("v") or flag in ("p", "l") or (table.get(token.word) or "").startswith("v")
+    return False
+
+
+def _for_the_speaker(sentence: str) -> bool:
+    """Whether every part of ``sentence`` that asks kept to act asks only for its attention to
+    the person's own doings (see the comment above). The parts are the sentence's clauses; when
+    none asks on its own ("If I forget, remind me"), the whole sentence is read."""
+    parts = [p for p in re.split(r"\s+[-–—]+\s+|\s*[;；，,、]\s*", sentence) if p.strip()]
+    asking = [p for p in parts if act(p) == REQUEST] or [sentence]
+    # A mixed part is read in both grammars ("Remind me to 给妈妈打电话 tomorrow", "记得 nudge 我…").
+    return all(_HAS_CJK.search(p) and _zh_for_the_speaker(p) or _en_for_the_speaker(p) for p in asking)
+
+
+def asks_to_act(text: str) -> bool:
+    """Whether ``text`` asks kept to act on someone or something besides the person: a request
+    (``is_request``) whose asked act is not only kept's attention to what the person will do
+    themself ("remind me to call the bank", 你帮我记着，到时候催我一下). Only such a request licenses
+    an acting tool (a meeting, a message, a task, a list item)."""
+    for a, b in sentences(text):
+        sentence = text[a:b]
+        if REQUEST in _acts(sentence) and not _for_the_speaker(sentence):
+            return True
+    return False
+
+
+def asks_for_the_speaker(text: str) -> bool:
+    """A request that asks only to remind the person or hold them to their own doings: a request,
+    and no act on anyone else (``asks_to_act``). No tool does it; the promise is the person's."""
+    return is_request(text) and not asks_to_act(text)
 
 
 # Asking leave to act: "ok for Dana to call me at 9?", "is it alright to send it tonight?", "can I
@@ -1478,8 +1656,9 @@ _TELL_ZH = re.compile(
 def asks_to_tell(text: str) -> bool:
     """Whether a request asks kept to tell someone something ("Tell Priya that the offsite moved
     to Porto", "Message Helen Marsh that the report came in", "Email Jana: …", "Send Keeley a
-    message saying…", 给何静发条消息…): a message."""
-    if not is_request(text):
+    message saying…", 给何静发条消息…): a message. "Remind me to tell Priya that…" asks no message:
+    the telling is the person's own (``asks_to_act``)."""
+    if not asks_to_act(text):
         return False
     plain = text.replace("’", "'")
     return bool(_TELL.search(plain) or _TELL_NOUN.search(plain) or _TELL_ZH.search(plain))

@@ -436,6 +436,45 @@ def own(text: str) -> list[Candidate]:
     return [c for c in detect(text) if c.party == OWN]
 
 
+# --- a question about a commitment, and a sentence that says one --------------------------------
+#
+# The verbs of committing are a closed class in both languages (promise, agree, commit; 答应, 承诺,
+# 保证, 许诺, 说好, 讲好). A question asks what the person committed to when the person is the subject
+# of one, or of a verb of saying or owing ("what did I promise Rosalind?", "what was it I said I'd do
+# for Rosalind?", "I owe Ravi what?", 我答应孙丽娟什么事来着, 我之前答应罗会长啥事); a sentence of
+# theirs says a commitment when it has one of these verbs, a first-person future ("I'll", "we're going
+# to") or a commitment ``detect`` reads. reply_check answers the question from such sentences.
+_COMMITTING_EN = r"promised|agreed|committed"
+_COMMITTING_ZH = "答应|承诺|保证|许诺|说好|讲好"
+_ASKS_COMMITTED = re.compile(
+    rf"\b(?:i|we)\s+(?:\w+\s+){{0,2}}?(?:promis\w*|agreed|committed|offered|owe|said|told)\b"
+    rf"|(?:我|我们)(?:之前|上次|刚才|前面|那天)?(?:{_COMMITTING_ZH})",
+    re.I,
+)
+# Chinese: the one committed to stands between the verb and the question word (答应罗会长啥事).
+_ZH_COMMITTED_TO = re.compile(r"(?:答应|承诺|保证|许诺)[了过]?\s*(?P<who>[^\s，,。？?了过]{1,8}?)\s*(?:啥|什么|哪)")
+_SAYS_COMMITTED = re.compile(rf"\b(?:{_COMMITTING_EN})\b|{_COMMITTING_ZH}", re.I)
+_FIRST_FUTURE = re.compile(r"\b(?:i|we) (?:will|would|am going to|are going to)\b", re.I)
+
+
+def asks_what_was_committed(question: str) -> bool:
+    """Whether ``question`` (a real question, no request) asks what the person committed to."""
+    return is_question(question) and not is_request(question) and _ASKS_COMMITTED.search(question) is not None
+
+
+def committed_to(question: str) -> str:
+    """The one a Chinese question about a commitment names between its verb and its question word
+    (我答应罗会长啥事 -> 罗会长), or ""."""
+    m = _ZH_COMMITTED_TO.search(question)
+    return m.group("who") if m else ""
+
+
+def commits(sentence: str) -> bool:
+    """Whether a sentence of the person's says a commitment of theirs: a verb of committing, a
+    first-person future (contractions read: "I'll", "we'd"), or a commitment ``own`` reads."""
+    return bool(_SAYS_COMMITTED.search(sentence) or _FIRST_FUTURE.search(_normal(sentence)) or own(sentence))
+
+
 def tidy(what: str) -> str:
     return what.strip().strip(",，。.!！;；:：").strip()
 

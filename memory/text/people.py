@@ -76,17 +76,37 @@ _SAID = re.compile(r"(?<!\d)[:：](?!\d)\s*|\b(?:that|saying|telling\s+(?:her|hi
 _QUOTED = re.compile(r"[\"“「『](?P<q>[^\"”」』]{2,})[\"”」』]")
 
 
+# Chinese dictates the message after a verb of saying (说, 讲, 告诉 / 通知 + whom) that follows the
+# noun of the message sent, its addressee before it at most ("给谢婷发个消息，跟她说周六…", "发个 message
+# 给小王, 说…"): the grammar of reported speech after the sending frame, a closed class.
+_SAID_ZH = re.compile(
+    r"(?:消息|信息|微信|短信|邮件|message|email|msg)[^，,。；;:：]{0,12}?[，,\s]*"
+    r"(?:(?:跟|和|对|同|给)[^，,。；;说讲]{1,6}?)?(?:说|讲|告诉|通知)(?:她们|他们|她|他)?(?:一下|一声)?[，,：:\s]*",
+    re.I,
+)
+
+
+# English joins the telling to the sending: "message Hannah and tell her the keg is late", "text
+# Sunita and let her know (that) …": what follows the verb of telling and its pronoun is the message.
+_TELL_JOINED = re.compile(
+    r"^(?:(?!\band\b).){1,60}?\b(?:and|then)\s+(?:tell|let)\s+(?:her|him|them)\s+(?:know\s+)?(?:that\s+)?", re.I
+)
+
+
 def material(text: str) -> str:
     """What a request to send a message says the message is: the quotation, or what follows
     its colon or "that" in its head's place ("Tell Ana that the launch moved" -> "the launch
-    moved"); "" when it names none."""
+    moved"), or in Chinese what follows the verb of saying after the message's noun
+    (给谢婷发个消息，跟她说周六的体检车改成九点 -> 周六的体检车改成九点); "" when it names none."""
     quoted = _QUOTED.search(text)
     if quoted:
         return quoted.group("q").strip()
     m, before = _SAID.search(text), head(text)
-    if not m or m.start() not in (len(before), len(before.rstrip())):
-        return ""  # the marker must be where the head ends: a later "that" is inside the message
-    return text[m.end() :].strip()
+    if m and m.start() in (len(before), len(before.rstrip())):
+        return text[m.end() :].strip()
+    # (an English marker elsewhere is inside the message: a later "that" is no head's end)
+    said = _SAID_ZH.search(text) if words.has_cjk(text) else _TELL_JOINED.search(text)
+    return text[said.end() :].strip() if said and text[said.end() :].strip() else ""
 
 
 def named(text: str, known: AbstractSet[str] = frozenset()) -> list[str]:
