@@ -1,0 +1,78 @@
+"""The fitter and the threshold choice of evals/bench/fit_gate.py, on synthetic rows of their own."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from evals.bench import fit_gate
+
+
+def test_the_fitter_recovers_known_weights_on_synthetic_rows():
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(100_000, 3)) * np.array([1.0, 2.0, 0.5]) + np.array([0.0, 1.0, -2.0])
+    true_w, true_b = np.array([1.5, -0.8, 2.0]), 0.4
+    y = (rng.random(100_000) < 1 / (1 + np.exp(-(x @ true_w + true_b)))).astype(float)
+    w, b = fit_gate.fit_logistic(x, y, l2=0.0)
+    assert np.allclose(w, true_w, rtol=0.1)
+    assert abs(b - true_b) < 0.15
+
+
+def test_l2_shrinks_the_weights_and_a_constant_column_gets_none():
+    rng = np.random.default_rng(5)
+    x = np.hstack([rng.normal(size=(300, 1)), np.ones((300, 1))])
+    y = (x[:, 0] + rng.normal(scale=0.5, size=300) > 0).astype(float)
+    loose, _ = fit_gate.fit_logistic(x, y, l2=0.0)
+    tight, _ = fit_gate.fit_logistic(x, y, l2=1000.0)
+    assert abs(tight[0]) < abs(loose[0])
+    assert loose[1] == 0.0
+
+
+def _turn(cls, gold, cands):
+    return {"text": f"{cls} {gold} {len(cands)}", "class": cls, "gold": gold, "kept": [], "turn": [0.0], "cands": cands}
+
+
+def test_decide_brings_candidates_over_the_threshold_best_first_with_their_chain():
+    turn = _turn("answerable", [1], [{"brings": [1, 7], "x": []}, {"brings": [2], "x": []}, {"brings": [3], "x": []}])
+    pc = np.array([0.6, 0.9, 0.1])
+    assert fit_gate.decide(turn, 0.8, pc, tt=0.5, tc=0.5) == [2, 1, 7]
+    assert fit_gate.decide(turn, 0.4, pc, tt=0.5, tc=0.5) == []  # the turn threshold closes it
+    assert fit_gate.decide(turn, 0.8, pc, tt=0.5, tc=0.5, k=1) == [2]
+
+
+def test_thresholds_keep_to_the_leak_rate_of_the_rules_they_are_compared_with():
+    # Two answerable turns whose gold scores 0.9 and 0.4; two leak-class turns whose best
+    # candidate scores 0.5 and 0.2. Kept recall (in "kept") finds one answerable and leaks once.
+    a1 = _turn("answerable", [1], [{"brings": [1], "x": []}])
+    a2 = _turn("answerable", [2], [{"brings": [2], "x": []}])
+    n1 = _turn("absent", [], [{"brings": [3], "x": []}])
+    n2 = _turn("general", [], [{"brings": [4], "x": []}])
+    a1["kept"], n1["kept"] = [1], [3]
+    turns = [a1, a2, n1, n2]
+    probs = [(1.0, np.array([0.9])), (1.0, np.array([0.4])), (1.0, np.array([0.5])), (1.0, np.array([0.2]))]
+    chosen = fit_gate.thresholds(turns, probs)
+    tt, tc, ans, leak = chosen["same-leaks"]
+    assert leak <= 0.5 and ans == 1.0  # at 0.4 < tc <= ... both gold reached, one leak
+    tt, tc, ans, leak = chosen["same-answerable"]
+    assert ans >= 0.5 and leak == 0.0  # 0.5 < tc <= 0.9: one answerable, no leak
+
+
+def test_the_acceptance_step_loads_weights_and_applies_them(tmp_path):
+    import json
+
+    from memory import accept
+
+    path = tmp_path / "w.json"
+    part = {
+        "candidate": {"bias": -2.0, "weights": {"cos": 4.0, "accepted": 3.0}},
+        "turn": {"bias": 0.0, "weights": {"question": 2.0}},
+        "turn_threshold": 0.6,
+        "candidate_threshold": 0.5,
+    }
+    path.write_text(json.dumps({"meaning": part}))
+    model = accept.load("meaning", path)
+    assert model is not None and accept.load("words", path) is None
+    rows = [(0, {"cos": 0.1}), (1, {"cos": 0.2, "accepted": 1.0}), (2, {"cos": 0.8})]
+    # sigmoid(-2 + 0.4) < 0.5; sigmoid(-2 + 0.8 + 3) and sigmoid(-2 + 3.2) > 0.5, the first higher.
+    assert [i for i, _ in model.choose({"question": 1.0}, rows, k=5)] == [1, 2]
+    assert [i for i, _ in model.choose({"question": 1.0}, rows, k=1)] == [1]
+    assert model.choose({"question": 0.0}, rows, k=5) == []  # sigmoid(0) = 0.5 < 0.6: no memory
