@@ -17,10 +17,12 @@ the question's focus vector).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import math
-from collections.abc import Sequence
+import os
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -273,6 +275,27 @@ def vector(row: dict[str, float], names: Sequence[str] = FEATURES) -> list[float
 WEIGHTS = Path(__file__).with_name("accept_weights.json")
 
 
+_switched_off = 0  # callers inside ``hand_rules_only()``
+
+
+def enabled() -> bool:
+    """Whether the fitted step decides (``KEPT_ACCEPT=0``: the hand rules alone, as before)."""
+    if _switched_off:
+        return False
+    return os.environ.get("KEPT_ACCEPT", "1").strip().lower() not in ("0", "false", "no", "off")
+
+
+@contextlib.contextmanager
+def hand_rules_only() -> Iterator[None]:
+    """The fitted step off for the calls inside (a benchmark comparing it with the hand rules)."""
+    global _switched_off
+    _switched_off += 1
+    try:
+        yield
+    finally:
+        _switched_off -= 1
+
+
 @dataclass(frozen=True)
 class Logistic:
     """One logistic model over named signals: a signal it has no weight for counts 0."""
@@ -285,16 +308,23 @@ class Logistic:
         return 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))
 
 
+STACK = ("best_candidate", "second_candidate", "candidate_mass")  # the turn model's reading of the candidates
+
+
 @dataclass(frozen=True)
 class Model:
-    """The fitted acceptance step: a turn gets memory when its turn probability reaches
-    ``turn_threshold``, and then each candidate whose probability reaches
-    ``candidate_threshold``, best first."""
+    """The fitted acceptance step. The candidate model gives each candidate a probability of being
+    a fact the turn needs; the turn model, from the turn's signals and what the candidate model
+    says of its candidates (``STACK``), whether the turn needs memory at all. A turn reaching
+    ``turn_threshold`` gets the candidates reaching ``candidate_threshold``, best first, at most
+    ``cap``; the standing rules the rules' own path brings (``acc_rule``) come as they are, after
+    them (instructions, like the SOUL: the model reading them judges which applies)."""
 
     candidate: Logistic
     turn: Logistic
     turn_threshold: float
     candidate_threshold: float
+    cap: int = 12
 
     @classmethod
     def from_json(cls, found: dict) -> Model:
@@ -303,17 +333,32 @@ class Model:
             Logistic(float(found["turn"]["bias"]), dict(found["turn"]["weights"])),
             float(found["turn_threshold"]),
             float(found["candidate_threshold"]),
+            int(found.get("cap", 12)),
         )
 
     def choose(
         self, turn: dict[str, float], candidates: Sequence[tuple[int, dict[str, float]]], k: int
     ) -> list[tuple[int, float]]:
-        """The candidates accepted, as (index, probability), best first, at most ``k``."""
-        if not candidates or self.turn.probability(turn) < self.turn_threshold:
-            return []
+        """The candidates accepted, as (index, probability): the fitted ones best first, at most
+        ``min(k, cap)``, then the standing rules kept (probability 1)."""
         scored = [(i, self.candidate.probability(row)) for i, row in candidates]
-        kept = [(i, p) for i, p in scored if p >= self.candidate_threshold]
-        return sorted(kept, key=lambda ip: -ip[1])[:k]
+        probs = sorted((p for _, p in scored), reverse=True)
+        reading = dict(turn)
+        reading.update(
+            {
+                STACK[0]: probs[0] if probs else 0.0,
+                STACK[1]: probs[1] if len(probs) > 1 else 0.0,
+                STACK[2]: sum(probs),
+            }
+        )
+        fixed = [i for i, row in candidates if row.get("acc_rule")]
+        if not scored or self.turn.probability(reading) < self.turn_threshold:
+            return [(i, 1.0) for i in fixed]
+        free = [(i, p) for (i, p), (_, row) in zip(scored, candidates, strict=True) if not row.get("acc_rule")]
+        chosen = sorted(
+            [(i, p) for i, p in free if p >= self.candidate_threshold], key=lambda ip: -ip[1]
+        )[: min(k, self.cap)]
+        return chosen + [(i, 1.0) for i in fixed]
 
 
 @functools.cache

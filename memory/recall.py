@@ -138,7 +138,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING
 
-from memory import asked, meaning
+from memory import accept, asked, meaning
 from memory.text import STOP_WORDS, bilingual, has_cjk, query_terms, tokens
 from memory.text.acts import POSSESSIVE as _POSSESSIVE
 from memory.text.acts import asks_leave as _asks_leave
@@ -554,10 +554,42 @@ class _DocsIndex:
         min_relative: float = MIN_RELATIVE,
         min_terms: int = MIN_TERMS,
         fill: int = 0,
+        fitted: bool = False,
+        past: bool = False,
     ) -> list[Match]:
         """What bears on ``query`` (the module's rules); ``fill``: a request about the person's world
         that found something gets up to this many documents in all, the next best filling (facts
-        only: promises and series want the one that matches, the person's messages are quoted few)."""
+        only: promises and series want the one that matches, the person's messages are quoted few).
+        ``fitted``: the fitted acceptance step (rule 8, ``memory.accept``) makes the final decision
+        over the fused ranking's first candidates and what the rules found (facts only); ``past``:
+        the turn asks about the past (a signal of it)."""
+        found = self._rule_match(
+            query, k, rules=rules, min_coverage=min_coverage, min_relative=min_relative, min_terms=min_terms, fill=fill
+        )
+        if not fitted or not self.docs or not accept.enabled():
+            return found
+        model = accept.load("meaning" if meaning.available() else "words")
+        if model is None:
+            return found
+        turn, candidates = accept.rows(self, query, found, past)
+        by_index = {m.index: m for m in found}
+        return [
+            by_index.get(i) or Match(i, round(p, 4), f"fitted: likely needed ({p:.2f})")
+            for i, p in model.choose(turn, candidates, k)
+        ]
+
+    def _rule_match(
+        self,
+        query: str,
+        k: int,
+        *,
+        rules: bool = True,
+        min_coverage: float = MIN_COVERAGE,
+        min_relative: float = MIN_RELATIVE,
+        min_terms: int = MIN_TERMS,
+        fill: int = 0,
+    ) -> list[Match]:
+        """What bears on ``query`` by the hand rules 1-7."""
         text = unquoted(query)
         terms = _terms(text)
         if not terms or not self.docs:
@@ -1145,7 +1177,7 @@ def match(
 
 def recall(query: str, docs: list[str], k: int = 12) -> list[tuple[int, float]]:
     """``match`` as (index, score) pairs: what kept ships, for the benchmarks."""
-    return [(m.index, m.score) for m in _docs_index(docs).match(query, k, fill=FILL_N)]
+    return [(m.index, m.score) for m in _docs_index(docs).match(query, k, fill=FILL_N, fitted=True)]
 
 
 # --- the store's facts --------------------------------------------------------
@@ -1266,7 +1298,7 @@ def recall_facts(db, query: str, k: int = 12) -> list[Recalled]:
     # "changed", "before" say which facts may come, not what they are about.
     asked = _CHANGE_CUE.sub(" ", query) if past else query
     out: list[Recalled] = []
-    for m in idx.docs.match(asked, k, fill=FILL_N):
+    for m in idx.docs.match(asked, k, fill=FILL_N, fitted=True, past=past):
         f, chain = idx.active[m.index], idx.chains[m.index]
         reason = m.reason + ("; current value of a changed fact" if chain else "")
         out.append(Recalled(f.id, f.text, f.status, round(m.score, 4), reason))

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -30,10 +31,12 @@ from pathlib import Path
 import numpy as np
 
 from evals.bench import gate
+from memory import accept
 
 DEFAULT_ROWS = Path("/tmp/kept_fit_rows.json")
 LEAK_CLASSES = ("ordinary", "general", "absent")
 L2 = 1.0  # on standardised signals; not tuned
+STACKED = os.environ.get("KEPT_FIT_STACK", "1") != "0"
 
 
 # --- extraction (needs the store and, for the meaning signals, the model) --------------------
@@ -41,7 +44,7 @@ L2 = 1.0  # on standardised signals; not tuned
 
 def extract(paths: dict[str, Path], words_only: bool = False) -> dict:
     """Per split, per turn: what kept recall brought and every candidate's signals and label."""
-    from memory import accept, meaning, recall
+    from memory import meaning, recall
 
     out: dict = {"features": list(accept.FEATURES), "turn_features": list(accept.TURN_FEATURES), "splits": {}}
     for name, path in paths.items():
@@ -50,7 +53,7 @@ def extract(paths: dict[str, Path], words_only: bool = False) -> dict:
         split = gate.load(path)
         db, back = gate.store(split)
         try:
-            with meaning.words_only() if words_only else _nothing():
+            with meaning.words_only() if words_only else _nothing(), accept.hand_rules_only():
                 idx = recall._fact_index(db)
                 covers = [
                     [back[f.id]] + [back[p.id] for p in chain] for f, chain in zip(idx.active, idx.chains, strict=True)
@@ -128,23 +131,47 @@ def predict(x: np.ndarray, weights: np.ndarray, bias: float) -> np.ndarray:
     return 1 / (1 + np.exp(-np.clip(x @ weights + bias, -30, 30)))
 
 
-def _matrices(splits: dict, names: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _matrices(
+    splits: dict, names: Sequence[str], skip: int | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Candidate rows and labels, turn rows and labels; ``skip``: leave out candidates with that
+    signal set (the standing rules the rules' path keeps are not the model's to decide)."""
     cx, cy, tx, ty = [], [], [], []
     for name in names:
         for t in splits[name]["turns"]:
             tx.append(t["turn"])
             ty.append(1.0 if t["class"] == "answerable" else 0.0)
             for c in t["cands"]:
+                if skip is not None and c["x"][skip]:
+                    continue
                 cx.append(c["x"])
                 cy.append(float(c["label"]))
     return np.array(cx, dtype=float), np.array(cy), np.array(tx, dtype=float), np.array(ty)
 
 
-def fit(splits: dict, names: Sequence[str]) -> dict:
-    cx, cy, tx, ty = _matrices(splits, names)
+STACK = accept.STACK  # the turn model's reading of the candidates
+
+
+def stacked(pc: np.ndarray) -> list[float]:
+    """What the candidate model says of a turn as a whole: its best and second probabilities and their sum."""
+    top = np.sort(pc)[::-1] if len(pc) else np.zeros(0)
+    return [float(top[0]) if len(top) else 0.0, float(top[1]) if len(top) > 1 else 0.0, float(top.sum())]
+
+
+def fit(splits: dict, names: Sequence[str], skip: int | None = None, stack: bool = STACKED) -> dict:
+    """The candidate model, then the turn model (over the turn's signals and, with ``stack``, the
+    candidate model's reading of its candidates: in-sample on the training splits)."""
+    cx, cy, tx, ty = _matrices(splits, names, skip)
     cw, cb = fit_logistic(cx, cy)
+    if stack:
+        extra = []
+        for name in names:
+            for t in splits[name]["turns"]:
+                pc = predict(np.array([c["x"] for c in t["cands"]], dtype=float), cw, cb) if t["cands"] else np.zeros(0)
+                extra.append(stacked(pc))
+        tx = np.hstack([tx, np.array(extra)])
     tw, tb = fit_logistic(tx, ty)
-    return {"candidate": (cw, cb), "turn": (tw, tb)}
+    return {"candidate": (cw, cb), "turn": (tw, tb), "stack": stack}
 
 
 # --- deciding and scoring --------------------------------------------------------------------
@@ -155,76 +182,128 @@ def _probabilities(turns: list, model: dict) -> list[tuple[float, np.ndarray]]:
     cw, cb = model["candidate"]
     out = []
     for t in turns:
-        pt = float(predict(np.array([t["turn"]], dtype=float), tw, tb)[0])
         pc = predict(np.array([c["x"] for c in t["cands"]], dtype=float), cw, cb) if t["cands"] else np.zeros(0)
+        row = list(t["turn"]) + (stacked(pc) if model.get("stack") else [])
+        pt = float(predict(np.array([row], dtype=float), tw, tb)[0])
         out.append((pt, pc))
     return out
 
 
-def _reach(turns: list, probs: list) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Per turn: its turn probability, the candidate threshold at which it has all its gold facts
-    (answerable; -1 if never), the one at which it gets any fact (the others), and whether it is
-    answerable or a leak class."""
-    pt_all, need, anyp, kind = [], [], [], []
-    for t, (pt, pc) in zip(turns, probs, strict=True):
-        pt_all.append(pt)
+CAPS = (3, 4, 6, 8, 12)  # the most facts the fitted part may bring to a turn
+
+
+def _reach(turns: list, probs: list, keep: Sequence[Sequence[bool]] | None = None) -> dict[str, np.ndarray]:
+    """Per turn: ``pt`` its turn probability; per cap c of ``CAPS``, ``need`` the candidate
+    threshold at which the fitted part brings all its gold facts that the kept part does not
+    within its first c (answerable; -1 if never, 2 if none is left to it); ``whole`` the kept
+    part alone brings them all; ``anyp`` the best free candidate's probability (-1: none);
+    ``kept_any`` the kept part brings a fact; ``kind`` 1 answerable, 2 a leak class; ``sizes``
+    the facts the fitted part brings at each candidate threshold of ``CAND_GRID`` and cap, and
+    ``fixed_n`` those the kept part brings.
+    ``keep[t][j]``: candidate j of turn t is brought whatever the model says (the rules' standing rules)."""
+    n_turns = len(turns)
+    pt_all = np.zeros(n_turns)
+    need = np.full((n_turns, len(CAPS)), -1.0)
+    whole = np.zeros(n_turns, dtype=bool)
+    anyp = np.full(n_turns, -1.0)
+    kept_any = np.zeros(n_turns, dtype=bool)
+    kind = np.zeros(n_turns, dtype=int)
+    sizes = np.zeros((n_turns, len(CAND_GRID), len(CAPS)))
+    fixed_n = np.zeros(n_turns)
+    for n, (t, (pt, pc)) in enumerate(zip(turns, probs, strict=True)):
+        fixed = list(keep[n]) if keep is not None else [False] * len(t["cands"])
+        pt_all[n] = pt
+        held = {x for c, f in zip(t["cands"], fixed, strict=True) if f for x in c["brings"]}
+        fixed_n[n] = len(held)
+        free = [j for j in np.argsort(-pc, kind="stable") if not fixed[j]]
+        lengths = np.array([len(t["cands"][j]["brings"]) for j in free])
+        ps = np.array([float(pc[j]) for j in free])
+        for a, tc in enumerate(CAND_GRID):
+            m = int((ps >= tc).sum())
+            for b, cap in enumerate(CAPS):
+                sizes[n, a, b] = lengths[: min(m, cap)].sum()
         if t["class"] == "answerable":
-            gold = set(t["gold"])
-            reach = []
-            for g in gold:
-                ps = [float(p) for c, p in zip(t["cands"], pc, strict=True) if g in c["brings"]]
-                reach.append(max(ps) if ps else -1.0)
-            need.append(min(reach) if reach else -1.0)
-            anyp.append(0.0)
-            kind.append(1)
+            kind[n] = 1
+            gold = set(t["gold"]) - held
+            whole[n] = not gold
+            for b, cap in enumerate(CAPS):
+                reach = []
+                for g in gold:
+                    at = [r for r, j in enumerate(free[:cap]) if g in t["cands"][j]["brings"]]
+                    reach.append(float(ps[at[0]]) if at else -1.0)
+                need[n, b] = min(reach) if reach else 2.0
         else:
-            need.append(0.0)
-            anyp.append(float(pc.max()) if len(pc) else -1.0)
-            kind.append(2 if t["class"] in LEAK_CLASSES else 0)
-    return np.array(pt_all), np.array(need), np.array(anyp), np.array(kind)
+            anyp[n] = float(ps[0]) if len(ps) else -1.0
+            kept_any[n] = bool(held)
+            kind[n] = 2 if t["class"] in LEAK_CLASSES else 0
+    return {
+        "pt": pt_all,
+        "need": need,
+        "whole": whole,
+        "anyp": anyp,
+        "kept_any": kept_any,
+        "kind": kind,
+        "sizes": sizes,
+        "fixed_n": fixed_n,
+    }
 
 
-def _kept_rates(turns: list) -> tuple[float, float]:
+def _kept_rates(turns: list) -> tuple[float, float, float]:
     ans = [set(t["gold"]) <= set(t["kept"]) for t in turns if t["class"] == "answerable"]
     leak = [bool(t["kept"]) for t in turns if t["class"] in LEAK_CLASSES]
-    return sum(ans) / max(1, len(ans)), sum(leak) / max(1, len(leak))
+    size = [len(t["kept"]) for t in turns]
+    return sum(ans) / max(1, len(ans)), sum(leak) / max(1, len(leak)), sum(size) / max(1, len(size))
 
 
-GRID = np.round(np.arange(0.0, 1.0001, 0.025), 3)
+TURN_GRID = np.round(np.arange(0.0, 1.0001, 0.025), 3)
+CAND_GRID = np.array([0.002, 0.005, 0.01, 0.015, 0.02, 0.03, 0.04, 0.05, 0.06, 0.08] + list(np.arange(0.1, 0.951, 0.025)))
 
 
-def thresholds(turns: list, probs: list) -> dict[str, tuple[float, float, float, float]]:
-    """Operating points chosen on ``turns``: name -> (turn threshold, candidate threshold,
-    answerable share, leak share) there."""
-    pt, need, anyp, kind = _reach(turns, probs)
-    ka, kl = _kept_rates(turns)
-    ans, leak = kind == 1, kind == 2
+def thresholds(turns: list, probs: list, keep: Sequence[Sequence[bool]] | None = None) -> dict[str, tuple]:
+    """Operating points chosen on ``turns``, each bringing no more facts per turn than kept recall
+    does there: name -> (turn threshold, candidate threshold, cap, answerable share, leak share)."""
+    r = _reach(turns, probs, keep)
+    ka, kl, ks = _kept_rates(turns)
+    ans, leak = r["kind"] == 1, r["kind"] == 2
     best: dict[str, tuple] = {}
-    for tt in GRID:
-        open_ = pt >= tt
-        for tc in GRID[1:]:
-            a = float((open_ & (need >= tc))[ans].mean())
-            lk = float((open_ & (anyp >= tc))[leak].mean())
-            cands = {
-                "same-leaks": (a, -lk) if lk <= kl + 1e-9 else None,
-                "same-answerable": (-lk, a) if a >= ka - 1e-9 else None,
-                "balanced": (a - lk, a),
-            }
-            for key, value in cands.items():
-                if value is not None and (key not in best or value > best[key][0]):
-                    best[key] = (value, (float(tt), float(tc), a, lk))
+    for tt in TURN_GRID:
+        open_ = r["pt"] >= tt
+        for a_i, tc in enumerate(CAND_GRID):
+            lk = float((r["kept_any"] | (open_ & (r["anyp"] >= tc)))[leak].mean())
+            for b, cap in enumerate(CAPS):
+                size = float((r["fixed_n"] + np.where(open_, r["sizes"][:, a_i, b], 0.0)).mean())
+                if size > ks + 1e-9:
+                    continue
+                a = float((r["whole"] | (open_ & (r["need"][:, b] >= tc)))[ans].mean())
+                cands = {
+                    "same-leaks": (a, -lk) if lk <= kl + 1e-9 else None,
+                    "same-answerable": (-lk, a) if a >= ka - 1e-9 else None,
+                    "balanced": (a - lk, a),
+                }
+                for key, value in cands.items():
+                    if value is not None and (key not in best or value > best[key][0]):
+                        best[key] = (value, (float(tt), float(tc), cap, a, lk))
     return {k: v[1] for k, v in best.items()}
 
 
-def decide(turn: dict, pt: float, pc: np.ndarray, tt: float, tc: float, k: int = gate.K) -> list:
-    """The split ids the fitted decision brings for one turn (best first, at most k facts)."""
-    if pt < tt or not len(pc):
-        return []
-    order = [j for j in np.argsort(-pc, kind="stable") if pc[j] >= tc][:k]
+def decide(
+    turn: dict, pt: float, pc: np.ndarray, tt: float, tc: float, k: int = gate.K, keep: Sequence[bool] | None = None
+) -> list:
+    """The split ids the fitted decision brings for one turn (best first, at most k facts), and
+    those ``keep`` marks whatever it says, after them."""
+    fixed = list(keep) if keep is not None else [False] * len(pc)
+    order = [] if pt < tt else [j for j in np.argsort(-pc, kind="stable") if pc[j] >= tc and not fixed[j]][:k]
+    order += [j for j, f in enumerate(fixed) if f]
     out: list = []
     for j in order:
         out += [x for x in turn["cands"][j]["brings"] if x not in out]
     return out
+
+
+def rule_kept(data: dict, turns: list) -> list[list[bool]]:
+    """Per turn and candidate: a standing rule the rules' own path brought (kept as it is)."""
+    at = data["features"].index("acc_rule")
+    return [[bool(c["x"][at]) for c in t["cands"]] for t in turns]
 
 
 def score(split_path: str, turns: list, bring_lists: list[list]) -> dict:
@@ -246,24 +325,35 @@ FIGURES = (
 )
 
 
-def cross_validate(data: dict, points: Sequence[str] = ("same-leaks", "same-answerable", "balanced")) -> dict:
+def cross_validate(
+    data: dict,
+    points: Sequence[str] = ("same-leaks", "same-answerable", "balanced"),
+    keep_rules: bool = True,
+) -> dict:
+    """Leave one split out: fit on the others, choose the thresholds there, score the one left out.
+    ``keep_rules``: the standing rules the rules' path brings stay (the model decides the rest)."""
     splits = data["splits"]
     names = list(splits)
     report: dict = {"splits": {}}
     for held in names:
         train = [n for n in names if n != held]
-        model = fit(splits, train)
+        model = fit(splits, train, data["features"].index("acc_rule") if keep_rules else None)
         train_turns = [t for n in train for t in splits[n]["turns"]]
-        chosen = thresholds(train_turns, _probabilities(train_turns, model))
+        keep = rule_kept(data, train_turns) if keep_rules else None
+        chosen = thresholds(train_turns, _probabilities(train_turns, model), keep)
         turns = splits[held]["turns"]
         probs = _probabilities(turns, model)
+        held_keep = rule_kept(data, turns) if keep_rules else [None] * len(turns)
         row = {"kept recall": score(splits[held]["path"], turns, [t["kept"] for t in turns])}
         for point in points:
             if point not in chosen:
                 continue
-            tt, tc, _, _ = chosen[point]
-            got = [decide(t, pt, pc, tt, tc) for t, (pt, pc) in zip(turns, probs, strict=True)]
-            row[f"fitted, {point} (t={tt:.3f}, c={tc:.3f})"] = score(splits[held]["path"], turns, got)
+            tt, tc, cap, _, _ = chosen[point]
+            got = [
+                decide(t, pt, pc, tt, tc, k=cap, keep=kp)
+                for t, (pt, pc), kp in zip(turns, probs, held_keep, strict=True)
+            ]
+            row[f"fitted, {point} (t={tt:.3f}, c={tc:.3f}, k={cap})"] = score(splits[held]["path"], turns, got)
         report["splits"][held] = row
         print(f"cv {held} done", file=sys.stderr)
     return report
@@ -314,6 +404,7 @@ def render(report: dict, pool: dict) -> str:
 def weights_json(model: dict, point: tuple, features: Sequence[str], turn_features: Sequence[str], how: str) -> dict:
     cw, cb = model["candidate"]
     tw, tb = model["turn"]
+    turn_features = list(turn_features) + (list(STACK) if model.get("stack") else [])
     return {
         "how": how,
         "candidate": {
@@ -326,6 +417,7 @@ def weights_json(model: dict, point: tuple, features: Sequence[str], turn_featur
         },
         "turn_threshold": point[0],
         "candidate_threshold": point[1],
+        "cap": point[2],
     }
 
 
@@ -339,9 +431,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     cv = sub.add_parser("cv", help="leave-one-split-out figures beside kept recall")
     cv.add_argument("--rows", type=Path, default=DEFAULT_ROWS)
     cv.add_argument("--json", action="store_true")
+    cv.add_argument("--rules-too", action="store_true", help="the model decides the standing rules too")
     ft = sub.add_parser("fit", help="fit on every split and write the weights")
     ft.add_argument("--rows", type=Path, default=DEFAULT_ROWS)
-    ft.add_argument("--point", default="same-leaks", choices=["same-leaks", "same-answerable", "balanced"])
+    ft.add_argument("--variant", default="meaning", choices=["meaning", "words"], help="words: rows from --words-only")
+    ft.add_argument("--point", default="same-answerable", choices=["same-leaks", "same-answerable", "balanced"])
     ft.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[2] / "memory" / "accept_weights.json")
     args = ap.parse_args(argv)
     if args.cmd == "extract":
@@ -351,17 +445,43 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     data = json.loads(args.rows.read_text())
     if args.cmd == "cv":
-        report = cross_validate(data)
+        report = cross_validate(data, keep_rules=not args.rules_too)
         pool = pooled(report, data)
-        print(json.dumps({"report": report, "pooled": pool}, indent=1) if args.json else render(report, pool))
+        if args.json:
+            print(json.dumps({"report": report, "pooled": pool}, indent=1))
+        else:
+            print(render(report, pool) + "\n\n" + render_compact(report))
         return 0
-    model = fit(data["splits"], list(data["splits"]))
+    model = fit(data["splits"], list(data["splits"]), data["features"].index("acc_rule"))
     turns = [t for s in data["splits"].values() for t in s["turns"]]
-    point = thresholds(turns, _probabilities(turns, model))[args.point]
-    how = f"python -m evals.bench.fit_gate fit --point {args.point} (rows: extract over {', '.join(data['splits'])})"
-    args.out.write_text(json.dumps(weights_json(model, point, data["features"], data["turn_features"], how), indent=1))
+    point = thresholds(turns, _probabilities(turns, model), rule_kept(data, turns))[args.point]
+    how = (
+        f"python -m evals.bench.fit_gate extract{' --words-only' if args.variant == 'words' else ''} --out ROWS; "
+        f"python -m evals.bench.fit_gate fit --rows ROWS --variant {args.variant} --point {args.point} "
+        f"(splits: {', '.join(data['splits'])})"
+    )
+    found = json.loads(args.out.read_text()) if args.out.exists() else {}
+    found[args.variant] = weights_json(model, point, data["features"], data["turn_features"], how)
+    args.out.write_text(json.dumps(found, indent=1) + "\n")
     print(f"wrote {args.out}: thresholds {point}", file=sys.stderr)
     return 0
+
+
+
+def render_compact(report: dict) -> str:
+    """One line per held-out split: answerable / ordinary+general / never stored, per system."""
+    from evals.bench.common import render_table
+
+    keys = ("answerable: all facts", "ordinary+general: any fact", "never stored: any fact")
+    systems = [s.split(" (")[0] for s in next(iter(report["splits"].values()))]
+    rows = []
+    for held, row in report["splits"].items():
+        rows.append([held] + [" / ".join(str(row[s].get(k)) for k in keys) for s in row])
+    return render_table(
+        "held out split: answerable all facts / ordinary+general any fact / never stored any fact (dev, cross-validated)",
+        ["split"] + systems,
+        rows,
+    )
 
 
 if __name__ == "__main__":

@@ -149,7 +149,7 @@ def store(split: dict):
 def systems(db, back: dict) -> dict[str, Callable[[str], list]]:
     """name -> function(turn text) -> split ids of the facts it brings."""
     from memory import facts as fact_log
-    from memory import meaning, recall
+    from memory import accept, meaning, recall
 
     active = fact_log.by_status(db, fact_log.ACTIVE)
     docs = [recall.fact_body(f.text) for f in active]
@@ -161,6 +161,14 @@ def systems(db, back: dict) -> dict[str, Callable[[str], list]]:
         return [back[r.id] for r in recall.recall_facts(db, text, k=K)]
 
     found: dict[str, Callable[[str], list]] = {"top-12, no gate": plain, "kept recall": kept}
+    if accept.load("meaning" if meaning.available() else "words") is not None and accept.enabled():
+
+        def hand(text: str) -> list:
+            with accept.hand_rules_only():
+                return kept(text)
+
+        # What the hand rules alone recall (KEPT_ACCEPT=0): kept recall before the fitted step.
+        found["kept, hand rules only"] = hand
     if meaning.available():
 
         def words(text: str) -> list:
