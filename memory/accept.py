@@ -355,9 +355,9 @@ class Model:
         if not scored or self.turn.probability(reading) < self.turn_threshold:
             return [(i, 1.0) for i in fixed]
         free = [(i, p) for (i, p), (_, row) in zip(scored, candidates, strict=True) if not row.get("acc_rule")]
-        chosen = sorted(
-            [(i, p) for i, p in free if p >= self.candidate_threshold], key=lambda ip: -ip[1]
-        )[: min(k, self.cap)]
+        chosen = sorted([(i, p) for i, p in free if p >= self.candidate_threshold], key=lambda ip: -ip[1])[
+            : min(k, self.cap)
+        ]
         return chosen + [(i, 1.0) for i in fixed]
 
 

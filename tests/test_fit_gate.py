@@ -39,21 +39,33 @@ def test_decide_brings_candidates_over_the_threshold_best_first_with_their_chain
     assert fit_gate.decide(turn, 0.8, pc, tt=0.5, tc=0.5, k=1) == [2]
 
 
-def test_thresholds_keep_to_the_leak_rate_of_the_rules_they_are_compared_with():
+def test_thresholds_keep_to_the_leak_rate_and_the_facts_per_turn_of_the_rules_they_are_compared_with():
     # Two answerable turns whose gold scores 0.9 and 0.4; two leak-class turns whose best
-    # candidate scores 0.5 and 0.2. Kept recall (in "kept") finds one answerable and leaks once.
+    # candidate scores 0.5 and 0.2. Kept recall (in "kept") finds one answerable whole, leaks
+    # once and brings one fact per turn on average.
     a1 = _turn("answerable", [1], [{"brings": [1], "x": []}])
     a2 = _turn("answerable", [2], [{"brings": [2], "x": []}])
     n1 = _turn("absent", [], [{"brings": [3], "x": []}])
     n2 = _turn("general", [], [{"brings": [4], "x": []}])
-    a1["kept"], n1["kept"] = [1], [3]
+    a1["kept"], n1["kept"] = [1, 5, 6], [3]
     turns = [a1, a2, n1, n2]
     probs = [(1.0, np.array([0.9])), (1.0, np.array([0.4])), (1.0, np.array([0.5])), (1.0, np.array([0.2]))]
     chosen = fit_gate.thresholds(turns, probs)
-    tt, tc, ans, leak = chosen["same-leaks"]
-    assert leak <= 0.5 and ans == 1.0  # at 0.4 < tc <= ... both gold reached, one leak
-    tt, tc, ans, leak = chosen["same-answerable"]
-    assert ans >= 0.5 and leak == 0.0  # 0.5 < tc <= 0.9: one answerable, no leak
+    _, tc, _, ans, leak = chosen["same-leaks"]
+    assert (ans, leak) == (1.0, 0.5) and 0.2 < tc <= 0.4  # both gold reached, one leak as kept
+    _, tc, _, ans, leak = chosen["same-answerable"]
+    assert (ans, leak) == (0.5, 0.0) and 0.5 < tc <= 0.9  # kept's one answerable, no leak
+    # With kept bringing fewer facts, a threshold bringing more per turn is not chosen.
+    a1["kept"] = [1]
+    _, tc, _, ans, leak = fit_gate.thresholds(turns, probs)["same-leaks"]
+    assert tc > 0.4
+
+
+def test_standing_rules_the_rules_bring_are_kept_whatever_the_model_says():
+    turn = _turn("answerable", [9], [{"brings": [1], "x": []}, {"brings": [9], "x": []}])
+    pc = np.array([0.9, 0.01])
+    assert fit_gate.decide(turn, 0.0, pc, tt=0.5, tc=0.5, keep=[False, True]) == [9]
+    assert fit_gate.decide(turn, 1.0, pc, tt=0.5, tc=0.5, keep=[False, True]) == [1, 9]
 
 
 def test_the_acceptance_step_loads_weights_and_applies_them(tmp_path):
@@ -76,3 +88,30 @@ def test_the_acceptance_step_loads_weights_and_applies_them(tmp_path):
     assert [i for i, _ in model.choose({"question": 1.0}, rows, k=5)] == [1, 2]
     assert [i for i, _ in model.choose({"question": 1.0}, rows, k=1)] == [1]
     assert model.choose({"question": 0.0}, rows, k=5) == []  # sigmoid(0) = 0.5 < 0.6: no memory
+
+
+def test_a_standing_rule_the_rules_brought_stays_when_the_turn_model_says_no_memory():
+    from memory import accept
+
+    model = accept.Model(accept.Logistic(0.0, {}), accept.Logistic(-5.0, {}), 0.5, 0.5)
+    rows = [(0, {"cos": 0.9}), (1, {"acc_rule": 1.0})]
+    assert model.choose({}, rows, k=5) == [(1, 1.0)]
+
+
+def test_recall_applies_the_fitted_step_and_keeps_the_hand_rules_without_it(monkeypatch):
+    from memory import accept, meaning, recall
+
+    docs = [
+        "Priya Raman owns the Harbor launch.",
+        "The Harbor launch is on 3 December.",
+        "Dentist appointment moved to Friday.",
+    ]
+    # A model that accepts exactly the candidates holding a word of the turn that is a store name.
+    part = accept.Model(accept.Logistic(-10.0, {"name": 20.0}), accept.Logistic(10.0, {}), 0.5, 0.5)
+    monkeypatch.setattr(accept, "load", lambda variant, path=accept.WEIGHTS: part)
+    with meaning.words_only():
+        got = recall.recall("When does Harbor go out the door?", docs)
+        assert sorted(i for i, _ in got) == [0, 1]
+        with accept.hand_rules_only():
+            hand = recall._docs_index(docs).match("When does Harbor go out the door?", 12, fill=recall.FILL_N)
+            assert recall.recall("When does Harbor go out the door?", docs) == [(m.index, m.score) for m in hand]

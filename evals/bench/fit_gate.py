@@ -256,7 +256,9 @@ def _kept_rates(turns: list) -> tuple[float, float, float]:
 
 
 TURN_GRID = np.round(np.arange(0.0, 1.0001, 0.025), 3)
-CAND_GRID = np.array([0.002, 0.005, 0.01, 0.015, 0.02, 0.03, 0.04, 0.05, 0.06, 0.08] + list(np.arange(0.1, 0.951, 0.025)))
+CAND_GRID = np.array(
+    [0.002, 0.005, 0.01, 0.015, 0.02, 0.03, 0.04, 0.05, 0.06, 0.08] + list(np.arange(0.1, 0.951, 0.025))
+)
 
 
 def thresholds(turns: list, probs: list, keep: Sequence[Sequence[bool]] | None = None) -> dict[str, tuple]:
@@ -465,7 +467,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.out.write_text(json.dumps(found, indent=1) + "\n")
     print(f"wrote {args.out}: thresholds {point}", file=sys.stderr)
     return 0
-
 
 
 def render_compact(report: dict) -> str:

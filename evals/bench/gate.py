@@ -148,8 +148,8 @@ def store(split: dict):
 
 def systems(db, back: dict) -> dict[str, Callable[[str], list]]:
     """name -> function(turn text) -> split ids of the facts it brings."""
-    from memory import facts as fact_log
     from memory import accept, meaning, recall
+    from memory import facts as fact_log
 
     active = fact_log.by_status(db, fact_log.ACTIVE)
     docs = [recall.fact_body(f.text) for f in active]
