@@ -109,9 +109,20 @@ def test_recall_applies_the_fitted_step_and_keeps_the_hand_rules_without_it(monk
     # A model that accepts exactly the candidates holding a word of the turn that is a store name.
     part = accept.Model(accept.Logistic(-10.0, {"name": 20.0}), accept.Logistic(10.0, {}), 0.5, 0.5)
     monkeypatch.setattr(accept, "load", lambda variant, path=accept.WEIGHTS: part)
-    with meaning.words_only():
+    with meaning.words_only(), accept.switched(True):
         got = recall.recall("When does Harbor go out the door?", docs)
         assert sorted(i for i, _ in got) == [0, 1]
         with accept.hand_rules_only():
             hand = recall._docs_index(docs).match("When does Harbor go out the door?", 12, fill=recall.FILL_N)
             assert recall.recall("When does Harbor go out the door?", docs) == [(m.index, m.score) for m in hand]
+
+
+def test_the_fitted_step_is_off_unless_asked_for(monkeypatch):
+    from memory import accept
+
+    monkeypatch.delenv("KEPT_ACCEPT", raising=False)
+    assert not accept.enabled()
+    monkeypatch.setenv("KEPT_ACCEPT", "1")
+    assert accept.enabled()
+    with accept.hand_rules_only():
+        assert not accept.enabled()

@@ -161,14 +161,17 @@ def systems(db, back: dict) -> dict[str, Callable[[str], list]]:
         return [back[r.id] for r in recall.recall_facts(db, text, k=K)]
 
     found: dict[str, Callable[[str], list]] = {"top-12, no gate": plain, "kept recall": kept}
-    if accept.load("meaning" if meaning.available() else "words") is not None and accept.enabled():
+    if accept.load("meaning" if meaning.available() else "words") is not None:
 
-        def hand(text: str) -> list:
-            with accept.hand_rules_only():
+        def other(text: str) -> list:
+            with accept.switched(not accept.enabled()):
                 return kept(text)
 
-        # What the hand rules alone recall (KEPT_ACCEPT=0): kept recall before the fitted step.
-        found["kept, hand rules only"] = hand
+        # The fitted acceptance step (memory/accept.py) beside the hand rules: whichever of the two
+        # kept recall is not running (KEPT_ACCEPT=1 turns the step on). Its weights were fitted on
+        # every dev split, so its figures here are in-sample: `python -m evals.bench.fit_gate cv`
+        # gives them leaving each split out.
+        found["kept, hand rules only" if accept.enabled() else "kept + fitted step (in-sample)"] = other
     if meaning.available():
 
         def words(text: str) -> list:
