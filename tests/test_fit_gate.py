@@ -105,7 +105,7 @@ def test_recall_applies_the_fitted_step_and_keeps_the_hand_rules_without_it(monk
         "Priya Raman owns the Harbor launch.",
         "The Harbor launch is on 3 December.",
         "Dentist appointment moved to Friday.",
-    ]
+    ] + [f"Reading list item {i}: a novel on the shelf." for i in range(accept.MIN_DOCS)]
     # A model that accepts exactly the candidates holding a word of the turn that is a store name.
     part = accept.Model(accept.Logistic(-10.0, {"name": 20.0}), accept.Logistic(10.0, {}), 0.5, 0.5)
     monkeypatch.setattr(accept, "load", lambda variant, path=accept.WEIGHTS: part)
@@ -126,3 +126,22 @@ def test_the_fitted_step_is_off_unless_asked_for(monkeypatch):
     assert accept.enabled()
     with accept.hand_rules_only():
         assert not accept.enabled()
+
+
+def test_the_fitted_step_is_for_stores_of_the_kind_it_was_fitted_on():
+    from memory import accept
+
+    facts = [f"Fact number {i} about the store." for i in range(accept.MIN_DOCS)]
+    assert accept.fits(facts, 400)
+    assert not accept.fits(facts[:3], 400)  # a new user's few facts: the hand rules decide
+    assert not accept.fits(["a whole session " * 40] * accept.MIN_DOCS, 400)  # pages
+
+
+def test_the_shipped_weights_load_for_both_paths():
+    from memory import accept
+
+    for variant in ("meaning", "words"):
+        model = accept.load(variant)
+        assert model is not None and 0 < model.turn_threshold < 1 and model.cap >= 1
+        assert set(model.candidate.weights) <= set(accept.FEATURES)
+        assert set(model.turn.weights) <= set(accept.TURN_FEATURES) | set(accept.STACK)

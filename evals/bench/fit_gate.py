@@ -42,7 +42,7 @@ STACKED = os.environ.get("KEPT_FIT_STACK", "1") != "0"
 # --- extraction (needs the store and, for the meaning signals, the model) --------------------
 
 
-def extract(paths: dict[str, Path], words_only: bool = False) -> dict:
+def extract(paths: dict[str, Path], words_only: bool = False, rows_in_words: bool = False) -> dict:
     """Per split, per turn: what kept recall brought and every candidate's signals and label."""
     from memory import meaning, recall
 
@@ -65,7 +65,7 @@ def extract(paths: dict[str, Path], words_only: bool = False) -> dict:
                     past = recall.asks_about_change(text)
                     q = recall._CHANGE_CUE.sub(" ", text) if past else text
                     accepted = idx.docs.match(q, gate.K, fill=recall.FILL_N)
-                    trow, cands = accept.rows(idx.docs, q, accepted, past)
+                    trow, cands = recall.candidate_rows(idx.docs, q, accepted, past, use_meaning=not rows_in_words)
                     gold = set(turn["gold"])
                     turns.append(
                         {
@@ -430,19 +430,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     ex.add_argument("--out", type=Path, default=DEFAULT_ROWS)
     ex.add_argument("--split", action="append", default=[])
     ex.add_argument("--words-only", action="store_true", help="as with KEPT_MEANING=0")
+    ex.add_argument(
+        "--rows-in-words", action="store_true", help="the rules with meaning, the rows without it (no cosine)"
+    )
     cv = sub.add_parser("cv", help="leave-one-split-out figures beside kept recall")
     cv.add_argument("--rows", type=Path, default=DEFAULT_ROWS)
     cv.add_argument("--json", action="store_true")
     cv.add_argument("--rules-too", action="store_true", help="the model decides the standing rules too")
     ft = sub.add_parser("fit", help="fit on every split and write the weights")
     ft.add_argument("--rows", type=Path, default=DEFAULT_ROWS)
-    ft.add_argument("--variant", default="meaning", choices=["meaning", "words"], help="words: rows from --words-only")
+    ft.add_argument(
+        "--variant",
+        default="meaning",
+        choices=["meaning", "words"],
+        help="meaning: rows from --rows-in-words (what recall ships); words: rows from --words-only",
+    )
     ft.add_argument("--point", default="same-answerable", choices=["same-leaks", "same-answerable", "balanced"])
     ft.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[2] / "memory" / "accept_weights.json")
     args = ap.parse_args(argv)
     if args.cmd == "extract":
         paths = gate.chosen(args.split or None)
-        data = extract(paths, words_only=args.words_only)
+        data = extract(paths, words_only=args.words_only, rows_in_words=args.rows_in_words)
         args.out.write_text(json.dumps(data))
         return 0
     data = json.loads(args.rows.read_text())
@@ -458,7 +466,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     turns = [t for s in data["splits"].values() for t in s["turns"]]
     point = thresholds(turns, _probabilities(turns, model), rule_kept(data, turns))[args.point]
     how = (
-        f"python -m evals.bench.fit_gate extract{' --words-only' if args.variant == 'words' else ''} --out ROWS; "
+        f"python -m evals.bench.fit_gate extract {'--words-only' if args.variant == 'words' else '--rows-in-words'}"
+        " --out ROWS; "
         f"python -m evals.bench.fit_gate fit --rows ROWS --variant {args.variant} --point {args.point} "
         f"(splits: {', '.join(data['splits'])})"
     )

@@ -168,7 +168,7 @@ def systems(db, back: dict) -> dict[str, Callable[[str], list]]:
                 return kept(text)
 
         # The fitted acceptance step (memory/accept.py) beside the hand rules: whichever of the two
-        # kept recall is not running (KEPT_ACCEPT=1 turns the step on). Its weights were fitted on
+        # kept recall is not running (KEPT_ACCEPT=0 turns the step off). Its weights were fitted on
         # every dev split, so its figures here are in-sample: `python -m evals.bench.fit_gate cv`
         # gives them leaving each split out.
         found["kept, hand rules only" if accept.enabled() else "kept + fitted step (in-sample)"] = other
