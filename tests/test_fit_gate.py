@@ -145,3 +145,6 @@ def test_the_shipped_weights_load_for_both_paths():
         assert model is not None and 0 < model.turn_threshold < 1 and model.cap >= 1
         assert set(model.candidate.weights) <= set(accept.FEATURES)
         assert set(model.turn.weights) <= set(accept.TURN_FEATURES) | set(accept.STACK)
+        # A signal of the store as a whole would name the split it came from: none is weighed.
+        assert all(abs(model.turn.weights.get(f, 0.0)) < 1e-6 for f in fit_gate.STORE_LEVEL)
+        assert all(abs(model.candidate.weights.get(f, 0.0)) < 1e-6 for f in fit_gate.STORE_LEVEL)

@@ -158,10 +158,20 @@ def stacked(pc: np.ndarray) -> list[float]:
     return [float(top[0]) if len(top) else 0.0, float(top[1]) if len(top) > 1 else 0.0, float(top.sum())]
 
 
+# Signals of the store as a whole rather than of the turn: constant within a split, so a weight on
+# one names the split it was fitted on ("the store has standing rules" was true of every split but
+# dev-old, and took a weight of 4 on the turn model: a store without rules would get nothing).
+STORE_LEVEL = ("store_rules",)
+
+
 def fit(splits: dict, names: Sequence[str], skip: int | None = None, stack: bool = STACKED) -> dict:
     """The candidate model, then the turn model (over the turn's signals and, with ``stack``, the
-    candidate model's reading of its candidates: in-sample on the training splits)."""
+    candidate model's reading of its candidates: in-sample on the training splits). The
+    ``STORE_LEVEL`` signals are left out (their columns zeroed: weight 0)."""
     cx, cy, tx, ty = _matrices(splits, names, skip)
+    for f in STORE_LEVEL:
+        cx[:, list(accept.FEATURES).index(f)] = 0.0
+        tx[:, list(accept.TURN_FEATURES).index(f)] = 0.0
     cw, cb = fit_logistic(cx, cy)
     if stack:
         extra = []
