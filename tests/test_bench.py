@@ -30,6 +30,8 @@ def test_gate_bench_reports_the_splits_side_by_side_per_turn_class():
                 "top-12, no gate",
                 "kept recall",
                 "kept, words only",
+                "kept + fitted step (in-sample)",
+                "kept, hand rules only",
             }
         )
         assert split["turns"]["answerable"] and split["turns"]["ordinary"] and split["turns"]["absent"]

@@ -111,6 +111,11 @@ def gate(
         "--ceiling",
         help="Instead: the share of answerable turns whose facts are all in BM25's, MiniLM's and their fused top 12/6/3 (no gate; needs the meaning model).",
     ),
+    fit_cv: bool = typer.Option(
+        False,
+        "--fit-cv",
+        help="Instead: the fitted acceptance step (memory/accept.py) left one split out: fitted on the other splits, thresholds chosen there, scored beside kept recall (slow: reads every candidate of every turn).",
+    ),
     as_json: bool = JSON_OPT,
 ) -> None:
     """What recall brings per kind of turn (answerable, rule, update, ordinary, general, never stored), on the held-out test split and the dev splits side by side, kept recall beside plain top-12."""
@@ -128,6 +133,20 @@ def gate(
             fail("--misses lists a dev split's misses: name one with --split (dev, dev2, dev-old) or --file")
         rows = [row for path in paths.values() for row in bench.misses(path)]
         typer.echo(json.dumps(rows, indent=1, ensure_ascii=False))
+        return
+    if fit_cv:
+        from evals.bench import fit_gate
+
+        if file is None and not split:
+            paths = bench.chosen(None, dev_only=True)
+        fit_rows = fit_gate.extract(paths, rows_in_words=True)
+        cv = fit_gate.cross_validate(fit_rows)
+        pool = fit_gate.pooled(cv, fit_rows)
+        typer.echo(
+            json.dumps({"report": cv, "pooled": pool}, indent=2)
+            if as_json
+            else fit_gate.render(cv, pool) + "\n\n" + fit_gate.render_compact(cv)
+        )
         return
     if ceiling:
         from memory import meaning

@@ -154,8 +154,8 @@ def store(split: dict):
 
 def systems(db, back: dict) -> dict[str, Callable[[str], list]]:
     """name -> function(turn text) -> split ids of the facts it brings."""
+    from memory import accept, meaning, recall
     from memory import facts as fact_log
-    from memory import meaning, recall
 
     active = fact_log.by_status(db, fact_log.ACTIVE)
     docs = [recall.fact_body(f.text) for f in active]
@@ -167,6 +167,17 @@ def systems(db, back: dict) -> dict[str, Callable[[str], list]]:
         return [back[r.id] for r in recall.recall_facts(db, text, k=K)]
 
     found: dict[str, Callable[[str], list]] = {"top-12, no gate": plain, "kept recall": kept}
+    if accept.load("meaning" if meaning.available() else "words") is not None:
+
+        def other(text: str) -> list:
+            with accept.switched(not accept.enabled()):
+                return kept(text)
+
+        # The fitted acceptance step (memory/accept.py) beside the hand rules: whichever of the two
+        # kept recall is not running (KEPT_ACCEPT=0 turns the step off). Its weights were fitted on
+        # every dev split, so its figures here are in-sample: `python -m evals.bench.fit_gate cv`
+        # gives them leaving each split out.
+        found["kept, hand rules only" if accept.enabled() else "kept + fitted step (in-sample)"] = other
     if meaning.available():
 
         def words(text: str) -> list:
