@@ -30,7 +30,7 @@ def test_gate_bench_reports_the_splits_side_by_side_per_turn_class():
                 "top-12, no gate",
                 "kept recall",
                 "kept, words only",
-                "kept + fitted step (in-sample)",
+                "kept + fitted step (fit on dev)",
                 "kept, hand rules only",
             }
         )

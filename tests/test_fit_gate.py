@@ -148,3 +148,18 @@ def test_the_shipped_weights_load_for_both_paths():
         # A signal of the store as a whole would name the split it came from: none is weighed.
         assert all(abs(model.turn.weights.get(f, 0.0)) < 1e-6 for f in fit_gate.STORE_LEVEL)
         assert all(abs(model.candidate.weights.get(f, 0.0)) < 1e-6 for f in fit_gate.STORE_LEVEL)
+
+
+def test_fitting_refuses_a_held_out_split_and_reads_only_dev_splits_by_default(monkeypatch, tmp_path):
+    import pytest
+
+    from evals.bench import fit_gate, gate
+
+    read: list[str] = []
+    monkeypatch.setattr(fit_gate, "extract", lambda paths, **_: read.extend(paths) or {})
+    held = sorted(gate.HELD_OUT)[0]
+    with pytest.raises(SystemExit):
+        fit_gate.main(["extract", "--split", held, "--out", str(tmp_path / "rows.json")])
+    assert read == []
+    fit_gate.main(["extract", "--out", str(tmp_path / "rows.json")])
+    assert read and not set(read) & gate.HELD_OUT

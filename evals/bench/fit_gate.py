@@ -459,7 +459,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ft.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[2] / "memory" / "accept_weights.json")
     args = ap.parse_args(argv)
     if args.cmd == "extract":
-        paths = gate.chosen(args.split or None)
+        # Fitting reads the dev splits only: a held-out split named here is refused, never read.
+        paths = gate.chosen(args.split) if args.split else gate.chosen(None, dev_only=True)
+        held = [name for name, path in paths.items() if name in gate.HELD_OUT or gate.held_out(path)]
+        if held:
+            ap.error(f"held-out split(s) {', '.join(held)}: fit and cross-validate on dev splits only")
         data = extract(paths, words_only=args.words_only, rows_in_words=args.rows_in_words)
         args.out.write_text(json.dumps(data))
         return 0

@@ -175,9 +175,10 @@ def systems(db, back: dict) -> dict[str, Callable[[str], list]]:
 
         # The fitted acceptance step (memory/accept.py) beside the hand rules: whichever of the two
         # kept recall is not running (KEPT_ACCEPT=0 turns the step off). Its weights were fitted on
-        # every dev split, so its figures here are in-sample: `python -m evals.bench.fit_gate cv`
+        # every dev split, so its figures on a dev split are in-sample (on a held-out one they are
+        # not): `python -m evals.bench.fit_gate cv`
         # gives them leaving each split out.
-        found["kept, hand rules only" if accept.enabled() else "kept + fitted step (in-sample)"] = other
+        found["kept, hand rules only" if accept.enabled() else "kept + fitted step (fit on dev)"] = other
     if meaning.available():
 
         def words(text: str) -> list:
