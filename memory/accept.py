@@ -127,9 +127,9 @@ _forced: list[bool] = []  # callers inside ``switched(on)``, innermost last
 
 def enabled() -> bool:
     """Whether the fitted step decides. Off unless ``KEPT_ACCEPT=1``: left one split out it leaked
-    less at the same answerable share, but on the small stores of the unit tests (one to three
-    facts; every dev split has about 45) it dropped facts the hand rules find, and it was not
-    measured on the public benchmarks in time (docs/recall.md, the twelfth round)."""
+    less at the same answerable share, but with it on the suite's in-sample bound on dev2 fails
+    (never-stored turns with a fact 0.188, bound 0.05: it leaks on the oldest dev splits), and stores
+    of 3 to 38 facts are not measured (docs/recall.md, the twelfth round)."""
     if _forced:
         return _forced[-1]
     return os.environ.get("KEPT_ACCEPT", "0").strip().lower() in ("1", "true", "yes", "on")

@@ -783,14 +783,8 @@ class _DocsIndex:
         judge = self._meaning()
         if judge is None:
             return words
-        reading = bilingual.english_reading(text) if has_cjk(text) else text
-        sims = judge.vectors @ meaning.embed_one(reading)
-        fused: dict[int, float] = {}
-        for r, i in enumerate(words):
-            fused[i] = 1 / (RRF_K + r + 1)
-        for r, j in enumerate(sims.argsort()[::-1]):
-            fused[int(j)] = fused.get(int(j), 0.0) + 1 / (RRF_K + r + 1)
-        return sorted(fused, key=lambda i: (-fused[i], -i))
+        sims = judge.vectors @ meaning.embed_one(bilingual.english_reading(text))
+        return _rrf(words, [int(j) for j in sims.argsort()[::-1]])
 
     def _answering(self, text: str, out: dict[int, Match], named: set[str]) -> dict[int, Match]:
         """The facts of ``out`` that hold what the question asks (``memory.asked``): a value of
@@ -1155,6 +1149,15 @@ class _Meaning:
         return False
 
 
+def _rrf(*rankings: Sequence[int]) -> list[int]:
+    """Reciprocal-rank fusion of rankings given best first (``RRF_K``); a tie goes to the newer document."""
+    fused: dict[int, float] = {}
+    for ranking in rankings:
+        for r, i in enumerate(ranking):
+            fused[i] = fused.get(i, 0.0) + 1 / (RRF_K + r + 1)
+    return sorted(fused, key=lambda i: (-fused[i], -i))
+
+
 def candidate_rows(
     docs: _DocsIndex,
     query: str,
@@ -1190,20 +1193,14 @@ def candidate_rows(
     sims = None
     focus_sims = None
     if judge is not None:
-        reading = bilingual.english_reading(text) if has_cjk(text) else text
-        sims = judge.vectors @ meaning.embed_one(reading)
+        sims = judge.vectors @ meaning.embed_one(bilingual.english_reading(text))
         if asked_focus:
             f_reading = " ".join(bilingual.glosses(asked_focus)) if has_cjk(asked_focus) else asked_focus
             if f_reading:
                 focus_sims = judge.vectors @ meaning.embed_one(f_reading)
     cos_order: list[int] = [int(j) for j in sims.argsort()[::-1]] if sims is not None else []
     cos_rank = {i: k for k, i in enumerate(cos_order)}
-    fused: dict[int, float] = {}
-    for k, i in enumerate(by_bm25):
-        fused[i] = 1 / (RRF_K + k + 1)
-    for k, i in enumerate(cos_order):
-        fused[i] = fused.get(i, 0.0) + 1 / (RRF_K + k + 1)
-    fused_order = sorted(fused, key=lambda i: (-fused[i], -i))
+    fused_order = _rrf(by_bm25, cos_order)
     fused_rank = {i: k for k, i in enumerate(fused_order)}
     acc = {m.index: m for m in accepted}
     cands = list(dict.fromkeys(fused_order[:top_n] + [m.index for m in accepted]))

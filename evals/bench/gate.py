@@ -330,7 +330,7 @@ def ceiling(paths: dict[str, Path], ks: tuple[int, ...] = (12, 6, 3)) -> dict:
     over the active facts, no gate: what a ranking could bring at best. A replaced fact counts
     as found with the fact that replaced it. Needs the meaning model."""
     from memory import meaning, recall
-    from memory.text import bilingual, has_cjk
+    from memory.text import bilingual
 
     report: dict = {"k": list(ks), "splits": {}}
     for name, path in paths.items():
@@ -351,13 +351,9 @@ def ceiling(paths: dict[str, Path], ks: tuple[int, ...] = (12, 6, 3)) -> dict:
                 text = turn["text"]
                 scores = idx.docs.index.scores(recall._terms(text))
                 words = sorted(scores, key=lambda i: (-scores[i], -i))
-                reading = bilingual.english_reading(text) if has_cjk(text) else text
+                reading = bilingual.english_reading(text)
                 dense = [int(i) for i in (vectors @ meaning.embed_one(reading)).argsort()[::-1]]
-                fused: dict[int, float] = {}
-                for order in (words, dense):
-                    for r, i in enumerate(order):
-                        fused[i] = fused.get(i, 0.0) + 1 / (recall.RRF_K + r + 1)
-                ranked = {"BM25": words, "MiniLM": dense, "fused": sorted(fused, key=lambda i: (-fused[i], -i))}
+                ranked = {"BM25": words, "MiniLM": dense, "fused": recall._rrf(words, dense)}
                 for system, order in ranked.items():
                     for k in ks:
                         got = set().union(*(covers[i] for i in order[:k])) if order else set()
