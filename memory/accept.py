@@ -183,13 +183,21 @@ class Model:
     says of its candidates (``STACK``), whether the turn needs memory at all. A turn reaching
     ``turn_threshold`` gets the candidates reaching ``candidate_threshold``, best first, at most
     ``cap``; the standing rules the rules' own path brings (``acc_rule``) come as they are, after
-    them (instructions, like the SOUL: the model reading them judges which applies)."""
+    them (instructions, like the SOUL: the model reading them judges which applies). With
+    ``within_rules`` a turn the hand rules found nothing for stays without memory."""
 
     candidate: Logistic
     turn: Logistic
     turn_threshold: float
     candidate_threshold: float
     cap: int = 12
+    # The step decides within the turns the hand rules opened: on a turn where they found nothing
+    # it brings nothing. So on any store, whatever it was fitted on, it leaks on no turn the hand
+    # rules do not, and its part is the choice of facts (pruning, extending, re-ranking) where the
+    # rules found some. Without this it opened turns the rules left closed, and on dev2 (where
+    # they leak on no never-stored turn) it leaked on 3 of 16; left one split out it costs 0.002
+    # of the pooled answerable share (docs/recall.md, the thirteenth round).
+    within_rules: bool = True
 
     @classmethod
     def from_json(cls, found: dict) -> Model:
@@ -199,6 +207,7 @@ class Model:
             float(found["turn_threshold"]),
             float(found["candidate_threshold"]),
             int(found.get("cap", 12)),
+            bool(found.get("within_rules", False)),
         )
 
     def choose(
@@ -217,7 +226,8 @@ class Model:
             }
         )
         fixed = [i for i, row in candidates if row.get("acc_rule")]
-        if not scored or self.turn.probability(reading) < self.turn_threshold:
+        closed = self.within_rules and not turn.get("any_accepted")
+        if closed or not scored or self.turn.probability(reading) < self.turn_threshold:
             return [(i, 1.0) for i in fixed]
         free = [(i, p) for (i, p), (_, row) in zip(scored, candidates, strict=True) if not row.get("acc_rule")]
         chosen = sorted([(i, p) for i, p in free if p >= self.candidate_threshold], key=lambda ip: -ip[1])[
