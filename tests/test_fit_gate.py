@@ -117,10 +117,12 @@ def test_recall_applies_the_fitted_step_and_keeps_the_hand_rules_without_it(monk
             assert recall.recall("When does Harbor go out the door?", docs) == [(m.index, m.score) for m in hand]
 
 
-def test_the_fitted_step_is_off_unless_asked_for(monkeypatch):
+def test_the_fitted_step_is_on_unless_turned_off(monkeypatch):
     from memory import accept
 
     monkeypatch.delenv("KEPT_ACCEPT", raising=False)
+    assert accept.enabled()
+    monkeypatch.setenv("KEPT_ACCEPT", "0")
     assert not accept.enabled()
     monkeypatch.setenv("KEPT_ACCEPT", "1")
     assert accept.enabled()
@@ -143,6 +145,7 @@ def test_the_shipped_weights_load_for_both_paths():
     for variant in ("meaning", "words"):
         model = accept.load(variant)
         assert model is not None and 0 < model.turn_threshold < 1 and model.cap >= 1
+        assert model.within_rules  # on by default: it may not open a turn the hand rules left closed
         assert set(model.candidate.weights) <= set(accept.FEATURES)
         assert set(model.turn.weights) <= set(accept.TURN_FEATURES) | set(accept.STACK)
         # A signal of the store as a whole would name the split it came from: none is weighed.

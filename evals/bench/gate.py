@@ -180,7 +180,7 @@ def systems(db, back: dict) -> dict[str, Callable[[str], list]]:
                 return kept(text)
 
         # The fitted acceptance step (memory/accept.py) beside the hand rules: whichever of the two
-        # kept recall is not running (KEPT_ACCEPT=0 turns the step off). Its weights were fitted on
+        # kept recall is not running (on by default; KEPT_ACCEPT=0 turns the step off). Its weights were fitted on
         # every dev split, so its figures on a dev split are in-sample (on a held-out one they are
         # not): `python -m evals.bench.fit_gate cv`
         # gives them leaving each split out.
