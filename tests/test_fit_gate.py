@@ -117,10 +117,12 @@ def test_recall_applies_the_fitted_step_and_keeps_the_hand_rules_without_it(monk
             assert recall.recall("When does Harbor go out the door?", docs) == [(m.index, m.score) for m in hand]
 
 
-def test_the_fitted_step_is_off_unless_asked_for(monkeypatch):
+def test_the_fitted_step_is_on_unless_turned_off(monkeypatch):
     from memory import accept
 
     monkeypatch.delenv("KEPT_ACCEPT", raising=False)
+    assert accept.enabled()
+    monkeypatch.setenv("KEPT_ACCEPT", "0")
     assert not accept.enabled()
     monkeypatch.setenv("KEPT_ACCEPT", "1")
     assert accept.enabled()
@@ -143,6 +145,7 @@ def test_the_shipped_weights_load_for_both_paths():
     for variant in ("meaning", "words"):
         model = accept.load(variant)
         assert model is not None and 0 < model.turn_threshold < 1 and model.cap >= 1
+        assert model.within_rules  # on by default: it may not open a turn the hand rules left closed
         assert set(model.candidate.weights) <= set(accept.FEATURES)
         assert set(model.turn.weights) <= set(accept.TURN_FEATURES) | set(accept.STACK)
         # A signal of the store as a whole would name the split it came from: none is weighed.
@@ -163,3 +166,25 @@ def test_fitting_refuses_a_held_out_split_and_reads_only_dev_splits_by_default(m
     assert read == []
     fit_gate.main(["extract", "--out", str(tmp_path / "rows.json")])
     assert read and not set(read) & gate.HELD_OUT
+
+
+def test_the_step_brings_nothing_on_a_turn_the_hand_rules_found_nothing_for():
+    from memory import accept
+
+    model = accept.Model(accept.Logistic(5.0, {}), accept.Logistic(5.0, {}), 0.5, 0.5, within_rules=True)
+    rows = [(0, {"cos": 0.9}), (1, {"cos": 0.8})]
+    assert model.choose({"any_accepted": 0.0}, rows, k=5) == []
+    assert [i for i, _ in model.choose({"any_accepted": 1.0}, rows, k=5)] == [0, 1]
+    loose = accept.Model(accept.Logistic(5.0, {}), accept.Logistic(5.0, {}), 0.5, 0.5, within_rules=False)
+    assert len(loose.choose({"any_accepted": 0.0}, rows, k=5)) == 2
+
+
+def test_cross_validation_gives_no_turn_probability_where_the_hand_rules_found_nothing(monkeypatch):
+    monkeypatch.setattr(fit_gate, "WITHIN_RULES", True)
+    at = fit_gate._ANY_ACCEPTED
+    closed, opened = [0.0] * len(fit_gate.accept.TURN_FEATURES), [0.0] * len(fit_gate.accept.TURN_FEATURES)
+    opened[at] = 1.0
+    model = {"candidate": (np.zeros(1), 0.0), "turn": (np.zeros(len(closed)), 3.0), "stack": False}
+    turns = [{"turn": closed, "cands": [{"x": [1.0]}]}, {"turn": opened, "cands": [{"x": [1.0]}]}]
+    (pt_closed, _), (pt_open, _) = fit_gate._probabilities(turns, model)
+    assert pt_closed < 0 < pt_open

@@ -37,6 +37,10 @@ DEFAULT_ROWS = Path("/tmp/kept_fit_rows.json")
 LEAK_CLASSES = ("ordinary", "general", "absent")
 L2 = 1.0  # on standardised signals; not tuned
 STACKED = os.environ.get("KEPT_FIT_STACK", "1") != "0"
+# The step decides within the turns the hand rules opened (``accept.Model.within_rules``): a turn
+# where they found nothing gets no turn probability. KEPT_FIT_WITHIN=0 lets it open any turn.
+WITHIN_RULES = os.environ.get("KEPT_FIT_WITHIN", "1") != "0"
+_ANY_ACCEPTED = accept.TURN_FEATURES.index("any_accepted")
 
 
 # --- extraction (needs the store and, for the meaning signals, the model) --------------------
@@ -195,6 +199,8 @@ def _probabilities(turns: list, model: dict) -> list[tuple[float, np.ndarray]]:
         pc = predict(np.array([c["x"] for c in t["cands"]], dtype=float), cw, cb) if t["cands"] else np.zeros(0)
         row = list(t["turn"]) + (stacked(pc) if model.get("stack") else [])
         pt = float(predict(np.array([row], dtype=float), tw, tb)[0])
+        if WITHIN_RULES and not t["turn"][_ANY_ACCEPTED]:
+            pt = -1.0  # below every turn threshold: the hand rules found nothing here
         out.append((pt, pc))
     return out
 
@@ -430,6 +436,7 @@ def weights_json(model: dict, point: tuple, features: Sequence[str], turn_featur
         "turn_threshold": point[0],
         "candidate_threshold": point[1],
         "cap": point[2],
+        "within_rules": WITHIN_RULES,
     }
 
 
