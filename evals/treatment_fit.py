@@ -102,7 +102,13 @@ def _fit(sets: list[tuple[np.ndarray, np.ndarray]], l2: float) -> tuple[np.ndarr
 
 
 def _model(weights: np.ndarray, bias: float, threshold: float, l2: float, how: str) -> dict:
-    return {"how": how, "l2": l2, "threshold": threshold, "bias": bias, "weights": [round(float(w), 6) for w in weights]}
+    return {
+        "how": how,
+        "l2": l2,
+        "threshold": threshold,
+        "bias": bias,
+        "weights": [round(float(w), 6) for w in weights],
+    }
 
 
 def cross_validate(names: tuple[str, ...] = soul_wishes.TREATMENT) -> list[dict]:
@@ -116,7 +122,7 @@ def cross_validate(names: tuple[str, ...] = soul_wishes.TREATMENT) -> list[dict]
     bg_vecs = vectors(bg)
     halves = np.array([_half(s) for s in bg])
     train_bg = (bg_vecs[halves == 0], np.zeros(int((halves == 0).sum())))
-    test_bg = [s for s, h in zip(bg, halves) if h == 1]
+    test_bg = [s for s, h in zip(bg, halves, strict=True) if h == 1]
     out = []
     for l2 in L2S:
         fitted = {name: _fit([vecs[o] for o in names if o != name] + [train_bg], l2) for name in names}
@@ -154,11 +160,17 @@ def main(argv: list[str] | None = None) -> None:
     f.add_argument("--threshold", type=float, default=0.7, help="the probability a candidate needs (chosen by cv)")
     args = ap.parse_args(argv)
     if args.command == "cv":
-        with soul_wishes_off():
-            base = {n: soul_wishes.score(soul_wishes._rows(DATA / f"{n}.jsonl"), True, None) for n in soul_wishes.TREATMENT}
+        from memory import soul
+
+        with soul.fitted_reading(None):
+            base = {
+                n: soul_wishes.score(soul_wishes._rows(DATA / f"{n}.jsonl"), True, None) for n in soul_wishes.TREATMENT
+            }
         pooled = [sum(s[k] for s in base.values()) for k in ("found", "worded", "wishes", "others")]
         flagged = sum(len(s["flagged"]) for s in base.values())
-        print(f"without the fitted reading: found {pooled[0]}/{pooled[2]}, worded {pooled[1]}, look-alikes {flagged}/{pooled[3]}")
+        print(
+            f"without the fitted reading: found {pooled[0]}/{pooled[2]}, worded {pooled[1]}, look-alikes {flagged}/{pooled[3]}"
+        )
         for row in cross_validate():
             sets = row["sets"].values()
             found, worded, wishes, flagged, others = (sum(s[i] for s in sets) for i in range(5))
@@ -172,12 +184,6 @@ def main(argv: list[str] | None = None) -> None:
         model = fit(args.l2, args.threshold)
         WEIGHTS.write_text(json.dumps(model) + "\n", encoding="utf-8")
         print(f"wrote {WEIGHTS.relative_to(ROOT)}: {model['how']}")
-
-
-def soul_wishes_off():
-    from memory import soul
-
-    return soul.fitted_reading(None)
 
 
 if __name__ == "__main__":
