@@ -8,8 +8,12 @@ Every version is kept in ``notes``.
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import json
 import re
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
+from pathlib import Path
 from typing import TypeVar
 
 import sqlite_utils
@@ -495,10 +499,57 @@ def treatment_reading(sentence: str) -> tuple[str, str, float]:
     # Said to kept by a pronoun, the sentence is read whole, as before; a clause is read alone only
     # where nothing but its mood says it to kept: a clause cut from a sentence ("give me a short,")
     # reads nearer a kind than the sentence it belongs to.
-    kind, near = _nearest([s] if pronoun and not _THIS_TEXT.search(s) else moods)
+    read = [s] if pronoun and not _THIS_TEXT.search(s) else moods
+    kind, near = _nearest(read)
     if near >= NEAR_KIND:
         return kind, "", near
+    if _fitted(read):
+        return kind, FITTED, near
     return "", "far from every kind", near
+
+
+# Where the cosine to the five descriptions is too low, a logistic model over the same vectors says
+# whether the sentence lies where wishes lie (evals/treatment_fit.py fits it on dev sets and says
+# why; memory/treatment_weights.json). It is asked only here, for a sentence already read as said
+# to kept on no particular text, and what it finds is a candidate like the cosine's: confirmed by
+# the model where one is given.
+FITTED = "by the fitted reading"
+_WEIGHTS = Path(__file__).with_name("treatment_weights.json")
+_override: list = []  # a model set by ``fitted_reading`` (cross-validation), innermost last
+
+
+@contextlib.contextmanager
+def fitted_reading(model: dict | None) -> Iterator[None]:
+    """Within the block, the fitted reading uses ``model`` (a dict as the weights file holds), or
+    none at all when ``model`` is None."""
+    _override.append(model)
+    try:
+        yield
+    finally:
+        _override.pop()
+
+
+@functools.lru_cache(maxsize=1)
+def _shipped() -> dict | None:
+    try:
+        return json.loads(_WEIGHTS.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def _fitted(texts: list[str]) -> bool:
+    """Whether the fitted model puts any of ``texts`` over its threshold."""
+    import numpy as np
+
+    from memory import meaning
+    from memory.text.bilingual import english_reading
+
+    model = _override[-1] if _override else _shipped()
+    if not model or not texts:
+        return False
+    weights = np.asarray(model["weights"], dtype=np.float32)
+    logits = np.array([float(meaning.embed_one(english_reading(t)) @ weights) + model["bias"] for t in texts])
+    return bool((1 / (1 + np.exp(-np.clip(logits, -30, 30)))).max() >= model["threshold"])
 
 
 # The model sorts the sentence among four labels rather than answering yes or no: asked "is it a wish
