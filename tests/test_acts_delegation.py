@@ -90,3 +90,26 @@ def test_no_tool_is_forced_or_fallen_back_on_for_a_statement(text):
     tools = list(_tools())
     assert model._forced_tool([Message("user", text)], tools) is None
     assert model.fallback_tool([Message("user", text)], tools) is None
+
+
+def test_a_time_after_a_deadlines_time_is_the_same_deadline():
+    from memory.text.acts import deadline_spans, names_deadline
+
+    assert names_deadline("Have it on my desk by 9am, Wednesday")
+    assert names_deadline("before noon on Friday")
+    assert not names_deadline("Lunch with Bea on Friday at noon")
+    assert deadline_spans("周五下午三点前弄完") == [True]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Cancel my meeting with Odile tomorrow at 3pm.",
+        "Move the call with Sam to Thursday at 10.",
+        "把那个跟王总的会改到周五下午三点。",
+    ],
+)
+def test_an_existing_meeting_is_no_meeting_to_book(text):
+    # A definite meeting ("my meeting with…", 那个会) is one already there: no booking is written
+    # in its place when the model answers in words.
+    assert asked_kind(text) != MEETING

@@ -1981,6 +1981,16 @@ def _with_someone(text: str) -> bool:
     as a person (跟迪拜来的 buyer Farah Haddad)."""
     from memory.text import people
 
-    if any(m.group("name") not in _NOT_A_NAME for m in _WITH_EN.finditer(text)):
-        return True
-    return any(people.named(m.group("rest")) for m in _WITH_ZH.finditer(text))
+    for m in _WITH_EN.finditer(text):
+        # A definite thing before "with" is one already there ("cancel my meeting with Dana",
+        # "move the call with Sam"): a meeting to book is indefinite ("a call with Hannah").
+        if m.group("name") not in _NOT_A_NAME and not _DEFINITE_BEFORE.search(text[max(0, m.start() - 30) : m.start()]):
+            return True
+    return any(
+        people.named(m.group("rest")) and not re.search("[这那](?:个|场|次)", text[: m.start()])
+        for m in _WITH_ZH.finditer(text)
+    )
+
+
+# Definite determiners (a closed class) within two words before "with".
+_DEFINITE_BEFORE = re.compile(r"\b(?:my|our|the|this|that|your|his|her|their)\s+(?:[\w'-]+\s+)?[\w'-]+\s*$", re.I)
