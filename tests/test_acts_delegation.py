@@ -113,3 +113,12 @@ def test_an_existing_meeting_is_no_meeting_to_book(text):
     # A definite meeting ("my meeting with…", 那个会) is one already there: no booking is written
     # in its place when the model answers in words.
     assert asked_kind(text) != MEETING
+
+
+def test_what_follows_a_chinese_verb_of_saying_is_the_message_not_its_people():
+    from memory.text import people
+
+    text = "跟前台的周姐讲一声，3 楼的李叔明天要换房。"
+    assert people.material(text) == "3 楼的李叔明天要换房。"
+    assert "李叔" not in people.named(text)
+    assert people.material("刘姐跟我说周三的货到了。") == ""  # told to the speaker: no message
