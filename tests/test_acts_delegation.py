@@ -122,3 +122,12 @@ def test_what_follows_a_chinese_verb_of_saying_is_the_message_not_its_people():
     assert people.material(text) == "3 楼的李叔明天要换房。"
     assert "李叔" not in people.named(text)
     assert people.material("刘姐跟我说周三的货到了。") == ""  # told to the speaker: no message
+
+
+def test_the_day_after_tomorrow_is_read_without_its_article():
+    from datetime import date
+
+    from memory.text import dates
+
+    found = dates.find("can you have it done by noon, day after tomorrow", date(2026, 12, 3))
+    assert [span for _, _, _, span in found] and "day after tomorrow" in found[0][2]
