@@ -866,7 +866,7 @@ _ZH_SUGGEST = re.compile(f"[{_CJK}]{{5}}[^{_CJK}]*(?<![对是好行了过])吧\\
 _ZH_DONE = re.compile("了|过(?!来|去)")
 # A sentence that opens with a coverb or a verb of action, with no subject of its own.
 _ZH_IMPERATIVE = re.compile(
-    r"^(?:(?:让|叫)(?!我|什么|啥)|把|将|给.{1,40}?(?:发|打|回|写|转)|跟.{1,40}?[说讲]|提醒|安排|预约|预订|订|约|加|添加|新建|创建|取消|删除|删掉|改到|改成|推迟|提前|告诉|通知|回复|转发|发(?:给|个|一|封|条)|记(?:一下|下|得提醒))"
+    r"^(?:(?:让|叫)(?!我|什么|啥)|把|将|给.{1,40}?(?:发|打|回|写|转)|跟.{1,40}?说|提醒|安排|预约|预订|订|约|加|添加|新建|创建|取消|删除|删掉|改到|改成|推迟|提前|告诉|通知|回复|转发|发(?:给|个|一|封|条)|记(?:一下|下|得提醒))"
 )
 # What may stand between an opening verb and a sentence-final 了 that is the verb's own change of
 # state: nothing (取消了, 约了), a result (订好了, 发完了, 删掉了), or a goal or a new value after
@@ -1309,11 +1309,6 @@ def _acts(text: str) -> tuple[str, ...]:
     for a, b in sentences(text):
         sentence = text[a:b]
         found = act(sentence)
-        if found == STATEMENT and not habitual(sentence) and _delegates(sentence):
-            # A doing handed to another person with a time to come (see ``_delegates``). Read on
-            # the whole sentence only: a clause left without its subject (我跟她说好了，周五前交给她)
-            # would lose the speaker who does it.
-            found = REQUEST
         out.append(found)
         clauses = _clauses(sentence)
         standing = habitual(sentence)  # its clauses are under the habitual frame too
@@ -1634,15 +1629,6 @@ _TELL = re.compile(
     # "Write to Omar that …", "Let Jonas know that …"
     r"[A-Za-z]+\s+(?:to\s+)?" + _PERSON + r"(?:\s*:\s*\S|(?:\s+know)?\s+that\s+" + _CLAUSE + ")",
 )
-# The same with the that-clause's "that" left out, as speech does ("tell Oisín load-in is at 3"):
-# the clause is known by its own finite auxiliary or copula (a closed class) within a few words of
-# the person, before any break. "Give Tariq the job of indexing" has no finite verb after the
-# person, so it stays a handing-over.
-_TELL_BARE = re.compile(
-    r"^(?i:(?:please|pls|kindly|just|also|and|can you|could you|would you|will you)\s+)*"
-    r"[A-Za-z]+\s+" + _PERSON + r"(?:\s+know)?\s+(?:[^\s,;:.!?]+\s+){1,8}?"
-    r"(?i:is|are|was|were|will|won't|has|have|isn't|aren't|can't|got)\b"
-)
 
 
 # The same request by the noun of what is sent, with whom it goes to: "send Keeley Marsh a message
@@ -1662,12 +1648,7 @@ _TELL_NOUN = re.compile(
 )
 _TELL_ZH = re.compile(
     r"(?:给|跟|和|向)[^，,。：:；;！!？?]{1,12}?(?:发|回|写)(?:个|条|一条|封|一封|一下)?\s*(?:消息|信息|微信|短信|邮件|message|email|msg)"
-    r"|(?:发|回|写)(?:个|条|一条|封|一封)?\s*(?:消息|信息|微信|短信|邮件|message|email|msg)\s*给"
-    # A verb of saying with its addressee and no subject of its own, opening a clause: 跟X说/讲…,
-    # 告诉/通知X…. Verbs of saying and the coverbs of an addressee are closed classes; the speaker or
-    # kept as the addressee (跟我说, 告诉你) is being told, not asking.
-    r"|(?:^|[，,。；;！!\s])(?:跟|和|同|对|向)(?!我|你|您|咱)[^，,。；;！!？?]{1,16}?(?:说|讲)(?![了过])"
-    r"|(?:^|[，,。；;！!\s])(?:告诉|通知)(?:一下|一声)?(?!我|你|您|咱)[^，,。；;！!？?]{1,16}",
+    r"|(?:发|回|写)(?:个|条|一条|封|一封)?\s*(?:消息|信息|微信|短信|邮件|message|email|msg)\s*给",
     re.I,
 )
 
@@ -1680,9 +1661,7 @@ def asks_to_tell(text: str) -> bool:
     if not asks_to_act(text):
         return False
     plain = text.replace("’", "'")
-    if _TELL.search(plain) or _TELL_NOUN.search(plain) or _TELL_ZH.search(plain):
-        return True
-    return any(_TELL_BARE.match(_LEAD_IN.sub("", _clean(plain[a:b]))) for a, b in sentences(plain))
+    return bool(_TELL.search(plain) or _TELL_NOUN.search(plain) or _TELL_ZH.search(plain))
 
 
 # The noun phrase a question asks for, read from its shape (closed-class words only):
@@ -1783,214 +1762,3 @@ def focus(text: str, attribute: bool = False) -> str | None:
                 if words and words[-1] not in _NOT_FOCUS and words[0] not in _DETERMINERS:
                     return phrase
     return None
-
-
-# --- who is to act: an indirect request read by its argument structure ----------------------
-#
-# People hand work to someone without an imperative: "it'd be a help if Dana had the figures done
-# by Friday", "Marek should have it reconciled before 5pm", 就交给她吧，三天后下午五点前收齐, 小蔡最熟，
-# 就她吧，明天中午前出结果. What makes these requests is their argument structure, not their words:
-# the agent of the doing is another person (a name, a pronoun for one, or the indefinite
-# someone / 有人), the doing is in a frame of wish, obligation or handing-over, and it has a time
-# still to come. A report of the same people and times ("Priyanka finished it by noon yesterday",
-# 老周昨天就交给我了) has the speaker's past or the completed aspect instead, and asks nothing.
-# The frames are closed classes of each grammar, so they carry over to any person and any task:
-# - English: a counterfactual condition with the other person as its subject ("if X had / could /
-#   would / were to"), a modal of obligation after that subject ("X should / must / needs to /
-#   has to / ought to"), and a causative with the other person as its object ("get / have / need
-#   / want X to VERB").
-# - Chinese: a pivot or handing-over verb whose object is someone else (交给 / 派给 / 让 / 叫 / 由
-#   X, not 我 / 你), the choosing construction 就 + a person + 吧, and an indefinite agent under a
-#   modal of necessity (得 / 要 / 该 / 需要 + 有人).
-# A deadline marks the doing as still to come (English needs it: "Marek should know" has none);
-# Chinese takes any time of the calendar.
-
-_SOMEONE_EN = r"(?:someone|somebody|one\s+of\s+(?:us|them|the\s+\w+))"
-_AGENT_EN = r"(?:[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2}|" + _SOMEONE_EN + ")"
-_DELEGATE_EN = [
-    re.compile(r"\bif\s+(?P<agent>" + _AGENT_EN + r")\s+(?:had|could|would|were\s+to)\s+(?!been\b)\w", re.I),
-    re.compile(
-        r"(?:^|[,;:–—-]\s*|\b(?:so|and|then|ideally|maybe)\s+)(?P<agent>"
-        + _AGENT_EN
-        + r")\s+(?:should|must|needs\s+to|has\s+to|ought\s+to|is\s+to)\s+(?!be\b|have\s+been\b|know\b)\w"
-    ),
-    re.compile(r"\b(?:get|have|need|want)\s+(?P<agent>" + _AGENT_EN + r")\s+to\s+(?!be\b)\w"),
-]
-_ME_OR_YOU_ZH = "我|你|您|咱"
-# Pivot and handing-over verbs (closed class): read as jieba's own tokens, so 转让, 理由, 叫做 are none.
-_PIVOTS_ZH = frozenset({"交给", "派给", "交由", "让", "叫", "由"})
-_DELEGATE_ZH = [
-    # The choosing construction: 就 + a person + 吧.
-    re.compile(f"就(?:他|她|他们|她们|[{_CJK}A-Za-z]{{1,12}}?)(?:来|去|做|负责)?吧"),
-    # An indefinite agent under a modal of necessity.
-    re.compile("(?:得|要|该|应该|需要)有(?:个)?人"),
-]
-_ZH_SOMEONE_DONE = re.compile("[了过](?:[，,。！!]|$)")
-
-
-def _delegates(sentence: str) -> bool:
-    """Whether ``sentence`` hands a doing with a time to come to someone other than the person
-    and kept (see the comment above)."""
-    s = _clean(sentence)
-    if _HAS_CJK.search(s):
-        if _ZH_SUBJECT_I.match(_zh_body(s)[1]):
-            return False  # the speaker's own doing or promise (我跟她说好了，周五前交给她)
-        from datetime import date
-
-        from memory.text import dates
-
-        if not dates.find(s, date.today()):
-            return False
-        starts = [m.start() for frame in _DELEGATE_ZH for m in frame.finditer(s) if _chosen(frame, m, s)]
-        starts += _pivots_zh(s)
-        for start in starts:
-            clause = re.split("[，,。；;！!？?]", s[start:], maxsplit=1)[0]
-            before = re.split("[，,。；;！!？?]", s[:start])[-1]
-            # A subject of its own before the verb (我让她…, 他已经交给…) or the completed aspect
-            # after it makes a report of what was done.
-            if not (_ZH_SOMEONE_DONE.search(clause) or re.search("我|他说|她说|已经|刚", before)):
-                return True
-        return False
-    if not names_deadline(s):
-        return False
-    for frame in _DELEGATE_EN:
-        for m in frame.finditer(s):
-            agent = m.group("agent")
-            if agent.lower() in ("i", "we", "you") or agent.split()[0] in _NOT_A_NAME:
-                continue
-            if m.start("agent") == 0 and frame is _DELEGATE_EN[1] and agent.split()[0].lower() in _NOT_A_VERB:
-                continue
-            return True
-    return False
-
-
-def _chosen(frame: re.Pattern, m: re.Match, sentence: str) -> bool:
-    """就…吧 chooses a person: a pronoun for one or a name the sentence has (就这样吧 chooses none)."""
-    if not frame.pattern.startswith("就"):
-        return True
-    return bool(re.match("就(?:他|她)", m.group(0))) or _named_in(m.group(0), sentence)
-
-
-def _pivots_zh(sentence: str) -> list[int]:
-    """Where a pivot or handing-over verb (jieba's token) takes someone other than the speaker or
-    kept as its object."""
-    from memory.text import people
-
-    out: list[int] = []
-    at = 0
-    tagged = list(people._tagger().cut(sentence))
-    for i, token in enumerate(tagged):
-        nxt = tagged[i + 1].word if i + 1 < len(tagged) else ""
-        if token.word in _PIVOTS_ZH and nxt and not re.match(f"{_ME_OR_YOU_ZH}|什么|啥|人|[，,。；;！!？?]", nxt):
-            out.append(at)
-        at += len(token.word)
-    return out
-
-
-# Capitalised words that are no person when they open a clause (closed classes: pronouns,
-# determiners, auxiliaries, question words).
-_NOT_A_NAME = frozenset(w.capitalize() for w in _NOT_A_VERB) | {"It", "That", "This", "There", "He", "She", "They"}
-
-
-def _named_in(span: str, sentence: str) -> bool:
-    from memory.text import people
-
-    return any(name in span for name in people.named(sentence))
-
-
-# What marks a time as a deadline, not a start: a preposition before it ("by", "before", "due",
-# "until", "no later than") or 前/之前/以前/为止 after it (with a time of day between: 后天下午五点前).
-# Closed classes of both languages' grammar of time.
-DEADLINE_BEFORE = re.compile(
-    r"\b(?:by|before|due|until|till|no\s+later\s+than|deadline(?:\s+is)?)\s+(?:the\s+|this\s+|next\s+)?$", re.I
-)
-DEADLINE_AFTER = re.compile(r"^[^，,。；;！!？?\n]{0,10}?(?:之前|以前|前(?![往面台天年])|为止)")
-
-
-def deadline_spans(text: str) -> list[bool]:
-    """For each day or time ``text`` names (memory.text.dates), whether it is a deadline. A time
-    right after a deadline's time continues it ("by noon on Friday", "before 5pm tomorrow")."""
-    from datetime import date
-
-    from memory.text import dates
-
-    out: list[bool] = []
-    last_end = -1
-    for start, end, _, _ in dates.find(text, date.today()):
-        marked = bool(DEADLINE_BEFORE.search(text[max(0, start - 25) : start]) or DEADLINE_AFTER.match(text[end:]))
-        joined = bool(out) and out[-1] and re.fullmatch(r"\s*(?:on|at|,)?\s*", text[last_end:start]) is not None
-        out.append(marked or joined)
-        last_end = end
-    return out
-
-
-# A deadline's marker before a time of day, which memory.text.dates leaves to its day ("by 10 in
-# the morning", "before 5pm", "by noon"): digits with or without a clock's suffix, or the closed
-# class of named times of day.
-_DEADLINE_CLOCK = re.compile(
-    r"\b(?:by|before|until|till|due|no\s+later\s+than)\s+(?:\d{1,2}(?:[:.]\d{2})?(?:\s*(?:am|pm|a\.m\.|p\.m\.|o'clock))?"
-    r"|noon|midday|midnight|lunch(?:time)?|end\s+of\s+(?:the\s+)?day|eod|cob|close\s+of\s+business)\b",
-    re.I,
-)
-
-
-def names_deadline(text: str) -> bool:
-    """Whether ``text`` names a day or time as a deadline."""
-    return bool(_DEADLINE_CLOCK.search(text)) or any(deadline_spans(text))
-
-
-TASK, MESSAGE, MEETING = "task", "message", "meeting"
-
-
-def asked_kind(text: str) -> str | None:
-    """The kind of act a request asks for, by its argument structure: MESSAGE when it tells
-    someone something (``asks_to_tell``), TASK when it hands a doing to another person
-    (``_delegates``) or names another person with a deadline, MEETING when it names another
-    person and a start (a time that is no deadline); None for no request to act, or none of
-    these shapes."""
-    if not asks_to_act(text):
-        return None
-    if asks_to_tell(text):
-        return MESSAGE
-    if any(_delegates(text[a:b]) for a, b in sentences(text)):
-        return TASK
-    from memory.text import people
-
-    spans = deadline_spans(text)
-    if not spans:
-        return None
-    if all(spans):
-        return TASK if people.named(text) or _with_someone(text) else None
-    # A meeting is had with someone: the person in a comitative frame ("with X", 跟/和/同/与 X,
-    # closed classes), with a start. A name elsewhere (an introduction, a report) makes no meeting.
-    if not any(spans) and not _DEADLINE_CLOCK.search(text) and _with_someone(text):
-        return MEETING
-    return None
-
-
-_MONTHS_DAYS = r"(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*"
-_WITH_EN = re.compile(
-    r"\bwith\s+(?:(?:the|our|my|a|an)\s+(?:[a-z][\w-]*\s+){0,2})?(?!(?:" + _MONTHS_DAYS + r")\b)(?P<name>[A-Z][\w'’-]+)"
-)
-_WITH_ZH = re.compile(f"(?:跟|和|同|与)(?!{_ME_OR_YOU_ZH})(?P<rest>[^，,。；;！!？?]{{1,24}})")
-
-
-def _with_someone(text: str) -> bool:
-    """Whether ``text`` names someone as the one something is done with: "with" and a name
-    ("a call with Hannah Okafor", "with the buyer Farah"), or 跟/和/同/与 and a name jieba tags
-    as a person (跟迪拜来的 buyer Farah Haddad)."""
-    from memory.text import people
-
-    for m in _WITH_EN.finditer(text):
-        # A definite thing before "with" is one already there ("cancel my meeting with Dana",
-        # "move the call with Sam"): a meeting to book is indefinite ("a call with Hannah").
-        if m.group("name") not in _NOT_A_NAME and not _DEFINITE_BEFORE.search(text[max(0, m.start() - 30) : m.start()]):
-            return True
-    return any(
-        people.named(m.group("rest")) and not re.search("[这那](?:个|场|次)", text[: m.start()])
-        for m in _WITH_ZH.finditer(text)
-    )
-
-
-# Definite determiners (a closed class) within two words before "with".
-_DEFINITE_BEFORE = re.compile(r"\b(?:my|our|the|this|that|your|his|her|their)\s+(?:[\w'-]+\s+)?[\w'-]+\s*$", re.I)

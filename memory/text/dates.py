@@ -231,11 +231,11 @@ def _en_rules():
 
         return wrap
 
-    @rule(r"\b(?:the\s+)?day\s+after\s+tomorrow\b")  # the article is often dropped in speech
+    @rule(r"\bthe day after tomorrow\b")
     def _(m, ref):
         return _day(ref + timedelta(days=2))
 
-    @rule(r"\b(?:the\s+)?day\s+before\s+yesterday\b")
+    @rule(r"\bthe day before yesterday\b")
     def _(m, ref):
         return _day(ref - timedelta(days=2))
 

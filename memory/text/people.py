@@ -64,9 +64,6 @@ def head(text: str) -> str:
     m = _MATERIAL.search(text)
     if m:
         cut = m.start()
-    said = _SAY_TO_ZH.search(text) if words.has_cjk(text) else None
-    if said and said.end() < cut and not _SAID_ZH.search(text):
-        cut = said.end()  # what follows 跟X说 is the message: its people are not the request's
     for m in _TO_VERB.finditer(text[:cut]):
         if m.group("next").lower() not in _NOT_A_VERB:
             cut = m.start()
@@ -86,17 +83,6 @@ _SAID_ZH = re.compile(
     r"(?:消息|信息|微信|短信|邮件|message|email|msg)[^，,。；;:：]{0,12}?[，,\s]*"
     r"(?:(?:跟|和|对|同|给)[^，,。；;说讲]{1,6}?)?(?:说|讲|告诉|通知)(?:她们|他们|她|他)?(?:一下|一声)?[，,：:\s]*",
     re.I,
-)
-
-
-# The same verbs of saying as the request itself, with no message noun before them: an addressee
-# after a coverb (跟/和/同/对/向 X 说/讲) or after 告诉/通知, the subject dropped, opening a clause
-# ("跟厨房曾师傅讲一声，302房的黄伯…", "ping 一下老杨, 跟他说 3 号罐…"). The speaker or kept as the
-# addressee (跟我说) is being told; what follows the frame is the message, not people to act with.
-_SAY_TO_ZH = re.compile(
-    r"(?:^|(?<=[，,。；;\s]))(?:(?:跟|和|同|对|向)(?!我|你|您|咱)[^，,。；;！!？?说讲]{1,16}?(?:说|讲)"
-    r"|(?:告诉|通知)(?:一下|一声)?(?!我|你|您|咱)[^，,。；;！!？?：:]{1,10}?(?=[，,：:]))"
-    r"(?:一下|一声)?[，,：:\s]*"
 )
 
 
@@ -120,8 +106,6 @@ def material(text: str) -> str:
         return text[m.end() :].strip()
     # (an English marker elsewhere is inside the message: a later "that" is no head's end)
     said = _SAID_ZH.search(text) if words.has_cjk(text) else _TELL_JOINED.search(text)
-    if said is None and words.has_cjk(text):
-        said = _SAY_TO_ZH.search(text)
     return text[said.end() :].strip() if said and text[said.end() :].strip() else ""
 
 
