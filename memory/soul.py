@@ -395,15 +395,22 @@ def _as_form(clause: str) -> bool:
     return m is not None and not re.search(r"\b(?:a|an|the|some)\s+\w", clause[: m.start()], re.I)
 
 
-def _nearest(texts: list[str]) -> tuple[str, float]:
-    """The kind the nearest of ``texts`` is nearest to in meaning, and that cosine."""
+def _vectors(texts: list[str]):
+    """The meaning vectors of ``texts``' English readings, one row each (memory/meaning.py)."""
     from memory import meaning
     from memory.text.bilingual import english_reading
 
+    return meaning.embed([english_reading(t) for t in texts])
+
+
+def _nearest(vectors) -> tuple[str, float]:
+    """The kind the nearest of ``vectors`` is nearest to in meaning, and that cosine."""
+    from memory import meaning
+
     kinds = meaning.embed(list(KINDS.values()))
     best, near = "", 0.0
-    for text in texts:
-        sims = kinds @ meaning.embed_one(english_reading(text))
+    for vector in vectors:
+        sims = kinds @ vector
         i = int(sims.argmax())
         if float(sims[i]) > near:
             best, near = list(KINDS)[i], float(sims[i])
@@ -499,11 +506,11 @@ def treatment_reading(sentence: str) -> tuple[str, str, float]:
     # Said to kept by a pronoun, the sentence is read whole, as before; a clause is read alone only
     # where nothing but its mood says it to kept: a clause cut from a sentence ("give me a short,")
     # reads nearer a kind than the sentence it belongs to.
-    read = [s] if pronoun and not _THIS_TEXT.search(s) else moods
-    kind, near = _nearest(read)
+    vectors = _vectors([s] if pronoun and not _THIS_TEXT.search(s) else moods)
+    kind, near = _nearest(vectors)
     if near >= NEAR_KIND:
         return kind, "", near
-    if _fitted(read):
+    if _fitted(vectors):
         return kind, FITTED, near
     return "", "far from every kind", near
 
@@ -537,18 +544,14 @@ def _shipped() -> dict | None:
         return None
 
 
-def _fitted(texts: list[str]) -> bool:
-    """Whether the fitted model puts any of ``texts`` over its threshold."""
+def _fitted(vectors) -> bool:
+    """Whether the fitted model puts any of the sentences of ``vectors`` over its threshold."""
     import numpy as np
 
-    from memory import meaning
-    from memory.text.bilingual import english_reading
-
     model = _override[-1] if _override else _shipped()
-    if not model or not texts:
+    if not model or not len(vectors):
         return False
-    weights = np.asarray(model["weights"], dtype=np.float32)
-    logits = np.array([float(meaning.embed_one(english_reading(t)) @ weights) + model["bias"] for t in texts])
+    logits = vectors @ np.asarray(model["weights"], dtype=vectors.dtype) + model["bias"]
     return bool((1 / (1 + np.exp(-np.clip(logits, -30, 30)))).max() >= model["threshold"])
 
 
