@@ -8,7 +8,8 @@
 - ``treatment`` (tests/data/treatment_test.jsonl, the ninth round's held-out, dev from the tenth, and
   treatment_test2.jsonl, the tenth round's held-out, dev from the eleventh, and treatment_test3.jsonl,
   the eleventh round's held-out, dev from the twelfth, and treatment_test4, the twelfth round's
-  held-out, dev from the thirteenth; treatment_test5 is held out and never read here): wishes by kind (name, format, tone, language, length) in many wordings, each with the words a
+  held-out, dev from the thirteenth, and treatment_test5, the thirteenth round's held-out, dev
+  from the fourteenth; treatment_test6 is held out and never read here): wishes by kind (name, format, tone, language, length) in many wordings, each with the words a
   right SOUL line must hold ("expect"), against look-alikes (tasks naming formats, other people's
   names). Scored by kind: wishes found, found with every expected word in the lines SOUL would
   take (the sentences read as wishes), look-alikes taken.
@@ -32,9 +33,9 @@ from memory.text.words import has_cjk
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 SETS = ("nicknames", "wishes_asked")
 SPLITS = ("dev", "test")
-# The ninth to twelfth rounds' held-out sets, dev from the round after each. Named one by one: a
-# later held-out set (treatment_test5) must never be picked up by a pattern.
-TREATMENT = ("treatment_test", "treatment_test2", "treatment_test3", "treatment_test4")
+# The ninth to thirteenth rounds' held-out sets, dev from the round after each. Named one by one: a
+# later held-out set (treatment_test6) must never be picked up by a pattern.
+TREATMENT = ("treatment_test", "treatment_test2", "treatment_test3", "treatment_test4", "treatment_test5")
 KINDS = ("name", "format", "tone", "language", "length")
 
 

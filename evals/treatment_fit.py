@@ -35,7 +35,7 @@ from evals.bench.fit_gate import fit_logistic
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
 WEIGHTS = ROOT / "memory" / "treatment_weights.json"
-HELD_OUT = frozenset({"treatment_test5"})  # this round's held-out set: never read here
+HELD_OUT = frozenset({"treatment_test6"})  # this round's held-out set: never read here
 L2S = (1.0, 3.0, 10.0, 30.0)
 THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.9)
 

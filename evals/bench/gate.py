@@ -20,9 +20,13 @@ one line per fact or turn, no updates) is read too.
 
 Splits, in the order they print (a missing file is left out):
 
-- ``test16``, ``test17``: tests/data/recall_test16.jsonl and recall_test17.jsonl, written in the
-  thirteenth round by two other people (a helper each) without reading the code or the other sets;
+- ``test18``, ``test19``: tests/data/recall_test18.jsonl and recall_test19.jsonl, written in the
+  fourteenth round by two other people (a helper each) without reading the code or the other sets;
   held out (left out while missing: they may land after the code that names them).
+- ``dev14 (was test16)``, ``dev14b (was test17)``: tests/data/recall_test16.jsonl and
+  recall_test17.jsonl, the thirteenth round's held-out sets (a procurement head at a Nairobi solar
+  mini-grid company; a game producer in Chengdu), read at that round's start and end; dev from the
+  fourteenth round on.
 - ``dev13 (was test14)``, ``dev13b (was test15)``: tests/data/recall_test14.jsonl and
   recall_test15.jsonl, the twelfth round's held-out sets (an operating theatre manager in Kuala
   Lumpur; a tea exporter in Xiamen), read at that round's start and end; dev from the thirteenth
@@ -67,8 +71,10 @@ from evals.bench.common import render_table
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 SPLITS = {
-    "test16": DATA / "recall_test16.jsonl",
-    "test17": DATA / "recall_test17.jsonl",
+    "test18": DATA / "recall_test18.jsonl",
+    "test19": DATA / "recall_test19.jsonl",
+    "dev14 (was test16)": DATA / "recall_test16.jsonl",
+    "dev14b (was test17)": DATA / "recall_test17.jsonl",
     "dev13 (was test14)": DATA / "recall_test14.jsonl",
     "dev13b (was test15)": DATA / "recall_test15.jsonl",
     "dev12 (was test12)": DATA / "recall_test12.jsonl",
@@ -87,7 +93,7 @@ SPLITS = {
     "dev2": DATA / "recall_dev2.jsonl",
     "dev-old": DATA / "recall_dev.jsonl",
 }
-HELD_OUT = frozenset({"test16", "test17"})
+HELD_OUT = frozenset({"test18", "test19"})
 
 
 def held_out(path: str | Path) -> bool:
