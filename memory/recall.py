@@ -154,8 +154,10 @@ from typing import TYPE_CHECKING
 from memory import accept, asked, meaning
 from memory.text import STOP_WORDS, bilingual, has_cjk, query_terms, tokens
 from memory.text.acts import POSSESSIVE as _POSSESSIVE
+from memory.text.acts import asks_for_help as _asks_for_help
 from memory.text.acts import asks_leave as _asks_leave
 from memory.text.acts import asks_only as _asks_only
+from memory.text.acts import base_verb as _base_verb
 from memory.text.acts import common_noun as _common_noun
 from memory.text.acts import focus as _focus
 from memory.text.acts import is_question as _is_question
@@ -307,6 +309,45 @@ _QUOTED = re.compile(
 )
 
 
+# What a turn that asks something may hold even where the speech-act reading (``memory.text.acts``)
+# finds no question or request in it: a question word anywhere ("team lunch is when again"), a
+# question mark, a word of asking politely ("shane's number pls"). Closed classes.
+_ASKING = re.compile(
+    r"\?|\b(?:who|whom|whose|what|when|where|which|why|how)(?:['’]s|['’]re)?\b|\b(?:please|pls|plz)\b", re.I
+)
+_FIRST_WORD = re.compile(r"^\W*([A-Za-z]+)(\W?)\s*([A-Za-z]*)")
+_QUESTION_OPENING = frozenset(
+    "can could would will should shall do does did is are am was were have has may might must".split()
+)
+
+
+def _tells_only(text: str, names: AbstractSet[str] = frozenset()) -> bool:
+    """Whether an English turn only tells kept something: it asks no question, asks for no action
+    (nor leave to act) and wishes no help, and holds none of the marks of asking that the
+    speech-act reading may miss (``_ASKING``; an opening verb or auxiliary: "book somewhere nice",
+    "can u find me…"). Such a turn ("cool, the forklift at the godown is finally fixed", "haha grace
+    laughed at my joke today") is said to be noted, and no fact changes an answer or an action it
+    does not ask for, however many of the store's names or words it holds. Speech acts and closed
+    classes, not topics: true of any store. A Chinese turn is not read so (it drops the marks: "周五把
+    RC 上传到 portal" asks with none of them), and neither is a first word followed by a break, an
+    interjection or a label ("cool, …", "ok noted"). ``names``: the index terms of the store's
+    names; a noun right before one of them is a verb the lexicon lacks ("text Briar", "ping
+    omar"): a noun and then a name opens no English statement."""
+    if has_cjk(text) or _ASKING.search(text):
+        return False
+    if _is_question(text) or _is_request(text) or _asks_leave(text) or _asks_for_help(text):
+        return False
+    first = _FIRST_WORD.match(text)
+    if first and not first.group(2).strip():
+        word = first.group(1).lower()
+        if word in _QUESTION_OPENING or _base_verb(word):
+            return False  # a verb's base form opens an imperative the reading may have missed
+        after = first.group(3)
+        if after and _common_noun(word) and set(tokens(after)) & names:
+            return False
+    return True
+
+
 def unquoted(text: str) -> str:
     """A request without the text it quotes; a question keeps its quotes ("the 'Walk for Hunger' event" is its subject)."""
     return text if _is_question(text) else _QUOTED.sub(" ", _without_material(text))
@@ -362,7 +403,11 @@ def about_their_world(text: str, names: AbstractSet[str] | None = frozenset(), p
 _MID_OPENING = re.compile(r"(?:[.!?;:。！？；：(\[“\"]\s*|\d{4}-\d{2}-\d{2}:\s*|\s[-–—]\s+)$")
 _SENTENCE_OPENING = re.compile(r"(?:^\s*|[.!?;:。！？；：(\[“\"]\s*|\d{4}-\d{2}-\d{2}:\s*|\s[-–—]\s+)$")
 _CJK_CHAR = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-_ADDRESS = re.compile(r"\S+@\S+|\b(?:https?://|www\.)\S+")
+# An address or a handle is written in lower case whatever the name in it ("omar@acme.example",
+# WeChat "zp_hengchu", "kevin_gy88"): it says nothing of how the name is written elsewhere. ASCII
+# only, so that in Chinese text, which runs on without spaces, the characters before an email are
+# not taken with it ("…赵鹏（Zhao Peng），zhao.peng@…" keeps "Zhao Peng").
+_ADDRESS = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+|\b(?:https?://|www\.)\S+|\b[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+\b")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9'’-]*")
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _WHEN_WORDS = frozenset(tokens(" ".join(_WEEKDAYS + MONTHS)))
@@ -628,7 +673,7 @@ class _DocsIndex:
             # world as much as a question naming it: the action is theirs, done with their people,
             # days and amounts. The same reading that gives it their standing rules opens the gate.
             why = "asks to act on the person's world"
-        if why is None:
+        if why is None or _tells_only(text, self.names.keys()):
             return []
         scores = self.index.scores(terms)
         # Meaning is asked only where it can change the outcome (a focus to judge, or nothing found
@@ -1450,6 +1495,8 @@ def gate(db, query: str) -> str | None:
     why, named = docs.gate(text, terms)
     if why is None and docs.docs and docs._acts_in_world(query, text, terms, named):
         why = "asks to act on the person's world"  # as ``match`` reads it
+    if why is not None and _tells_only(text, docs.names.keys()):
+        return None  # told, not asked: as ``match`` reads it
     return why
 
 

@@ -76,6 +76,36 @@ def test_store_names_are_capitalised_words_not_owed_to_a_sentence_start_and_not_
     assert names["quarri"] == {0, 4}
 
 
+def test_a_handle_or_an_address_in_lower_case_does_not_unmake_a_name():
+    # "Tarnow" is written capitalised once, inside a sentence, and in lower case only in a WeChat
+    # handle and an email address: it is a name. In Chinese text an email does not take the
+    # characters and words before it (no spaces there), so "Olek Wrona" stays two names.
+    docs = [
+        "从3月1日起 Tarnow 的对接人换成 Olek Wrona，olek@tarnow.example，微信 ow_tarnow。",
+        "The user likes tea.",
+    ]
+    names = recall.store_names(docs)
+    assert {"tarnow", "olek", "wrona"} <= set(names)
+    assert {m.index for m in recall.match("who do i talk to at tarnow now?", docs)} == {0}
+
+
+def test_a_turn_that_only_tells_gets_nothing_whatever_names_it_holds():
+    docs = [
+        "Brannock Yard is the company's central depot; the depot manager is Ilse Varga.",
+        "Ilse Varga books the forklift service every March.",
+        "The user's daughter Noor has her cello lesson on Saturdays at 10:00.",
+    ]
+    for told in (
+        "cool, the forklift at brannock yard is finally fixed",
+        "haha ilse actually laughed at my joke today",
+        "noor has been practising scales all evening lol",
+    ):
+        assert recall.match(told, docs) == [], told
+    # Asking without a question mark, a request the speech-act reading may miss, a polite ask:
+    for asking in ("when's noor's cello lesson again", "text ilse the forklift date", "ilse's number pls"):
+        assert recall.match(asking, docs), asking
+
+
 def test_a_name_in_any_casing_brings_its_facts_on_that_one_word_capped():
     docs = [
         "Kestrel is the fraud-scoring model the user maintains.",

@@ -779,6 +779,12 @@ def _finite(word: str) -> bool:
     return word not in pos.get("VERB", (word,)) and "NOUN" not in pos and "ADJ" not in pos
 
 
+def base_verb(word: str) -> bool:
+    """Whether the lexicon knows an English word as a verb's base form ("book", "send"; not "sent")."""
+    low = word.lower()
+    return low in _lemmas(low).get("VERB", ())
+
+
 def common_noun(word: str) -> bool:
     """Whether the lexicon knows an English word as a noun (a common one: names are not in it)."""
     return "NOUN" in _lemmas(word.lower())
