@@ -581,7 +581,12 @@ class _DocsIndex:
     @property
     def names(self) -> dict[str, set[int]]:
         if self._names is None:
-            self._names = store_names(self.docs, self.term_sets if self.docs is self._texts else None)
+            # Read from what the index matches, an active fact with the text of those it replaced: a
+            # name written only in the replaced one ("Yijie Localisation quoted…", the update in
+            # Chinese) is still a name of the person's world. Holders counted on those texts' own
+            # words: counting a Chinese fact's glosses as well (用户 as "user") was measured and left
+            # (dev: two more never-stored leaks on Chinese questions, 泉州 read as the name Quanzhou).
+            self._names = store_names(self._texts)
         return self._names
 
     @property

@@ -89,6 +89,14 @@ def test_a_handle_or_an_address_in_lower_case_does_not_unmake_a_name():
     assert {m.index for m in recall.match("who do i talk to at tarnow now?", docs)} == {0}
 
 
+def test_a_name_written_only_in_a_replaced_fact_is_still_a_name(db):
+    old = _add_fact(db, "2026-09-01: Quillon Translations quoted 0.40 per word for the manual.")
+    _add_fact(db, "2026-10-01: 对方把报价降到每字 0.35，10月底前签约有效。", replaces=old)
+    db.conn.execute("UPDATE facts SET status = 'superseded' WHERE id = ?", (old,))
+    got = recall.recall_facts(db, "what's quillon charging now")
+    assert [r.id for r in got] == [old + 1]
+
+
 def test_a_turn_that_only_tells_gets_nothing_whatever_names_it_holds():
     docs = [
         "Brannock Yard is the company's central depot; the depot manager is Ilse Varga.",
