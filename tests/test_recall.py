@@ -97,6 +97,18 @@ def test_a_name_written_only_in_a_replaced_fact_is_still_a_name(db):
     assert [r.id for r in got] == [old + 1]
 
 
+def test_a_change_cue_that_is_a_store_name_names_the_thing_and_asks_no_history(db):
+    # "First Street" is a name of the store's: "first" there asks nothing about what came first.
+    old = _add_fact(db, "2026-09-01: The First Street lease renewal is due on 3 November.")
+    _add_fact(db, "2026-10-01: The First Street lease renewal now falls on 17 November.", replaces=old)
+    db.conn.execute("UPDATE facts SET status = 'superseded' WHERE id = ?", (old,))
+    _add_fact(db, "2026-10-02: The user's dentist is Dr Abara on Kell Road.")
+    got = recall.recall_facts(db, "when's the first street renewal now")
+    assert [r.id for r in got] == [old + 1]
+    # A cue that is no name still asks the history.
+    assert old in [r.id for r in recall.recall_facts(db, "when was the first street renewal before it moved?")]
+
+
 def test_a_turn_that_only_tells_gets_nothing_whatever_names_it_holds():
     docs = [
         "Brannock Yard is the company's central depot; the depot manager is Ilse Varga.",
