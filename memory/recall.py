@@ -855,6 +855,7 @@ class _DocsIndex:
             else:
                 part = frozenset(_terms(attribute))
         owner = {t for w in asked.owners(text) for t in _terms(w) if t in named}
+        price = asked.asks_money(text)
         # Without the meaning model an attribute said in other words cannot be told from one not
         # held: the attribute is not judged then (words only, as before).
         judge = self._meaning() if part else None
@@ -871,6 +872,8 @@ class _DocsIndex:
                 continue  # another's birthday is no answer
             if not asked.holds_a_kind(frozenset(wanted), self.docs[i]):
                 continue
+            if price and not asked.holds_money(self.docs[i]):
+                continue  # "How much does X charge?": a count or a size is no price
             if part and judge is not None and attribute and not judge.bears(attribute, i):
                 continue
             if part and attribute and self._modifier_without_head(attribute, i):

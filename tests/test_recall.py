@@ -109,6 +109,23 @@ def test_a_change_cue_that_is_a_store_name_names_the_thing_and_asks_no_history(d
     assert old in [r.id for r in recall.recall_facts(db, "when was the first street renewal before it moved?")]
 
 
+def test_a_question_asking_a_price_needs_a_fact_stating_money():
+    from memory import asked
+
+    assert asked.asks_money("How much is the premium on the Orla policy?")
+    assert asked.asks_money("how much does Tessaly charge per hour") and asked.asks_money("那个保险多少钱？")
+    assert not asked.asks_money("How much storage is left on the Orla drive?")
+    assert asked.holds_money("premium MYR 2,300 a year") and asked.holds_money("每月 1,200 元")
+    assert not asked.holds_money("claims within 7 days of the incident")
+    docs = [
+        "Cargo insurance is with Orla Mutual under policy OM-2031; claims within 7 days of arrival.",
+        "The user's cat is Pim.",
+    ]
+    assert recall.match("How much is the premium on the Orla policy?", docs) == []
+    docs[0] += " The premium is KES 42,000 a year."
+    assert [m.index for m in recall.match("How much is the premium on the Orla policy?", docs)] == [0]
+
+
 def test_a_turn_that_only_tells_gets_nothing_whatever_names_it_holds():
     docs = [
         "Brannock Yard is the company's central depot; the depot manager is Ilse Varga.",
