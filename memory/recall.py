@@ -310,10 +310,14 @@ _QUOTED = re.compile(
 
 
 # What a turn that asks something may hold even where the speech-act reading (``memory.text.acts``)
-# finds no question or request in it: a question word anywhere ("team lunch is when again"), a
-# question mark, a word of asking politely ("shane's number pls"). Closed classes.
+# finds no question or request in it: a question word anywhere ("team lunch is when again"), also
+# contracted without its apostrophe ("whos hosting me"), a question mark, a word of asking politely
+# ("shane's number pls"), a verb of remembering ("I forget the renewal date"), a closing tag ("my
+# mother's in taichung right"). Closed classes.
 _ASKING = re.compile(
-    r"\?|\b(?:who|whom|whose|what|when|where|which|why|how)(?:['’]s|['’]re)?\b|\b(?:please|pls|plz)\b", re.I
+    r"\?|\b(?:who|whom|whose|what|when|where|which|why|how)(?:['’]?s|['’]re)?\b|\b(?:please|pls|plz)\b"
+    r"|\b(?:forget|forgot|forgotten|remember|recall)\b|\sright\W*$",
+    re.I,
 )
 _FIRST_WORD = re.compile(r"^\W*([A-Za-z]+)(\W?)\s*([A-Za-z]*)")
 _QUESTION_OPENING = frozenset(

@@ -139,7 +139,14 @@ def test_a_turn_that_only_tells_gets_nothing_whatever_names_it_holds():
     ):
         assert recall.match(told, docs) == [], told
     # Asking without a question mark, a request the speech-act reading may miss, a polite ask:
-    for asking in ("when's noor's cello lesson again", "text ilse the forklift date", "ilse's number pls"):
+    for asking in (
+        "when's noor's cello lesson again",
+        "text ilse the forklift date",
+        "ilse's number pls",
+        "whos the depot manager at brannock yard",
+        "I forget when noor's cello lesson is.",
+        "noor's cello lesson is on saturdays right",
+    ):
         assert recall.match(asking, docs), asking
 
 
