@@ -24,11 +24,16 @@ to stores and wordings it was not tuned on.
    the person as the one kept answers ("Tell me a joke about…", 给我讲…) does
    not make a request about them. These
    are properties of English and Chinese (generic versus specific
-   reference), true of any store.
+   reference), true of any store. An English turn that asks nothing (no
+   question, request, leave to act or wish for help, and no closed-class mark
+   of asking: ``_tells_only``) only tells kept something ("cool, the forklift
+   at the godown is finally fixed") and gets nothing, whatever names it holds.
 2. **Names of the person's world** (``store_names``) are found in the store
    itself: words written capitalised more often than not, somewhere the
    capital is not owed to the start of a sentence, minus short acronyms,
-   which are mostly shared vocabulary (VP, QA, OKR). A turn naming one in any
+   which are mostly shared vocabulary (VP, QA, OKR); read in what the index
+   matches (a fact with the text of those it replaced), with handles and
+   addresses ("zp_hengchu", an email) left out. A turn naming one in any
    casing ("who runs atlas") gets the facts holding it on that one word, best
    first, at most ``MAX_NAMED``, and so does what the person calls theirs
    ("my dentist", 我的牙医: the noun phrase after my/our, and a fact must hold
@@ -96,7 +101,8 @@ to stores and wordings it was not tuned on.
    stored name ("Callum's birthday" is not Lin's), and the attribute itself
    in its words or close in meaning (``FOCUS_MIN``), and its head, not only
    what modifies it (``_modifier_without_head``: "Callum's rugby coach" is no
-   answer in "Callum plays rugby"; noun compounds are head-final). Question
+   answer in "Callum plays rugby"; noun compounds are head-final), and money
+   when it asks a price ("How much is the premium…", 多少钱: ``asked.asks_money``). Question
    words and the nouns of value forms are closed classes; a reworded attribute
    is met by meaning, not by a list.
 
