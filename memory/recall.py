@@ -1530,12 +1530,12 @@ def recall_facts(db, query: str, k: int = 12) -> list[Recalled]:
     names = idx.docs.names
     # A cue word that is a name of the store's ("the Switch build": a console, "First Avenue") names
     # the thing asked about, and says nothing of its past.
-    cues = [m for m in _CHANGE_CUE.finditer(query) if not set(tokens(m.group(0))) & names.keys()]
+    cues = [c for c in _CHANGE_CUE.finditer(query) if not set(tokens(c.group(0))) & names.keys()]
     past = bool(cues)
     # "changed", "before" say which facts may come, not what they are about.
     asked = query
-    for m in reversed(cues):
-        asked = asked[: m.start()] + " " + asked[m.end() :]
+    for cue in reversed(cues):
+        asked = asked[: cue.start()] + " " + asked[cue.end() :]
     out: list[Recalled] = []
     for m in idx.docs.match(asked, k, fill=FILL_N, fitted=True, past=past):
         f, chain = idx.active[m.index], idx.chains[m.index]
