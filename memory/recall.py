@@ -166,6 +166,7 @@ from memory.text.acts import asks_only as _asks_only
 from memory.text.acts import base_verb as _base_verb
 from memory.text.acts import common_noun as _common_noun
 from memory.text.acts import focus as _focus
+from memory.text.acts import has_finite_verb as _has_finite_verb
 from memory.text.acts import is_question as _is_question
 from memory.text.acts import is_request as _is_request
 from memory.text.acts import noun_like
@@ -343,8 +344,8 @@ def _tells_only(text: str, names: AbstractSet[str] = frozenset()) -> bool:
     interjection or a label ("cool, …", "ok noted"). ``names``: the index terms of the store's
     names; a noun right before one of them is a verb the lexicon lacks ("text Briar", "ping
     omar"): a noun and then a name opens no English statement."""
-    if has_cjk(text) or _ASKING.search(text):
-        return False
+    if has_cjk(text) or _ASKING.search(text) or not _has_finite_verb(text):
+        return False  # a fragment with no verb ("the Priya doc") names what to look up
     if _is_question(text) or _is_request(text) or _asks_leave(text) or _asks_for_help(text):
         return False
     first = _FIRST_WORD.match(text)
