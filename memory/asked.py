@@ -32,7 +32,7 @@ import re
 
 from memory.text import STOP_WORDS, bilingual, dates, tokens
 from memory.text.acts import noun_like, sentences
-from memory.text.numbers import CN_NUMERAL, en_int
+from memory.text.numbers import CN_NUMERAL, en_int, money
 from memory.text.words import MONTHS
 
 _HAS_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
@@ -171,6 +171,36 @@ def holds_kind(kind: str, fact: str) -> bool:
             return True
         return any(w.lower() not in ("a", "an") and en_int(w) is not None for w in _EN_WORD.findall(rest))
     return True
+
+
+# "How much" with nothing measured after it, straight before its verb ("How much is the premium?",
+# "how much does Vistula charge", "How much did we pay…"), asks a price: English leaves the unit
+# unsaid only for money ("how much storage", "how much time" name theirs). 多少钱 says it. Closed
+# classes: the auxiliaries, the one noun 钱.
+_ASKS_MONEY = re.compile(
+    r"\bhow\s+much(?:['’]s\b|\s+(?:money\b|is|are|was|were|does|do|did|will|would|should|can|could|has|have|had)\b)"
+    r"|多少钱|几(?:块|元)钱",
+    re.I,
+)
+# An amount of money beside what ``numbers.money`` reads: a number beside a currency code (two or
+# three capitals: "KES 8,000", "RM 18,000"), before a Chinese unit of money (6,000 元, 4,200 欧元), or a
+# rate per unit of time or head.
+_CURRENCY_CODE = re.compile(
+    r"\b[A-Z]{2,3}\$?\s?\d|\d[\d,.]*\s?[A-Z]{3}\b|\d\s*(?:元|块|欧|美元|美金|英镑|日元|港币)"
+    # a rate with its unit left unsaid, as prices are ("45 a month", "80 per hour")
+    r"|\d[\d,.]*\s+(?:a|an|per)\s+(?:month|week|year|day|night|hour|head|person)\b"
+)
+
+
+def asks_money(question: str) -> bool:
+    """Whether a question asks a price or an amount paid ("How much is the premium?", 多少钱)."""
+    return _ASKS_MONEY.search(question) is not None
+
+
+def holds_money(fact: str) -> bool:
+    """Whether ``fact`` states an amount of money (``numbers.money``, a currency code or a Chinese
+    unit of money beside a number)."""
+    return bool(money(fact)) or _CURRENCY_CODE.search(fact) is not None
 
 
 def holds_a_kind(asked: frozenset[str], fact: str) -> bool:

@@ -76,6 +76,81 @@ def test_store_names_are_capitalised_words_not_owed_to_a_sentence_start_and_not_
     assert names["quarri"] == {0, 4}
 
 
+def test_a_handle_or_an_address_in_lower_case_does_not_unmake_a_name():
+    # "Tarnow" is written capitalised once, inside a sentence, and in lower case only in a WeChat
+    # handle and an email address: it is a name. In Chinese text an email does not take the
+    # characters and words before it (no spaces there), so "Olek Wrona" stays two names.
+    docs = [
+        "从3月1日起 Tarnow 的对接人换成 Olek Wrona，olek@tarnow.example，微信 ow_tarnow。",
+        "The user likes tea.",
+    ]
+    names = recall.store_names(docs)
+    assert {"tarnow", "olek", "wrona"} <= set(names)
+    assert {m.index for m in recall.match("who do i talk to at tarnow now?", docs)} == {0}
+
+
+def test_a_name_written_only_in_a_replaced_fact_is_still_a_name(db):
+    old = _add_fact(db, "2026-09-01: Quillon Translations quoted 0.40 per word for the manual.")
+    _add_fact(db, "2026-10-01: 对方把报价降到每字 0.35，10月底前签约有效。", replaces=old)
+    db.conn.execute("UPDATE facts SET status = 'superseded' WHERE id = ?", (old,))
+    got = recall.recall_facts(db, "what's quillon charging now")
+    assert [r.id for r in got] == [old + 1]
+
+
+def test_a_change_cue_that_is_a_store_name_names_the_thing_and_asks_no_history(db):
+    # "First Street" is a name of the store's: "first" there asks nothing about what came first.
+    old = _add_fact(db, "2026-09-01: The First Street lease renewal is due on 3 November.")
+    _add_fact(db, "2026-10-01: The First Street lease renewal now falls on 17 November.", replaces=old)
+    db.conn.execute("UPDATE facts SET status = 'superseded' WHERE id = ?", (old,))
+    _add_fact(db, "2026-10-02: The user's dentist is Dr Abara on Kell Road.")
+    got = recall.recall_facts(db, "when's the first street renewal now")
+    assert [r.id for r in got] == [old + 1]
+    # A cue that is no name still asks the history.
+    assert old in [r.id for r in recall.recall_facts(db, "when was the first street renewal before it moved?")]
+
+
+def test_a_question_asking_a_price_needs_a_fact_stating_money():
+    from memory import asked
+
+    assert asked.asks_money("How much is the premium on the Orla policy?")
+    assert asked.asks_money("how much does Tessaly charge per hour") and asked.asks_money("那个保险多少钱？")
+    assert not asked.asks_money("How much storage is left on the Orla drive?")
+    assert asked.holds_money("premium MYR 2,300 a year") and asked.holds_money("每月 1,200 元")
+    assert not asked.holds_money("claims within 7 days of the incident")
+    docs = [
+        "Cargo insurance is with Orla Mutual under policy OM-2031; claims within 7 days of arrival.",
+        "The user's cat is Pim.",
+    ]
+    assert recall.match("How much is the premium on the Orla policy?", docs) == []
+    docs[0] += " The premium is KES 42,000 a year."
+    assert [m.index for m in recall.match("How much is the premium on the Orla policy?", docs)] == [0]
+
+
+def test_a_turn_that_only_tells_gets_nothing_whatever_names_it_holds():
+    docs = [
+        "Brannock Yard is the company's central depot; the depot manager is Ilse Varga.",
+        "Ilse Varga books the forklift service every March.",
+        "The user's daughter Noor has her cello lesson on Saturdays at 10:00.",
+    ]
+    for told in (
+        "cool, the forklift at brannock yard is finally fixed",
+        "haha ilse actually laughed at my joke today",
+        "noor has been practising scales all evening lol",
+    ):
+        assert recall.match(told, docs) == [], told
+    # Asking without a question mark, a request the speech-act reading may miss, a polite ask:
+    for asking in (
+        "when's noor's cello lesson again",
+        "text ilse the forklift date",
+        "ilse's number pls",
+        "whos the depot manager at brannock yard",
+        "I forget when noor's cello lesson is.",
+        "noor's cello lesson is on saturdays right",
+        "the brannock yard forklift",  # a fragment with no verb names what to look up
+    ):
+        assert recall.match(asking, docs), asking
+
+
 def test_a_name_in_any_casing_brings_its_facts_on_that_one_word_capped():
     docs = [
         "Kestrel is the fraud-scoring model the user maintains.",

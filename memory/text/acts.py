@@ -779,6 +779,31 @@ def _finite(word: str) -> bool:
     return word not in pos.get("VERB", (word,)) and "NOUN" not in pos and "ADJ" not in pos
 
 
+def has_finite_verb(text: str) -> bool:
+    """Whether an English text holds a finite verb, so a clause: an auxiliary or a contracted one
+    ("is", "I'll", "she's"), or an inflected verb form ("laughed", "found"). A fragment without one ("the Priya doc", "Kestrel dates") names, it does not tell."""
+    for word in _WORD.findall(text.replace("’", "'")):
+        low = word.lower()
+        if low in _AUX or re.search(r"'(?:s|re|ll|ve|d|m)$", low) or (low.isalpha() and _inflected_verb(low)):
+            return True
+    return False
+
+
+def _inflected_verb(word: str) -> bool:
+    """A form the lexicon knows as an inflection of another verb ("laughed", "found", "spat"), and
+    not as a plural noun ("dates", "docs")."""
+    pos = _lemmas(word)
+    if not any(lemma != word for lemma in pos.get("VERB", ())):
+        return False
+    return not ("NOUN" in pos and word.endswith("s"))
+
+
+def base_verb(word: str) -> bool:
+    """Whether the lexicon knows an English word as a verb's base form ("book", "send"; not "sent")."""
+    low = word.lower()
+    return low in _lemmas(low).get("VERB", ())
+
+
 def common_noun(word: str) -> bool:
     """Whether the lexicon knows an English word as a noun (a common one: names are not in it)."""
     return "NOUN" in _lemmas(word.lower())
