@@ -26,7 +26,7 @@ to stores and wordings it was not tuned on.
    are properties of English and Chinese (generic versus specific
    reference), true of any store. An English turn that asks nothing (no
    question, request, leave to act or wish for help, and no closed-class mark
-   of asking: ``_tells_only``) only tells kept something ("cool, the forklift
+   of asking: ``acts.tells_only``) only tells kept something ("cool, the forklift
    at the godown is finally fixed") and gets nothing, whatever names it holds.
 2. **Names of the person's world** (``store_names``) are found in the store
    itself: words written capitalised more often than not, somewhere the
@@ -160,17 +160,15 @@ from typing import TYPE_CHECKING
 from memory import accept, asked, meaning
 from memory.text import STOP_WORDS, bilingual, has_cjk, query_terms, tokens
 from memory.text.acts import POSSESSIVE as _POSSESSIVE
-from memory.text.acts import asks_for_help as _asks_for_help
 from memory.text.acts import asks_leave as _asks_leave
 from memory.text.acts import asks_only as _asks_only
-from memory.text.acts import base_verb as _base_verb
 from memory.text.acts import common_noun as _common_noun
 from memory.text.acts import focus as _focus
-from memory.text.acts import has_finite_verb as _has_finite_verb
 from memory.text.acts import is_question as _is_question
 from memory.text.acts import is_request as _is_request
 from memory.text.acts import noun_like
 from memory.text.acts import self_contained as _self_contained
+from memory.text.acts import tells_only as _tells_only
 from memory.text.acts import without_material as _without_material
 from memory.text.dates import find as find_dates
 from memory.text.dates import undated
@@ -314,49 +312,6 @@ _RECALL_CUE = re.compile(
 _QUOTED = re.compile(
     r"(?<!\w)'(?:[^']|(?<=\w)'(?=\w)){3,}'(?!\w)|\"[^\"]{3,}\"|“[^”]{2,}”|「[^」]{2,}」|(?<!\w)‘[^’]{3,}’(?!\w)"
 )
-
-
-# What a turn that asks something may hold even where the speech-act reading (``memory.text.acts``)
-# finds no question or request in it: a question word anywhere ("team lunch is when again"), also
-# contracted without its apostrophe ("whos hosting me"), a question mark, a word of asking politely
-# ("shane's number pls"), a verb of remembering ("I forget the renewal date"), a closing tag ("my
-# mother's in taichung right"). Closed classes.
-_ASKING = re.compile(
-    r"\?|\b(?:who|whom|whose|what|when|where|which|why|how)(?:['’]?s|['’]re)?\b|\b(?:please|pls|plz)\b"
-    r"|\b(?:forget|forgot|forgotten|remember|recall)\b|\sright\W*$",
-    re.I,
-)
-_FIRST_WORD = re.compile(r"^\W*([A-Za-z]+)(\W?)\s*([A-Za-z]*)")
-_QUESTION_OPENING = frozenset(
-    "can could would will should shall do does did is are am was were have has may might must".split()
-)
-
-
-def _tells_only(text: str, names: AbstractSet[str] = frozenset()) -> bool:
-    """Whether an English turn only tells kept something: it asks no question, asks for no action
-    (nor leave to act) and wishes no help, and holds none of the marks of asking that the
-    speech-act reading may miss (``_ASKING``; an opening verb or auxiliary: "book somewhere nice",
-    "can u find me…"). Such a turn ("cool, the forklift at the godown is finally fixed", "haha grace
-    laughed at my joke today") is said to be noted, and no fact changes an answer or an action it
-    does not ask for, however many of the store's names or words it holds. Speech acts and closed
-    classes, not topics: true of any store. A Chinese turn is not read so (it drops the marks: "周五把
-    RC 上传到 portal" asks with none of them), and neither is a first word followed by a break, an
-    interjection or a label ("cool, …", "ok noted"). ``names``: the index terms of the store's
-    names; a noun right before one of them is a verb the lexicon lacks ("text Briar", "ping
-    omar"): a noun and then a name opens no English statement."""
-    if has_cjk(text) or _ASKING.search(text) or not _has_finite_verb(text):
-        return False  # a fragment with no verb ("the Priya doc") names what to look up
-    if _is_question(text) or _is_request(text) or _asks_leave(text) or _asks_for_help(text):
-        return False
-    first = _FIRST_WORD.match(text)
-    if first and not first.group(2).strip():
-        word = first.group(1).lower()
-        if word in _QUESTION_OPENING or _base_verb(word):
-            return False  # a verb's base form opens an imperative the reading may have missed
-        after = first.group(3)
-        if after and _common_noun(word) and set(tokens(after)) & names:
-            return False
-    return True
 
 
 def unquoted(text: str) -> str:

@@ -1787,3 +1787,46 @@ def focus(text: str, attribute: bool = False) -> str | None:
                 if words and words[-1] not in _NOT_FOCUS and words[0] not in _DETERMINERS:
                     return phrase
     return None
+
+
+# What a turn that asks something may hold even where the speech-act reading (the rest of this module)
+# finds no question or request in it: a question word anywhere ("team lunch is when again"), also
+# contracted without its apostrophe ("whos hosting me"), a question mark, a word of asking politely
+# ("shane's number pls"), a verb of remembering ("I forget the renewal date"), a closing tag ("my
+# mother's in taichung right"). Closed classes.
+_ASKING = re.compile(
+    r"\?|\b(?:who|whom|whose|what|when|where|which|why|how)(?:['’]?s|['’]re)?\b|\b(?:please|pls|plz)\b"
+    r"|\b(?:forget|forgot|forgotten|remember|recall)\b|\sright\W*$",
+    re.I,
+)
+_FIRST_WORD = re.compile(r"^\W*([A-Za-z]+)(\W?)\s*([A-Za-z]*)")
+_QUESTION_OPENING = frozenset(
+    "can could would will should shall do does did is are am was were have has may might must".split()
+)
+
+
+def tells_only(text: str, names: AbstractSet[str] = frozenset()) -> bool:
+    """Whether an English turn only tells kept something: it asks no question, asks for no action
+    (nor leave to act) and wishes no help, and holds none of the marks of asking that the
+    speech-act reading may miss (``_ASKING``; an opening verb or auxiliary: "book somewhere nice",
+    "can u find me…"). Such a turn ("cool, the forklift at the godown is finally fixed", "haha grace
+    laughed at my joke today") is said to be noted, and no fact changes an answer or an action it
+    does not ask for, however many of the store's names or words it holds. Speech acts and closed
+    classes, not topics: true of any store. A Chinese turn is not read so (it drops the marks: "周五把
+    RC 上传到 portal" asks with none of them), and neither is a first word followed by a break, an
+    interjection or a label ("cool, …", "ok noted"). ``names``: the index terms of the store's
+    names; a noun right before one of them is a verb the lexicon lacks ("text Briar", "ping
+    omar"): a noun and then a name opens no English statement."""
+    if _HAS_CJK.search(text) or _ASKING.search(text) or not has_finite_verb(text):
+        return False  # a fragment with no verb ("the Priya doc") names what to look up
+    if is_question(text) or is_request(text) or asks_leave(text) or asks_for_help(text):
+        return False
+    first = _FIRST_WORD.match(text)
+    if first and not first.group(2).strip():
+        word = first.group(1).lower()
+        if word in _QUESTION_OPENING or base_verb(word):
+            return False  # a verb's base form opens an imperative the reading may have missed
+        after = first.group(3)
+        if after and common_noun(word) and set(tokens(after)) & names:
+            return False
+    return True
