@@ -183,7 +183,8 @@ class Model:
     a fact the turn needs; the turn model, from the turn's signals and what the candidate model
     says of its candidates (``STACK``), whether the turn needs memory at all. A turn reaching
     ``turn_threshold`` gets the candidates reaching ``candidate_threshold``, best first, at most
-    ``cap``; the standing rules the rules' own path brings (``acc_rule``) come as they are, after
+    ``cap`` (or as many as the hand rules accepted among them, when more; never more than the
+    caller's ``k``); the standing rules the rules' own path brings (``acc_rule``) come as they are, after
     them (instructions, like the SOUL: the model reading them judges which applies). With
     ``within_rules`` a turn the hand rules found nothing for stays without memory."""
 
@@ -230,10 +231,14 @@ class Model:
         closed = self.within_rules and not turn.get("any_accepted")
         if closed or not scored or self.turn.probability(reading) < self.turn_threshold:
             return [(i, 1.0) for i in fixed]
-        free = [(i, p) for (i, p), (_, row) in zip(scored, candidates, strict=True) if not row.get("acc_rule")]
-        chosen = sorted([(i, p) for i, p in free if p >= self.candidate_threshold], key=lambda ip: -ip[1])[
-            : min(k, self.cap)
-        ]
+        free = [(i, p, row) for (i, p), (_, row) in zip(scored, candidates, strict=True) if not row.get("acc_rule")]
+        passing = [(i, p, row) for i, p, row in free if p >= self.candidate_threshold]
+        # The cap is a budget for the model's own choice, not a cut below what both judges accept:
+        # a candidate the hand rules found (``accepted``) and the model passes bears on the turn by
+        # both readings, and a turn with more of them than the cap (a long history, many lines on
+        # one topic) gets them all, up to the caller's ``k``.
+        room = max(self.cap, sum(1 for _, _, row in passing if row.get("accepted")))
+        chosen = sorted([(i, p) for i, p, _ in passing], key=lambda ip: -ip[1])[: min(k, room)]
         return chosen + [(i, 1.0) for i in fixed]
 
 

@@ -566,10 +566,18 @@ class _DocsIndex:
         """The meaning judge of these documents, or None when the model is off or not installed
         (then words alone decide, as they always did)."""
         if self._judge is None:
-            if not meaning.available():
+            if not meaning.available() or not self._mostly_facts():
                 return None
             self._judge = _Meaning(self, self.stored_vectors)
         return self._judge
+
+    def _mostly_facts(self) -> bool:
+        """Whether most documents are facts, not pages (longer than ``FACT_CHARS``). Only a fact
+        has a meaning vector (``_Meaning``): over a list of pages (a benchmark's sessions) the
+        few short ones would be all the meaning ranking holds, and fused with BM25's they would
+        come first for no reason but their length; such a list is matched on words, as without
+        the model."""
+        return sum(len(d) <= FACT_CHARS for d in self.docs) * 2 > len(self.docs)
 
     def rank(self, query: str, k: int) -> list[tuple[int, float]]:
         return self.index.top(query_terms(query), k)
@@ -800,8 +808,7 @@ class _DocsIndex:
         judge = self._meaning()
         if judge is None:
             return words
-        sims = judge.vectors @ meaning.embed_one(bilingual.english_reading(text))
-        return _rrf(words, [int(j) for j in sims.argsort()[::-1]])
+        return _rrf(words, judge.ranking(bilingual.english_reading(text)))
 
     def _answering(self, text: str, out: dict[int, Match], named: set[str]) -> dict[int, Match]:
         """The facts of ``out`` that hold what the question asks (``memory.asked``): a value of
@@ -1113,11 +1120,40 @@ class _Meaning:
     glosses, and a Chinese turn gets no meaning candidate."""
 
     def __init__(self, docs: _DocsIndex, stored: Callable[[list[tuple[int, str]]], np.ndarray] | None = None):
+        import numpy as np
+
         self.docs = docs
+        # Only a fact is read for its meaning, not a page (a document longer than FACT_CHARS: a
+        # whole conversation kept as one document, a long paste). The model reads a text's first
+        # MAX_TOKENS tokens, so a page's vector is that of its opening, not of what it holds, and
+        # one vector cannot say which of a page's many things it is about (``_answering`` keeps
+        # pages out of the judge for the same reason). Embedding pages was also the whole cost of
+        # a recall over a fresh list of them: LongMemEval's 48 sessions took 6-9 s (0.13 s each).
+        self.rows = [i for i, d in enumerate(docs.docs) if len(d) <= FACT_CHARS]
         # A Chinese fact is read through its dictionary English (on dev it finds "where does my mom
         # live" in 用户的母亲住在台中); a store's facts keep their vectors (memory.meaning.fact_vectors).
-        readings = [(i, bilingual.english_reading(d)) for i, d in enumerate(docs.docs)]
-        self.vectors: np.ndarray = stored(readings) if stored else meaning.embed([r for _, r in readings])
+        readings = [(i, bilingual.english_reading(docs.docs[i])) for i in self.rows]
+        if not readings:
+            self.vectors: np.ndarray = np.zeros((0, meaning.DIM), dtype=np.float32)
+        else:
+            self.vectors = stored(readings) if stored else meaning.embed([r for _, r in readings])
+        self._row_of = {i: r for r, i in enumerate(self.rows)}
+
+    def cosines(self, reading: str) -> np.ndarray:
+        """The cosine of every document with ``reading`` (a page, which has no vector: 0)."""
+        import numpy as np
+
+        out = np.zeros(len(self.docs.docs), dtype=np.float32)
+        if self.rows:
+            out[self.rows] = self.vectors @ meaning.embed_one(reading)
+        return out
+
+    def ranking(self, reading: str) -> list[int]:
+        """The documents with a vector, closest to ``reading`` first."""
+        if not self.rows:
+            return []
+        sims = self.vectors @ meaning.embed_one(reading)
+        return [self.rows[int(j)] for j in sims.argsort()[::-1]]
 
     def closest(self, text: str, asked: str | None) -> list[tuple[int, float]]:
         """The fact closest in meaning to ``text`` when it is close (``MEANING_MIN``) and stands
@@ -1125,14 +1161,14 @@ class _Meaning:
         an unrelated turn is about equally far from all of them."""
         # A Chinese turn is left to words: read through the dictionary it met the wrong fact about as
         # often as the right one on dev. A statement asks for nothing.
-        if has_cjk(text) or len(self.docs.docs) < 2 or not (_is_question(text) or _is_request(text)):
+        if has_cjk(text) or len(self.rows) < 2 or not (_is_question(text) or _is_request(text)):
             return []
         if self.names_unknown(text):
             return []
         sims = self.vectors @ meaning.embed_one(text)
         order = sims.argsort()[::-1]
-        top, lead = int(order[0]), float(sims[order[0]] - sims[order[1]])
-        closeness = float(sims[top])
+        top, lead = self.rows[int(order[0])], float(sims[order[0]] - sims[order[1]])
+        closeness = float(sims[order[0]])
         if closeness < MEANING_MIN or lead < MEANING_LEAD or (asked and not self.bears(asked, top)):
             return []
         return [(top, closeness)]
@@ -1144,9 +1180,9 @@ class _Meaning:
         if set(_terms(asked)) & self.docs.term_sets[i]:
             return True
         reading = " ".join(bilingual.glosses(asked)) if has_cjk(asked) else asked
-        if not reading:
-            return True  # a Chinese focus the dictionary cannot read: nothing to judge by
-        return float(self.vectors[i] @ meaning.embed_one(reading)) >= FOCUS_MIN
+        if not reading or i not in self._row_of:
+            return True  # a Chinese focus the dictionary cannot read, or a page: nothing to judge by
+        return float(self.vectors[self._row_of[i]] @ meaning.embed_one(reading)) >= FOCUS_MIN
 
     def names_unknown(self, text: str) -> bool:
         """Whether the turn names someone or something the store has never heard of: a word
@@ -1212,13 +1248,14 @@ def candidate_rows(
     best = scores[by_bm25[0]] if by_bm25 else 0.0
     sims = None
     focus_sims = None
+    cos_order: list[int] = []
     if judge is not None:
-        sims = judge.vectors @ meaning.embed_one(bilingual.english_reading(text))
+        sims = judge.cosines(bilingual.english_reading(text))
+        cos_order = judge.ranking(bilingual.english_reading(text))
         if asked_focus:
             f_reading = " ".join(bilingual.glosses(asked_focus)) if has_cjk(asked_focus) else asked_focus
             if f_reading:
-                focus_sims = judge.vectors @ meaning.embed_one(f_reading)
-    cos_order: list[int] = [int(j) for j in sims.argsort()[::-1]] if sims is not None else []
+                focus_sims = judge.cosines(f_reading)
     cos_rank = {i: k for k, i in enumerate(cos_order)}
     fused_order = _rrf(by_bm25, cos_order)
     fused_rank = {i: k for k, i in enumerate(fused_order)}

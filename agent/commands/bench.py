@@ -20,6 +20,13 @@ NAME = "bench"
 
 DATA_HELP = "Path to the benchmark file (never copied into kept)."
 LIMIT_OPT = typer.Option(None, "--limit", min=1, help="Only the first N questions (quick iterations).")
+SKIP_OPT = typer.Option(
+    0,
+    "--skip",
+    min=0,
+    help="Leave out the first N evaluable questions, then take --limit: a slice apart from the one tuned on"
+    " (e.g. dev --limit 100, test --skip 100 --limit 150).",
+)
 JSON_OPT = typer.Option(False, "--json", help="Print the figures as JSON instead of tables.")
 QUIET_OPT = typer.Option(False, "--no-progress", help="Do not show a progress bar.")
 
@@ -38,10 +45,12 @@ def _emit(report: dict, metrics, as_json: bool) -> None:
         typer.echo(render_report(report, metrics))
 
 
-def _run_dataset(bench, label: str, data: Path, limit: int | None, as_json: bool, no_progress: bool) -> None:
+def _run_dataset(
+    bench, label: str, data: Path, limit: int | None, as_json: bool, no_progress: bool, skip: int = 0
+) -> None:
     _check_data(data)
     try:
-        report = bench.run(data, limit=limit, show_progress=not no_progress)
+        report = bench.run(data, limit=limit, show_progress=not no_progress, skip=skip)
     except (OSError, ValueError, KeyError) as exc:
         fail(f"cannot read {data} as {label}: {exc}")
     _emit(report, bench.METRICS, as_json)
@@ -51,26 +60,28 @@ def _run_dataset(bench, label: str, data: Path, limit: int | None, as_json: bool
 def longmemeval(
     data: Path = typer.Option(..., "--data", help=DATA_HELP + " e.g. longmemeval_s_cleaned_498of500.json.xz"),
     limit: int | None = LIMIT_OPT,
+    skip: int = SKIP_OPT,
     as_json: bool = JSON_OPT,
     no_progress: bool = QUIET_OPT,
 ) -> None:
     """LongMemEval-S session and turn recall: kept beside whitespace and lowercase-word BM25."""
     from evals.bench import longmemeval as bench
 
-    _run_dataset(bench, "LongMemEval", data, limit, as_json, no_progress)
+    _run_dataset(bench, "LongMemEval", data, limit, as_json, no_progress, skip)
 
 
 @app.command()
 def locomo(
     data: Path = typer.Option(..., "--data", help=DATA_HELP + " e.g. locomo10.json"),
     limit: int | None = LIMIT_OPT,
+    skip: int = SKIP_OPT,
     as_json: bool = JSON_OPT,
     no_progress: bool = QUIET_OPT,
 ) -> None:
     """LoCoMo session and turn recall: kept beside whitespace and lowercase-word BM25."""
     from evals.bench import locomo as bench
 
-    _run_dataset(bench, "LoCoMo", data, limit, as_json, no_progress)
+    _run_dataset(bench, "LoCoMo", data, limit, as_json, no_progress, skip)
 
 
 @app.command()

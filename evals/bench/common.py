@@ -115,6 +115,12 @@ def ndcg(ranked: Sequence, gold: set, k: int) -> float:
     return dcg / ideal if ideal else 0.0
 
 
+def window(items: list, skip: int = 0, limit: int | None = None) -> list:
+    """The items after the first ``skip``, at most ``limit`` of them (None or 0: all the rest)."""
+    rest = items[skip:]
+    return rest[:limit] if limit else rest
+
+
 def percentile(values: Sequence[float], q: float) -> float:
     if not values:
         return float("nan")

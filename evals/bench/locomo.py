@@ -14,7 +14,7 @@ import json
 import re
 from pathlib import Path
 
-from evals.bench.common import latency_ms, mean, ndcg, progress, recall_frac, systems
+from evals.bench.common import latency_ms, mean, ndcg, progress, recall_frac, systems, window
 
 PUBLISHED = {
     "session": {"hit@1": 0.640, "recall@5": 0.833, "ndcg@5": 0.746},
@@ -63,9 +63,17 @@ def gold(qa: dict) -> tuple[set[int], set[str]]:
     return sessions, turns
 
 
-def run(path: str | Path, limit: int | None = None, show_progress: bool = True) -> dict:
-    data = load(path)
-    report: dict = {"benchmark": "LoCoMo", "n": {}, "granularities": {}}
+def run(
+    path: str | Path,
+    limit: int | None = None,
+    show_progress: bool = True,
+    skip: int = 0,
+    data: list[dict] | None = None,
+) -> dict:
+    """``skip``: leave out the first N evaluable questions of each granularity, then take ``limit``
+    (a dev slice and a test slice: ``--limit 400`` and ``--skip 400 --limit 600``)."""
+    data = data if data is not None else load(path)
+    report: dict = {"benchmark": "LoCoMo", "n": {}, "skip": skip, "granularities": {}}
     for granularity in ("session", "turn"):
         runners = systems()
         scores: dict[str, dict[str, list[float]]] = {r.name: {m: [] for m in METRICS} for r in runners}
@@ -80,9 +88,7 @@ def run(path: str | Path, limit: int | None = None, show_progress: bool = True) 
                 else:
                     g = {turn_ids.index(t) for t in g_turns if t in turn_ids}
                     jobs.append((turns, qa["question"], g))
-        jobs = [j for j in jobs if j[2]]
-        if limit:
-            jobs = jobs[:limit]
+        jobs = window([j for j in jobs if j[2]], skip, limit)
         for docs, question, g in progress(jobs, f"LoCoMo {granularity}", len(jobs), show_progress):
             for r in runners:
                 ranked = r.rank(docs, question, 10)

@@ -14,7 +14,7 @@ import json
 import lzma
 from pathlib import Path
 
-from evals.bench.common import latency_ms, mean, ndcg, progress, recall_all, recall_any, systems
+from evals.bench.common import latency_ms, mean, ndcg, progress, recall_all, recall_any, systems, window
 
 # The published flat-BM25 figures (benchmarks README, whitespace tokens, n = 418).
 PUBLISHED = {
@@ -54,11 +54,18 @@ def evaluable(item: dict) -> bool:
     return any(t.get("has_answer") for s in item["haystack_sessions"] for t in s if t.get("role") == "user")
 
 
-def run(path: str | Path, limit: int | None = None, show_progress: bool = True, data: list[dict] | None = None) -> dict:
+def run(
+    path: str | Path,
+    limit: int | None = None,
+    show_progress: bool = True,
+    data: list[dict] | None = None,
+    skip: int = 0,
+) -> dict:
+    """``skip``: leave out the first N evaluable questions, then take ``limit`` (a dev slice and a
+    test slice of one file: ``--limit 100`` and ``--skip 100 --limit 150``)."""
     items = [it for it in (data if data is not None else load(path)) if evaluable(it)]
-    if limit:
-        items = items[:limit]
-    report: dict = {"benchmark": "LongMemEval-S", "n": len(items), "granularities": {}}
+    items = window(items, skip, limit)
+    report: dict = {"benchmark": "LongMemEval-S", "n": len(items), "skip": skip, "granularities": {}}
     for granularity in ("session", "turn"):
         runners = systems()
         scores: dict[str, dict[str, list[float]]] = {r.name: {m: [] for m in METRICS} for r in runners}
