@@ -39,6 +39,20 @@ def test_decide_brings_candidates_over_the_threshold_best_first_with_their_chain
     assert fit_gate.decide(turn, 0.8, pc, tt=0.5, tc=0.5, k=1) == [2]
 
 
+def test_decide_lets_every_candidate_the_hand_rules_also_accepted_past_the_cap_as_recall_does():
+    at = fit_gate._ACCEPTED
+    hand = [0.0] * len(fit_gate.accept.FEATURES)
+    hand[at] = 1.0
+    cands = [{"brings": [i], "x": hand if i < 3 else []} for i in range(4)]
+    turn = _turn("answerable", [0], cands)
+    pc = np.array([0.9, 0.8, 0.7, 0.95])
+    # cap 1, but three candidates passing the threshold were accepted by the hand rules too
+    assert fit_gate.decide(turn, 0.8, pc, tt=0.5, tc=0.5, k=1) == [3, 0, 1]
+    # without the hand rules' acceptance the cap holds
+    plain = _turn("answerable", [0], [{"brings": [i], "x": []} for i in range(4)])
+    assert fit_gate.decide(plain, 0.8, pc, tt=0.5, tc=0.5, k=1) == [3]
+
+
 def test_thresholds_keep_to_the_leak_rate_and_the_facts_per_turn_of_the_rules_they_are_compared_with():
     # Two answerable turns whose gold scores 0.9 and 0.4; two leak-class turns whose best
     # candidate scores 0.5 and 0.2. Kept recall (in "kept") finds one answerable whole, leaks

@@ -41,6 +41,7 @@ STACKED = os.environ.get("KEPT_FIT_STACK", "1") != "0"
 # where they found nothing gets no turn probability. KEPT_FIT_WITHIN=0 lets it open any turn.
 WITHIN_RULES = os.environ.get("KEPT_FIT_WITHIN", "1") != "0"
 _ANY_ACCEPTED = accept.TURN_FEATURES.index("any_accepted")
+_ACCEPTED = accept.FEATURES.index("accepted")
 
 
 # --- extraction (needs the store and, for the meaning signals, the model) --------------------
@@ -310,12 +311,23 @@ def decide(
     """The split ids the fitted decision brings for one turn (best first, at most k facts), and
     those ``keep`` marks whatever it says, after them."""
     fixed = list(keep) if keep is not None else [False] * len(pc)
-    order = [] if pt < tt else [j for j in np.argsort(-pc, kind="stable") if pc[j] >= tc and not fixed[j]][:k]
+    passing = [] if pt < tt else [j for j in np.argsort(-pc, kind="stable") if pc[j] >= tc and not fixed[j]]
+    # As ``accept.Model.accepted``: the cap bounds the model's own choice, not what the hand rules
+    # accepted too (those all come, up to recall's k).
+    room = max(k, sum(1 for j in passing if _hand_accepted(turn["cands"][j])))
+    order = passing[: min(gate.K, room)]
     order += [j for j, f in enumerate(fixed) if f]
     out: list = []
     for j in order:
         out += [x for x in turn["cands"][j]["brings"] if x not in out]
     return out
+
+
+def _hand_accepted(cand: dict) -> bool:
+    """Whether the hand rules accepted this candidate (its ``accepted`` signal; a row without the
+    signals counts as not)."""
+    x = cand.get("x", ())
+    return len(x) > _ACCEPTED and bool(x[_ACCEPTED])
 
 
 def rule_kept(data: dict, turns: list) -> list[list[bool]]:
