@@ -421,9 +421,17 @@ def repair(
             continue
         if name in BOUND_ARGS:
             start = _moment(str(args[moment_arg]), now, tz) if moment_arg and args.get(moment_arg) else None
-            if start is not None and _moment(str(value), now, tz) == start:
+            end = _moment(str(value), now, tz)
+            if start is not None and end == start:
                 # The model copied the start into the end: no end was said, the default length applies.
                 notes.append(Note(call.name, "dropped", f"{name} {value!r} (the same moment as the start)"))
+                del args[name]
+                continue
+            if start is not None and end is not None and end < start and _day_of(value, now, tz) is not None:
+                # A dated end before the start ("tomorrow at 10am" for a start the day after tomorrow
+                # at 10am: the model took a part of the request's own phrase) is no bound the request
+                # set; the tool would refuse the whole call for it. The default length applies.
+                notes.append(Note(call.name, "dropped", f"{name} {value!r} (before the start)"))
                 del args[name]
                 continue
             # An end or a last day is kept only when the request itself says it:
