@@ -467,8 +467,30 @@ _DAY_TERMS = frozenset(tokens("monday tuesday wednesday thursday friday saturday
 
 def _values(text: str) -> set[str]:
     """The values a text carries, as kept's tokens normalise them (7am and 7:00 alike, 周五 and
-    Friday alike): numbers, times and days."""
-    return {t for t in tokens(text) if any(c.isdigit() for c in t) or t in _DAY_TERMS}
+    Friday alike): numbers, times and days; and the days memory.text.dates reads in it, resolved
+    from one reference day (明天 and "tomorrow" alike, 明天 and 今天 apart)."""
+    from datetime import date
+
+    found = {t for t in tokens(text) if any(c.isdigit() for c in t) or t in _DAY_TERMS}
+    try:
+        found |= {span.label() for _, _, _, span in dates.find(text, date.today())}
+    except dates.DateError:
+        pass  # an ambiguous phrase adds no day
+    return found
+
+
+def _lost_message(value: str, said: str) -> str:
+    """Why a message body the model wrote is not the message the request dictates (``said``):
+    it lost a value the dictated one holds, or it keeps none of its words ("I'm sorry, I can't
+    help with that" for "let Piotr know nobody mows until the frost lifts"). '' when it is it."""
+    if not value.strip():
+        return "the call left it out"
+    lost = _values(said) - _values(value)
+    if lost:
+        return f"it lost {', '.join(sorted(lost))}"
+    if content_words(said) and not content_words(said) & content_words(value):
+        return "it keeps none of the dictated words"
+    return ""
 
 
 _FIRST_PERSON = re.compile(r"^(?:me|myself|i|我|我自己|自己)$", re.I)
@@ -558,11 +580,10 @@ def fill(
     for f in (f for f in fields if spec.kinds[f] == MATERIAL and said_text):
         key = key_for(f)
         value = str(args.get(key) or "")
-        lost = _values(said_text) - set(tokens(value))
-        if not value.strip() or lost:
-            # The message the request dictates, as said, when the model's text lost its times or numbers.
+        why = _lost_message(value, said_text)
+        if why:
+            # The message the request dictates, as said, when the model's text is not it.
             args[key] = said_text[:1].upper() + said_text[1:]
-            why = f"it lost {', '.join(sorted(lost))}" if value.strip() else "the call left it out"
             notes.append(Note(call.name, "changed", f"{key} -> the request's own words ({why})"))
     named = reading.named
     single = named is not None and not reading.ambiguous and len(reading.moments) <= 1
