@@ -421,9 +421,17 @@ def repair(
             continue
         if name in BOUND_ARGS:
             start = _moment(str(args[moment_arg]), now, tz) if moment_arg and args.get(moment_arg) else None
-            if start is not None and _moment(str(value), now, tz) == start:
+            end = _moment(str(value), now, tz)
+            if start is not None and end == start:
                 # The model copied the start into the end: no end was said, the default length applies.
                 notes.append(Note(call.name, "dropped", f"{name} {value!r} (the same moment as the start)"))
+                del args[name]
+                continue
+            if start is not None and end is not None and end < start and _day_of(value, now, tz) is not None:
+                # A dated end before the start ("tomorrow at 10am" for a start the day after tomorrow
+                # at 10am: the model took a part of the request's own phrase) is no bound the request
+                # set; the tool would refuse the whole call for it. The default length applies.
+                notes.append(Note(call.name, "dropped", f"{name} {value!r} (before the start)"))
                 del args[name]
                 continue
             # An end or a last day is kept only when the request itself says it:
@@ -459,8 +467,30 @@ _DAY_TERMS = frozenset(tokens("monday tuesday wednesday thursday friday saturday
 
 def _values(text: str) -> set[str]:
     """The values a text carries, as kept's tokens normalise them (7am and 7:00 alike, 周五 and
-    Friday alike): numbers, times and days."""
-    return {t for t in tokens(text) if any(c.isdigit() for c in t) or t in _DAY_TERMS}
+    Friday alike): numbers, times and days; and the days memory.text.dates reads in it, resolved
+    from one reference day (明天 and "tomorrow" alike, 明天 and 今天 apart)."""
+    from datetime import date
+
+    found = {t for t in tokens(text) if any(c.isdigit() for c in t) or t in _DAY_TERMS}
+    try:
+        found |= {span.label() for _, _, _, span in dates.find(text, date.today())}
+    except dates.DateError:
+        pass  # an ambiguous phrase adds no day
+    return found
+
+
+def _lost_message(value: str, said: str) -> str:
+    """Why a message body the model wrote is not the message the request dictates (``said``):
+    it lost a value the dictated one holds, or it keeps none of its words ("I'm sorry, I can't
+    help with that" for "let Piotr know nobody mows until the frost lifts"). '' when it is it."""
+    if not value.strip():
+        return "the call left it out"
+    lost = _values(said) - _values(value)
+    if lost:
+        return f"it lost {', '.join(sorted(lost))}"
+    if content_words(said) and not content_words(said) & content_words(value):
+        return "it keeps none of the dictated words"
+    return ""
 
 
 _FIRST_PERSON = re.compile(r"^(?:me|myself|i|我|我自己|自己)$", re.I)
@@ -550,11 +580,10 @@ def fill(
     for f in (f for f in fields if spec.kinds[f] == MATERIAL and said_text):
         key = key_for(f)
         value = str(args.get(key) or "")
-        lost = _values(said_text) - set(tokens(value))
-        if not value.strip() or lost:
-            # The message the request dictates, as said, when the model's text lost its times or numbers.
+        why = _lost_message(value, said_text)
+        if why:
+            # The message the request dictates, as said, when the model's text is not it.
             args[key] = said_text[:1].upper() + said_text[1:]
-            why = f"it lost {', '.join(sorted(lost))}" if value.strip() else "the call left it out"
             notes.append(Note(call.name, "changed", f"{key} -> the request's own words ({why})"))
     named = reading.named
     single = named is not None and not reading.ambiguous and len(reading.moments) <= 1

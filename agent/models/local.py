@@ -483,17 +483,17 @@ class LocalModel:
         arguments stay the model's."""
         if not (self.choices.shape_picks_tool and tools) or not messages or messages[-1].role != "user":
             return None
-        from memory.text.acts import asks_to_act, asks_to_tell
+        from memory.text.acts import asks_to_act, asks_to_assign, asks_to_tell
 
         request = messages[-1].content
         if asks_to_tell(request):
             return next((t for t in tools if t.name == MESSAGE_TOOL), None)
-        # "Remind me to send the report by Friday" has a deadline too, but asks for no act.
-        if asks_to_act(request) and deadline_only(request):
-            # Every time the request names is a deadline (后天下午五点前搞定, "due tomorrow by 4pm"): the
-            # one offered tool that takes a deadline does that (assign_task); the model called
-            # list_events or schedule_meeting for these. Over the dev first sessions and
-            # local_accuracy sets only task requests are of this shape.
+        # A request that hands work to someone ("Give Marco the job of…", 把…交给小何, 给陈晨派个任务) is
+        # a task, as is one whose every time is a deadline (后天下午五点前搞定, "due tomorrow by 4pm").
+        # "Remind me to send the report by Friday" has a deadline too, but asks for no act. The model
+        # called list_events or schedule_meeting for both shapes, or answered in words.
+        if asks_to_assign(request) or asks_to_act(request) and deadline_only(request):
+            # The one offered tool that takes a deadline does that (assign_task).
             timed = [t for t in tools if "deadline" in t.kinds.values()]
             return timed[0] if len(timed) == 1 else None
         return None

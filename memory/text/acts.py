@@ -891,7 +891,7 @@ _ZH_SUGGEST = re.compile(f"[{_CJK}]{{5}}[^{_CJK}]*(?<![对是好行了过])吧\\
 _ZH_DONE = re.compile("了|过(?!来|去)")
 # A sentence that opens with a coverb or a verb of action, with no subject of its own.
 _ZH_IMPERATIVE = re.compile(
-    r"^(?:(?:让|叫)(?!我|什么|啥)|把|将|给.{1,40}?(?:发|打|回|写|转)|跟.{1,40}?说|提醒|安排|预约|预订|订|约|加|添加|新建|创建|取消|删除|删掉|改到|改成|推迟|提前|告诉|通知|回复|转发|发(?:给|个|一|封|条)|记(?:一下|下|得提醒))"
+    r"^(?:(?:让|叫)(?!我|什么|啥)|把|将|给.{1,40}?(?:发|打|回|写|转)|跟.{1,40}?[说讲]|提醒|安排|预约|预订|订|约|加|添加|新建|创建|取消|删除|删掉|改到|改成|推迟|提前|告诉|通知|回复|转发|发(?:给|个|一|封|条)|记(?:一下|下|得提醒))"
 )
 # What may stand between an opening verb and a sentence-final 了 that is the verb's own change of
 # state: nothing (取消了, 约了), a result (订好了, 发完了, 删掉了), or a goal or a new value after
@@ -1686,7 +1686,43 @@ def asks_to_tell(text: str) -> bool:
     if not asks_to_act(text):
         return False
     plain = text.replace("’", "'")
-    return bool(_TELL.search(plain) or _TELL_NOUN.search(plain) or _TELL_ZH.search(plain))
+    if _TELL.search(plain) or _TELL_NOUN.search(plain) or _TELL_ZH.search(plain):
+        return True
+    from memory.text import people
+
+    # A verb of telling with its addressee and the told clause ("tell Oisín load-in is at 3",
+    # "let Marcus know, …", 跟黎姐说一声，…): memory.text.people reads where the message begins.
+    return any(people.telling(_LEAD_IN.sub("", plain[a:b].strip())) is not None for a, b in sentences(plain))
+
+
+# A request to hand a piece of work to someone, by the task tool's own nouns and verbs: the work
+# given to a person as a task or a job ("Give Marco the job of sorting the permits", "put a task on
+# Ollie's list", "Assign Thandi the forms"), or in Chinese a verb of dispatching with the noun of the
+# work (给陈晨派个任务, 分配一个任务, 派个活) and the handing-over verbs with someone other than the
+# speaker or kept as the receiver (把核对发票的活儿交给阿强, 这件事交给小何). Closed classes of the
+# grammar of assigning work, as ``_TELL_NOUN`` reads a message by the message's noun.
+_WORK_NOUN_EN = r"(?:task|job|to-?do|action\s+item|assignment|chore)s?"
+_ASSIGN_EN = re.compile(
+    r"\b(?:give|hand|put|add|stick|set|leave|pass|delegate)\b[^.!?]{0,40}?\b(?:a|an|the|one|another|this|that)\s+"
+    r"(?:\w+\s+)?" + _WORK_NOUN_EN + r"\b(?!\s+(?:list|board|manager|tracker)\b)"
+    r"|^\W*(?:(?:please|pls|can\s+you|could\s+you|would\s+you|will\s+you)\s+)*assign\s+(?!(?:me|us|myself)\b)\S",
+    re.I,
+)
+_ASSIGN_ZH = re.compile(
+    r"(?:派|分配|布置|安排)(?:个|一个|一项|一下|点)?(?:任务|活儿|活|工作)"
+    r"|(?:交给|派给|分给|交由)(?!我|你|您|咱)[^，,。；;！!？?]"
+)
+
+
+def asks_to_assign(text: str) -> bool:
+    """Whether a request asks kept to hand a piece of work to someone (see above): a task. Like
+    ``asks_to_tell``, only a request to act (``asks_to_act``) can be one."""
+    if not asks_to_act(text):
+        return False
+    plain = text.replace("’", "'")
+    return any(_ASSIGN_EN.search(_LEAD_IN.sub("", plain[a:b].strip())) for a, b in sentences(plain)) or bool(
+        _HAS_CJK.search(plain) and _ASSIGN_ZH.search(plain)
+    )
 
 
 # The noun phrase a question asks for, read from its shape (closed-class words only):

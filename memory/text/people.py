@@ -64,6 +64,9 @@ def head(text: str) -> str:
     m = _MATERIAL.search(text)
     if m:
         cut = m.start()
+    told = _telling(text)
+    if told is not None:
+        cut = min(cut, told[0])
     for m in _TO_VERB.finditer(text[:cut]):
         if m.group("next").lower() not in _NOT_A_VERB:
             cut = m.start()
@@ -93,6 +96,50 @@ _TELL_JOINED = re.compile(
 )
 
 
+# A verb of telling with its addressee and the told clause right after, no "that" and no noun of a
+# message ("tell Oisín load-in is at 3", "let the lighting crew know, the wall must be ready by 4",
+# 跟仓库的黎姐说一声，那批粒子先别入库, 告诉她周六的义诊改到十点). The verbs of telling, the coverbs of
+# an addressee and the pronouns are closed classes of each grammar; the speaker or kept as the
+# addressee ("let me know", 跟我说, 告诉你) is being told, not asking that anyone be told, and a
+# verb closed by 了/过/好 reports a telling that happened (跟他说好了).
+_LEAD_EN = (
+    r"^\W*(?:(?:please|pls|kindly|just|also|and|so|ok(?:ay)?|can\s+you|could\s+you|would\s+you|will\s+you)[\s,]+)*"
+)
+_ADDRESSEE_EN = r"(?:(?-i:[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’-]+){0,2})|her|him|them|(?:my|our|the)\s+[a-z][\w-]*)"
+_TELLING_EN = re.compile(
+    _LEAD_EN + r"(?:(?:tell|inform|notify|warn)\s+(?!(?:me|us|myself)\b)" + _ADDRESSEE_EN + r"\s+(?=[\w'’-]+\s+\S)"
+    r"(?!(?:to|about|of|on|what|when|where|how|who|whom|why|if|whether|and|or|but)\b)"
+    r"|let\s+(?!(?:me|us|myself)\b)[^,.;:!?]{1,40}?\s+know\b[\s,:;–—-]*(?:that\s+)?)",
+    re.I,
+)
+_TELLING_ZH = re.compile(
+    r"(?<![我你您他她])(?:跟|和|同|对|向)(?!我|你|您|咱)(?P<who>[^，,。；;！!？?说讲]{1,16}?)(?:说|讲)(?![了过好完])"
+    r"(?:一声|一下)?[，,：:\s]*"
+    r"|(?:告诉|通知)(?:一下|一声)?(?:(?:她们|他们|她|他)(?![们说])|(?!我|你|您|咱)(?P<whom>[^，,。；;！!？?]{1,12}?)[，,：:])\s*"
+)
+
+
+def _telling(text: str) -> tuple[int, int] | None:
+    """(where the addressee ends, where the told clause begins) in a request that tells someone
+    something by a verb of telling and its addressee (see above), or None."""
+    m = _TELLING_EN.match(text.replace("’", "'")) if not words.has_cjk(text[:6]) or text[:1].isascii() else None
+    if m is None and words.has_cjk(text):
+        m = _TELLING_ZH.search(text)
+    if m is None or not text[m.end() :].strip():
+        return None
+    # The Chinese verb of telling follows its addressee (跟老陈说): the head ends before the verb, or
+    # the tagger reads 陈说 as a name.
+    who = next((m.end(g) for g in ("who", "whom") if g in m.re.groupindex and m.group(g)), m.end())
+    return who, m.end()
+
+
+def telling(text: str) -> int | None:
+    """Where the told clause begins in a request that tells someone something by a verb of telling
+    and its addressee (see above), or None."""
+    found = _telling(text)
+    return found[1] if found else None
+
+
 def material(text: str) -> str:
     """What a request to send a message says the message is: the quotation, or what follows
     its colon or "that" in its head's place ("Tell Ana that the launch moved" -> "the launch
@@ -106,7 +153,10 @@ def material(text: str) -> str:
         return text[m.end() :].strip()
     # (an English marker elsewhere is inside the message: a later "that" is no head's end)
     said = _SAID_ZH.search(text) if words.has_cjk(text) else _TELL_JOINED.search(text)
-    return text[said.end() :].strip() if said and text[said.end() :].strip() else ""
+    if said and text[said.end() :].strip():
+        return text[said.end() :].strip()
+    told = telling(text)
+    return text[told:].strip() if told is not None else ""
 
 
 def named(text: str, known: AbstractSet[str] = frozenset()) -> list[str]:
