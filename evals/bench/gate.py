@@ -20,9 +20,13 @@ one line per fact or turn, no updates) is read too.
 
 Splits, in the order they print (a missing file is left out):
 
-- ``test18``, ``test19``: tests/data/recall_test18.jsonl and recall_test19.jsonl, written in the
-  fourteenth round by two other people (a helper each) without reading the code or the other sets;
+- ``test20``, ``test21``: tests/data/recall_test20.jsonl and recall_test21.jsonl, written in the
+  fifteenth round by two other people (a helper each) without reading the code or the other sets;
   held out (left out while missing: they may land after the code that names them).
+- ``dev15 (was test18)``, ``dev15b (was test19)``: tests/data/recall_test18.jsonl and
+  recall_test19.jsonl, the fourteenth round's held-out sets (an estates head at a Leeds
+  university; a nursing deputy director in Xi'an), read at that round's start and end; dev from
+  the fifteenth round on.
 - ``dev14 (was test16)``, ``dev14b (was test17)``: tests/data/recall_test16.jsonl and
   recall_test17.jsonl, the thirteenth round's held-out sets (a procurement head at a Nairobi solar
   mini-grid company; a game producer in Chengdu), read at that round's start and end; dev from the
@@ -71,8 +75,10 @@ from evals.bench.common import render_table
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 SPLITS = {
-    "test18": DATA / "recall_test18.jsonl",
-    "test19": DATA / "recall_test19.jsonl",
+    "test20": DATA / "recall_test20.jsonl",
+    "test21": DATA / "recall_test21.jsonl",
+    "dev15 (was test18)": DATA / "recall_test18.jsonl",
+    "dev15b (was test19)": DATA / "recall_test19.jsonl",
     "dev14 (was test16)": DATA / "recall_test16.jsonl",
     "dev14b (was test17)": DATA / "recall_test17.jsonl",
     "dev13 (was test14)": DATA / "recall_test14.jsonl",
@@ -93,7 +99,7 @@ SPLITS = {
     "dev2": DATA / "recall_dev2.jsonl",
     "dev-old": DATA / "recall_dev.jsonl",
 }
-HELD_OUT = frozenset({"test18", "test19"})
+HELD_OUT = frozenset({"test20", "test21"})
 
 
 def held_out(path: str | Path) -> bool:
