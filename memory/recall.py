@@ -195,6 +195,10 @@ RARE_SHARE = 0.05  # a word held by at most this share of the documents (or two)
 MEANING_MIN = 0.35  # a fact comes on meaning alone at this cosine with the turn (flat from 0.30 to 0.40)
 MEANING_LEAD = 0.10  # and this far ahead of the next closest fact (0.05 the same, 0.15 loses answers)
 FOCUS_MIN = 0.25  # a fact bears on what a question asks for at this cosine with its focus
+# How a memory writer names the person the store is about ("User switched gyms", "User's rule: …"):
+# capitalised, so read as a name, but the person is in every fact of their life, and a hop through
+# them links any fact to any other ("through: user").
+_THE_PERSON = frozenset(tokens("User"))
 FILL_N = 6  # a request about the person's world gets up to this many facts, the next best of the fused ranking
 RRF_K = 60  # reciprocal-rank fusion's usual constant (Cormack et al. 2009), not tuned
 FACT_CHARS = 400  # a document of up to this many characters is judged as one fact by its vector
@@ -738,13 +742,17 @@ class _DocsIndex:
         # One hop: a fact found on words names something ("Project Atlas, the
         # rebuild of the intake pipeline"); facts on that name sharing a word
         # with the turn come too ("Atlas beta launch moved to 21 October").
-        hop_names = {
-            t
-            for m in list(out.values())
-            if m.reason.startswith("words")
-            for t in self.term_sets[m.index]
-            if t in self.names and 0 < len(self.names[t]) <= limit
-        } - set(anchors)
+        hop_names = (
+            {
+                t
+                for m in list(out.values())
+                if m.reason.startswith("words")
+                for t in self.term_sets[m.index]
+                if t in self.names and 0 < len(self.names[t]) <= limit
+            }
+            - set(anchors)
+            - _THE_PERSON
+        )
         hops = 0
         for i, score in best:
             if hops >= MAX_NAMED or len(out) >= k:

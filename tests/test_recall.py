@@ -165,6 +165,24 @@ def test_a_name_in_any_casing_brings_its_facts_on_that_one_word_capped():
     assert len(recall.match("anything new on KESTREL?", many)) == recall.MAX_NAMED
 
 
+def test_a_hop_goes_through_the_names_a_fact_holds_but_not_through_the_person():
+    # The writer names the person "User", a capitalised word read as a name; the person is in
+    # every fact of their life, so a hop through them would link any fact to any other.
+    docs = [
+        "User ordered the kiosk from Tessera Displays for the lobby.",
+        "User keeps the lobby plants watered on Mondays.",
+        "Tessera Displays ships from Lyon; lobby installs take a day.",
+        "The car needs new tyres.",
+        "Finance closes the books on the 5th.",
+        "The dentist is in Leith.",
+        "Rain is forecast all week.",
+        "The office wifi password changed.",
+    ]
+    assert "user" in recall.store_names(docs)
+    got = {m.index: m.reason for m in recall.match("who supplied the kiosk for the lobby?", docs)}
+    assert 1 not in got and "through: display, tessera" in got[2]
+
+
 def test_a_name_held_by_most_documents_is_no_anchor():
     docs = [f"Rowan: we talked about topic {w}." for w in ("gardens", "taxes", "chess", "rain", "kites")]
     assert recall.match("What did Rowan say?", docs) == []
