@@ -1410,8 +1410,8 @@ def _clause_request(joint_and_clause: tuple[str, str]) -> bool:
     if joint not in (",", "，", "head,") or _HAS_CJK.search(text):
         return True
     body = _LEAD_IN.sub("", _clean(text))
-    if any(frame.match(body) for frame in _FRAMES):
-        return True
+    if any(frame.match(body) for frame in _FRAMES) or _WANT_DONE.match(body):
+        return True  # "…, can you…"; "…, I want it on my desk by 4": a clause with its own subject
     words = [w.lower() for w in _WORD.findall(body)]
     pos = _lemmas(words[0]) if words else {}
     if not words or words[0] not in pos.get("VERB", ()):
