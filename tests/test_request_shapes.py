@@ -142,3 +142,20 @@ def test_a_name_offered_as_the_persons_choice(sentence, message, name):
 def test_a_choice_of_a_day_or_anothers_name_is_no_name():
     assert not wished_treatment("Monday it is, then.")
     assert not wished_treatment("I met 老方 today, 老方 is fine.")
+
+
+# ---------------------------------------------------------------- names the reading finds
+
+
+@pytest.mark.parametrize(
+    "request_, name",
+    [
+        ("Ravi can take over the window order - I'd like it sorted by Friday at 5pm.", ["Ravi"]),
+        ("Marta should handle the supplier list, by Thursday noon please.", ["Marta"]),
+        ("Someone can take it, I want it done by Friday.", []),
+    ],
+)
+def test_a_sentences_first_word_before_a_modal_is_its_subject_a_name(request_, name):
+    from memory.text import people
+
+    assert people.named(request_) == name
