@@ -62,6 +62,7 @@ BOUND_ARGS = ("end", "to_date")
 TIME_ARGS = set(MOMENT_ARGS + DAY_ARGS + BOUND_ARGS)
 
 _UNIT = re.compile(r"[\u3400-\u9fff]|[^\s\u3400-\u9fff]+")  # Latin words as units, each CJK character alone
+_SENTENCE_END = re.compile(r"[!?。！？]$")  # a hard end ("." may close "p.m." or "Dec.")
 _MAX_UNITS = 8  # "next Friday at 2:30 pm" is 5 units, "明天下午三点半" 6
 _MAX_REQUEST = 1000  # characters; a longer paste is not a booking request
 _CJK = re.compile(r"[\u3400-\u9fff]")
@@ -259,6 +260,8 @@ def read_request(request: str, now: datetime, tz: ZoneInfo) -> Reading:
     timed: list[tuple[int, int, datetime]] = []  # (first unit, last unit, moment) of each phrase naming day and time
     for i in range(len(units)):
         for j in range(i, min(i + _MAX_UNITS, len(units))):
+            if j > i and _SENTENCE_END.search(units[j - 1].group()):
+                break  # a phrase of time lies inside one sentence ("…at four in the afternoon? Their price list for next year…")
             phrase = request[units[i].start() : units[j].end()].strip(" ,.;!?，。！？'\"")
             if not phrase or not dates.mentions_time(phrase):
                 continue
@@ -290,10 +293,23 @@ def read_request(request: str, now: datetime, tz: ZoneInfo) -> Reading:
                 best_day = (score, named)
     # The times the request names: its fullest phrases, not the parts inside them
     # ("Friday at 9am" inside "a week from Friday at 9am" is no time of its own).
+    # Two phrases that share words are one time said once, read two ways ("the day after tomorrow at
+    # 11" and "tomorrow at 11 in the morning" in "the day after tomorrow at 11 in the morning"): the
+    # best reading's phrase is kept, then the longest, and one that overlaps a kept phrase is none.
     moments: list[datetime] = []
-    for i, j, moment in timed:
-        inside = any(a <= i and j <= b and (a, b) != (i, j) for a, b, _ in timed)
-        if not inside and moment not in moments:
+    kept: list[tuple[int, int]] = []
+    first = best[1].phrase if best else None
+    for i, j, moment in sorted(
+        timed,
+        key=lambda t: (
+            request[units[t[0]].start() : units[t[1]].end()].strip(" ,.;!?，。！？'\"") != first,
+            t[0] - t[1],
+        ),
+    ):
+        if any(i <= b and a <= j for a, b in kept):
+            continue
+        kept.append((i, j))
+        if moment not in moments:
             moments.append(moment)
     reading = Reading(best[1] if best else None, moments)
     if best is not None and not (best[1].day and best[1].has_clock) and best_day and best_clock:

@@ -389,9 +389,10 @@ _FRAMES = [
 # be in (a participle, a particle, "on the way") asks for that to be brought about; "I need a
 # break" names no such state and stays a statement.
 _WANT_DONE = re.compile(
-    r"^(?:(?:i|we)\s+(?:really\s+|still\s+|just\s+)?)?(?:need|want|'d\s+like|would\s+like)\s+(?!to\b|you\b)"
+    r"^(?:(?:i|we)(?:\s+|(?=['’]d\s))(?:really\s+|still\s+|just\s+)?)?(?:need|want|['’]d\s+like|would\s+like)\s+(?!to\b|you\b)"
     r"(?:(?:the|a|an|some|more|our|my|this|that|these|those|\d+|[a-z]+)\s+){1,4}?"
-    r"(?:[a-z]+ed|done|sent|made|paid|put|set|sorted|fixed|ready|on\s+the\s+way|in|out|over|back|up)\b",
+    r"(?:[a-z]+ed|done|sent|made|paid|put|set|sorted|fixed|ready|on\s+the\s+way|in|out|over|back|up"
+    r"|on\s+(?:my|our|his|her|their)\b)\b",  # "I want it on my desk by 4": a possessed place is a state
     re.I,
 )
 # A condition or time before the main clause: "If not, send it now.", "When Dana replies, book the room."
@@ -401,7 +402,9 @@ _LEADING_CLAUSE = re.compile(
 # "how about / what about": a suggestion when a verb follows, a topic otherwise.
 _ABOUT = re.compile(r"^(?:how|what)\s+about\s+(?:you\s+|we\s+)?(?P<rest>.+)", re.I)
 # A label of one or two words before ":" or ",": "Update: …", "Heads up: …", "FYI, …", "Dana, …".
-_HEAD = re.compile(r"^[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*)?\s*[:,]\s*(?P<rest>\S.*)$")
+# A label of one or two words before a colon, a comma or a dash ("Update: …", "Dana, book…",
+# "quick one - what do you call me?"): what follows is the sentence.
+_HEAD = re.compile(r"^[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*)?(?:\s*[:,]|\s+[-–—]+)\s*(?P<rest>\S.*)$")
 # A main clause after a clause of time or place: "…, I'll send it", "when we land I'll call".
 _MAIN_CLAUSE = re.compile(
     r",|\b(?:i|we|you|he|she|they|it)(?:'ll|'d|'m| will| would| can| should| shall| must)\b", re.I
@@ -567,7 +570,7 @@ def _unless_asking(rest: str) -> str:
     rest = re.sub(r"^(?:please|kindly|just|always|never|also)\s+", "", rest.strip(), flags=re.I)
     if _TELL_ME_WH.match(rest):
         return QUESTION
-    if _on_the_speaker_only(rest):
+    if _on_the_speaker_only(rest) or _ATTENTION.match(rest.rstrip(".!? ")):
         return STATEMENT
     if not about_talk(rest):
         return REQUEST
@@ -577,6 +580,14 @@ def _unless_asking(rest: str) -> str:
 
 
 _JOINED = re.compile(r",?\s+(?:and(?:\s+then|\s+also)?|then|also)\s+", re.I)
+# kept's attention asked for a thing pointed back at, the speaker at most its beneficiary ("Keep an
+# eye on that for me", "keep track of it", "watch this one for us"): a verb of attention (the
+# English of the held and durative aspects _ZH_STATE reads: 盯着点, 记住) acts on nothing in the world.
+_ATTENTION = re.compile(
+    r"^(?:keep\s+(?:an?\s+|close\s+|good\s+)*(?:eyes?|track|tabs|watch)\s+(?:on|of)|watch|track|monitor|mind|remember)\s+"
+    r"(?:that|it|this|those|these|them)(?:\s+one)?(?:\s+for\s+(?:me|us))?$",
+    re.I,
+)
 
 # Asking for kept's attention to the person, not for an act: the verb's only participant besides
 # kept is the speaker ("me", "us"), and what else it has points back into the talk ("that", "it",
@@ -630,7 +641,9 @@ def about_talk(text: str) -> bool:
     "reply in German from now on", "keep your answers short", "be brief with me")."""
     s = _clean(text)
     # The Chinese wishes _zh_act reads as statements (叫我小林, 回复用英文); "Call me 小林" goes on.
-    if _HAS_CJK.search(s) and (_ZH_TALK.match(_zh_body(s)[1]) or _zh_names_to_use(s)):
+    if _HAS_CJK.search(s) and (
+        _ZH_TALK.match(_zh_body(s)[1]) or _ZH_IN_REPLIES.match(_zh_body(s)[1]) or _zh_names_to_use(s)
+    ):
         return True
     s = re.sub(r"^(?:(?:please|kindly|just|always|never|also|don't|dont|do\s+not)\s+)+", "", s, flags=re.I)
     if _ADDRESS_ME.match(s) or _TALK_MANNER.match(s) or _KEEP_TALK.match(s) or _TO_ME.search(s):
@@ -911,6 +924,9 @@ _ZH_TALK = re.compile(
     r"|(?:用|说)[^，,。]{1,6}?(?:回答|回复|说话|写|聊|交流|跟我说|和我说|跟我聊|和我聊)"
     r"|(?:回答|回复|说话|回话|写)(?:我)?(?:要|就|请|得|尽量)?(?:简短|简洁|短|详细|正式|随意|口语|用))"
 )
+# A wish set in kept's replies (回复里千万别给我弄表格, 回答的时候别用英文): the Chinese of "in your
+# replies" (_TO_ME), how kept talks and nothing else.
+_ZH_IN_REPLIES = re.compile(r"^(?:你的|你)?(?:回复|回答|回话)(?:里|中|的时候|时)")
 _ZH_SUBJECT_I = re.compile(r"^(?:我|我们)")
 # Discourse openers, and the adverbs of sequence that stand before a predicate without changing
 # its mood (再给李明派个任务 asks as 给李明派个任务 does; 先/顺便 alike).
@@ -942,10 +958,17 @@ def _zh_names_to_use(sentence: str) -> bool:
     return bool(re.search("这个|这么|这样", last)) and bool(address_name(sentence))
 
 
+# The listener named as the subject of an order before a coverb whose object is a third party
+# (你给老蔡带个话, 您跟老陈说一声): the order is read without it, as 给老蔡带个话 is. With the speaker or
+# the listener after the coverb (你给我发的…, 你跟我说过…) 你 is a subject of a report, and stays.
+_ZH_YOU_ORDER = re.compile("^(?:你|您)(?=(?:跟|和|同|与|给|替|向|对)(?!我|你|您|咱))")
+
+
 def _zh_act_shape(sentence: str) -> str:
     s, body = _zh_body(sentence)
     if not s:
         return STATEMENT
+    s, body = _ZH_YOU_ORDER.sub("", s), _ZH_YOU_ORDER.sub("", body)
     if _ZH_TALK.match(body):
         return STATEMENT  # a wish about how kept talks to the person, not an action
     if _ZH_PLEASE.match(body) or _ZH_ASK_YOU.match(body) or _ZH_WANT_YOU.match(body):
@@ -1308,6 +1331,12 @@ def _act(sentence: str) -> str:
         opening = re.match(f"\\s*([A-Za-z][^{_CJK}，,。；;：:！!？?]*)([{_CJK}]*)", sentence)
         if opening and not _ZH_AFTER_CONSTITUENT.match(opening.group(2)):
             rest = re.sub(f"[{_CJK}]+", " ", sentence)
+            # The English that opens the sentence is its grammar, so it gives the mood: "Could you
+            # get 结构 engineer 郑海涛 and me in a room…?" is a polite request, though the Chinese
+            # reading sees only the question mark.
+            en = _en_act(rest) if len(re.findall(r"[A-Za-z]+", rest)) >= 2 else STATEMENT
+            if en != STATEMENT:
+                return en
         else:
             runs = re.finditer(f"(?:^|[，,。；;：:！!])\\s*([^{_CJK}，,。；;：:！!？?]+)([{_CJK}]*)", sentence)
             rest = " ".join(
@@ -1348,13 +1377,14 @@ def _clauses(sentence: str) -> list[tuple[str, str]]:
     """The clauses of a sentence after its first break, each with the break before it ("-", ";"
     or ","), and the first clause when a comma ends it ("nudge yusuf, they…": a label, to
     ``_en_act``)."""
-    parts = re.split(r"(\s+[-–—]+\s+|\s*[;；]\s*|\s*[，,]\s*)", sentence)
+    # An ellipsis is a pause between clauses as a dash is (那几台叉车的电池都不太行了……交给周凯去问价吧).
+    parts = re.split(r"(\s+[-–—]+\s+|\s*[;；]\s*|\s*…+\s*|\s*[，,]\s*)", sentence)
     if len(parts) < 3:
         return []
     out = [("head,", parts[0])] if parts[1].strip() in (",", "，") else []
     for i in range(2, min(len(parts), 9), 2):
         joint, clause = parts[i - 1].strip(), parts[i]
-        if joint not in (",", "，"):
+        if joint not in (",", "，") and not joint.startswith("…"):
             # A clause after a dash or a semicolon stands as a sentence up to the next dash or
             # semicolon, its commas inside it: "- brew schedule, tanks, the lot" is a list, read
             # whole, not "brew schedule" (a verb and its object) cut off at the first comma.
@@ -1380,8 +1410,8 @@ def _clause_request(joint_and_clause: tuple[str, str]) -> bool:
     if joint not in (",", "，", "head,") or _HAS_CJK.search(text):
         return True
     body = _LEAD_IN.sub("", _clean(text))
-    if any(frame.match(body) for frame in _FRAMES):
-        return True
+    if any(frame.match(body) for frame in _FRAMES) or _WANT_DONE.match(body):
+        return True  # "…, can you…"; "…, I want it on my desk by 4": a clause with its own subject
     words = [w.lower() for w in _WORD.findall(body)]
     pos = _lemmas(words[0]) if words else {}
     if not words or words[0] not in pos.get("VERB", ()):
@@ -1647,12 +1677,21 @@ def asks_for_help(text: str) -> bool:
 # Helen Marsh that …", "Email Jana: the invoice was paid"). Not a list of verbs: any verb in that
 # frame conveys a message. "Give Tariq that job" is no clause; "Book a room with Priya that …"
 # has no person right after its verb.
-_PERSON = r"(?:[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2}|(?:my|our|the)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
-_CLAUSE = r"(?:the|a|an|i|i'm|i'll|i've|i'd|we|we're|we'll|we've|you|he|she|they|it|it's|our|my|his|her|their|this|these|those|there|[A-Z]\w*|\d)\b"
+_PERSON = (
+    r"(?:[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2}|[\u3400-\u9fff]{1,4}|(?:my|our|the)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
+)
+# The subject that opens a told clause: a pronoun (personal or indefinite: "that nobody uses the
+# oven"), a determiner, a name or a number.
+_CLAUSE = r"(?:nobody|none|everyone|everybody|everything|someone|somebody|something|anyone|anybody|nothing|no|all|both|each|the|a|an|i|i'm|i'll|i've|i'd|we|we're|we'll|we've|you|he|she|they|it|it's|our|my|his|her|their|this|these|those|there|[A-Z]\w*|\d)\b"
 _TELL = re.compile(
     r"(?:^|[.!?;]\s+)(?i:(?:please|pls|kindly|just|also|and|can you|could you|would you|will you)\s+)*"
     # "Write to Omar that …", "Let Jonas know that …"
-    r"[A-Za-z]+\s+(?:to\s+)?" + _PERSON + r"(?:\s*:\s*\S|(?:\s+know)?\s+that\s+" + _CLAUSE + ")",
+    # The person may carry where they are before the colon ("ping 小邓 on the modelling team: …").
+    r"[A-Za-z]+\s+(?:to\s+)?"
+    + _PERSON
+    + r"(?:(?:\s+(?:on|in|at|from)\s+(?:the|our|my)\s+[^:：.!?;]{1,30}?)?\s*[:：]\s*\S|(?:\s+know)?\s+that\s+"
+    + _CLAUSE
+    + ")",
 )
 
 
@@ -1673,7 +1712,9 @@ _TELL_NOUN = re.compile(
 )
 _TELL_ZH = re.compile(
     r"(?:给|跟|和|向)[^，,。：:；;！!？?]{1,12}?(?:发|回|写)(?:个|条|一条|封|一封|一下)?\s*(?:消息|信息|微信|短信|邮件|message|email|msg)"
-    r"|(?:发|回|写)(?:个|条|一条|封|一封)?\s*(?:消息|信息|微信|短信|邮件|message|email|msg)\s*给",
+    r"|(?:发|回|写)(?:个|条|一条|封|一封)?\s*(?:消息|信息|微信|短信|邮件|message|email|msg)\s*给"
+    # 给老蔡带个话：… (a word carried to someone: the verb-object compounds of passing a message on)
+    r"|(?:给|跟|和|向)[^，,。：:；;！!？?]{1,12}?(?:带|捎|传)(?:个|句|一句)?话",
     re.I,
 )
 
@@ -1705,7 +1746,11 @@ _WORK_NOUN_EN = r"(?:task|job|to-?do|action\s+item|assignment|chore)s?"
 _ASSIGN_EN = re.compile(
     r"\b(?:give|hand|put|add|stick|set|leave|pass|delegate)\b[^.!?]{0,40}?\b(?:a|an|the|one|another|this|that)\s+"
     r"(?:\w+\s+)?" + _WORK_NOUN_EN + r"\b(?!\s+(?:list|board|manager|tracker)\b)"
-    r"|^\W*(?:(?:please|pls|can\s+you|could\s+you|would\s+you|will\s+you)\s+)*assign\s+(?!(?:me|us|myself)\b)\S",
+    r"|^\W*(?:(?:please|pls|can\s+you|could\s+you|would\s+you|will\s+you)\s+)*assign\s+(?!(?:me|us|myself)\b)\S"
+    # A named person as able to take the work on, in a turn that asks for it done ("Tiago can take
+    # over the order - I'd like it done by noon", "嘉欣 can take it, I want it by 4pm"): the handing-over.
+    r"|(?:^|[.!?;:,…]\s*|\s[-–—]\s)(?-i:[A-Z\u3400-\u9fff][\w\u3400-\u9fff'’-]*)\s+(?:can|could|should)\s+"
+    r"(?:take\s+(?:it|this|that|over|on|care)|handle|own|pick\s+(?:it\s+|this\s+)?up)\b",
     re.I,
 )
 _ASSIGN_ZH = re.compile(

@@ -1113,6 +1113,9 @@ def _read_clock(r: _Reader) -> None:
 
     if r.hour is None:
         r.take(r"(?:\bat |@ ?)(?P<h>\d{1,2})\b(?P<h2>)", bare)
+    if r.hour is None and r.period is not None:
+        # An hour in words after "at" that a part of the day places: "at four in the afternoon".
+        r.take(rf"\bat (?P<h>{_HOUR})\b", lambda m: r.set_time(_hour(m.group("h").lower())))
     if r.hour is None and (
         r.day is not None or r.named_weekday is not None or r.period is not None or r.range is not None
     ):

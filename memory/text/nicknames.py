@@ -112,15 +112,21 @@ def nickname(sentence: str, message: str) -> str:
 # introduces them by a given name the offered one begins as ("I'm Desmond…", "just Dez is fine").
 # A weekday or a month is no name ("Tuesday works").
 
-_NAME = r"[\"'“‘]?(?P<name>[A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)\b[\"'”’]?"
+# A name in Latin letters, or in Chinese characters (雅姐, 老方: a name without capitals).
+_NAME = r"[\"'“‘]?(?P<name>[A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?\b|[\u3400-\u9fff]{2,4}(?![\u3400-\u9fff]))[\"'”’]?"
 _SUFFICES = re.compile(
     rf"(?:^|[\s,;:])(?:just\s+|only\s+|simply\s+)?{_NAME}\s+(?:"
     r"(?:is|'s|’s)\s+(?:(?:just|totally|perfectly|absolutely|completely)\s+)?(?:fine|ok|okay|good|great|perfect|best|enough)"
     r"(?=\s*(?:[,.;!:)]|$|\s+(?:by|with|for)\s+me\b|\s+(?:thanks|thx|cheers)\b))"
     r"|works(?:\s+(?:fine|best|great|well|for\s+me))?(?:[\s,.!;]|$)|will\s+do\b|does\s+(?:fine|the\s+job)\b"
-    r"|for\s+short\b|to\s+(?:everyone|everybody|all)\b)",
+    r"|for\s+short\b|to\s+(?:everyone|everybody|all)\b"
+    # the name as the choice made ("so 雅姐 it is", "Dez it is, then")
+    r"|it\s+is(?=\s*(?:[,.;!]|$|\s+(?:then|please|thanks)\b)))",
 )
-_OWN_FRAME = re.compile(rf"(?:^|[\s,;:]){_NAME}\s+(?:is|'s|’s)\s+what\s+I\s+(?:answer\s+to|go\s+by|use|prefer)\b")
+# "Sunny is what I answer to", "Nessa is what I'd like from you": the name as what the person prefers.
+_OWN_FRAME = re.compile(
+    rf"(?:^|[\s,;:]){_NAME}\s+(?:is|'s|’s)\s+what\s+I(?:['’]d|\s+would)?\s+(?:answer\s+to|go\s+by|use|prefer|like|want)\b"
+)
 _CHOSEN = re.compile(rf"\b(?:answer\s+to|go\s+with|stick\s+(?:with|to))\s+(?:just\s+|only\s+)?{_NAME}(?!\s+[A-Za-z])")
 _CORRECTED = re.compile(rf"(?:^|[\s,;:]){_NAME}\s*,?\s+not\s+[\"'“‘]?[A-Z][a-z]+")
 # The same correction in the other order: a name denied ("nobody calls me Rosalind", "not Beatrice"),

@@ -169,6 +169,15 @@ def named(text: str, known: AbstractSet[str] = frozenset()) -> list[str]:
     return out
 
 
+_SUBJECT_OF_MODAL = re.compile(r"\s+(?:can|could|should|will|would|must|may|might)\s+[a-z]", re.I)
+
+
+def _known_word(word: str) -> bool:
+    from lemminflect import getAllLemmas  # the lexicon memory.text.acts reads with (loads on first use)
+
+    return word.isalpha() and bool(getAllLemmas(word))
+
+
 def _english(text: str, known: AbstractSet[str]) -> list[str]:
     found = list(_WORD.finditer(text))
     out: list[str] = []
@@ -191,8 +200,13 @@ def _english(text: str, known: AbstractSet[str]) -> list[str]:
         joined = run and text[run[-1].end() : m.start()].strip() == ""
         if run and not joined:
             close()
-        # A sentence's first word is a verb of the request as often as a name ("Message Rosa…").
-        opening = _OPENING.search(text[: m.start()]) is not None
+        # A sentence's first word is a verb of the request as often as a name ("Message Rosa…"); one
+        # that a modal follows is the subject ("Tiago can take over the order", "Kasia should handle
+        # it"): an imperative verb takes no modal after it. A word the lexicon knows ("Someone can…",
+        # "Nobody should…") is no name.
+        opening = _OPENING.search(text[: m.start()]) is not None and not (
+            _SUBJECT_OF_MODAL.match(text[m.end() :]) and not _known_word(lower)
+        )
         capital = (
             bare[:1].isupper()
             and lower not in _GRAMMAR
