@@ -97,7 +97,7 @@ HONEST_DONT_KNOW_ZH = "我不知道：你没有告诉过我，我存的记录里
 
 def dont_know(request: str) -> str:
     """kept's honest "I don't know", in the question's language."""
-    return HONEST_DONT_KNOW_ZH if words.has_cjk(request) else HONEST_DONT_KNOW
+    return HONEST_DONT_KNOW_ZH if words.written_in_chinese(request) else HONEST_DONT_KNOW
 
 
 # A reply whose word trigrams are this much inside the person's message or an
@@ -453,7 +453,7 @@ def acknowledgement(statement: str, today: date, reminder: bool = False) -> str:
     from memory.text import dates
 
     found = [(said, span.start) for _, _, said, span in dates.find(statement, today) if span.start == span.end]
-    if words.has_cjk(statement):
+    if words.written_in_chinese(statement):
         days = "，".join(f"{said}：{day.month}月{day.day}日" for said, day in found)
         if reminder:
             return "好的" + (f"（{days}）" if days else "") + "。" + NO_REMINDERS_ZH
@@ -793,7 +793,7 @@ def promised_answer(request: str, said: list[str]) -> str:
     if not found:
         return ""
     quoted = found[:2][::-1]
-    if words.has_cjk(request):
+    if words.written_in_chinese(request):
         return "你说过：" + "".join(f"“{q}”" for q in quoted)
     return "You told me: " + " ".join(f'"{q}"' for q in quoted)
 
@@ -837,7 +837,7 @@ def number_answer(request: str, said: list[str]) -> str:
                 latest = sentence
     if not latest:
         return ""
-    return f"你说过：“{latest}”" if words.has_cjk(request) else f'You told me: "{latest}"'
+    return f"你说过：“{latest}”" if words.written_in_chinese(request) else f'You told me: "{latest}"'
 
 
 def _names(sentence: str, name: str) -> bool:
@@ -868,7 +868,7 @@ def address_answer(request: str, soul_text: str, said: Sequence[str] = ()) -> st
     )
     if not name:
         return ""
-    return f"我叫你{name}。" if words.has_cjk(request) else f"I call you {name}."
+    return f"我叫你{name}。" if words.written_in_chinese(request) else f"I call you {name}."
 
 
 def checked_call(

@@ -277,6 +277,20 @@ def test_a_statement_is_acknowledged_by_kept_with_its_days_worked_out(db):
     assert run_turn(session(db, hosted), said).reply == "Good luck with the launch!"
 
 
+def test_kept_answers_in_the_language_a_message_is_written_in_not_the_script_of_a_name_in_it(db):
+    model = EmbeddedLike([])
+    s = session(db, model)
+    # English naming Chinese people and a Chinese term: English, as the person writes
+    assert run_turn(s, "Heads up: 王芳 from the 设计院 team joins the site visit tomorrow.").reply == (
+        "Noted (tomorrow: Tue 1 Dec)."
+    )
+    # Chinese with English terms in it: Chinese
+    assert run_turn(s, "明天的 kickoff 改到下午了，PM 是李雷。").reply.startswith("好的")
+    assert reply_check.dont_know("Who is 王芳's manager at the 设计院?") == reply_check.HONEST_DONT_KNOW
+    assert reply_check.dont_know("王芳的 manager 是谁？") == reply_check.HONEST_DONT_KNOW_ZH
+    model.assert_complete()
+
+
 @pytest.mark.parametrize(
     "message",
     [

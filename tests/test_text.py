@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from memory.text import has_cjk, query_terms, stem, tokens
+from memory.text.words import written_in_chinese
 
 
 @pytest.mark.parametrize("spelling", ["$5,000", "5000", "5,000.00", "5k", "5 thousand", "5千"])
@@ -112,3 +113,20 @@ def test_tokens_are_safe_for_the_full_text_index():
 
 def test_has_cjk_tells_chinese_from_latin():
     assert has_cjk("预算") and not has_cjk("budget")
+
+
+@pytest.mark.parametrize(
+    ("text", "chinese"),
+    [
+        ("Please ask 孙悦 to send the façade drawings to the 甲方 by Friday.", False),
+        ("Book a table at 鼎泰丰 for four on Saturday.", False),
+        ("Bad news, 我们的 emcee 今早嗓子完全哑了。", True),
+        ("下周的 production meeting 改在 Lumora 的 office 开。", True),
+        ("帮我约一下王经理，周三下午三点。", True),
+        ("See you at 8.", False),
+        ("", False),
+    ],
+)
+def test_a_message_is_written_in_chinese_when_chinese_outweighs_english_by_words_not_by_one_character(text, chinese):
+    assert written_in_chinese(text) is chinese
+    assert not chinese or has_cjk(text)

@@ -137,6 +137,24 @@ def has_cjk(text: str) -> bool:
     return _HAS_CJK.search(text) is not None
 
 
+_LATIN_WORD = re.compile(r"[A-Za-z]+")
+
+
+def written_in_chinese(text: str) -> bool:
+    """Whether a message is written in Chinese, not in English that names a Chinese person, place
+    or term ("I told 孙悦, the 甲方 project manager, …"): the language kept's own lines answer in.
+    A mixed message borrows its nouns from either language but keeps the grammar of the one it is
+    written in, so the closed classes decide: Chinese function characters (``_CJK_STOP_CHARS``:
+    的, 了, 是, 在, 我, 个…) against English function words (``STOP_WORDS``), ties to Chinese ("下周的
+    production meeting 改在 Lumora 的 office 开" is Chinese, "Book a table at 鼎泰丰" is not). Chinese
+    without either (郑海涛?) is Chinese."""
+    if not has_cjk(text):
+        return False
+    chinese = sum(1 for c in text if c in _CJK_STOP_CHARS)
+    english = sum(1 for w in _LATIN_WORD.findall(text) if w.lower() in STOP_WORDS)
+    return chinese >= english
+
+
 def _latin_fold_table() -> dict[int, str]:
     # Accented Latin letters read as their base letters, so "Tomás", "tomas"
     # and "TOMAS" meet, and "Malmö" is one word, not "malm" + "ö". Only the
