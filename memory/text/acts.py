@@ -1333,8 +1333,9 @@ def _act(sentence: str) -> str:
             rest = re.sub(f"[{_CJK}]+", " ", sentence)
             # The English that opens the sentence is its grammar, so it gives the mood: "Could you
             # get 结构 engineer 郑海涛 and me in a room…?" is a polite request, though the Chinese
-            # reading sees only the question mark.
-            en = _en_act(rest) if len(re.findall(r"[A-Za-z]+", rest)) >= 2 else STATEMENT
+            # reading sees only the question mark. Only when the opening run is a clause itself (two
+            # Latin words): a name before a Chinese clause ("Harbor 项目的 Lumen 项目经理叫什么？") is not.
+            en = _en_act(rest) if len(re.findall(r"[A-Za-z]+", opening.group(1))) >= 2 else STATEMENT
             if en != STATEMENT:
                 return en
         else:
