@@ -20,9 +20,14 @@ one line per fact or turn, no updates) is read too.
 
 Splits, in the order they print (a missing file is left out):
 
-- ``test20``, ``test21``: tests/data/recall_test20.jsonl and recall_test21.jsonl, written in the
-  fifteenth round by two other people (a helper each) without reading the code or the other sets;
-  held out (left out while missing: they may land after the code that names them).
+- ``test22``, ``test23``: tests/data/recall_test22.jsonl and recall_test23.jsonl, written in the
+  sixteenth round by two other people (a helper each) without reading the code or the other sets
+  (a seafood processor's operations manager in Ålesund; a bus operator's general manager in
+  Launceston); held out.
+- ``dev16 (was test20)``, ``dev16b (was test21)``: tests/data/recall_test20.jsonl and
+  recall_test21.jsonl, the fifteenth round's held-out sets (a hospital laundry in Porto; a
+  curriculum coordinator in Suzhou), read at that round's start and end; dev from the sixteenth
+  round on.
 - ``dev15 (was test18)``, ``dev15b (was test19)``: tests/data/recall_test18.jsonl and
   recall_test19.jsonl, the fourteenth round's held-out sets (an estates head at a Leeds
   university; a nursing deputy director in Xi'an), read at that round's start and end; dev from
@@ -75,8 +80,10 @@ from evals.bench.common import render_table
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 SPLITS = {
-    "test20": DATA / "recall_test20.jsonl",
-    "test21": DATA / "recall_test21.jsonl",
+    "test22": DATA / "recall_test22.jsonl",
+    "test23": DATA / "recall_test23.jsonl",
+    "dev16 (was test20)": DATA / "recall_test20.jsonl",
+    "dev16b (was test21)": DATA / "recall_test21.jsonl",
     "dev15 (was test18)": DATA / "recall_test18.jsonl",
     "dev15b (was test19)": DATA / "recall_test19.jsonl",
     "dev14 (was test16)": DATA / "recall_test16.jsonl",
@@ -99,7 +106,7 @@ SPLITS = {
     "dev2": DATA / "recall_dev2.jsonl",
     "dev-old": DATA / "recall_dev.jsonl",
 }
-HELD_OUT = frozenset({"test20", "test21"})
+HELD_OUT = frozenset({"test22", "test23"})
 
 
 def held_out(path: str | Path) -> bool:
