@@ -820,3 +820,27 @@ def test_a_chinese_order_after_a_time_or_manner_adjunct_is_a_request(text):
 )
 def test_a_chinese_report_after_a_time_adjunct_stays_a_statement(text):
     assert not is_request(text)
+
+
+# A conjunction of clauses after a comma opens a clause, not a list item (cases of their own).
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It is late, but call Dana back before she leaves.",
+        "The room is small, yet book it for Thursday anyway.",
+    ],
+)
+def test_an_order_after_but_or_yet_is_a_request(text):
+    assert is_request(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The venue is booked, but I still need the menu.",
+        "Sorry, but the printer is broken again.",
+        "Tadhg booked the ferry, so that's one thing off my plate.",
+    ],
+)
+def test_a_report_after_but_stays_a_statement(text):
+    assert not is_request(text)

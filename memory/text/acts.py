@@ -338,7 +338,7 @@ _OBJECT_START = _DETERMINERS | {
 # by the way, "tbh", "fwiw", "imo", "iirc", "afaik"): a closed class. Unread, an abbreviation the
 # lexicon lacks reads as a verb before its object ("fyi the vendor changed…" as "text the team").
 _LEAD_IN = re.compile(
-    r"^(?:(?:please|pls|plz|ok(?:ay)?|so|now|then|also|and|hey|hi|right|alright|quickly|kept|actually|oh|well"
+    r"^(?:(?:please|pls|plz|ok(?:ay)?|so|now|then|also|and|but|yet|hey|hi|right|alright|quickly|kept|actually|oh|well"
     r"|fyi|btw|tbh|fwiw|imo|imho|iirc|afaik|ps|nb)\b[,:\s]*)+",
     re.I,
 )
@@ -1430,6 +1430,11 @@ def _clauses(sentence: str) -> list[tuple[str, str]]:
     return out
 
 
+# Conjunctions that join clauses, not items of a list ("and", "or" join both): what follows one
+# after a comma is a clause of its own.
+_CLAUSE_CONJUNCTION = re.compile(r"^(?:but|yet)\b", re.I)
+
+
 def _clause_request(joint_and_clause: tuple[str, str]) -> bool:
     """Whether a clause joined to a sentence asks kept to act. After a dash or a semicolon a
     clause stands as a sentence ("…away - can you line someone up?"); around a comma, a list item
@@ -1441,8 +1446,8 @@ def _clause_request(joint_and_clause: tuple[str, str]) -> bool:
     text = text.strip()
     if not text or about_talk(text) or act(text) != REQUEST:
         return False
-    if joint not in (",", "，", "head,") or _HAS_CJK.search(text):
-        return True
+    if joint not in (",", "，", "head,") or _HAS_CJK.search(text) or _CLAUSE_CONJUNCTION.match(text):
+        return True  # "…, but please reply to her now": a conjunction of clauses opens a clause, no list item
     body = _LEAD_IN.sub("", _clean(text))
     if any(frame.match(body) for frame in _FRAMES) or _WANT_DONE.match(body):
         return True  # "…, can you…"; "…, I want it on my desk by 4": a clause with its own subject
