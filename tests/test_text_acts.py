@@ -791,37 +791,6 @@ def test_a_suggestion_pointing_back_at_the_name_given_is_a_naming_wish():
     assert is_request("这个方案不错，你也用这个吧")  # no name given: the suggestion asks
 
 
-# Chinese adjuncts of time and manner before the predicate (memory.text.acts._zh_past_adjuncts):
-# cases of their own, not from any eval set.
-@pytest.mark.parametrize(
-    "text",
-    [
-        "明天上午给客户打个电话",
-        "下午三点叫小王来一下",
-        "周五一早跟物业说一声",
-        "马上把合同转给法务",
-        "今晚八点给张老师回个微信",
-    ],
-)
-def test_a_chinese_order_after_a_time_or_manner_adjunct_is_a_request(text):
-    assert is_request(text)
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "昨天给王总发了邮件。",  # done: a report
-        "上周五给物业打过电话",  # experienced aspect: a report
-        "明天我去北京。",  # a subject of its own after the time
-        "首批订单是6800件",  # a noun after the adjunct is the clause's subject, not a verb
-        "刚才老板打电话来",
-        "下周二没跟他说",  # negation stops the reading
-    ],
-)
-def test_a_chinese_report_after_a_time_adjunct_stays_a_statement(text):
-    assert not is_request(text)
-
-
 # A conjunction of clauses after a comma opens a clause, not a list item (cases of their own).
 @pytest.mark.parametrize(
     "text",

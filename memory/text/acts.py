@@ -944,11 +944,6 @@ def _zh_body(sentence: str) -> tuple[str, str]:
 
 def _zh_act(sentence: str) -> str:
     found = _zh_act_shape(sentence)
-    if found == STATEMENT:
-        body = _zh_body(sentence)[0]
-        # An order is of what is to come: a sentence whose predicate is done (了, 过) reports.
-        if not _ZH_DONE.search(body) and (rest := _zh_past_adjuncts(body)) != body:
-            return _zh_act(rest)
     if found == REQUEST and _ZH_ON_ME_ONLY.match(_zh_body(sentence)[1]):
         return STATEMENT  # kept's attention asked to the person ("到时候记得 push 我一下"), see _on_the_speaker_only
     if found == REQUEST and _zh_names_to_use(sentence):
@@ -1001,34 +996,6 @@ def _zh_act_shape(sentence: str) -> str:
         ):
             return REQUEST
     return QUESTION if question else STATEMENT
-
-
-# Adverbs that say the predicate is negated, done, under way or shared with a subject already
-# named: a clause they open is no bare order (没给他回, 已经发了, 正在改, 也去), so the reading of its
-# mood stops at them. A closed class of Chinese grammar (negation, aspect and scope adverbs).
-_ZH_NOT_AN_ADJUNCT = frozenset("不 没 没有 未 别 已 已经 刚 刚刚 才 正 正在 在 曾 曾经 还 也 都 又 就".split())
-
-
-def _zh_past_adjuncts(body: str) -> str:
-    """``body`` without the adjuncts of time and manner that open it (今晚 10 点半, 礼拜六九点半,
-    马上, 直接): in Chinese they stand before the predicate without changing its mood, so
-    "今晚 10 点半跟柴晓雯打个 call" orders as "跟柴晓雯打个 call" does. Read by jieba's tags (time
-    words, numerals, adverbs), not by a list of phrases; the negation and aspect adverbs are
-    not skipped. Only a CJK opening is looked at (the tagger loads on first need)."""
-    if not body or not _HAS_CJK.match(body):
-        return body
-    from memory.text import people  # people reads acts; the tagger loads on first need
-
-    end = 0
-    for token in people._tagger().cut(body):
-        word, flag = token.word, token.flag
-        if word.isspace() or flag in ("t", "m") or flag in ("d", "ad") and word not in _ZH_NOT_AN_ADJUNCT:
-            end += len(word)
-            continue
-        # What follows must be a predicate (a verb, or a coverb before one): a noun there is the
-        # clause's subject or topic ("首批订单是6800件": an order, not "to order").
-        return body[end:].lstrip() if end and (flag.startswith("v") or flag == "p") else body
-    return body
 
 
 # --- what a question is about: particular things, or kinds and the world at large ---------
