@@ -323,14 +323,15 @@ def unquoted(text: str) -> str:
     return text if _is_question(text) else _QUOTED.sub(" ", _without_material(text))
 
 
-def general_question(text: str, person: bool = False, named: bool = False) -> bool:
+def general_question(text: str, person: bool = False, named: bool = False, described: bool = False) -> bool:
     """A question about a kind or a method, not about the person's own things (rule 1 above).
 
     ``person``: the turn names the person themself, as a name most of the
     documents hold does (a speaker of every chat line): "When did Mira run a
     race?" is "When did I run a race?". ``named``: it names someone or
     something of the store's ("Who became a parent first, Rachel or Alex?"
-    is about Rachel and Alex, not about parents)."""
+    is about Rachel and Alex, not about parents). ``described``: it refers by a
+    definite description to something the store speaks of ("the site meeting")."""
     if not _is_question(text) or _POSSESSIVE.search(text):
         return False
     if _DEFINITION.search(text) or (_METHOD.search(text) and not person):
@@ -345,17 +346,25 @@ def general_question(text: str, person: bool = False, named: bool = False) -> bo
         if not any(asked.kinds(c) and not _CN_METHOD.search(c) for c in clauses):
             return True
     # "Is penicillin an antibiotic?", "How much does a Skoda service cost?": a kind, nobody's.
+    # An indefinite ("a different day", "a limit on nights") beside a definite description of
+    # something the store speaks of ("the site meeting", ``described``) is said of that particular
+    # thing: "wasn't the site meeting on a different day before?" asks about the person's meeting.
+    # Definite reference is grammar of any language with articles; the store says the thing is theirs.
+    if described:
+        return False
     return bool(_INDEFINITE.search(text)) and not (person or named) and not _FIRST_PERSON.search(text)
 
 
-def about_their_world(text: str, names: AbstractSet[str] | None = frozenset(), person: bool = False) -> str | None:
+def about_their_world(
+    text: str, names: AbstractSet[str] | None = frozenset(), person: bool = False, described: bool = False
+) -> str | None:
     """Why the turn may get memory ("names Atlas", "speaks of the person"...), or None.
 
     ``names`` are the terms of the store's names that the turn holds;
     ``person``: it names the person themself (see ``general_question``)."""
     text = unquoted(text)
     # Kinds, places and the message's own material (memory.text.acts.self_contained).
-    if general_question(text, person, bool(names)) or _self_contained(text, names, person):
+    if general_question(text, person, bool(names), described) or _self_contained(text, names, person):
         return None
     if names:
         return "names " + ", ".join(sorted(names))
@@ -905,7 +914,8 @@ class _DocsIndex:
         world), and the store's names it holds."""
         named, common = self._named(text, terms)
         # A store without names (no facts yet) cannot tell the person's names from public ones.
-        return about_their_world(text, named if self.names else None, bool(common)), named
+        described = bool(self.names) and self._described(text)
+        return about_their_world(text, named if self.names else None, bool(common), described), named
 
     def _named(self, text: str, terms: list[str]) -> tuple[set[str], set[str]]:
         """The store's names the turn holds, not used for a kind ("a Kafka broker"):

@@ -551,3 +551,17 @@ def test_a_chinese_why_or_how_after_a_clause_asking_a_value_follows_up_a_particu
     # In one clause, or alone, it is still a question of method.
     assert recall.general_question("初学者每天应该练多久？")
     assert recall.general_question("Postgres 的索引怎么优化？")
+
+
+def test_an_indefinite_beside_a_definite_description_of_a_stored_thing_is_a_particular_question(db):
+    # "a different hour" alone would read as a question about kinds; "the vendor call" refers to
+    # the person's own call, which the store speaks of. Cases of their own, not from an eval set.
+    old = _add_fact(db, "2026-09-01: The weekly vendor call with Brightline is on Mondays at 9:00.")
+    _add_fact(db, "2026-10-01: The weekly vendor call with Brightline moved to Mondays at 11:00.", replaces=old)
+    db.conn.execute("UPDATE facts SET status = 'superseded' WHERE id = ?", (old,))
+    _add_fact(db, "2026-10-02: The user's dentist is Dr Abara on Kell Road.")
+    _add_fact(db, "2026-10-03: The user's sister lives in Porto.")
+    got = [r.id for r in recall.recall_facts(db, "wasn't the vendor call at a different hour before?")]
+    assert old + 1 in got
+    # Without a definite description of something stored, the indefinite still reads as a kind.
+    assert recall.recall_facts(db, "Is a vendor call better at a different hour?") == []
