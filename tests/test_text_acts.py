@@ -813,3 +813,14 @@ def test_an_order_after_but_or_yet_is_a_request(text):
 )
 def test_a_report_after_but_stays_a_statement(text):
     assert not is_request(text)
+
+
+# The present moment is particular reference, as "today" is (cases of their own, not from an eval set).
+@pytest.mark.parametrize("text", ["the crane hire: first quote vs now?", "how far behind is Denver right now?"])
+def test_a_comparison_or_distance_asked_of_now_is_about_a_particular_situation(text):
+    assert self_contained(text, set()) is None
+
+
+@pytest.mark.parametrize("text", ["the crane hire: first quote vs second quote?", "how far is Denver from Boulder?"])
+def test_a_comparison_or_distance_without_a_time_still_asks_about_kinds(text):
+    assert self_contained(text, set()) == "asks about kinds"

@@ -1134,6 +1134,12 @@ def _participants(text: str, names: AbstractSet[str]) -> set[str]:
     return found
 
 
+# The present moment is a day of the calendar as "today" is: a question about what holds now
+# ("the crane hire: first quote vs now?", "how far behind is Denver right now") asks of a particular
+# situation, which a comparison or a distance does not make a kind. Deictic time, closed class.
+_NOW = re.compile(r"\b(?:now|currently|at\s+the\s+moment|at\s+present)\b", re.I)
+
+
 def _particular_en(text: str, participants: set[str], known: bool) -> tuple[bool, bool]:
     """(particular reference a generic form cannot undo, one it can) in an English question;
     ``known``: the store's names are known, so a capitalised name it lacks is a public thing's."""
@@ -1141,6 +1147,7 @@ def _particular_en(text: str, participants: set[str], known: bool) -> tuple[bool
         participants
         or _DEMONSTRATIVE.search(text)
         or _DAY.search(text)
+        or _NOW.search(text)
         or _WHO.search(text)
         or _WHEN_IS.search(text)
         or any(_possessor(text, m, known) for m in _POSSESSIVE_S.finditer(text))
