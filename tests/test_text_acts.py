@@ -824,3 +824,12 @@ def test_a_comparison_or_distance_asked_of_now_is_about_a_particular_situation(t
 @pytest.mark.parametrize("text", ["the crane hire: first quote vs second quote?", "how far is Denver from Boulder?"])
 def test_a_comparison_or_distance_without_a_time_still_asks_about_kinds(text):
     assert self_contained(text, set()) == "asks about kinds"
+
+
+# Chat spellings of "you" in the request frames (cases of their own, not from an eval set).
+def test_chat_spellings_of_you_ask_as_you_does():
+    assert is_request("can u move my dentist to friday")
+    assert is_question("is ur calendar free tmrw?")
+    # The capital letter U is no pronoun.
+    assert not is_request("U-bend under the sink is leaking again.")
+    assert not is_request("the U.S. office closes at 5")

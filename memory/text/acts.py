@@ -461,8 +461,13 @@ def _clean(sentence: str) -> str:
     return re.sub(r"\s+", " ", s)
 
 
+# Chat spellings of the second person ("can u book…", "is ur calendar free"): lower case only,
+# so the letter U of "U-bend" or "the U.S." is left alone.
+_CHAT_YOU = re.compile(r"(?<![\w.'-])(u|ur)(?![\w.'-])")
+
+
 def _en_act(sentence: str) -> str:
-    s = _LEAD_IN.sub("", _clean(sentence)).strip()
+    s = _LEAD_IN.sub("", _CHAT_YOU.sub(lambda m: "you" if m.group(1) == "u" else "your", _clean(sentence))).strip()
     if not s:
         return STATEMENT
     asked = s.endswith("?")
