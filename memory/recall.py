@@ -331,7 +331,7 @@ def general_question(text: str, person: bool = False, named: bool = False, descr
     race?" is "When did I run a race?". ``named``: it names someone or
     something of the store's ("Who became a parent first, Rachel or Alex?"
     is about Rachel and Alex, not about parents). ``described``: it refers by a
-    definite description to something the store speaks of ("the site meeting")."""
+    definite description to something the store speaks of ("the vendor call")."""
     if not _is_question(text) or _POSSESSIVE.search(text):
         return False
     if _DEFINITION.search(text) or (_METHOD.search(text) and not person):
@@ -346,9 +346,9 @@ def general_question(text: str, person: bool = False, named: bool = False, descr
         if not any(asked.kinds(c) and not _CN_METHOD.search(c) for c in clauses):
             return True
     # "Is penicillin an antibiotic?", "How much does a Skoda service cost?": a kind, nobody's.
-    # An indefinite ("a different day", "a limit on nights") beside a definite description of
-    # something the store speaks of ("the site meeting", ``described``) is said of that particular
-    # thing: "wasn't the site meeting on a different day before?" asks about the person's meeting.
+    # An indefinite ("a different hour") beside a definite description of something the store
+    # speaks of ("the vendor call", ``described``) is said of that particular thing: "wasn't the
+    # vendor call at a different hour before?" asks about the person's call.
     # Definite reference is grammar of any language with articles; the store says the thing is theirs.
     if described:
         return False
