@@ -558,19 +558,29 @@ def test_sentences_for_each_action_and_only_for_what_happened():
 
 def test_ask_and_chat_show_a_tool_call_in_the_same_line(db, monkeypatch):
     """One terminal module: the tool line `kept ask` writes beside its reply is the chat's tool line."""
+    from datetime import date, timedelta
+
+    # A due day weeks ahead, written out in full: the screen checks the call's day against the
+    # request's, so a fixed calendar day would fail once it had passed.
+    due = date.today() + timedelta(days=30)
+    asked = f"Ask Sam to draft the report by {due.day} {due:%B} {due.year}"
     lines = {}
     for command in ("ask", "chat"):
-        steps = [tool_call("assign_task", assignee="Sam", title="draft the report", due="2026-12-04"), text("Done.")]
+        steps = [
+            tool_call("assign_task", assignee="Sam", title="draft the report", due=due.isoformat()),
+            text("Done."),
+        ]
         scripted_registry(monkeypatch, ScriptedModel(steps))
         if command == "ask":
-            result = kept("ask", "Ask Sam to draft the report by Friday")
+            result = kept("ask", asked)
             lines[command] = [ln for ln in result.stderr.splitlines() if "✓" in ln]
         else:
-            result = kept("chat", input="Ask Sam to draft the report by Friday\n/quit\n")
+            result = kept("chat", input=asked + "\n/quit\n")
             # Piped input is not echoed: the line follows the prompt.
             lines[command] = [ln.removeprefix("you> ") for ln in result.stdout.splitlines() if "✓" in ln]
         assert result.exit_code == 0, result.output
-    assert lines["ask"] == lines["chat"] == ["  ✓ Task for Sam: draft the report, due Fri 4 Dec."]
+    expected = f"  ✓ Task for Sam: draft the report, due {due:%a} {due.day} {due:%b}."
+    assert lines["ask"] == lines["chat"] == [expected]
 
 
 def test_in_a_live_terminal_what_a_pass_saved_is_said_when_it_commits(db, capsys, pass_every_turn):
