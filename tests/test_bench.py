@@ -76,9 +76,11 @@ def test_gate_splits_are_chosen_by_name_and_held_out_ones_can_be_left_out():
     assert list(gate.chosen(["test19"])) == list(gate.chosen(["dev15b"])) == ["dev15b (was test19)"]
     assert list(gate.chosen(["test20"])) == list(gate.chosen(["dev16"])) == ["dev16 (was test20)"]
     assert list(gate.chosen(["test21"])) == list(gate.chosen(["dev16b"])) == ["dev16b (was test21)"]
-    assert set(gate.HELD_OUT) == {"test22", "test23"}
+    assert list(gate.chosen(["test22"])) == list(gate.chosen(["dev17"])) == ["dev17 (was test22)"]
+    assert list(gate.chosen(["test23"])) == list(gate.chosen(["dev17b"])) == ["dev17b (was test23)"]
+    assert set(gate.HELD_OUT) == {"test24", "test25"}
     # Named whether or not their files exist yet (they may land after this code); never read here.
-    for held in ("test22", "test23"):
+    for held in ("test24", "test25"):
         assert held not in gate.chosen(dev_only=True) and held in gate.chosen()
 
 
@@ -88,12 +90,12 @@ def test_gate_misses_refuses_a_held_out_split_by_name_or_by_file(tmp_path, monke
     from agent.cli import app
 
     # A stand-in file at the held-out split's place: the test never reads the held-out data.
-    stand_in = tmp_path / "recall_test22.jsonl"
+    stand_in = tmp_path / "recall_test24.jsonl"
     stand_in.write_text(gate.SPLITS["dev2"].read_text(encoding="utf-8"), encoding="utf-8")
-    monkeypatch.setitem(gate.SPLITS, "test22", stand_in)
+    monkeypatch.setitem(gate.SPLITS, "test24", stand_in)
     runner = CliRunner()
     for args in (
-        ["--split", "test22"],
+        ["--split", "test24"],
         ["--file", str(stand_in)],
     ):
         result = runner.invoke(app, ["bench", "gate", "--misses", *args])

@@ -20,10 +20,14 @@ one line per fact or turn, no updates) is read too.
 
 Splits, in the order they print (a missing file is left out):
 
-- ``test22``, ``test23``: tests/data/recall_test22.jsonl and recall_test23.jsonl, written in the
-  sixteenth round by two other people (a helper each) without reading the code or the other sets
-  (a seafood processor's operations manager in Ålesund; a bus operator's general manager in
-  Launceston); held out.
+- ``test24``, ``test25``: tests/data/recall_test24.jsonl and recall_test25.jsonl, written in the
+  seventeenth round by two other people (a helper each) without reading the code or the other sets
+  (a hospital pharmacy procurement lead in Porto; a hotel and wedding-venue owner near Chiang
+  Mai); held out.
+- ``dev17 (was test22)``, ``dev17b (was test23)``: tests/data/recall_test22.jsonl and
+  recall_test23.jsonl, the sixteenth round's held-out sets (a seafood processor's operations
+  manager in Ålesund; a bus operator's general manager in Launceston), read at that round's start
+  and end; dev from the seventeenth round on.
 - ``dev16 (was test20)``, ``dev16b (was test21)``: tests/data/recall_test20.jsonl and
   recall_test21.jsonl, the fifteenth round's held-out sets (a hospital laundry in Porto; a
   curriculum coordinator in Suzhou), read at that round's start and end; dev from the sixteenth
@@ -80,8 +84,10 @@ from evals.bench.common import render_table
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 SPLITS = {
-    "test22": DATA / "recall_test22.jsonl",
-    "test23": DATA / "recall_test23.jsonl",
+    "test24": DATA / "recall_test24.jsonl",
+    "test25": DATA / "recall_test25.jsonl",
+    "dev17 (was test22)": DATA / "recall_test22.jsonl",
+    "dev17b (was test23)": DATA / "recall_test23.jsonl",
     "dev16 (was test20)": DATA / "recall_test20.jsonl",
     "dev16b (was test21)": DATA / "recall_test21.jsonl",
     "dev15 (was test18)": DATA / "recall_test18.jsonl",
@@ -106,7 +112,7 @@ SPLITS = {
     "dev2": DATA / "recall_dev2.jsonl",
     "dev-old": DATA / "recall_dev.jsonl",
 }
-HELD_OUT = frozenset({"test22", "test23"})
+HELD_OUT = frozenset({"test24", "test25"})
 
 
 def held_out(path: str | Path) -> bool:
