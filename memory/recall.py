@@ -66,7 +66,9 @@ to stores and wordings it was not tuned on.
    model reading them judges which applies: code cannot know that a named drug
    is a narcotic. Any other request gets the linked rules only, at most
    ``MAX_RULES``; questions and statements get none. Such a request also gets
-   the address of someone its facts name (``_addresses``).
+   the address of someone its facts name (``_addresses``), and of someone a
+   rule linked to it names ("media enquiries go to Fiona Marsh": the act
+   reaches her).
 
 5. **Meaning beyond wording** (``_Meaning``, all-MiniLM-L6-v2 through
    ``memory.meaning``; off with ``KEPT_MEANING=0`` or without the model
@@ -187,6 +189,7 @@ MIN_RELATIVE = 0.3  # and scores at least this share of the best fact's score
 MIN_TERMS = 2  # and shares at least this many distinct words with the turn (all, if it has fewer)
 MAX_NAMED = 4  # facts brought by a name of the turn
 NAME_MAX_SHARE = 0.25  # a name held by more of the documents than this is no anchor
+_FOR_A_REQUEST = "a rule of the person's, for a request to act"
 MAX_RULES = 3  # standing rules brought to a request on shared words or a time alone
 RULES_ALL = 10  # a request acting on the person's world gets up to this many standing rules (about 250 tokens)
 LINK_MAX_SHARE = 0.2  # a word linking a rule to a request is held by at most this share of the facts
@@ -812,7 +815,21 @@ class _DocsIndex:
         out.update({m.index: m for m in extra})
         if governed or rules and _is_request(text):
             # The rules come beside what the turn found, not in place of it.
-            found += [m for m in self._rules_for(text, terms, out, scores, governed) if m.index not in out]
+            ruled = [m for m in self._rules_for(text, terms, out, scores, governed) if m.index not in out]
+            found += ruled
+            if ruled:
+                # A rule linked to the request often hands part of the act to someone ("media
+                # enquiries go to Fiona Marsh", "a repaired bus needs Craig's signed check"): the
+                # act then reaches that person, and needs the means to reach them. Only rules the
+                # request's own words, names or values link to: the catch-all rules of a request
+                # name people the act may never touch.
+                linked = {m.index: m for m in ruled if not m.reason.endswith(_FOR_A_REQUEST + ")")}
+                taken = {m.index for m in found}
+                found += [
+                    Match(i, scores.get(i, 0.0), "how to reach someone a standing rule names")
+                    for i in self._addresses(linked, limit)
+                    if i not in taken
+                ]
         return found
 
     def _fused(self, text: str, scores: dict[int, float]) -> list[int]:
@@ -1112,7 +1129,7 @@ class _DocsIndex:
                     (linked, "through: " + ", ".join(linked)),
                     (timed, "a time on both sides"),
                     (kinds, "bounds " + " and ".join(kinds) + " the request holds"),
-                    (True, "a rule of the person's, for a request to act"),
+                    (True, _FOR_A_REQUEST),
                 ]
                 why = next(said for linking, said in reasons if linking)
                 found.append((len(direct) * 2 + len(linked) + 2 * timed + 2 * len(kinds), r, why))

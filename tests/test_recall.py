@@ -366,6 +366,24 @@ def test_a_rule_reaches_a_request_through_the_facts_its_names_bring():
     assert reasons[RULES[0]] == "standing rule (a rule of the person's, for a request to act)"
 
 
+def test_a_request_a_rule_hands_to_someone_gets_how_to_reach_them():
+    docs = [
+        "User never signs a purchase over EUR 5,000 without Oskar Lind approving it in writing.",
+        "Oskar Lind is the finance director; oskar.lind@brevik.example, +47 912 34 567.",
+        "Marta Sund runs the canteen at the Brevik site.",
+        "The Brevik site's fire drill is every first Monday.",
+    ]
+    got = recall.match("Order the new forklift for EUR 38,000 today", docs)
+    reasons = {docs[m.index]: m.reason for m in got}
+    assert reasons.get(docs[0], "").startswith("standing rule (")  # linked: an amount on both sides
+    assert reasons.get(docs[1]) == "how to reach someone a standing rule names"
+    assert docs[2] not in reasons  # nobody the rule names
+    # Only a linked rule's people: the catch-all rules of a request name people it may never touch.
+    unlinked = ["User never sends out a press release without Oskar Lind reading it.", docs[1], docs[2]]
+    got = recall.match("Move the canteen chairs to hall B", unlinked)
+    assert "how to reach someone a standing rule names" not in {m.reason for m in got}
+
+
 def test_a_third_partys_preference_is_not_the_persons_rule():
     assert not recall.is_rule(RULES[3]) and recall.is_rule(RULES[0]) and recall.is_rule(RULES[1])
     assert RULES[3] not in _texts("Send Lotte the invoice", RULES)
