@@ -833,3 +833,46 @@ def test_chat_spellings_of_you_ask_as_you_does():
     # The capital letter U is no pronoun.
     assert not is_request("U-bend under the sink is leaking again.")
     assert not is_request("the U.S. office closes at 5")
+
+
+# A head of a verb and whom it addresses before a colon or a dash orders what follows said
+# (cases of their own, not from an eval set).
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Email Jana: the invoice was paid.",
+        "text Ravi: the forklift's battery is flat",
+        "ping Odile - the samples arrived",
+        "message 小林: the pallets are ready",
+    ],
+)
+def test_a_verb_and_its_addressee_before_a_colon_ask_for_a_message(text):
+    assert is_request(text) and asks_to_tell(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Update: the launch moved to May.",
+        "Morning Dana: the van is late again.",
+        "Dana, the van is late again.",
+        "Big news - we won the Harlow bid.",
+    ],
+)
+def test_a_label_a_greeting_or_a_vocative_before_a_colon_orders_nothing(text):
+    assert not is_request(text)
+
+
+def test_a_chinese_name_inside_an_english_sentence_is_read_as_a_noun():
+    # The English frame keeps its object; a Chinese run is never the verb that opens a clause.
+    assert is_request("message 阿梅 at the 仓库: the cold room door is sticking")
+    assert not is_request("My name at work is 马丽 and everyone calls me 丽姐, so 丽姐 it is.")
+
+
+def test_a_dash_after_the_noun_of_a_message_opens_what_it_says():
+    from memory.text import people
+
+    text = "send Odile a note - the courier comes at 4 now"
+    assert asks_to_tell(text) and people.material(text) == "the courier comes at 4 now"
+    # elsewhere a dash joins the request's own clauses
+    assert people.material("Book the room for Thursday - Dana is coming") == ""

@@ -483,6 +483,8 @@ def _en_act(sentence: str) -> str:
     if head and not _LEADING_CLAUSE.match(body):
         if _apposition(s[: head.start("rest")], head.group("rest")):
             return STATEMENT  # "Theodora Pennington-Yusuf, practice manager at Barbican Smiles."
+        if _conveying_head(s[: head.start("rest")]):
+            return REQUEST  # "Email Jana: the invoice was paid": the head orders, the rest is what to say
         return _en_act(head.group("rest"))  # "Update: the launch moved…", "Dana, book the room"
     about = _ABOUT.match(body)
     if about:
@@ -546,6 +548,29 @@ def _en_act(sentence: str) -> str:
     if _NOT_KNOWING.search(body) or _LATE_QUESTION.search(body):
         return QUESTION
     return QUESTION if asked else STATEMENT
+
+
+def _conveying_head(label: str) -> bool:
+    """Whether a two-word head before a colon or a dash is a verb and whom it addresses ("Email
+    Jana:", "text Kirsty -", "ping 阿杰:"): an order to convey what follows, which the rest, a clause
+    of its own, would hide ("the invoice was paid" reports). The verb is a base form the lexicon
+    knows as a verb, or one of the message tool's own nouns used as its verb (the lexicon lacks
+    "text" as a verb); whom it addresses is a name (a word the lexicon lacks, or Chinese) or an
+    object pronoun. A label of one word ("Update:", "Note -") or a greeting ("Morning Dana:": a noun
+    not the tool's) is no order; after a comma the name is a vocative ("Dana, the van is late")."""
+    m = re.match(r"^(?P<verb>[A-Za-z]+)\s+(?P<whom>\S+?)\s*(?::|：|\s[-–—]+)\s*$", label)
+    if m is None:
+        return False
+    verb, whom = m.group("verb").lower(), m.group("whom")
+    pos = _lemmas(verb)
+    if verb not in pos.get("VERB", ()) and not re.fullmatch(_MESSAGE_NOUN, verb):
+        return False
+    return (
+        whom.lower() in ("her", "him", "them")
+        or whom[:1].isupper()
+        or bool(_HAS_CJK.search(whom))
+        or not _lemmas(whom.lower())
+    )
 
 
 def _apposition(label: str, rest: str) -> bool:
@@ -736,8 +761,9 @@ def _looks_inflected(word: str, nxt: list[str]) -> bool:
 def _imperative(text: str) -> bool:
     """A sentence that opens with a verb acting on something: "Send the draft…", "Remind me…"."""
     words = _WORD.findall(text)
-    if len(words) < 2 or not words[0][:1].isalpha():
-        return False  # a number or an amount opens no imperative ("$27,400 installed, ouch.")
+    if len(words) < 2 or not words[0][:1].isalpha() or words[0] == _ZH_NOUN:
+        # a number or an amount opens no imperative ("$27,400 installed, ouch."), nor a Chinese noun
+        return False
     first, second = words[0].lower(), words[1]
     # A word the lexicon knows only as an adjective or adverb opens no imperative ("next one",
     # "lovely day"); a noun may be a verb it lacks ("text Dana"), a word it lacks a new verb or a name.
@@ -1325,6 +1351,10 @@ def act(sentence: str) -> str:
     return STATEMENT if found == REQUEST and habitual(sentence) else found
 
 
+# What a Chinese run inside an English sentence is read as: a noun (a name the lexicon lacks).
+_ZH_NOUN = "Zh"
+
+
 def _act(sentence: str) -> str:
     if _HAS_CJK.search(sentence):
         zh = _zh_act(sentence)
@@ -1342,22 +1372,27 @@ def _act(sentence: str) -> str:
         # attributive particle, sentence adverbs, 了/过), true of any sentence.
         opening = re.match(f"\\s*([A-Za-z][^{_CJK}，,。；;：:！!？?]*)([{_CJK}]*)", sentence)
         if opening and not _ZH_AFTER_CONSTITUENT.match(opening.group(2)):
+            # Inside an English sentence a Chinese run is a noun, most often a name ("message 阿杰 at
+            # the 仓库: …", "get 苏敏 on it"): it is read as one (a word the lexicon lacks, capitalised),
+            # so the English frame keeps its object; cut out, "message : …" would be a label.
+            named = re.sub(f"[{_CJK}]+", f" {_ZH_NOUN} ", sentence)
             rest = re.sub(f"[{_CJK}]+", " ", sentence)
             # The English that opens the sentence is its grammar, so it gives the mood: "Could you
             # get 结构 engineer 郑海涛 and me in a room…?" is a polite request, though the Chinese
             # reading sees only the question mark. Only when the opening run is a clause itself (two
             # Latin words): a name before a Chinese clause ("Harbor 项目的 Lumen 项目经理叫什么？") is not.
-            en = _en_act(rest) if len(re.findall(r"[A-Za-z]+", opening.group(1))) >= 2 else STATEMENT
+            en = _en_act(named) if len(re.findall(r"[A-Za-z]+", opening.group(1))) >= 2 else STATEMENT
             if en != STATEMENT:
                 return en
         else:
+            named = ""
             runs = re.finditer(f"(?:^|[，,。；;：:！!])\\s*([^{_CJK}，,。；;：:！!？?]+)([{_CJK}]*)", sentence)
             rest = " ".join(
                 m.group(1)
                 for m in runs
                 if len(re.findall(r"[A-Za-z]+", m.group(1))) >= 2 and not _ZH_AFTER_CONSTITUENT.match(m.group(2))
             )
-        return zh if zh != STATEMENT or len(re.findall(r"[A-Za-z]+", rest)) < 2 else _en_act(rest)
+        return zh if zh != STATEMENT or len(re.findall(r"[A-Za-z]+", rest)) < 2 else _en_act(named or rest)
     return _en_act(sentence)
 
 
@@ -1707,7 +1742,7 @@ _TELL = re.compile(
     # The person may carry where they are before the colon ("ping 小邓 on the modelling team: …").
     r"[A-Za-z]+\s+(?:to\s+)?"
     + _PERSON
-    + r"(?:(?:\s+(?:on|in|at|from)\s+(?:the|our|my)\s+[^:：.!?;]{1,30}?)?\s*[:：]\s*\S|(?:\s+know)?\s+that\s+"
+    + r"(?:(?:\s+(?:on|in|at|from)\s+(?:the|our|my)\s+[^:：.!?;]{1,30}?)?(?:\s*[:：]|\s+[-–—]+)\s*\S|(?:\s+know)?\s+that\s+"
     + _CLAUSE
     + ")",
 )
@@ -1720,7 +1755,11 @@ _TELL = re.compile(
 # after to/给, what it says after saying/that/a colon, or a verb of telling with its addressee).
 _MESSAGE_NOUN = r"(?:message|note|text|email|line)"
 _TELL_NOUN = re.compile(
-    r"\b(?:a|an|the)\s+" + _MESSAGE_NOUN + r"(?:\s+to\s+" + _PERSON + r")?(?:\s+(?:saying|that|telling)\b|\s*:)"
+    r"\b(?:a|an|the)\s+"
+    + _MESSAGE_NOUN
+    + r"(?:\s+to\s+"
+    + _PERSON
+    + r")?(?:\s+(?:saying|that|telling)\b|\s*:|\s+[-–—]+\s)"
     r"|\b(?:and|then)\s+(?:let|tell)\s+(?:her|him|them)\b"
     r"|^(?i:(?:please|pls|kindly|just|also|can you|could you|would you|will you)\s+)*let\s+(?:her|him|them|"
     + _PERSON

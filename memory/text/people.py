@@ -77,6 +77,9 @@ def head(text: str) -> str:
 # The markers after which what follows is the message itself (not "about …", a topic).
 _SAID = re.compile(r"(?<!\d)[:：](?!\d)\s*|\b(?:that|saying|telling\s+(?:her|him|them))\s+", re.I)
 _QUOTED = re.compile(r"[\"“「『](?P<q>[^\"”」』]{2,})[\"”」』]")
+# A dash after the noun of what is sent opens it as a colon does ("drop Kirsty a note - the bank
+# nurse cancelled"); elsewhere a dash joins clauses of the request itself, so only there.
+_NOUN_DASH = re.compile(r"\b(?:a|an|the)\s+(?:message|note|text|email|line)\s+[-–—]+\s+", re.I)
 
 
 # Chinese dictates the message after a verb of saying (说, 讲, 告诉 / 通知 + whom) that follows the
@@ -148,6 +151,9 @@ def material(text: str) -> str:
     quoted = _QUOTED.search(text)
     if quoted:
         return quoted.group("q").strip()
+    dashed = _NOUN_DASH.search(text)
+    if dashed and not _MATERIAL.search(text[: dashed.start()]) and text[dashed.end() :].strip():
+        return text[dashed.end() :].strip()
     m, before = _SAID.search(text), head(text)
     if m and m.start() in (len(before), len(before.rstrip())):
         return text[m.end() :].strip()
