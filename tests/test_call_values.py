@@ -80,6 +80,26 @@ def test_a_dropped_chinese_attendee_is_added_beside_the_ones_kept():
     assert out.calls[0].arguments["attendees"] == ["dev patel", "孙丽"]
 
 
+def test_the_person_the_opening_verb_brings_in_attends_though_the_title_names_them():
+    # The model put the name in the title only; the request's verb acts on that person.
+    out = _screen(
+        "Get Odile Marchand from facilities in for a meeting on Thursday at 10am.",
+        "schedule_meeting",
+        title="Odile Marchand's meeting",
+        start="Thursday at 10am",
+    )
+    assert out.calls[0].arguments["attendees"] == ["Odile Marchand"]
+    # A name a noun follows names what the meeting is about, not who comes.
+    about = _screen(
+        "Schedule Kestrel sync with Bea on Thursday at 10am.",
+        "schedule_meeting",
+        title="Kestrel sync",
+        start="Thursday at 10am",
+        attendees=["Bea"],
+    )
+    assert about.calls[0].arguments["attendees"] == ["Bea"]
+
+
 def test_a_swapped_recipient_is_the_one_the_request_names():
     out = _screen(
         "Email Bruno Costa that the lease for the Maple Street unit is signed.",

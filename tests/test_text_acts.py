@@ -876,3 +876,27 @@ def test_a_dash_after_the_noun_of_a_message_opens_what_it_says():
     assert asks_to_tell(text) and people.material(text) == "the courier comes at 4 now"
     # elsewhere a dash joins the request's own clauses
     assert people.material("Book the room for Thursday - Dana is coming") == ""
+
+
+# A person set onto a piece of work is handed it (cases of their own, not from an eval set).
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Put Ravi on the freezer audit, due Friday at noon.",
+        "get 马丽 from accounts on it by 5pm",
+        "Set Mia on the stock count.",
+    ],
+)
+def test_a_person_put_on_a_piece_of_work_is_a_task(text):
+    from memory.text.acts import asks_to_assign
+
+    assert asks_to_assign(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["put Dana on the invite for Friday at 3", "get Priya on the phone at 3", "Put the kettle on the stove."]
+)
+def test_a_person_added_to_a_call_or_a_thing_put_somewhere_is_no_task(text):
+    from memory.text.acts import asks_to_assign
+
+    assert not asks_to_assign(text)

@@ -1807,7 +1807,15 @@ _ASSIGN_EN = re.compile(
     # A named person as able to take the work on, in a turn that asks for it done ("Tiago can take
     # over the order - I'd like it done by noon", "嘉欣 can take it, I want it by 4pm"): the handing-over.
     r"|(?:^|[.!?;:,…]\s*|\s[-–—]\s)(?-i:[A-Z\u3400-\u9fff][\w\u3400-\u9fff'’-]*)\s+(?:can|could|should)\s+"
-    r"(?:take\s+(?:it|this|that|over|on|care)|handle|own|pick\s+(?:it\s+|this\s+)?up)\b",
+    r"(?:take\s+(?:it|this|that|over|on|care)|handle|own|pick\s+(?:it\s+|this\s+)?up)\b"
+    # A person set onto a piece of work ("Put Callum on the hoist checks", "get 苏敏 from 单证 on it"): the
+    # caused-motion frame with a person as what is moved. Not onto the meeting's or the message's own
+    # things ("put Dana on the invite", "get him on the phone"): that adds someone to them.
+    r"|^\W*(?:(?:please|pls|can\s+you|could\s+you|would\s+you)\s+)*(?:put|get|set)\s+"
+    r"(?-i:[A-Z\u3400-\u9fff][\w\u3400-\u9fff'’-]*)(?:\s+(?-i:[A-Z][\w'’-]*))?"
+    r"(?:\s+from\s+(?:the\s+)?[^\s,.;]+(?:\s+[^\s,.;]+)?)?\s+on(?:to)?\s+"
+    r"(?!(?:the\s+|a\s+)?(?:phone|call|line|meeting|invite|invitation|email|thread|chat|message|list|board)s?\b)"
+    r"(?:it|this|that|(?:the|our|my|this|that)\s+\w)",
     re.I,
 )
 _ASSIGN_ZH = re.compile(

@@ -285,10 +285,33 @@ def _tagged(text: str) -> tuple[tuple[str, str], ...]:
 _WITH = re.compile(r"(?:\b(?:with|and|invite|inviting)\s+|&\s*|[跟和与同约请找邀])\s*$", re.I)
 
 
+# The object of the request's opening verb, a preposition or a particle after it ("Get Fiona Grant
+# from infection control in for a meeting", "bring Dana over at 4"): the one the act brings in. Not
+# a name a noun follows ("Schedule Atlas sync with Sam": Atlas names the sync).
+_OPENING_OBJECT = re.compile(
+    r"^\W*(?:(?:please|pls|can\s+you|could\s+you|would\s+you)\s+)*(?P<verb>[a-z]+)\s+$",
+    re.I,
+)
+_AFTER_OBJECT = re.compile(
+    r"^(?:\s*[,.;:!?]|\s+(?:from|of|at|on|in|into|over|round|around|up|down|to|for|and)\b|\s*$)", re.I
+)
+
+
 def companion(name: str, text: str) -> bool:
-    """Whether ``text`` puts ``name`` after a word that marks someone taking part with the person."""
+    """Whether ``text`` puts ``name`` after a word that marks someone taking part with the person,
+    or as the object the request's opening verb acts on."""
     at = text.casefold().find(name.casefold())
-    return at >= 0 and _WITH.search(text[:at]) is not None
+    if at < 0:
+        return False
+    if _WITH.search(text[:at]) is not None:
+        return True
+    opening = _OPENING_OBJECT.match(text[:at])
+    if opening is None or not _AFTER_OBJECT.match(text[at + len(name) :]):
+        return False
+    from lemminflect import getAllLemmas  # the lexicon memory.text.acts reads with
+
+    verb = opening.group("verb").lower()
+    return verb in getAllLemmas(verb).get("VERB", ())
 
 
 def same_person(name: str, value: str) -> bool:
