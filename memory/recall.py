@@ -162,6 +162,7 @@ from typing import TYPE_CHECKING
 from memory import accept, asked, meaning
 from memory.text import STOP_WORDS, bilingual, has_cjk, query_terms, tokens
 from memory.text.acts import POSSESSIVE as _POSSESSIVE
+from memory.text.acts import asked_in_the_past as _asked_in_the_past
 from memory.text.acts import asks_leave as _asks_leave
 from memory.text.acts import asks_only as _asks_only
 from memory.text.acts import common_noun as _common_noun
@@ -169,6 +170,7 @@ from memory.text.acts import focus as _focus
 from memory.text.acts import is_question as _is_question
 from memory.text.acts import is_request as _is_request
 from memory.text.acts import noun_like
+from memory.text.acts import of_now as _of_now
 from memory.text.acts import self_contained as _self_contained
 from memory.text.acts import tells_only as _tells_only
 from memory.text.acts import without_material as _without_material
@@ -1549,8 +1551,8 @@ def gate(db, query: str) -> str | None:
 def recall_facts(db, query: str, k: int = 12) -> list[Recalled]:
     """Up to ``k`` stored facts that bear on ``query``, each with its reason; none when none apply.
 
-    Only active facts, each matched with what it replaced; a query about the
-    past also gets the replaced facts of those it recalls, marked superseded.
+    Only active facts, each matched with what it replaced; a question, or a query about the
+    past, also gets the replaced facts of those it recalls, marked superseded.
     """
     idx = _fact_index(db)
     if not idx.active:
@@ -1564,12 +1566,19 @@ def recall_facts(db, query: str, k: int = 12) -> list[Recalled]:
     asked = query
     for cue in reversed(cues):
         asked = asked[: cue.start()] + " " + asked[cue.end() :]
+    # A question asked in the past tense gets the replaced values of what it recalls as well: what
+    # was ("when was the board meeting meant to be?", "every date they've had") is asked in more
+    # ways than the cue words above find, and the tense says it in any of them. They come marked
+    # replaced, after the current one (only facts already recalled bring theirs: no turn gets a fact
+    # it would not have got). A question in the present ("When is the launch?") or of now wants the
+    # value as it stands; a request acts on the current value only.
+    with_chains = past or _asks_only(unquoted(query)) and _asked_in_the_past(query) and not _of_now(query)
     out: list[Recalled] = []
     for m in idx.docs.match(asked, k, fill=FILL_N, fitted=True, past=past):
         f, chain = idx.active[m.index], idx.chains[m.index]
         reason = m.reason + ("; current value of a changed fact" if chain else "")
         out.append(Recalled(f.id, f.text, f.status, round(m.score, 4), reason))
-        if past:
+        if with_chains:
             for old in chain:
                 out.append(
                     Recalled(old.id, old.text, old.status, round(m.score, 4), f"earlier value, replaced (see #{f.id})")

@@ -424,6 +424,17 @@ def test_superseded_facts_are_never_recalled_as_current(db):
     assert [r.id for r in got] == [new] and "current value of a changed fact" in got[0].reason
 
 
+def test_a_question_asked_in_the_past_tense_gets_the_replaced_value_too(db):
+    old = _add_fact(db, "2026-09-02: The Wexford audit is on 12 March.", status="superseded")
+    new = _add_fact(db, "2026-09-20: The Wexford audit moved to 2 April.", replaces=old)
+    for question in ("When was the Wexford audit meant to happen?", "what dates has the Wexford audit had?"):
+        got = recall.recall_facts(db, question)
+        assert [(r.id, r.status) for r in got] == [(new, "active"), (old, "superseded")], question
+    # In the present tense, or asked of now, the value as it stands alone.
+    for question in ("When is the Wexford audit?", "When was the Wexford audit set for now?"):
+        assert [r.id for r in recall.recall_facts(db, question)] == [new], question
+
+
 def test_a_question_naming_the_old_value_gets_the_current_fact(db):
     _add_fact(db, "2026-09-01: The user's gym is Corefit, 30 euros a month.")
     old = _add_fact(db, "2026-09-02: The offsite is in Porto on June 3.", status="superseded")

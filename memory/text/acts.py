@@ -1169,6 +1169,34 @@ def _participants(text: str, names: AbstractSet[str]) -> set[str]:
 # ("the crane hire: first quote vs now?", "how far behind is Denver right now") asks of a particular
 # situation, which a comparison or a distance does not make a kind. Deictic time, closed class.
 _NOW = re.compile(r"\b(?:now|currently|at\s+the\s+moment|at\s+present)\b", re.I)
+_NOW_ZH = re.compile("现在|目前|眼下|如今")
+
+
+# The tense a question is asked in is its first auxiliary's ("When was the board meeting meant to
+# be?", "wasn't mum supposed to come earlier?", "what did Huayu quote first?"), or a perfect of have
+# or be reaching up to now ("every date they've had", "every number it's been"). Closed classes.
+_AUXILIARY = re.compile(
+    r"\b(?:is|are|am|was|were|do|does|did|has|have|had|will|would|can|could|should|shall|may|might|must)(?:n't|n’t)?\b"
+    r"|['’](?:s|re|ll|d|ve)\b",
+    re.I,
+)
+_PAST_AUXILIARY = re.compile(r"^(?:was|were|did|had)(?:n't|n’t)?$|^['’]d$", re.I)
+_PERFECT = re.compile(r"(?:['’]ve|\bhave|\bhas|['’]s)\s+(?:[^?.!,;]{0,40}?\s)?(?:had|been|gone|got|gotten)\b", re.I)
+
+
+def asked_in_the_past(question: str) -> bool:
+    """Whether an English question is asked in the past tense (its first auxiliary is a past one) or
+    the present perfect: it asks what was, not only what is."""
+    if _PERFECT.search(question):
+        return True
+    first = _AUXILIARY.search(question)
+    return first is not None and _PAST_AUXILIARY.match(first.group(0)) is not None
+
+
+def of_now(text: str) -> bool:
+    """Whether ``text`` speaks of the present moment (now, currently, 现在, 目前): a question so
+    asked wants the value as it stands, not how it came to be."""
+    return _NOW.search(text) is not None or _NOW_ZH.search(text) is not None
 
 
 def _particular_en(text: str, participants: set[str], known: bool) -> tuple[bool, bool]:
