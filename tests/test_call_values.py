@@ -47,6 +47,15 @@ def test_the_people_a_request_names_in_its_head(request_text, names):
     assert people.named(request_text) == names
 
 
+def test_whom_a_message_goes_to_is_read_in_its_slot_whatever_its_case():
+    # Between the verb and the message's noun, or before the colon: a name in lower case is read there.
+    assert people.named("drop odile a note - the courier comes at 4") == ["odile"]
+    assert people.named("text ravi: the forklift battery is flat") == ["ravi"]
+    # A word the lexicon knows is nobody's name.
+    assert people.named("drop everyone a quick note - lunch is at 1") == []
+    assert people.named("send the team a note: lunch is at 1") == []
+
+
 def test_a_name_the_store_knows_is_read_in_any_casing():
     from memory.recall import store_names
 

@@ -172,7 +172,23 @@ def named(text: str, known: AbstractSet[str] = frozenset()) -> list[str]:
     out = _english(part, known)
     if words.has_cjk(part):
         out += [n for n in _chinese(part) if n not in out]
+    if not out:
+        slot = _ADDRESSEE_SLOT.match(text)
+        who = slot.group("who") if slot else ""
+        if who and who.lower() not in _GRAMMAR and not _known_word(who):
+            out.append(who)  # "drop kirsty a note - …": the one told, however it is written
     return out
+
+
+# Whom a message goes to, by the slot the grammar of sending gives it: between the verb and the
+# message's noun ("drop kirsty a note", "send ravi a text") or before a colon or a dash after the
+# verb ("text kirsty: …"). A slot read by its place, so a name in lower case is read there, and
+# only a word the lexicon lacks ("the team", "everyone" are no one's name).
+_ADDRESSEE_SLOT = re.compile(
+    r"^\W*(?:(?:please|pls|can\s+you|could\s+you|would\s+you|just)\s+)*[a-z]+\s+(?P<who>[^\W\d_][\w'’-]*)"
+    r"(?:\s+(?:a|an)\s+(?:quick\s+|short\s+)?(?:message|note|text|email|line)\b|\s*[:：]|\s+[-–—]+\s)",
+    re.I,
+)
 
 
 _SUBJECT_OF_MODAL = re.compile(r"\s+(?:can|could|should|will|would|must|may|might)\s+[a-z]", re.I)
