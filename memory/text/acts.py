@@ -80,6 +80,7 @@ from collections.abc import Set as AbstractSet
 from functools import lru_cache
 
 from memory.text import bilingual  # its dictionary loads on first use, not on import
+from memory.text.people import MESSAGE_NOUN
 from memory.text.words import tokens
 
 REQUEST, QUESTION, STATEMENT = "request", "question", "statement"
@@ -1781,7 +1782,7 @@ _TELL = re.compile(
 # list is cancelled", 给何静发条消息, 发个 message 给周怡婷. The noun is the message tool's own (a
 # message, 消息/信息), and the frames are the grammar of sending one (a recipient after the verb or
 # after to/给, what it says after saying/that/a colon, or a verb of telling with its addressee).
-_MESSAGE_NOUN = r"(?:message|note|text|email|line)"
+_MESSAGE_NOUN = MESSAGE_NOUN
 _TELL_NOUN = re.compile(
     r"\b(?:a|an|the)\s+"
     + _MESSAGE_NOUN

@@ -79,7 +79,9 @@ _SAID = re.compile(r"(?<!\d)[:：](?!\d)\s*|\b(?:that|saying|telling\s+(?:her|hi
 _QUOTED = re.compile(r"[\"“「『](?P<q>[^\"”」』]{2,})[\"”」』]")
 # A dash after the noun of what is sent opens it as a colon does ("drop Kirsty a note - the bank
 # nurse cancelled"); elsewhere a dash joins clauses of the request itself, so only there.
-_NOUN_DASH = re.compile(r"\b(?:a|an|the)\s+(?:message|note|text|email|line)\s+[-–—]+\s+", re.I)
+# The message tool's own nouns (memory.text.acts reads a request to send one by them too).
+MESSAGE_NOUN = r"(?:message|note|text|email|line)"
+_NOUN_DASH = re.compile(r"\b(?:a|an|the)\s+" + MESSAGE_NOUN + r"\s+[-–—]+\s+", re.I)
 
 
 # Chinese dictates the message after a verb of saying (说, 讲, 告诉 / 通知 + whom) that follows the
@@ -186,7 +188,7 @@ def named(text: str, known: AbstractSet[str] = frozenset()) -> list[str]:
 # only a word the lexicon lacks ("the team", "everyone" are no one's name).
 _ADDRESSEE_SLOT = re.compile(
     r"^\W*(?:(?:please|pls|can\s+you|could\s+you|would\s+you|just)\s+)*[a-z]+\s+(?P<who>[^\W\d_][\w'’-]*)"
-    r"(?:\s+(?:a|an)\s+(?:quick\s+|short\s+)?(?:message|note|text|email|line)\b|\s*[:：]|\s+[-–—]+\s)",
+    r"(?:\s+(?:a|an)\s+(?:quick\s+|short\s+)?" + MESSAGE_NOUN + r"\b|\s*[:：]|\s+[-–—]+\s)",
     re.I,
 )
 
