@@ -191,7 +191,7 @@ MIN_RELATIVE = 0.3  # and scores at least this share of the best fact's score
 MIN_TERMS = 2  # and shares at least this many distinct words with the turn (all, if it has fewer)
 MAX_NAMED = 4  # facts brought by a name of the turn
 NAME_MAX_SHARE = 0.25  # a name held by more of the documents than this is no anchor
-_FOR_A_REQUEST = "a rule of the person's, for a request to act"
+_FOR_A_REQUEST = "a rule of the person's, for a request to act"  # the reason of a rule nothing links
 MAX_RULES = 3  # standing rules brought to a request on shared words or a time alone
 RULES_ALL = 10  # a request acting on the person's world gets up to this many standing rules (about 250 tokens)
 LINK_MAX_SHARE = 0.2  # a word linking a rule to a request is held by at most this share of the facts
@@ -1551,8 +1551,9 @@ def gate(db, query: str) -> str | None:
 def recall_facts(db, query: str, k: int = 12) -> list[Recalled]:
     """Up to ``k`` stored facts that bear on ``query``, each with its reason; none when none apply.
 
-    Only active facts, each matched with what it replaced; a question, or a query about the
-    past, also gets the replaced facts of those it recalls, marked superseded.
+    Only active facts, each matched with what it replaced; a query about the past, or a
+    question asked in the past tense, also gets the replaced facts of those it recalls, marked
+    superseded.
     """
     idx = _fact_index(db)
     if not idx.active:
