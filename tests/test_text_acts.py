@@ -900,3 +900,10 @@ def test_a_person_added_to_a_call_or_a_thing_put_somewhere_is_no_task(text):
     from memory.text.acts import asks_to_assign
 
     assert not asks_to_assign(text)
+
+
+def test_english_words_a_chinese_aspect_mark_closes_are_part_of_a_chinese_clause():
+    # "他们那边 book 好了": the booking is reported done, in Chinese grammar; no English order is left.
+    assert not is_request("周五的 review 改在三楼开，room 行政那边 book 好了。")
+    # An English noun before 的 stays an English noun phrase: the order around it still asks.
+    assert is_request("Assign 小林 去整理 Kestrel 的 vendor list, due 后天中午12点。")

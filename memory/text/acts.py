@@ -1384,6 +1384,20 @@ def act(sentence: str) -> str:
 _ZH_NOUN = "Zh"
 
 
+def _in_chinese_clause(sentence: str) -> bool:
+    """Whether an English word of ``sentence`` is a constituent of a Chinese clause: a Chinese
+    function word or aspect mark follows it ("room 他们那边 book 好了": the verb's completion is
+    Chinese grammar), so its English words are no English clause of their own."""
+    return any(_ZH_CLAUSE_MARK.match(m.group(1)) for m in re.finditer(f"[A-Za-z][\\w'-]*\\s*([{_CJK}]+)", sentence))
+
+
+# After an English word, what only a Chinese clause puts there: a sentence adverb, or an aspect mark
+# closing a verb (不 的: an English noun phrase takes 的 too, "Oriole的 furniture list").
+_ZH_CLAUSE_MARK = re.compile(
+    f"^(?:又|已经|已|都|也|还|刚刚|刚|就|才|终于|被|正在|一直)|^[{_CJK}]{{0,2}}[了过](?![{_CJK}]*吗)"
+)
+
+
 def _act(sentence: str) -> str:
     if _HAS_CJK.search(sentence):
         zh = _zh_act(sentence)
@@ -1413,7 +1427,7 @@ def _act(sentence: str) -> str:
             en = _en_act(named) if len(re.findall(r"[A-Za-z]+", opening.group(1))) >= 2 else STATEMENT
             if en != STATEMENT:
                 return en
-        else:
+        if not opening or _ZH_AFTER_CONSTITUENT.match(opening.group(2)) or _in_chinese_clause(sentence):
             named = ""
             runs = re.finditer(f"(?:^|[，,。；;：:！!])\\s*([^{_CJK}，,。；;：:！!？?]+)([{_CJK}]*)", sentence)
             rest = " ".join(
