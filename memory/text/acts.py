@@ -1392,7 +1392,7 @@ def _in_chinese_clause(sentence: str) -> bool:
 
 
 # After an English word, what only a Chinese clause puts there: a sentence adverb, or an aspect mark
-# closing a verb (不 的: an English noun phrase takes 的 too, "Oriole的 furniture list").
+# closing a verb (not 的: an English noun phrase takes 的 too, "Oriole的 furniture list").
 _ZH_CLAUSE_MARK = re.compile(
     f"^(?:又|已经|已|都|也|还|刚刚|刚|就|才|终于|被|正在|一直)|^[{_CJK}]{{0,2}}[了过](?![{_CJK}]*吗)"
 )
