@@ -81,6 +81,7 @@ from functools import lru_cache
 
 from memory.text import bilingual  # its dictionary loads on first use, not on import
 from memory.text.people import MESSAGE_NOUN
+from memory.text.people import lemmas as _lemmas
 from memory.text.words import tokens
 
 REQUEST, QUESTION, STATEMENT = "request", "question", "statement"
@@ -564,7 +565,7 @@ def _conveying_head(label: str) -> bool:
         return False
     verb, whom = m.group("verb").lower(), m.group("whom")
     pos = _lemmas(verb)
-    if verb not in pos.get("VERB", ()) and not re.fullmatch(_MESSAGE_NOUN, verb):
+    if verb not in pos.get("VERB", ()) and not re.fullmatch(MESSAGE_NOUN, verb):
         return False
     return (
         whom.lower() in ("her", "him", "them")
@@ -803,16 +804,6 @@ def _imperative(text: str) -> bool:
     if low in ("and", "or", "&") and len(words) > 2 and first in _lemmas(first).get("VERB", ()):
         return _imperative(" ".join(words[2:]))  # "Draft and send the team a note": verbs joined
     return _verb_first([w.lower() for w in words[:3]])
-
-
-@lru_cache(maxsize=4096)
-def _lemmas(word: str) -> dict[str, tuple[str, ...]]:
-    """The parts of speech an English word form can be, each with its lemmas (lemminflect's
-    lexicon: {"VERB": ("move",)} for "moved"); empty for a word it does not know (a name, most
-    often). Loaded on first use."""
-    from lemminflect import getAllLemmas  # its lexicon loads on first call (about 0.3 s)
-
-    return getAllLemmas(word) if word.isalpha() else {}
 
 
 def _finite(word: str) -> bool:
@@ -1796,10 +1787,9 @@ _TELL = re.compile(
 # list is cancelled", 给何静发条消息, 发个 message 给周怡婷. The noun is the message tool's own (a
 # message, 消息/信息), and the frames are the grammar of sending one (a recipient after the verb or
 # after to/给, what it says after saying/that/a colon, or a verb of telling with its addressee).
-_MESSAGE_NOUN = MESSAGE_NOUN
 _TELL_NOUN = re.compile(
     r"\b(?:a|an|the)\s+"
-    + _MESSAGE_NOUN
+    + MESSAGE_NOUN
     + r"(?:\s+to\s+"
     + _PERSON
     + r")?(?:\s+(?:saying|that|telling)\b|\s*:|\s+[-–—]+\s)"

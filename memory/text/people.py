@@ -196,10 +196,18 @@ _ADDRESSEE_SLOT = re.compile(
 _SUBJECT_OF_MODAL = re.compile(r"\s+(?:can|could|should|will|would|must|may|might)\s+[a-z]", re.I)
 
 
-def _known_word(word: str) -> bool:
-    from lemminflect import getAllLemmas  # the lexicon memory.text.acts reads with (loads on first use)
+@lru_cache(maxsize=4096)
+def lemmas(word: str) -> dict[str, tuple[str, ...]]:
+    """The parts of speech an English word form can be, each with its lemmas (lemminflect's
+    lexicon: {"VERB": ("move",)} for "moved"); empty for a word it does not know (a name, most
+    often). Loaded on first use. memory.text.acts reads with it too."""
+    from lemminflect import getAllLemmas  # its lexicon loads on first call (about 0.3 s)
 
-    return word.isalpha() and bool(getAllLemmas(word))
+    return getAllLemmas(word) if word.isalpha() else {}
+
+
+def _known_word(word: str) -> bool:
+    return bool(lemmas(word))
 
 
 def _english(text: str, known: AbstractSet[str]) -> list[str]:
@@ -326,10 +334,8 @@ def companion(name: str, text: str) -> bool:
     opening = _OPENING_OBJECT.match(text[:at])
     if opening is None or not _AFTER_OBJECT.match(text[at + len(name) :]):
         return False
-    from lemminflect import getAllLemmas  # the lexicon memory.text.acts reads with
-
     verb = opening.group("verb").lower()
-    return verb in getAllLemmas(verb).get("VERB", ())
+    return verb in lemmas(verb).get("VERB", ())
 
 
 def same_person(name: str, value: str) -> bool:
