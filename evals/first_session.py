@@ -229,6 +229,7 @@ def run_session(session: dict, root: Path, *, short: bool = False, say=lambda _l
                     result.steps.append(out)
                     continue
                 name = step.get("chat", "me")
+                screen = ""
                 if "ask" in step:
                     proc = subprocess.run(
                         _kept() + ["ask", "--yes", "--chat", name, step["ask"]],
@@ -239,10 +240,11 @@ def run_session(session: dict, root: Path, *, short: bool = False, say=lambda _l
                     )
                     if proc.returncode != 0:
                         out.infra = f"kept ask failed: {proc.stderr.strip()[-300:]}"
+                    screen = proc.stdout + proc.stderr
                 else:
                     if name not in chats:
                         chats[name] = Chat(home, name)
-                    chats[name].send(step["say"])
+                    screen = chats[name].send(step["say"])
             except (TimeoutError, EOFError, subprocess.TimeoutExpired) as exc:
                 out.infra = f"{type(exc).__name__}: {exc}"
                 stuck = chats.pop(step.get("chat", "me"), None)
@@ -251,6 +253,7 @@ def run_session(session: dict, root: Path, *, short: bool = False, say=lambda _l
                     stuck.proc.wait()
             out.seconds = time.perf_counter() - started
             _read_turn(out, _rows(db, before))
+            out.infra = out.infra or _no_reply(out, screen)
             say(f"  {out.seconds:5.1f}s {(step.get('say') or step.get('ask'))[:50]!r} -> {out.reply[:70]!r}")
             result.steps.append(out)
     finally:
@@ -258,6 +261,16 @@ def run_session(session: dict, root: Path, *, short: bool = False, say=lambda _l
             chat.close()
     _read_memory(result, db)
     return result
+
+
+def _no_reply(out: StepResult, screen: str) -> str:
+    """Why a turn that stored no reply and made no call failed, from its screen: the turn ended
+    in an error (a provider error, a reply that could not be read), which is infrastructure, not
+    an answer. Empty when it replied."""
+    if out.reply or out.calls:
+        return ""
+    shown = [line for line in screen.splitlines() if line.strip() and not line.startswith("memory:")]
+    return "no reply: " + (shown[-1] if shown else "nothing on the screen")[:300]
 
 
 def _read_turn(out: StepResult, rows: list[sqlite3.Row]) -> None:
@@ -357,8 +370,12 @@ def grade(result: SessionResult, session: dict, today: date, *, short: bool = Fa
             continue
         text = str(step.get("say") or step.get("ask") or "")
         if s.infra:
+            # Shown apart, and counted as a failure of what the step asks: an error is no answer.
             g["infrastructure_failures"] += 1
             s.problems.append(s.infra)
+            g["actions_asked"] += bool(step.get("act"))
+            g["never_said"] += bool(step.get("never_said"))
+            g["answers_checked"] += bool(step.get("answer_has"))
             continue
         g["turns"] += 1
         g["reply_seconds"].append(round(s.seconds, 1))

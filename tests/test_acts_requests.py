@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory.text.acts import asks_leave, is_question, is_request
+from memory.text.acts import asks_leave, asks_to_act, is_question, is_request
 
 
 @pytest.mark.parametrize(
@@ -150,3 +150,93 @@ def test_introductions_and_tellings_that_look_like_orders_are_no_requests(text):
 )
 def test_orders_after_a_name_a_lead_in_or_to_someone_else_stay_requests(text):
     assert is_request(text), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Friday at noon I'm having lunch with Ines, the buyer, she's in 义乌 for the fair.",
+        "She's in town for the fair.",
+        "Ines is flying in tonight, she'll be at the Hilton.",
+        "Dana's flight moved to Thursday.",
+        "we'll need two more pallets by Friday",
+    ],
+)
+def test_a_word_with_a_contracted_auxiliary_or_a_possessive_opens_no_order(text):
+    # English attaches 's, 're, 'll, 've, 'd, 'm to a noun phrase, never to a verb's base form.
+    assert not asks_to_act(text)
+
+
+@pytest.mark.parametrize(
+    "text, asks",
+    [
+        ("While the roof is being fixed, the team works from the annex.", False),
+        ("Although Marek agreed, the board said no.", False),
+        ("Since you have the figures, could you send them to Marek?", True),
+        ("Because the van is late, push the delivery to Monday.", True),
+        ("Unless Marek objects, send the contract on Friday.", True),
+    ],
+)
+def test_after_a_subordinate_clause_the_main_clause_gives_the_mood(text, asks):
+    assert asks_to_act(text) is asks
+
+
+@pytest.mark.parametrize("text", ["wat did i tell u about the kiln", "wen did we last pay the vat", "hw do we ship to oslo"])
+def test_an_auxiliary_before_a_subject_after_a_word_the_lexicon_lacks_asks(text):
+    # The inversion only a question has, after a question word spelt as in chat.
+    assert is_question(text) and not asks_to_act(text)
+
+
+@pytest.mark.parametrize("text", ["Marek will call the bank", "Ines has the keys", "Nor did we.", "Neither have they"])
+def test_a_name_before_an_auxiliary_or_an_inverting_negative_still_states(text):
+    assert not is_question(text)
+
+
+@pytest.mark.parametrize(
+    "text, asks",
+    [
+        ("Bogdan should look after the boiler service - by noon the day after tomorrow.", False),
+        ("Bogdan should take it, by noon the day after tomorrow.", True),
+        ("Ines should probably handle the customs forms. They're due by 5pm tomorrow.", True),
+        ("Ines can handle the customs forms.", False),  # who is able, with no time it is due by
+    ],
+)
+def test_work_handed_to_a_named_person_with_a_time_it_is_due_asks_for_a_task(text, asks):
+    assert asks_to_act(text) is asks
+
+
+@pytest.mark.parametrize(
+    "text, asks",
+    [
+        ("给仓库的老周带句话：周五的货已经发了。", True),  # the 了 is the message's
+        ("给小林说一声，会议室已经订好了。", True),
+        ("跟你说一声，新车今天到了。", False),  # telling kept
+        ("跟老周吃了个饭，聊得挺好。", False),  # done: a report
+    ],
+)
+def test_a_chinese_coverb_and_a_verb_with_its_measure_word_conveys_what_follows(text, asks):
+    assert asks_to_act(text) is asks
+
+
+@pytest.mark.parametrize(
+    "text, asks",
+    [
+        ("Heard back from Marek - push the call to Monday, he's stuck in Gdansk.", False),
+        ("Email from the landlord: fix the gutter before the inspection.", False),
+        ("Tell Dana from the warehouse: the van is late.", True),  # a verb and its addressee order
+        ("Collect the samples from the lab: they close at five.", True),  # the head orders
+    ],
+)
+def test_an_order_inside_what_a_named_source_said_is_passed_on_not_given(text, asks):
+    assert asks_to_act(text) is asks
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["以后跟我说话别用那么多术语，听着累。", "和我聊天的时候用短句就行，我在工地上看手机。"],
+)
+def test_a_chinese_wish_about_how_kept_talks_to_the_person_asks_no_act(text):
+    # 跟我/和我 + a verb of talking, then how: the frame of "when you talk to me".
+    from memory.text.acts import about_talk
+
+    assert about_talk(text) and not asks_to_act(text)

@@ -83,3 +83,28 @@ def test_the_session_day_is_read_in_kepts_zone_not_the_hosts(monkeypatch):
     east = first_session.session_day()
     monkeypatch.setenv("KEPT_TZ", "Etc/GMT+12")
     assert first_session.session_day() < east
+
+
+def test_a_step_that_failed_for_infrastructure_is_shown_apart_and_counts_as_a_failure_of_what_it_asks():
+    error = "no reply: the model's reply could not be understood"
+    steps = [
+        StepResult({"say": "Book Aoife tomorrow at 2", "act": "schedule_meeting"}, infra=error),
+        StepResult({"say": "How many cats did we neuter?", "act": None, "never_said": True}, infra=error),
+        StepResult({"say": "Which lab do we use?", "act": None, "answer_has": ["harbourside"]}, infra=error),
+    ]
+    graded = grade(SessionResult("s", steps=steps), {"steps": []}, date(2026, 12, 1))
+    assert graded["infrastructure_failures"] == 3 and graded["turns"] == 0
+    assert (graded["actions_asked"], graded["actions_right_values"]) == (1, 0)
+    assert (graded["never_said"], graded["never_said_dont_know"]) == (1, 0)
+    assert (graded["answers_checked"], graded["answers_with_expected_words"]) == (1, 0)
+
+
+def test_a_turn_that_stored_no_reply_is_an_infrastructure_failure_named_by_its_screen():
+    screen = (
+        "(malformed_reply; retrying in 0.3s)\n"
+        "the model's reply could not be understood (the call was cut off). Your message is saved; try again.\n"
+        "memory: 1 earlier message · /why\n"
+    )
+    failed = first_session._no_reply(StepResult({"say": "Which lab?"}), screen)
+    assert failed.startswith("no reply: the model's reply could not be understood")
+    assert first_session._no_reply(StepResult({"say": "Which lab?"}, reply="Harbourside."), screen) == ""

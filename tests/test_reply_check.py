@@ -210,6 +210,22 @@ def test_a_request_is_shown_to_the_embedded_model_alone(db):
     assert [c.name for c in result.calls] == ["schedule_meeting"]
 
 
+def test_a_question_after_acknowledged_statements_is_shown_last_alone_with_them_quoted_before(db):
+    # kept's "Noted." replies are left out of the history, so the statements before a question
+    # would join it as one message: the embedded model read a request among them as the question's.
+    model = EmbeddedLike([text("Harbourside Labs.")])
+    s = session(db, model)
+    run_turn(s, "Our bloods now go to Harbourside Labs.")
+    run_turn(s, "The courier comes at 3.")
+    result = run_turn(s, "Which lab are our bloods going to?")
+    sent = model.requests[-1]
+    assert sent.messages[-1].content == "Which lab are our bloods going to?"
+    assert all("Harbourside" not in m.content for m in sent.messages)
+    assert "- Our bloods now go to Harbourside Labs.\n- The courier comes at 3." in sent.system
+    assert reply_check.JUST_SAID in sent.system
+    assert result.reply == "Harbourside Labs."
+
+
 # ---- through the turn
 
 
@@ -243,12 +259,13 @@ def test_a_parroted_reply_never_reaches_the_screen_or_the_models_history(db):
     # A question the model answers, shown with the chat's history ("When is the launch?" is answered
     # "I don't know" in code now: the launch was spoken of, never with a day).
     run_turn(s, "What did I ask you about the launch plan?")
-    history = model.requests[-1].messages
+    sent = model.requests[-1]
+    history = sent.messages
     assert all(m.content != first.reply and m.content != echo for m in history)
-    assert [m.role for m in history] == ["user"]  # the person's two messages, nothing of the failed reply
-    assert history[0].content.startswith(asked) and history[0].content.endswith(
-        "What did I ask you about the launch plan?"
-    )
+    assert first.reply not in sent.system and echo not in sent.system
+    # The question alone, the person's earlier message quoted before it: nothing of the failed reply.
+    assert [m.content for m in history] == ["What did I ask you about the launch plan?"]
+    assert f"- {asked}" in sent.system
 
 
 def test_a_tool_call_the_model_writes_as_its_answer_never_reaches_the_screen(db):

@@ -20,10 +20,14 @@ one line per fact or turn, no updates) is read too.
 
 Splits, in the order they print (a missing file is left out):
 
-- ``test24``, ``test25``: tests/data/recall_test24.jsonl and recall_test25.jsonl, written in the
-  seventeenth round by two other people (a helper each) without reading the code or the other sets
-  (a hospital pharmacy procurement lead in Porto; a hotel and wedding-venue owner near Chiang
-  Mai); held out.
+- ``test26``, ``test27``: tests/data/recall_test26.jsonl and recall_test27.jsonl, written in the
+  eighteenth round by two other people (a helper each) without reading the code or the other sets
+  (only one older set each, for its format: a ferry operator's chief engineer in Vancouver; a
+  hull-cleaning robot start-up's founder in Singapore); held out.
+- ``dev18 (was test24)``, ``dev18b (was test25)``: tests/data/recall_test24.jsonl and
+  recall_test25.jsonl, the seventeenth round's held-out sets (a hospital pharmacy procurement lead
+  in Porto; a hotel and wedding-venue owner near Chiang Mai), read at that round's start and end;
+  dev from the eighteenth round on.
 - ``dev17 (was test22)``, ``dev17b (was test23)``: tests/data/recall_test22.jsonl and
   recall_test23.jsonl, the sixteenth round's held-out sets (a seafood processor's operations
   manager in Ålesund; a bus operator's general manager in Launceston), read at that round's start
@@ -84,8 +88,10 @@ from evals.bench.common import render_table
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 SPLITS = {
-    "test24": DATA / "recall_test24.jsonl",
-    "test25": DATA / "recall_test25.jsonl",
+    "test26": DATA / "recall_test26.jsonl",
+    "test27": DATA / "recall_test27.jsonl",
+    "dev18 (was test24)": DATA / "recall_test24.jsonl",
+    "dev18b (was test25)": DATA / "recall_test25.jsonl",
     "dev17 (was test22)": DATA / "recall_test22.jsonl",
     "dev17b (was test23)": DATA / "recall_test23.jsonl",
     "dev16 (was test20)": DATA / "recall_test20.jsonl",
@@ -112,7 +118,7 @@ SPLITS = {
     "dev2": DATA / "recall_dev2.jsonl",
     "dev-old": DATA / "recall_dev.jsonl",
 }
-HELD_OUT = frozenset({"test24", "test25"})
+HELD_OUT = frozenset({"test26", "test27"})
 
 
 def held_out(path: str | Path) -> bool:

@@ -284,6 +284,11 @@ _NOT_A_VERB = (
         "kindly",
     }
 )
+# The words after which English inverts a statement's auxiliary and subject ("Nor did we",
+# "Never have I", "So do they"): negatives, "so" and "only", a closed class.
+_INVERTING = frozenset("neither nor so only never rarely seldom hardly scarcely little nowhere".split())
+# Pronouns that can only be a subject (and "you", which after an auxiliary is one).
+_NOMINATIVE = frozenset({"i", "we", "he", "she", "they", "you"})
 # What may stand as the subject after an auxiliary ("Did I…", "Is the review…").
 _SUBJECTS = _DETERMINERS | {
     "i",
@@ -398,12 +403,20 @@ _WANT_DONE = re.compile(
     re.I,
 )
 # A condition or time before the main clause: "If not, send it now.", "When Dana replies, book the room."
-_LEADING_CLAUSE = re.compile(
-    r"^(?:if|when|once|after|before|otherwise|in that case|then)\b[^,]{0,60},\s*(?P<rest>.+)", re.I
+# The openers are the closed class of English subordinators (and "otherwise", "then"): the clause
+# they open is no main clause, so the one after its comma gives the sentence's mood ("While the
+# builders are in, we decant to Ward 4C" reports; "while" is no verb there).
+_SUBORDINATOR = (
+    r"(?:if|when|once|after|before|otherwise|in that case|then|while|whilst|since|because|although|though"
+    r"|unless|until|till|as soon as|as long as|so long as|now that|even if|even though|whenever)\b"
 )
+_LEADING_CLAUSE = re.compile(f"^{_SUBORDINATOR}[^,]{{0,60}},\\s*(?P<rest>.+)", re.I)
+_OPENS_SUBORDINATE = re.compile(f"^{_SUBORDINATOR}", re.I)
+# A question word may open a question with a comma in it ("When is it, Tuesday?"), so only the
+# other subordinators hand the sentence to the clause after their comma.
+_WH_OPENER = re.compile(r"^(?:when|whenever)\b", re.I)
 # "how about / what about": a suggestion when a verb follows, a topic otherwise.
 _ABOUT = re.compile(r"^(?:how|what)\s+about\s+(?:you\s+|we\s+)?(?P<rest>.+)", re.I)
-# A label of one or two words before ":" or ",": "Update: …", "Heads up: …", "FYI, …", "Dana, …".
 # A label of one or two words before a colon, a comma or a dash ("Update: …", "Dana, book…",
 # "quick one - what do you call me?"): what follows is the sentence.
 _HEAD = re.compile(r"^[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*)?(?:\s*[:,]|\s+[-–—]+)\s*(?P<rest>\S.*)$")
@@ -503,6 +516,8 @@ def _en_act(sentence: str) -> str:
     lead = _LEADING_CLAUSE.match(body)
     if lead and _imperative(lead.group("rest")):
         return _unless_asking(lead.group("rest"))  # "If not, send it now."
+    if lead and not _WH_OPENER.match(body):
+        return _en_act(lead.group("rest") + s[len(body) :])  # "Since you're in, can you…?"
     words = [w.lower() for w in _WORD.findall(body)]
     if not words:
         return QUESTION if asked else STATEMENT
@@ -543,6 +558,17 @@ def _en_act(sentence: str) -> str:
             and not second.endswith("ed")
         )
         return QUESTION if subject_of_any_case else STATEMENT
+    if (
+        second in _AUX
+        and len(words) > 2
+        and words[2] in _NOMINATIVE
+        and set(_lemmas(first)) <= {"NOUN"}
+        and first not in _INVERTING
+    ):
+        # An auxiliary before a subject pronoun is inverted, as only a question has it (but after
+        # a negative or "so": "Nor did we"), so the word before it, one the lexicon lacks or
+        # knows as a noun only, asks ("wat did i say id do": a question word spelt as chat).
+        return QUESTION
     if _imperative(body):
         return _unless_asking(body)
     if not asked and _WANT_DONE.match(body):
@@ -760,6 +786,10 @@ def _looks_inflected(word: str, nxt: list[str]) -> bool:
     return word.endswith(("ed",)) and not nxt
 
 
+# The clitics English attaches to a noun phrase: a contracted auxiliary or the possessive 's.
+_CLITIC = re.compile(r"'(?:s|re|ll|ve|d|m)$")
+
+
 def _imperative(text: str) -> bool:
     """A sentence that opens with a verb acting on something: "Send the draft…", "Remind me…"."""
     words = _WORD.findall(text)
@@ -767,6 +797,13 @@ def _imperative(text: str) -> bool:
         # a number or an amount opens no imperative ("$27,400 installed, ouch."), nor a Chinese noun
         return False
     first, second = words[0].lower(), words[1]
+    # A word with a contracted auxiliary or a possessive 's ("he's in Yiwu…", "we'll need…", "Dana's
+    # flight moved") is a subject, or a noun's owner: English attaches those clitics to a noun
+    # phrase, never to a verb's base form. "Let's" alone is a verb with its object (a suggestion).
+    if _CLITIC.search(first) and first != "let's":
+        return False
+    if _OPENS_SUBORDINATE.match(text):
+        return False  # "While the builders are in": a subordinator, no verb ("while away" is rare)
     # A word the lexicon knows only as an adjective or adverb opens no imperative ("next one",
     # "lovely day"); a noun may be a verb it lacks ("text Dana"), a word it lacks a new verb or a name.
     if (pos := _lemmas(first)) and not {"VERB", "NOUN", "AUX"} & set(pos):
@@ -917,7 +954,7 @@ _ZH_PLEASE = re.compile(
 _ZH_PLEASE_LATER = re.compile(r"^[^，,。！？!?我你您他她它们]{1,16}?(?:帮我|帮忙|麻烦你|请你|替我|记得)")
 # A verb with a light measure or "a bit" after it (约个, 写条, 发封, 看一下): the casual shape of
 # asking for one action; the completed aspect (了, 过) makes it a report instead.
-_ZH_LIGHT_VERB = re.compile(f"[{_CJK}](?:一下|一个|个|一条|条|一封|封|一份|份)")
+_ZH_LIGHT_VERB = re.compile(f"[{_CJK}](?:一下|一个|个|一条|条|一封|封|一份|份|一句|句|一声|声)")
 # A coverb opening a sentence with its subject dropped (跟/和/同 with, 用 using, 给/为/替 for, 向/对
 # to, 让 have someone): what follows is what the listener is to do.
 _ZH_COVERB = re.compile("^(?:跟|和|同|与|用(?!户)|给|为|替|向|对|让(?!我))")
@@ -945,7 +982,9 @@ _ZH_TALK = re.compile(
     r"^(?:(?:请|以后|今后|从现在起|从现在开始|之后|麻烦|你|您|就|都|也|还是|这么|这样|可以)[，,]?)*"
     r"(?:(?:叫|称呼|喊)我(?![明今后早晚下上\d一二三四五六七八九十点]|起床|什么|啥|甚么)"
     r"|(?:用|说)[^，,。]{1,6}?(?:回答|回复|说话|写|聊|交流|跟我说|和我说|跟我聊|和我聊)"
-    r"|(?:回答|回复|说话|回话|写)(?:我)?(?:要|就|请|得|尽量)?(?:简短|简洁|短|详细|正式|随意|口语|用))"
+    r"|(?:回答|回复|说话|回话|写)(?:我)?(?:要|就|请|得|尽量)?(?:简短|简洁|短|详细|正式|随意|口语|用)"
+    # "when you talk to me, …" (跟我说话别…, 和我聊天用…): the coverb of "with me" and a verb of talking
+    r"|(?:跟|和|对|同)我(?:说话|讲话|聊天|聊|说)(?:的时候|时)?[，,]?(?:别|不要|莫|少|多|用|要|就|请|得|尽量))"
 )
 # A wish set in kept's replies (回复里千万别给我弄表格, 回答的时候别用英文): the Chinese of "in your
 # replies" (_TO_ME), how kept talks and nothing else.
@@ -995,6 +1034,13 @@ def _zh_act_shape(sentence: str) -> str:
     if _ZH_TALK.match(body):
         return STATEMENT  # a wish about how kept talks to the person, not an action
     if _ZH_PLEASE.match(body) or _ZH_ASK_YOU.match(body) or _ZH_WANT_YOU.match(body):
+        return REQUEST
+    # A coverb and a verb with its measure word open the sentence's first clause ("给王师傅捎句话：…",
+    # "给她说一声，…"): an order to convey what follows, whose own 了 or question is the message's.
+    head = re.split("[：:，,]", body, maxsplit=1)[0]
+    # Not to kept or the person (跟你说一声, 给我说一声: telling kept, asking to be told).
+    conveys = _ZH_COVERB.match(head) and not re.match(".(?:你|您|我|咱)", head)
+    if head != body and conveys and _ZH_LIGHT_VERB.search(head) and not _ZH_DONE.search(head):
         return REQUEST
     done = bool(_ZH_DONE.search(body))
     if not done and _ZH_PLEASE_LATER.match(body):
@@ -1444,6 +1490,9 @@ def _acts(text: str) -> tuple[str, ...]:
     out = []
     for a, b in sentences(text):
         sentence = text[a:b]
+        if reported(sentence):
+            out.append(STATEMENT)  # what a named source said: its orders were the person's
+            continue
         found = act(sentence)
         out.append(found)
         clauses = _clauses(sentence)
@@ -1453,6 +1502,24 @@ def _acts(text: str) -> tuple[str, ...]:
         elif found == REQUEST and any(j not in (",", "，", "head,") and act(c) == QUESTION for j, c in clauses):
             out.append(QUESTION)  # "Book the caterer - anything I should leave off?" asks too
     return tuple(out)
+
+
+# A head that names where what follows comes from ("Just heard from Otieno: …", "Email from the
+# client: …", "Word from Dana - …"): a word, then "from" and a name or a noun phrase, then a colon
+# or a dash. What follows is reported; an order in it was given to the person by that source
+# ("make it 420 cartons"), not to kept. "From now on: …" has no word before "from".
+_FROM_SOURCE = re.compile(
+    r"^\W*(?P<head>(?:[^\W\d_][\w'’-]*\s+){1,4}from\s+(?:[A-Z\u3400-\u9fff][\w\u3400-\u9fff'’-]*|(?:the|our|my|their|his|her)\s+[\w'’-]+)"
+    r"(?:\s+[\w'’-]+){0,3}?)\s*(?::|：|\s[-–—]+\s)\s*\S"
+)
+
+
+def reported(sentence: str) -> bool:
+    """Whether ``sentence`` passes on what a named source said (``_FROM_SOURCE``). Not when the
+    head is an order itself ("Tell Dana from the warehouse: …", "Collect the samples from the
+    lab: …"): a verb acting on its object, with a place or a sender after "from"."""
+    source = _FROM_SOURCE.match(_clean(sentence))
+    return bool(source) and not _imperative(source.group("head"))
 
 
 def _clauses(sentence: str) -> list[tuple[str, str]]:
@@ -1671,7 +1738,25 @@ def asks_to_act(text: str) -> bool:
         sentence = text[a:b]
         if REQUEST in _acts(sentence) and not _for_the_speaker(sentence):
             return True
-    return False
+    return _handed_over_by_a_time(text)
+
+
+def _handed_over_by_a_time(text: str) -> bool:
+    """Work handed to a named person with a time it is due by ("Kasia should handle the sand order
+    - by 3pm the day after tomorrow", "郑浩 should take it, by half four tomorrow"): said as a
+    statement of who should do it, it asks for the task all the same. Without a time it may only
+    report who is able ("Priya can handle it"), so the time is required."""
+    from datetime import date
+
+    from memory.text import dates
+
+    plain = text.replace("’", "'")
+    if not re.search(_HANDING_OVER, plain, re.I):
+        return False
+    try:
+        return bool(dates.find(plain, date.today()))
+    except dates.DateError:
+        return False
 
 
 def asks_for_the_speaker(text: str) -> bool:
@@ -1833,14 +1918,19 @@ def asks_to_tell(text: str) -> bool:
 # speaker or kept as the receiver (把核对发票的活儿交给阿强, 这件事交给小何). Closed classes of the
 # grammar of assigning work, as ``_TELL_NOUN`` reads a message by the message's noun.
 _WORK_NOUN_EN = r"(?:task|job|to-?do|action\s+item|assignment|chore)s?"
+# A named person (a capitalised word, or Chinese) with a modal and a verb of taking work on, an
+# adverb between them allowed ("Darragh should probably own the count", "郑浩 should take it").
+_HANDING_OVER = (
+    r"(?:^|[.!?;:,…]\s*|\s[-–—]\s)(?-i:[A-Z\u3400-\u9fff][\w\u3400-\u9fff'’-]*)\s+(?:can|could|should)\s+"
+    r"(?:[a-z]+ly\s+)?(?:take\s+(?:it|this|that|over|on|care)|handle|own|pick\s+(?:it\s+|this\s+)?up)\b"
+)
 _ASSIGN_EN = re.compile(
     r"\b(?:give|hand|put|add|stick|set|leave|pass|delegate)\b[^.!?]{0,40}?\b(?:a|an|the|one|another|this|that)\s+"
     r"(?:\w+\s+)?" + _WORK_NOUN_EN + r"\b(?!\s+(?:list|board|manager|tracker)\b)"
     r"|^\W*(?:(?:please|pls|can\s+you|could\s+you|would\s+you|will\s+you)\s+)*assign\s+(?!(?:me|us|myself)\b)\S"
     # A named person as able to take the work on, in a turn that asks for it done ("Tiago can take
     # over the order - I'd like it done by noon", "嘉欣 can take it, I want it by 4pm"): the handing-over.
-    r"|(?:^|[.!?;:,…]\s*|\s[-–—]\s)(?-i:[A-Z\u3400-\u9fff][\w\u3400-\u9fff'’-]*)\s+(?:can|could|should)\s+"
-    r"(?:take\s+(?:it|this|that|over|on|care)|handle|own|pick\s+(?:it\s+|this\s+)?up)\b"
+    r"|" + _HANDING_OVER +
     # A person set onto a piece of work ("Put Callum on the hoist checks", "get 苏敏 from 单证 on it"): the
     # caused-motion frame with a person as what is moved. Not onto the meeting's or the message's own
     # things ("put Dana on the invite", "get him on the phone"): that adds someone to them.
