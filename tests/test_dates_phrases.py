@@ -37,6 +37,9 @@ def at(phrase: str) -> str:
         ("ten past eight tomorrow", "2027-03-04 08:10"),
         ("twenty to four on Friday", "2027-03-05 15:40"),
         ("quarter to seven tomorrow", "2027-03-04 06:45"),  # the hour said is 7: morning
+        ("half two tomorrow", "2027-03-04 14:30"),  # British and Irish: half past two
+        ("tomorrow, half four after lunch", "2027-03-04 16:30"),
+        ("half nine on Friday", "2027-03-05 09:30"),
         ("a quarter past 3 on Monday", "2027-03-08 15:15"),
         ("in twenty minutes", "2027-03-03 17:05"),
         ("in one hour and a half", "2027-03-03 18:15"),

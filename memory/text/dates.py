@@ -1091,6 +1091,13 @@ def _read_clock(r: _Reader) -> None:
         past_to,
     )
 
+    def half(m: re.Match) -> None:
+        stated = _hour(m.group("h"))
+        r.set_time(stated, 30, m.group("ap"), not 1 <= stated <= 6)
+
+    # "half two", "half four in the afternoon": British and Irish English say half past the hour so
+    r.take(rf"\bhalf (?P<h>{_HOUR})\b(?! (?:an? )?(?:hour|day|week|month|year|dozen))(?: ?(?P<ap>am|pm)\b)?", half)
+
     def hm(m: re.Match) -> None:
         g = m.groupdict()
         r.set_time(int(g["h"]), int(g.get("m") or 0), g.get("ap"), g["h"].startswith("0"))
@@ -1101,7 +1108,7 @@ def _read_clock(r: _Reader) -> None:
 
     for words, period in (
         (r"(?:in the )?morning", "morning"),
-        (r"(?:in the )?afternoon", "afternoon"),
+        (r"(?:in the )?afternoon|after lunch", "afternoon"),
         (r"(?:in the )?evening|at night|night", "evening"),
     ):
         r.take(rf"\b(?:{words})\b", lambda m, p=period: r.set_period(p))
