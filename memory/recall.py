@@ -1473,6 +1473,44 @@ def fact_body(text: str) -> str:
     return undated(text)
 
 
+# A name given in both scripts, one in brackets after the other ("鸿森家具（Hongsen Furniture）",
+# "Dr Lena Brandt（布兰特医生）"): the store's own word that the two are one thing. A fact that
+# names it one way is matched as naming it the other way too ("vincent's price" finds
+# "钟伟文把报价降到…" once a fact said "钟伟文（Vincent Zhong）"). The Chinese name is the run
+# after its last function character (的, 是, 叫…: a closed class), so "东莞厚街的鸿森家具" is "鸿森家具".
+_ALIAS_PAIR = re.compile(
+    r"(?P<zh>[\u3400-\u9fff]{2,16})\s*[（(]\s*(?P<en>[A-Z][\w&.'’-]*(?:\s+[A-Z][\w&.'’-]*){0,3})\s*[)）]"
+    r"|(?P<en2>[A-Z][\w&.'’-]*(?:\s+[A-Z][\w&.'’-]*){0,3})\s*[（(]\s*(?P<zh2>[\u3400-\u9fff]{2,16})\s*[)）]"
+)
+_ZH_FUNCTION = re.compile("[的是叫和与跟在由给为及把被从向对让找]")
+
+
+def aliases(texts) -> list[tuple[str, str]]:
+    """(Chinese name, Latin name) pairs the texts give in both scripts."""
+    pairs: dict[tuple[str, str], None] = {}
+    for text in texts:
+        for m in _ALIAS_PAIR.finditer(text):
+            zh, en = (m.group("zh"), m.group("en")) if m.group("zh") else (m.group("zh2"), m.group("en2"))
+            zh = _ZH_FUNCTION.split(zh)[-1] if m.group("zh") else _ZH_FUNCTION.split(zh)[0]
+            if 2 <= len(zh) <= 8:  # longer, it is a clause, not a name
+                pairs[(zh, en)] = None
+    return list(pairs)
+
+
+def _holds_name(text: str, zh: str) -> bool:
+    # A title or a role may open the run ("销售沈丽华", "太太黄美芳"): its ending of three characters
+    # or more is the name too.
+    return any(zh[i:] in text for i in range(max(1, len(zh) - 2)))
+
+
+def with_aliases(text: str, pairs: list[tuple[str, str]]) -> str:
+    """``text`` and the other-script name of each name of ``pairs`` it holds."""
+    low = text.lower()
+    extra = [en for zh, en in pairs if _holds_name(text, zh) and en.lower() not in low]
+    extra += [zh for zh, en in pairs if en.lower() in low and not _holds_name(text, zh)]
+    return " ".join([text, *dict.fromkeys(extra)])
+
+
 _FINGERPRINT_SQL = (
     "SELECT count(*), max(id), max(touched_at), total(length(text)),"
     " total(id * CASE status WHEN 'active' THEN 1 WHEN 'superseded' THEN 2 WHEN 'archived' THEN 3 ELSE 5 END)"
@@ -1500,7 +1538,8 @@ class _FactIndex:
         with_past = [
             " ".join([b] + [fact_body(p.text) for p in chain]) for b, chain in zip(bodies, self.chains, strict=True)
         ]
-        self.docs = _DocsIndex(bodies, with_past)
+        pairs = aliases(fact_body(f.text) for f in facts)
+        self.docs = _DocsIndex(bodies, [with_aliases(t, pairs) for t in with_past])
         ids = [f.id for f in self.active]
         store = weakref.ref(db)  # the cache holding this index is keyed by the store: no strong reference back
 

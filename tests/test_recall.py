@@ -97,6 +97,19 @@ def test_a_name_written_only_in_a_replaced_fact_is_still_a_name(db):
     assert [r.id for r in got] == [old + 1]
 
 
+def test_a_name_the_store_gives_in_both_scripts_is_matched_either_way(db):
+    # One fact says the two names are one person; a later fact uses only the Chinese one.
+    _add_fact(db, "2026-09-01: 宁波的恒泰泵业负责压载泵，销售经理是方志远（Frank Fang）。")
+    _add_fact(db, "2026-10-01: 方志远说叶轮要等到11月20日才能发货。")
+    _add_fact(db, "2026-10-02: The user's dentist is Dr Abara on Kell Road.")
+    got = [r.text for r in recall.recall_facts(db, "when is Frank shipping the impellers?")]
+    assert any("11月20日" in t for t in got) and not any("Abara" in t for t in got)
+    assert recall.aliases(["销售经理是方志远（Frank Fang）", "Harbour Pumps（恒泰泵业）"]) == [
+        ("方志远", "Frank Fang"),
+        ("恒泰泵业", "Harbour Pumps"),
+    ]
+
+
 def test_a_change_cue_that_is_a_store_name_names_the_thing_and_asks_no_history(db):
     # "First Street" is a name of the store's: "first" there asks nothing about what came first.
     old = _add_fact(db, "2026-09-01: The First Street lease renewal is due on 3 November.")
