@@ -229,6 +229,28 @@ def test_labelled_sets_are_well_formed(split_name):
     assert any("\u4e00" <= ch <= "\u9fff" for i in items for ch in i["text"])
 
 
+def test_the_acting_figures_count_statements_read_as_acting_and_requests_by_their_tool():
+    items = [
+        {"text": "Booked the van for Friday, Ines is driving.", "label": "statement", "tool": None},
+        {"text": "Book a meeting with Ines tomorrow at 3.", "label": "request", "tool": "schedule_meeting"},
+        {"text": "Tell Ines that the van is booked.", "label": "request", "tool": "send_message"},
+        {"text": "Tell Ines that the van is booked.", "label": "request", "tool": "assign_task"},  # misread
+    ]
+    figures = bench.acting(items)
+    assert figures == {
+        "statements read as asking to act": (0, 1),
+        "requests for a tool read as asking to act": (3, 3),
+        "  their tool read right": (2, 3),
+    }
+    assert bench.acting([{"text": "Send it.", "label": "request"}]) is None  # a split naming no tools
+
+
+def test_the_misses_of_a_held_out_split_are_not_listed(capsys):
+    with pytest.raises(SystemExit):
+        bench.main(["--show", "test3"])
+    assert "held out" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     "text", ["以后就叫我阿杰吧。", "请用英文回复我。", "回答尽量简洁。", "Call me 阿杰 from now on."]
 )

@@ -228,8 +228,12 @@ def dates(
 
 @app.command()
 def acts(
-    split: list[str] = typer.Option([], "--split", help="Only this split (dev, dev2, test, test2); default: all."),
-    show: list[str] = typer.Option([], "--show", help="Also print the misses of this split (a dev split)."),
+    split: list[str] = typer.Option(
+        [], "--split", help="Only this split (dev, dev2, dev3, test, test2, test3); default: all."
+    ),
+    show: list[str] = typer.Option(
+        [], "--show", help="Also print the misses of this split (a dev split; held-out test3 is refused)."
+    ),
 ) -> None:
     """Requests vs real questions vs statements (English and Chinese): right / wrong per split."""
     from evals.bench import acts as bench
@@ -237,6 +241,9 @@ def acts(
     missing = [s for s in split if s not in bench.available()]
     if missing:
         fail(f"unknown split {missing[0]!r}; choose one of {', '.join(bench.available())}")
+    held = [s for s in show if s in bench.HELD_OUT]
+    if held:
+        fail(f"{held[0]!r} is held out: its misses are not listed (choose a dev split)")
     bench.main([arg for s in split for arg in ("--split", s)] + [arg for s in show for arg in ("--show", s)])
 
 

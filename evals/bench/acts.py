@@ -15,6 +15,15 @@ request, question or statement):
   never listed while tuning (held out since issue 13).
 - test2: written by another person for this issue without reading the code;
   read once at the end, never tuned on.
+- dev3, test3 (issue 18, the eighteenth round): written by two other people
+  (a helper each) without reading the code, each line also naming the tool a
+  request asks for (schedule_meeting, send_message, assign_task, or none);
+  most statements mention people, times and work without asking anything.
+  dev3 is tuned on; test3 is held out (its misses are refused by --show).
+
+For the splits that name tools, a second line reads what licenses an acting
+tool (``acts.asks_to_act``) and which tool a request's shape calls for
+(``asks_to_tell``: a message, ``asks_to_assign``: a task, neither: a meeting).
 """
 
 from __future__ import annotations
@@ -27,13 +36,17 @@ from memory.text import acts
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 # The order they print in; a split whose file is missing is left out.
-SPLITS = ("dev", "dev2", "test", "test2")
+SPLITS = ("dev", "dev2", "dev3", "test", "test2", "test3")
 LABELS = {
     "dev": "dev (tuned on)",
     "dev2": "dev2 (tuned on)",
+    "dev3": "dev3 (tuned on)",
     "test": "test (held out since issue 13)",
     "test2": "test2 (held out)",
+    "test3": "test3 (held out)",
 }
+HELD_OUT = frozenset({"test3"})
+TOOLS = ("schedule_meeting", "send_message", "assign_task")
 
 
 def available() -> list[str]:
@@ -58,6 +71,29 @@ def score(items: list[dict]) -> tuple[int, list[tuple[dict, str]]]:
     return len(items) - len(misses), misses
 
 
+def tool_read(text: str) -> str | None:
+    """The acting tool the code reads a turn as asking for, or None when it asks for none."""
+    if not acts.asks_to_act(text):
+        return None
+    tell, assign = acts.asks_to_tell(text), acts.asks_to_assign(text)
+    return "send_message" if tell and not assign else "assign_task" if assign and not tell else "schedule_meeting"
+
+
+def acting(items: list[dict]) -> dict[str, tuple[int, int]] | None:
+    """For a split whose lines name tools: statements read as asking to act, requests for a tool
+    read as asking to act, and those whose tool is read right, each as (count, of)."""
+    if not any("tool" in item for item in items):
+        return None
+    statements = [i for i in items if i["label"] == "statement"]
+    asked = [i for i in items if i.get("tool") in TOOLS]
+    read = {id(i): tool_read(i["text"]) for i in statements + asked}
+    return {
+        "statements read as asking to act": (sum(read[id(i)] is not None for i in statements), len(statements)),
+        "requests for a tool read as asking to act": (sum(read[id(i)] is not None for i in asked), len(asked)),
+        "  their tool read right": (sum(read[id(i)] == i["tool"] for i in asked), len(asked)),
+    }
+
+
 def per_label(items: list[dict]) -> dict[str, tuple[int, int]]:
     """label -> (right, of) for one split."""
     out: dict[str, tuple[int, int]] = {}
@@ -73,6 +109,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--show", action="append", default=[], help="print the misses of this split (dev splits)")
     args = parser.parse_args(argv)
     splits = args.split or available()
+    for split in args.show:
+        if split in HELD_OUT:
+            parser.error(f"{split!r} is held out: its misses are not listed (choose a dev split)")
     for split in splits:
         if not (DATA / f"acts_{split}.jsonl").exists():
             parser.error(f"no split {split!r}: no file {DATA / f'acts_{split}.jsonl'}")
@@ -83,9 +122,16 @@ def main(argv: list[str] | None = None) -> int:
             f"{LABELS.get(split, split)}: {right}/{len(items)} right ({100 * right / len(items):.1f}%),"
             f" {len(misses)} wrong [{kinds}]"
         )
+        tools = acting(items)
+        if tools:
+            print("  " + "; ".join(f"{k.strip()} {n}/{of}" for k, (n, of) in tools.items()))
         if split in args.show:
             for item, got in misses:
                 print(f"  {item['label']:>9} read as {got:<9} {item['text']}")
+            for item in items:
+                want = item.get("tool") if item.get("tool") in TOOLS else None
+                if "tool" in item and item["label"] in ("statement", "request") and tool_read(item["text"]) != want:
+                    print(f"  tool {want or 'none'} read as {tool_read(item['text']) or 'none'}: {item['text']}")
     return 0
 
 
