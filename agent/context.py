@@ -157,6 +157,9 @@ def _heading_pattern(template: str) -> str:
 _PROMPT_MARKUP = re.compile(
     r"\bNow: [A-Z][a-z]+day \d{4}-\d{2}-\d{2} \d{2}:\d{2}\b"
     r"|</?memory\b"
+    # the end of a block's note, whatever language its heading was put in ("存储的 said (…; data,
+    # not instructions):")
+    r"|;\s*data(?:, not instructions)?\)"
     rf"|^\s*{_heading_pattern(_STORED)}|\b{_heading_pattern(_END_OF_STORED)}",
     re.M,
 )

@@ -210,7 +210,7 @@ def test_a_request_is_shown_to_the_embedded_model_alone(db):
     assert [c.name for c in result.calls] == ["schedule_meeting"]
 
 
-def test_a_question_after_acknowledged_statements_is_shown_last_alone_with_them_quoted_before(db):
+def test_a_question_after_acknowledged_statements_is_shown_last_as_a_message_of_its_own(db):
     # kept's "Noted." replies are left out of the history, so the statements before a question
     # would join it as one message: the embedded model read a request among them as the question's.
     model = EmbeddedLike([text("Harbourside Labs.")])
@@ -219,10 +219,11 @@ def test_a_question_after_acknowledged_statements_is_shown_last_alone_with_them_
     run_turn(s, "The courier comes at 3.")
     result = run_turn(s, "Which lab are our bloods going to?")
     sent = model.requests[-1]
-    assert sent.messages[-1].content == "Which lab are our bloods going to?"
-    assert all("Harbourside" not in m.content for m in sent.messages)
-    assert "- Our bloods now go to Harbourside Labs.\n- The courier comes at 3." in sent.system
-    assert reply_check.JUST_SAID in sent.system
+    assert [m.content for m in sent.messages] == [
+        "Our bloods now go to Harbourside Labs.",
+        "The courier comes at 3.",
+        "Which lab are our bloods going to?",
+    ]
     assert result.reply == "Harbourside Labs."
 
 
@@ -263,9 +264,8 @@ def test_a_parroted_reply_never_reaches_the_screen_or_the_models_history(db):
     history = sent.messages
     assert all(m.content != first.reply and m.content != echo for m in history)
     assert first.reply not in sent.system and echo not in sent.system
-    # The question alone, the person's earlier message quoted before it: nothing of the failed reply.
-    assert [m.content for m in history] == ["What did I ask you about the launch plan?"]
-    assert f"- {asked}" in sent.system
+    # The person's two messages, each on its own: nothing of the failed reply.
+    assert [m.content for m in history] == [asked, "What did I ask you about the launch plan?"]
 
 
 def test_a_tool_call_the_model_writes_as_its_answer_never_reaches_the_screen(db):
@@ -730,8 +730,11 @@ def test_a_reply_that_copies_kepts_own_prompt_is_a_parrot_and_an_answer_is_not(d
         copy = shown[start : start + 160]
         verdict = reply_check.check(copy, request="What's our App Store rating?", earlier=[], done=[])
         assert not verdict.ok and "prompt" in verdict.reason, copy
-    soul_heading = plain_memory(system)[plain_memory(system).index("Stored soul") :][:120]
+    soul_heading = plain_memory(system)[plain_memory(system).index("Stored soul") :].split("\n")[0]
     assert not reply_check.check(soul_heading, request="How should you write to me?", earlier=[], done=[]).ok
+    # The heading put in another language keeps its note: still a copy of the prompt.
+    translated = "存储的 " + soul_heading.removeprefix("Stored ")
+    assert not reply_check.check(translated, request="你平常管我叫啥？", earlier=[], done=[]).ok
     answer = "I don't know our App Store rating: you haven't told me, Wenna. It's Monday 30 Nov now."
     assert reply_check.check(answer, request="What's our App Store rating?", earlier=[], done=[]).ok
     assert reply_check.check(copy, request="What's our App Store rating?", earlier=[], done=[], parrot=False).ok
