@@ -240,3 +240,48 @@ def test_a_chinese_wish_about_how_kept_talks_to_the_person_asks_no_act(text):
     from memory.text.acts import about_talk
 
     assert about_talk(text) and not asks_to_act(text)
+
+
+@pytest.mark.parametrize(
+    "text, asks",
+    [
+        ("Ravi said: ship it once the invoice clears.", False),
+        ("Per the landlord: fix the gutter before May.", False),
+        ("Tell Ravi: ship it once the invoice clears.", True),
+    ],
+)
+def test_an_order_someone_is_quoted_as_giving_is_passed_on(text, asks):
+    assert asks_to_act(text) is asks
+
+
+@pytest.mark.parametrize(
+    "text, asks",
+    [
+        ("News from the depot: the forklift is fixed.", False),
+        ("Note to self: I still owe Petra the slides.", False),
+        ("Reply to Petra about the slides: they are late.", True),  # a verb of conveying to someone
+        ("Update the team on the move: we start Monday.", True),  # a verb and its object
+    ],
+)
+def test_a_noun_and_a_preposition_before_a_colon_label_what_follows(text, asks):
+    assert asks_to_act(text) is asks
+
+
+def test_have_someone_do_something_is_the_causative_not_a_perfect():
+    assert asks_to_act("Have Bruno collect the keys from reception.")
+    assert is_question("Have Bruno collected the keys?") and not asks_to_act("Have Bruno collected the keys?")
+
+
+@pytest.mark.parametrize(
+    "text, tool",
+    [
+        ("I need you to text my brother that the flight lands at 6.", "tell"),
+        ("Could you hand the supplier audit to Femi?", None),  # no work noun: the model picks
+        ("Please 把周报交给小王写，周五之前。", "assign"),  # the English lead-in of a Chinese clause
+    ],
+)
+def test_what_a_frame_of_asking_asks_done_is_read_for_its_tool(text, tool):
+    from memory.text.acts import asks_to_assign, asks_to_tell
+
+    assert asks_to_act(text)
+    assert (asks_to_tell(text), asks_to_assign(text)) == (tool == "tell", tool == "assign")

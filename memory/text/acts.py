@@ -420,6 +420,17 @@ _ABOUT = re.compile(r"^(?:how|what)\s+about\s+(?:you\s+|we\s+)?(?P<rest>.+)", re
 # A label of one or two words before a colon, a comma or a dash ("Update: …", "Dana, book…",
 # "quick one - what do you call me?"): what follows is the sentence.
 _HEAD = re.compile(r"^[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*)?(?:\s*[:,]|\s+[-–—]+)\s*(?P<rest>\S.*)$")
+# A label longer than ``_HEAD``'s: a noun and a preposition opening a phrase before a colon
+# ("Update on the Hollis account:", "Note to self:", "News from the site:"). As an order a verb
+# takes its object before a preposition ("Update the team on…:"), so a noun-and-preposition head
+# names what follows.
+_LABEL = re.compile(
+    r"^(?P<head>[^\W\d_][\w'-]*\s+(?:on|about|re|regarding|to|from|for|of|with)\s+[^:：]{1,40}?)\s*[:：]\s*(?P<rest>\S.*)$",
+    re.I,
+)
+# "to" or "with" someone in a head: the frame of a verb of conveying ("Reply to Dana about the
+# lease:", "Talk with her:"), an order, not a label.
+_TO_SOMEONE = re.compile(r"\b(?:to|with)\s+(?:[A-Z\u3400-\u9fff]|(?:her|him|them|everyone|the\s+team)\b)")
 # A main clause after a clause of time or place: "…, I'll send it", "when we land I'll call".
 _MAIN_CLAUSE = re.compile(
     r",|\b(?:i|we|you|he|she|they|it)(?:'ll|'d|'m| will| would| can| should| shall| must)\b", re.I
@@ -494,6 +505,9 @@ def _en_act(sentence: str) -> str:
     body = s.rstrip("?!. ")
     if not body:
         return QUESTION if asked else STATEMENT
+    label = _LABEL.match(s)
+    if label and not _conveying_head(label.group("head")) and not _TO_SOMEONE.search(label.group("head")):
+        return _en_act(label.group("rest"))  # "Update on the Hollis account: they pushed…", "Note to self: …"
     head = _HEAD.match(s)
     if head and not _LEADING_CLAUSE.match(body):
         if _apposition(s[: head.start("rest")], head.group("rest")):
@@ -543,6 +557,8 @@ def _en_act(sentence: str) -> str:
         if exclaimed or second in ("a", "an") or _MAIN_CLAUSE.search(rest):
             return STATEMENT
         return QUESTION  # "what's my side project called", "what my manager decided about…"
+    if first == "have" and not asked and len(words) > 2 and _WORD.findall(body)[1][:1].isupper() and base_verb(words[2]):
+        return REQUEST  # "Have Shira pick up the Denver accounts": the causative, not a perfect
     if first in _AUX:
         # An auxiliary before its subject asks ("Did I…", "Is the…", "did lena reply…"); "Will do." does not.
         named = len(words) > 1 and _WORD.findall(body)[1][:1].isupper()  # "Can Felix join…"
@@ -1001,6 +1017,9 @@ def _zh_body(sentence: str) -> tuple[str, str]:
     """A Chinese sentence without its opening particle ("好的，", "对了"), and that without its end
     punctuation."""
     s = _ZH_LEAD.sub("", _clean(sentence)).strip()
+    english_lead = _LEAD_IN.sub("", s)
+    if english_lead != s and _HAS_CJK.match(english_lead):
+        s = english_lead  # "Please 把 QA 的 regression test 交给 Nina": the English lead-in of a Chinese clause
     return s, s.rstrip("？?。！!，, ")
 
 
@@ -1509,8 +1528,18 @@ def _acts(text: str) -> tuple[str, ...]:
 # or a dash. What follows is reported; an order in it was given to the person by that source
 # ("make it 420 cartons"), not to kept. "From now on: …" has no word before "from".
 _FROM_SOURCE = re.compile(
-    r"^\W*(?P<head>(?:[^\W\d_][\w'’-]*\s+){1,4}from\s+(?:[A-Z\u3400-\u9fff][\w\u3400-\u9fff'’-]*|(?:the|our|my|their|his|her)\s+[\w'’-]+)"
-    r"(?:\s+[\w'’-]+){0,3}?)\s*(?::|：|\s[-–—]+\s)\s*\S"
+    r"^\W*(?P<head>(?:(?:[^\W\d_][\w'’-]*\s+){1,4}from|per|according\s+to)\s+"
+    r"(?:[A-Z\u3400-\u9fff][\w\u3400-\u9fff'’-]*|(?:the|our|my|their|his|her)\s+[\w'’-]+)"
+    r"(?:\s+[\w'’-]+){0,3}?)\s*(?::|：|,|\s[-–—]+\s)\s*\S",
+    re.I,
+)
+# The same by who said it: a named someone (or he, she, they) and a verb in its inflected form
+# ("Marcus said:", "Priya says -", "the client wrote:", "Dana texted me:") before a colon, a dash
+# or a quotation. The verb is any the lexicon knows as an inflected verb: a subject and its
+# finite verb before what they said.
+_SAID_BY = re.compile(
+    r"^\W*(?P<who>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?|[\u3400-\u9fff]{1,4}|he|she|they|(?:the|our|my)\s+[a-z][\w-]*)"
+    r"\s+(?:just\s+|also\s+)?(?P<verb>[a-z]+)(?:\s+(?:me|us))?\s*(?::|：|\s[-–—]+\s|,?\s*[\"“'‘])"
 )
 
 
@@ -1518,8 +1547,13 @@ def reported(sentence: str) -> bool:
     """Whether ``sentence`` passes on what a named source said (``_FROM_SOURCE``). Not when the
     head is an order itself ("Tell Dana from the warehouse: …", "Collect the samples from the
     lab: …"): a verb acting on its object, with a place or a sender after "from"."""
-    source = _FROM_SOURCE.match(_clean(sentence))
-    return bool(source) and not _imperative(source.group("head"))
+    s = _clean(sentence)
+    source = _FROM_SOURCE.match(s)
+    if source:
+        head = source.group("head")
+        return bool(re.match(r"(?:per|according)\b", head, re.I)) or not _imperative(head)
+    said = _SAID_BY.match(s)
+    return bool(said) and said.group("who").lower() not in ("i", "we") and _inflected_verb(said.group("verb"))
 
 
 def _clauses(sentence: str) -> list[tuple[str, str]]:
@@ -1746,17 +1780,10 @@ def _handed_over_by_a_time(text: str) -> bool:
     - by 3pm the day after tomorrow", "郑浩 should take it, by half four tomorrow"): said as a
     statement of who should do it, it asks for the task all the same. Without a time it may only
     report who is able ("Priya can handle it"), so the time is required."""
-    from datetime import date
-
     from memory.text import dates
 
     plain = text.replace("’", "'")
-    if not re.search(_HANDING_OVER, plain, re.I):
-        return False
-    try:
-        return bool(dates.find(plain, date.today()))
-    except dates.DateError:
-        return False
+    return bool(re.search(_HANDING_OVER, plain, re.I)) and dates.mentions_time(plain)
 
 
 def asks_for_the_speaker(text: str) -> bool:
@@ -1908,7 +1935,26 @@ def asks_to_tell(text: str) -> bool:
 
     # A verb of telling with its addressee and the told clause ("tell Oisín load-in is at 3",
     # "let Marcus know, …", 跟黎姐说一声，…): memory.text.people reads where the message begins.
-    return any(people.telling(_LEAD_IN.sub("", plain[a:b].strip())) is not None for a, b in sentences(plain))
+    # Each sentence is read as it stands and as what its frame asks ("I need you to text my sister
+    # that…", "Can you message the caterer: …").
+    return any(
+        _TELL.match(part) or people.telling(part) is not None for part in _asked_parts(plain) if part
+    )
+
+
+def _asked_parts(text: str) -> list[str]:
+    """Each sentence of ``text`` without its lead-in, and what a frame of asking in it asks done
+    ("I need you to text Ana that…" -> "text Ana that…"; ``_FRAMES``)."""
+    out = []
+    for a, b in sentences(text):
+        body = _LEAD_IN.sub("", text[a:b].strip())
+        out.append(body)
+        for frame in _FRAMES:
+            m = frame.match(body)
+            if m:
+                out.append(_LEAD_IN.sub("", m.group("rest")))
+                break
+    return out
 
 
 # A request to hand a piece of work to someone, by the task tool's own nouns and verbs: the work
@@ -1922,7 +1968,7 @@ _WORK_NOUN_EN = r"(?:task|job|to-?do|action\s+item|assignment|chore)s?"
 # adverb between them allowed ("Darragh should probably own the count", "郑浩 should take it").
 _HANDING_OVER = (
     r"(?:^|[.!?;:,…]\s*|\s[-–—]\s)(?-i:[A-Z\u3400-\u9fff][\w\u3400-\u9fff'’-]*)\s+(?:can|could|should)\s+"
-    r"(?:[a-z]+ly\s+)?(?:take\s+(?:it|this|that|over|on|care)|handle|own|pick\s+(?:it\s+|this\s+)?up)\b"
+    r"(?:[a-z]+ly\s+)?(?:take\s+(?:it|this|that|over|on|care|the|these|those)|handle|own|pick\s+(?:it\s+|this\s+)?up)\b"
 )
 _ASSIGN_EN = re.compile(
     r"\b(?:give|hand|put|add|stick|set|leave|pass|delegate)\b[^.!?]{0,40}?\b(?:a|an|the|one|another|this|that)\s+"
@@ -1953,7 +1999,7 @@ def asks_to_assign(text: str) -> bool:
     if not asks_to_act(text):
         return False
     plain = text.replace("’", "'")
-    return any(_ASSIGN_EN.search(_LEAD_IN.sub("", plain[a:b].strip())) for a, b in sentences(plain)) or bool(
+    return any(_ASSIGN_EN.search(part) for part in _asked_parts(plain)) or bool(
         _HAS_CJK.search(plain) and _ASSIGN_ZH.search(plain)
     )
 
