@@ -72,11 +72,17 @@ def score(items: list[dict]) -> tuple[int, list[tuple[dict, str]]]:
 
 
 def tool_read(text: str) -> str | None:
-    """The acting tool the code reads a turn as asking for, or None when it asks for none."""
+    """The acting tool the code reads a turn as asking for, or None when it asks for none: as the
+    embedded model's turn picks it (``agent.models.local``: a message when it tells someone, a
+    task when it hands work over or its every time is a deadline), else a meeting, the tool the
+    model is left to choose among the rest."""
+    from agent.models.local import deadline_only
+
     if not acts.asks_to_act(text):
         return None
-    tell, assign = acts.asks_to_tell(text), acts.asks_to_assign(text)
-    return "send_message" if tell and not assign else "assign_task" if assign and not tell else "schedule_meeting"
+    if acts.asks_to_tell(text):
+        return "send_message"
+    return "assign_task" if acts.asks_to_assign(text) or deadline_only(text) else "schedule_meeting"
 
 
 def acting(items: list[dict]) -> dict[str, tuple[int, int]] | None:
