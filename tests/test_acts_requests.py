@@ -278,6 +278,7 @@ def test_have_someone_do_something_is_the_causative_not_a_perfect():
         ("I need you to text my brother that the flight lands at 6.", "tell"),
         ("Could you hand the supplier audit to Femi?", None),  # no work noun: the model picks
         ("Please 把周报交给小王写，周五之前。", "assign"),  # the English lead-in of a Chinese clause
+        ("帮我跟老陈说一声，样品下午寄出。", "tell"),  # what 帮我 asks done
     ],
 )
 def test_what_a_frame_of_asking_asks_done_is_read_for_its_tool(text, tool):

@@ -965,6 +965,8 @@ _ZH_ASK_YOU = re.compile(
 _ZH_PLEASE = re.compile(
     r"^(?:你|您)?(?:请|麻烦|劳驾|帮(?!助)|替(?!代|换)|帮个忙|要不(?:你|您)?(?!我)|不如(?:你|您)?(?!我)|能不能帮|可以帮)"
 )
+# The Chinese of asking done on the person's behalf before the act itself (帮我, 麻烦你, 请你, 替我).
+_ZH_ASKED = re.compile(r"^(?:你|您)?(?:请你?|麻烦你?|劳驾|帮我|替我|帮忙)(?=[\u3400-\u9fff])")
 # The same asked after a time or a topic set before it: "周六上午帮我约…", "那台冰箱，帮我…" (the
 # clause reading splits at the comma); not after a subject of its own ("他帮我搬了家").
 _ZH_PLEASE_LATER = re.compile(r"^[^，,。！？!?我你您他她它们]{1,16}?(?:帮我|帮忙|麻烦你|请你|替我|记得)")
@@ -1954,6 +1956,9 @@ def _asked_parts(text: str) -> list[str]:
             if m:
                 out.append(_LEAD_IN.sub("", m.group("rest")))
                 break
+        asked = _ZH_ASKED.match(body)
+        if asked:
+            out.append(body[asked.end() :])  # "帮我跟李姐说一声，…": what 帮我 asks done
     return out
 
 
