@@ -862,3 +862,9 @@ def test_a_request_whose_every_time_is_a_deadline_is_written_as_the_deadline_too
     assert model._forced_tool(deadline, [listing, task]) is task
     booking = [Message("user", "Book a meeting with Marco Rossi tomorrow at 2pm about the launch.")]
     assert model._forced_tool(booking, [listing, meeting, task]) is None
+
+
+def test_what_the_person_said_they_would_do_is_asked_with_the_base_form_after_did_too():
+    said = ["Told Mrs Kiely I'd ring her back before Thursday about a payment plan."]
+    for question in ("what did I say I'd do for Mrs Kiely?", "wat did i say id do for mrs kiely"):
+        assert "payment plan" in reply_check.promised_answer(question, said), question

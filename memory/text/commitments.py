@@ -447,7 +447,8 @@ def own(text: str) -> list[Candidate]:
 _COMMITTING_EN = r"promised|agreed|committed"
 _COMMITTING_ZH = "答应|承诺|保证|许诺|说好|讲好"
 _ASKS_COMMITTED = re.compile(
-    rf"\b(?:i|we)\s+(?:\w+\s+){{0,2}}?(?:promis\w*|agreed|committed|offered|owe|said|told)\b"
+    # the base forms too, after "did" ("what did I say I'd do for her?")
+    rf"\b(?:i|we)\s+(?:\w+\s+){{0,2}}?(?:promis\w*|agree[d]?|commit(?:ted)?|offer(?:ed)?|owe|said|say|told|tell)\b"
     rf"|(?:我|我们)(?:之前|上次|刚才|前面|那天)?(?:{_COMMITTING_ZH})",
     re.I,
 )
