@@ -286,3 +286,9 @@ def test_what_a_frame_of_asking_asks_done_is_read_for_its_tool(text, tool):
 
     assert asks_to_act(text)
     assert (asks_to_tell(text), asks_to_assign(text)) == (tool == "tell", tool == "assign")
+
+
+@pytest.mark.parametrize("text", ["Don't let me drift on that.", "Don't let me slack on it, ok?"])
+def test_a_wish_to_be_kept_to_ones_own_word_with_a_bare_verb_after_let_me_asks_no_act(text):
+    assert not asks_to_act(text)
+    assert asks_to_act("Don't let me book the Lisbon flight without checking with Ines.")

@@ -681,6 +681,7 @@ def _on_the_speaker_only(rest: str) -> bool:
     if len(found) < 2 or not any(w.lower() in ("me", "us") for w in found[1:]):
         return False
     after_me = False
+    causative = found[0].lower() in ("let", "make", "help")
     for w in found[1:]:
         low = w.lower()
         if low in ("me", "us"):
@@ -690,7 +691,12 @@ def _on_the_speaker_only(rest: str) -> bool:
             if after_me:
                 return False  # "send me that": the thing sent
             continue
+        if after_me and causative and base_verb(low):
+            after_me = False
+            continue  # "don't let me drift on that": the speaker's own verb, bare after let/make/help
         after_me = False
+        if low in _PREPOSITIONS or low in ("on", "in", "at", "with", "for", "of", "off", "up", "out"):
+            continue  # a preposition before what it points back to ("on that")
         if w[:1].isupper() or not w.isalpha():
             return False  # a name, a number, a time
         pos = _lemmas(low)
