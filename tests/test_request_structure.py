@@ -29,6 +29,12 @@ SPECS = [ToolSpec(t.name, t.description, t.parameters, kinds=t.kinds) for t in a
 # ---------------------------------------------------------------- telling
 
 
+def test_a_message_noun_with_whom_it_goes_to_then_a_dash_dictates_what_follows():
+    request_ = "can u get a note to Odile at the front desk - the kiln room is shut friday, ring the potters"
+    assert people.material(request_) == "the kiln room is shut friday, ring the potters"
+    assert acts.asks_to_tell(request_) and people.named(request_) == ["Odile"]
+
+
 @pytest.mark.parametrize(
     "request_, said, who",
     [

@@ -81,7 +81,11 @@ _QUOTED = re.compile(r"[\"“「『](?P<q>[^\"”」』]{2,})[\"”」』]")
 # nurse cancelled"); elsewhere a dash joins clauses of the request itself, so only there.
 # The message tool's own nouns (memory.text.acts reads a request to send one by them too).
 MESSAGE_NOUN = r"(?:message|note|text|email|line)"
-_NOUN_DASH = re.compile(r"\b(?:a|an|the)\s+" + MESSAGE_NOUN + r"\s+[-–—]+\s+", re.I)
+# The noun of the message, whom it goes to between (and where they are: "a note to Niamh on
+# reception - …"), then a dash: what follows is what it says.
+_NOUN_DASH = re.compile(
+    r"\b(?:a|an|the)\s+" + MESSAGE_NOUN + r"(?:\s+to\s+[^-–—:：.!?;]{1,40}?)?\s+[-–—]+\s+", re.I
+)
 
 
 # Chinese dictates the message after a verb of saying (说, 讲, 告诉 / 通知 + whom) that follows the
