@@ -1912,6 +1912,8 @@ _TELL_NOUN = re.compile(
     + MESSAGE_NOUN
     + r"(?:\s+to\s+"
     + _PERSON
+    # where they are ("a note to Niamh on reception - …")
+    + r"(?:\s+(?:on|in|at|from)\s+(?:the\s+|our\s+|my\s+)?[^:：.!?;,–—-]{1,30}?)?"
     + r")?(?:\s+(?:saying|that|telling)\b|\s*:|\s+[-–—]+\s)"
     r"|\b(?:and|then)\s+(?:let|tell)\s+(?:her|him|them)\b"
     r"|^(?i:(?:please|pls|kindly|just|also|can you|could you|would you|will you)\s+)*let\s+(?:her|him|them|"
