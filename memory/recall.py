@@ -1498,8 +1498,11 @@ def aliases(texts) -> list[tuple[str, str]]:
 
 
 def _holds_name(text: str, zh: str) -> bool:
-    # A title or a role may open the run ("销售沈丽华", "太太黄美芳"): its ending of three characters
-    # or more is the name too.
+    # A title or a role may open a person's name ("销售沈丽华", "太太黄美芳"): its ending of three
+    # characters or more is the name too. Not a longer run's: a company's ends in words any
+    # company's does (…制药有限公司).
+    if len(zh) > 5:
+        return zh in text
     return any(zh[i:] in text for i in range(max(1, len(zh) - 2)))
 
 
@@ -1508,6 +1511,28 @@ def with_aliases(text: str, pairs: list[tuple[str, str]]) -> str:
     low = text.lower()
     extra = [en for zh, en in pairs if _holds_name(text, zh) and en.lower() not in low]
     extra += [zh for zh, en in pairs if en.lower() in low and not _holds_name(text, zh)]
+    return " ".join([text, *dict.fromkeys(extra)])
+
+
+_CJK_RUN = re.compile(r"[\u3400-\u9fff]{2,}")
+
+
+def romanised(text: str) -> str:
+    """``text`` and, for each run of Chinese in it, the pinyin of its two- and three-character
+    stretches written as one word each ("华康制药" -> huakang kangzhi zhiyao huakangzhi…): a
+    Chinese name in a fact is found by its romanised spelling in a question ("Huakang's price",
+    "ask Zhang Weiming"), the way the person writes it in English. Single syllables are left out:
+    alone they are English words too (he, an, long)."""
+    runs = _CJK_RUN.findall(text)
+    if not runs:
+        return text
+    from pypinyin import lazy_pinyin  # its dictionary loads on first use (0.1 s), with the fact index
+
+    extra: list[str] = []
+    for run in runs:
+        syllables = lazy_pinyin(run)
+        for n in (2, 3):
+            extra += ["".join(syllables[i : i + n]) for i in range(len(syllables) - n + 1)]
     return " ".join([text, *dict.fromkeys(extra)])
 
 
@@ -1539,7 +1564,7 @@ class _FactIndex:
             " ".join([b] + [fact_body(p.text) for p in chain]) for b, chain in zip(bodies, self.chains, strict=True)
         ]
         pairs = aliases(fact_body(f.text) for f in facts)
-        self.docs = _DocsIndex(bodies, [with_aliases(t, pairs) for t in with_past])
+        self.docs = _DocsIndex(bodies, [romanised(with_aliases(t, pairs)) for t in with_past])
         ids = [f.id for f in self.active]
         store = weakref.ref(db)  # the cache holding this index is keyed by the store: no strong reference back
 

@@ -110,6 +110,21 @@ def test_a_name_the_store_gives_in_both_scripts_is_matched_either_way(db):
     ]
 
 
+def test_a_chinese_name_in_a_fact_is_found_by_its_romanised_spelling(db):
+    _add_fact(db, "2026-09-01: 恒泰泵业把叶轮的报价提到每个 ¥860，交货期六周。")
+    _add_fact(db, "2026-09-02: The user's dentist is Dr Abara on Kell Road.")
+    got = [r.text for r in recall.recall_facts(db, "what is Hengtai charging for the impellers now?")]
+    assert any("¥860" in t for t in got) and not any("Abara" in t for t in got)
+    assert "hengtai" in recall.romanised("恒泰泵业").split() and "he" not in recall.romanised("恒泰").split()
+
+
+def test_a_company_names_generic_ending_is_no_name_of_its_own():
+    # "石家庄华康制药有限公司（Huakang Pharmaceutical）": every company's name ends in 有限公司.
+    assert recall.with_aliases("北方药业有限公司的报价", [("石家庄华康制药有限公司", "Huakang Pharmaceutical")]) == (
+        "北方药业有限公司的报价"
+    )
+
+
 def test_a_change_cue_that_is_a_store_name_names_the_thing_and_asks_no_history(db):
     # "First Street" is a name of the store's: "first" there asks nothing about what came first.
     old = _add_fact(db, "2026-09-01: The First Street lease renewal is due on 3 November.")
