@@ -181,7 +181,9 @@ def test_after_a_subordinate_clause_the_main_clause_gives_the_mood(text, asks):
     assert asks_to_act(text) is asks
 
 
-@pytest.mark.parametrize("text", ["wat did i tell u about the kiln", "wen did we last pay the vat", "hw do we ship to oslo"])
+@pytest.mark.parametrize(
+    "text", ["wat did i tell u about the kiln", "wen did we last pay the vat", "hw do we ship to oslo"]
+)
 def test_an_auxiliary_before_a_subject_after_a_word_the_lexicon_lacks_asks(text):
     # The inversion only a question has, after a question word spelt as in chat.
     assert is_question(text) and not asks_to_act(text)

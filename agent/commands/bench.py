@@ -109,7 +109,7 @@ def gate(
     split: list[str] = typer.Option(
         [],
         "--split",
-        help="Only this shipped split (the held-out test26 and test27; dev18, dev18b, dev17, dev17b, dev16, dev16b, dev15, dev15b, dev14, dev14b, dev13, dev13b, dev12, dev12b, dev11, dev11b, dev10 … dev3, dev, dev2, dev-old; or the test name a dev split had: test10; repeatable); default: all side by side.",
+        help="Only this shipped split (the held-out test26, test27 and test28; dev18, dev18b, dev17, dev17b, dev16, dev16b, dev15, dev15b, dev14, dev14b, dev13, dev13b, dev12, dev12b, dev11, dev11b, dev10 … dev3, dev, dev2, dev-old; or the test name a dev split had: test10; repeatable); default: all side by side.",
     ),
     file: Path | None = typer.Option(None, "--file", help="One split file (JSONL) instead of the shipped ones."),
     misses: bool = typer.Option(
@@ -229,10 +229,10 @@ def dates(
 @app.command()
 def acts(
     split: list[str] = typer.Option(
-        [], "--split", help="Only this split (dev, dev2, dev3, test, test2, test3); default: all."
+        [], "--split", help="Only this split (dev, dev2, dev3, test, test2, test3, test4); default: all."
     ),
     show: list[str] = typer.Option(
-        [], "--show", help="Also print the misses of this split (a dev split; held-out test3 is refused)."
+        [], "--show", help="Also print the misses of this split (a dev split; held-out test3 and test4 are refused)."
     ),
 ) -> None:
     """Requests vs real questions vs statements (English and Chinese): right / wrong per split."""

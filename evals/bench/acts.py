@@ -19,7 +19,8 @@ request, question or statement):
   (a helper each) without reading the code, each line also naming the tool a
   request asks for (schedule_meeting, send_message, assign_task, or none);
   most statements mention people, times and work without asking anything.
-  dev3 is tuned on; test3 is held out (its misses are refused by --show).
+  dev3 is tuned on; test3 and test4 (written later in the round, by a third
+  helper) are held out (their misses are refused by --show).
 
 For the splits that name tools, a second line reads what licenses an acting
 tool (``acts.asks_to_act``) and which tool a request's shape calls for
@@ -36,7 +37,7 @@ from memory.text import acts
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 # The order they print in; a split whose file is missing is left out.
-SPLITS = ("dev", "dev2", "dev3", "test", "test2", "test3")
+SPLITS = ("dev", "dev2", "dev3", "test", "test2", "test3", "test4")
 LABELS = {
     "dev": "dev (tuned on)",
     "dev2": "dev2 (tuned on)",
@@ -44,8 +45,9 @@ LABELS = {
     "test": "test (held out since issue 13)",
     "test2": "test2 (held out)",
     "test3": "test3 (held out)",
+    "test4": "test4 (held out)",
 }
-HELD_OUT = frozenset({"test3"})
+HELD_OUT = frozenset({"test3", "test4"})
 TOOLS = ("schedule_meeting", "send_message", "assign_task")
 
 

@@ -20,6 +20,9 @@ one line per fact or turn, no updates) is read too.
 
 Splits, in the order they print (a missing file is left out):
 
+- ``test28``: tests/data/recall_test28.jsonl, written late in the eighteenth round by another person
+  (a helper) without reading the code (only recall_test23.jsonl, for its format: a palm-oil mill's
+  head of logistics in Sabah, shipping to 张家港); held out.
 - ``test26``, ``test27``: tests/data/recall_test26.jsonl and recall_test27.jsonl, written in the
   eighteenth round by two other people (a helper each) without reading the code or the other sets
   (only one older set each, for its format: a ferry operator's chief engineer in Vancouver; a
@@ -88,6 +91,7 @@ from evals.bench.common import render_table
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 SPLITS = {
+    "test28": DATA / "recall_test28.jsonl",
     "test26": DATA / "recall_test26.jsonl",
     "test27": DATA / "recall_test27.jsonl",
     "dev18 (was test24)": DATA / "recall_test24.jsonl",
@@ -118,7 +122,7 @@ SPLITS = {
     "dev2": DATA / "recall_dev2.jsonl",
     "dev-old": DATA / "recall_dev.jsonl",
 }
-HELD_OUT = frozenset({"test26", "test27"})
+HELD_OUT = frozenset({"test26", "test27", "test28"})
 
 
 def held_out(path: str | Path) -> bool:

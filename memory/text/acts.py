@@ -557,7 +557,13 @@ def _en_act(sentence: str) -> str:
         if exclaimed or second in ("a", "an") or _MAIN_CLAUSE.search(rest):
             return STATEMENT
         return QUESTION  # "what's my side project called", "what my manager decided about…"
-    if first == "have" and not asked and len(words) > 2 and _WORD.findall(body)[1][:1].isupper() and base_verb(words[2]):
+    if (
+        first == "have"
+        and not asked
+        and len(words) > 2
+        and _WORD.findall(body)[1][:1].isupper()
+        and base_verb(words[2])
+    ):
         return REQUEST  # "Have Shira pick up the Denver accounts": the causative, not a perfect
     if first in _AUX:
         # An auxiliary before its subject asks ("Did I…", "Is the…", "did lena reply…"); "Will do." does not.
@@ -1947,9 +1953,7 @@ def asks_to_tell(text: str) -> bool:
     # "let Marcus know, …", 跟黎姐说一声，…): memory.text.people reads where the message begins.
     # Each sentence is read as it stands and as what its frame asks ("I need you to text my sister
     # that…", "Can you message the caterer: …").
-    return any(
-        _TELL.match(part) or people.telling(part) is not None for part in _asked_parts(plain) if part
-    )
+    return any(_TELL.match(part) or people.telling(part) is not None for part in _asked_parts(plain) if part)
 
 
 def _asked_parts(text: str) -> list[str]:

@@ -83,9 +83,7 @@ _QUOTED = re.compile(r"[\"“「『](?P<q>[^\"”」』]{2,})[\"”」』]")
 MESSAGE_NOUN = r"(?:message|note|text|email|line)"
 # The noun of the message, whom it goes to between (and where they are: "a note to Niamh on
 # reception - …"), then a dash: what follows is what it says.
-_NOUN_DASH = re.compile(
-    r"\b(?:a|an|the)\s+" + MESSAGE_NOUN + r"(?:\s+to\s+[^-–—:：.!?;]{1,40}?)?\s+[-–—]+\s+", re.I
-)
+_NOUN_DASH = re.compile(r"\b(?:a|an|the)\s+" + MESSAGE_NOUN + r"(?:\s+to\s+[^-–—:：.!?;]{1,40}?)?\s+[-–—]+\s+", re.I)
 
 
 # Chinese dictates the message after a verb of saying (说, 讲, 告诉 / 通知 + whom) that follows the
