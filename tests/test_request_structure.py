@@ -29,6 +29,12 @@ SPECS = [ToolSpec(t.name, t.description, t.parameters, kinds=t.kinds) for t in a
 # ---------------------------------------------------------------- telling
 
 
+def test_a_chinese_name_as_the_subject_of_an_english_modal_is_someone_named():
+    # The tagger calls two characters alone a place; before "should" they are someone who can act.
+    assert people.named("The 装箱单 still isn't done... 郑浩 should take it, by 5 tomorrow.") == ["郑浩"]
+    assert people.named("I'm flying to 义乌 tomorrow") == []
+
+
 def test_a_message_noun_with_whom_it_goes_to_then_a_dash_dictates_what_follows():
     request_ = "can u get a note to Odile at the front desk - the kiln room is shut friday, ring the potters"
     assert people.material(request_) == "the kiln room is shut friday, ring the potters"

@@ -261,11 +261,20 @@ def _english(text: str, known: AbstractSet[str]) -> list[str]:
     return out
 
 
+_MODALS_EN = frozenset("should can could will would must shall may might".split())
+
+
 def _chinese(text: str) -> list[str]:
     out: list[str] = []
     pieces = _tagged(text)
     for i, (word, tag) in enumerate(pieces):
-        if not tag.startswith("nr") or not _CJK_RUN.fullmatch(word):
+        if not _CJK_RUN.fullmatch(word):
+            continue
+        # The subject of an English modal is someone who can or should do a thing ("郑浩 should
+        # take it"), though the tagger, seeing two characters alone, calls them a place.
+        then = next((w for w, _ in pieces[i + 1 :] if w.strip()), "")
+        subject = tag.startswith("n") and 2 <= len(word) <= 3 and then.lower() in _MODALS_EN
+        if not tag.startswith("nr") and not subject:
             continue
         after = pieces[i + 1] if i + 1 < len(pieces) else ("", "")
         if len(word) >= 3 and after[1].startswith("q"):
