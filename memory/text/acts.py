@@ -1558,8 +1558,8 @@ _SAID_BY = re.compile(
 
 
 def reported(sentence: str) -> bool:
-    """Whether ``sentence`` passes on what a named source said (``_FROM_SOURCE``). Not when the
-    head is an order itself ("Tell Dana from the warehouse: …", "Collect the samples from the
+    """Whether ``sentence`` passes on what a named source said (``_FROM_SOURCE``, ``_SAID_BY``). Not
+    when the head is an order itself ("Tell Dana from the warehouse: …", "Collect the samples from the
     lab: …"): a verb acting on its object, with a place or a sender after "from"."""
     s = _clean(sentence)
     source = _FROM_SOURCE.match(s)
@@ -1567,7 +1567,9 @@ def reported(sentence: str) -> bool:
         head = source.group("head")
         return bool(re.match(r"(?:per|according)\b", head, re.I)) or not _imperative(head)
     said = _SAID_BY.match(s)
-    return bool(said) and said.group("who").lower() not in ("i", "we") and _inflected_verb(said.group("verb"))
+    if said is None:
+        return False
+    return said.group("who").lower() not in ("i", "we") and _inflected_verb(said.group("verb"))
 
 
 def _clauses(sentence: str) -> list[tuple[str, str]]:
