@@ -294,3 +294,8 @@ def test_what_a_frame_of_asking_asks_done_is_read_for_its_tool(text, tool):
 def test_a_wish_to_be_kept_to_ones_own_word_with_a_bare_verb_after_let_me_asks_no_act(text):
     assert not asks_to_act(text)
     assert asks_to_act("Don't let me book the Lisbon flight without checking with Ines.")
+
+
+def test_a_thing_acted_on_before_for_me_is_still_a_request():
+    # A preposition is passed over only after the speaker ("let me drift on that").
+    assert asks_to_act("Book it for me") and asks_to_act("Send that for me now")

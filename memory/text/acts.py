@@ -686,12 +686,12 @@ def _on_the_speaker_only(rest: str) -> bool:
     found = _WORD.findall(body)
     if len(found) < 2 or not any(w.lower() in ("me", "us") for w in found[1:]):
         return False
-    after_me = False
+    after_me = seen_me = False
     causative = found[0].lower() in ("let", "make", "help")
     for w in found[1:]:
         low = w.lower()
         if low in ("me", "us"):
-            after_me = True
+            after_me = seen_me = True
             continue
         if low in _ANAPHOR:
             if after_me:
@@ -701,8 +701,8 @@ def _on_the_speaker_only(rest: str) -> bool:
             after_me = False
             continue  # "don't let me drift on that": the speaker's own verb, bare after let/make/help
         after_me = False
-        if low in _PREPOSITIONS or low in ("on", "in", "at", "with", "for", "of", "off", "up", "out"):
-            continue  # a preposition before what it points back to ("on that")
+        if seen_me and (low in _PREPOSITIONS or low in ("on", "in", "at", "with", "for", "of", "off", "up", "out")):
+            continue  # after the speaker, a preposition before what it points back to ("… me drift on that")
         if w[:1].isupper() or not w.isalpha():
             return False  # a name, a number, a time
         pos = _lemmas(low)
