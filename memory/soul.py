@@ -21,6 +21,7 @@ import sqlite_utils
 from memory import notes
 from memory.db import transaction
 from memory.secrets import redact
+from memory.text.nicknames import ZH_CALLED_ME
 from memory.text.words import has_cjk
 
 MIGRATIONS: list = []  # SOUL is stored in memory.notes
@@ -96,9 +97,9 @@ _EVERYONE = re.compile(
     r"\b(?:everyone|everybody|all|people|most\s+people|they\s+all)\s+(?:\w+\s+)?call(?:s)?\s+me\b", re.I
 )
 # (A name in Latin letters is typed with a space before it as often as not: 叫我 Gavin.)
-_NAMED_AS_ZH = re.compile(r"(?:叫|称呼|喊)我\s?[\u4e00-\u9fffA-Za-z]")
+_NAMED_AS_ZH = re.compile(ZH_CALLED_ME + r"\s?[\u4e00-\u9fffA-Za-z]")
 # The same universal subjects in Chinese (大家 / 所有人 / 人人, everyone): the name everyone uses.
-_EVERYONE_ZH = re.compile(r"(?:大家|所有人|人人|谁都)都?(?:叫|称呼|喊)我")
+_EVERYONE_ZH = re.compile(r"(?:大家|所有人|人人|谁都)都?" + ZH_CALLED_ME)
 _OUTPUT = re.compile(
     r"\b(?:bullet(?:s|\s+points?)?|numbered\s+lists?|lists?|tables?|emojis?|emoticons?|bold|italics?|"
     r"headings?|headers?|markdown|paragraphs?|sentences?|lines?|capitals|all\s+caps|exclamation\s+marks?|"
@@ -244,7 +245,7 @@ _ADDRESSED = re.compile(r"\b(?:you|your|yours|you're|u|ur|ya|yr|me)\b", re.I)
 _ADDRESSED_TO_ME_ZH = re.compile(r"[你您]|(?:回|复|给|叫|呼|跟|对|和)我")
 # The verbs of naming with the person as their object, and the nouns of naming, a closed class; "我叫…"
 # (I am called…) introduces the person, a fact, as "I'm Sasha" does.
-_NAMING_ZH = re.compile(r"(?:叫|称呼|喊)我|名字|英文名|中文名")
+_NAMING_ZH = re.compile(ZH_CALLED_ME + r"|名字|英文名|中文名")
 _GREETING_ZH = re.compile(r"^\W*(?:你好|您好|你们好|大家好)(?:呀|啊)?")  # a greeting says "you" to no purpose
 _THIRD_PARTY = re.compile(r"\b(?:he|she|him|her|his|hers)\b|[他她]", re.I)  # "they" is as often a thing
 

@@ -80,6 +80,7 @@ from collections.abc import Set as AbstractSet
 from functools import lru_cache
 
 from memory.text import bilingual  # its dictionary loads on first use, not on import
+from memory.text.nicknames import ZH_CALLED_ME
 from memory.text.people import MESSAGE_NOUN
 from memory.text.people import lemmas as _lemmas
 from memory.text.words import tokens
@@ -759,7 +760,7 @@ _NAMED_EN = re.compile(
     r"(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)"
 )
 _NAMED_ZH = re.compile(
-    f"(?:叫|称呼|喊)我\\s*(?P<name>[A-Z][A-Za-z'-]*|(?![吧就好了啊呀嘛])[{_CJK}]{{1,4}}?)(?=\\s*(?:就好|就行|就可以|即可|好了|吧|[，,。！!；;.]|$))"
+    f"{ZH_CALLED_ME}\\s*(?P<name>[A-Z][A-Za-z'-]*|(?![吧就好了啊呀嘛])[{_CJK}]{{1,4}}?)(?=\\s*(?:就好|就行|就可以|即可|好了|吧|[，,。！!；;.]|$))"
 )
 # A name given by a noun that means a short or second name (英文名 Lynn, 小名, 昵称, "my nickname is
 # Bex", "I go by Bex"), or after a negated naming, the one it corrects to ("nobody calls me
@@ -1010,7 +1011,7 @@ _ZH_TO_YOU = re.compile(r"^(?:跟|和|同|与|给|向|对|告诉|通知|提醒)(
 # How to address or answer the person: 叫我小林, 称呼我王老师, 用中文回答, 回答简短一点.
 _ZH_TALK = re.compile(
     r"^(?:(?:请|以后|今后|从现在起|从现在开始|之后|麻烦|你|您|就|都|也|还是|这么|这样|可以)[，,]?)*"
-    r"(?:(?:叫|称呼|喊)我(?![明今后早晚下上\d一二三四五六七八九十点]|起床|什么|啥|甚么)"
+    rf"(?:{ZH_CALLED_ME}(?![明今后早晚下上\d一二三四五六七八九十点]|起床|什么|啥|甚么)"
     r"|(?:用|说)[^，,。]{1,6}?(?:回答|回复|说话|写|聊|交流|跟我说|和我说|跟我聊|和我聊)"
     r"|(?:回答|回复|说话|回话|写)(?:我)?(?:要|就|请|得|尽量)?(?:简短|简洁|短|详细|正式|随意|口语|用)"
     # "when you talk to me, …" (跟我说话别…, 和我聊天用…): the coverb of "with me" and a verb of talking

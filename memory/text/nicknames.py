@@ -20,6 +20,11 @@ from __future__ import annotations
 
 import re
 
+# A verb of naming with the speaker as its object (叫我, 称呼我, 喊我, and 管我叫: "call me" by the
+# 管…叫… frame), the speaker also in the first persons of the north and northwest (俺, 额), which
+# after a naming verb can be nothing else. memory.text.acts and memory.soul read naming wishes by it.
+ZH_CALLED_ME = "(?:(?:叫|称呼|喊)(?:我|俺|额)|管(?:我|俺|额)叫)"
+
 # How a person introduces themself: "I'm / I am / my name is / this is / name's" before the name, or
 # "<Name> here", or the name opening the message after a greeting ("Hi! Amanda Ferreira, ...").
 # The first two are the grammar of English self-introduction, a closed class.
