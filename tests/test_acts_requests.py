@@ -227,6 +227,7 @@ def test_a_chinese_coverb_and_a_verb_with_its_measure_word_conveys_what_follows(
         ("Email from the landlord: fix the gutter before the inspection.", False),
         ("Tell Dana from the warehouse: the van is late.", True),  # a verb and its addressee order
         ("Collect the samples from the lab: they close at five.", True),  # the head orders
+        ("Aside from Dana, invite the whole team to the review.", True),  # "from" before a comma: no source
     ],
 )
 def test_an_order_inside_what_a_named_source_said_is_passed_on_not_given(text, asks):

@@ -702,7 +702,7 @@ def _on_the_speaker_only(rest: str) -> bool:
             after_me = False
             continue  # "don't let me drift on that": the speaker's own verb, bare after let/make/help
         after_me = False
-        if seen_me and (low in _PREPOSITIONS or low in ("on", "in", "at", "with", "for", "of", "off", "up", "out")):
+        if seen_me and (low in _PREPOSITIONS | _SETTING or low in ("on", "with", "for", "of", "off", "up", "out")):
             continue  # after the speaker, a preposition before what it points back to ("… me drift on that")
         if w[:1].isupper() or not w.isalpha():
             return False  # a name, a number, a time
@@ -1545,7 +1545,7 @@ def _acts(text: str) -> tuple[str, ...]:
 _FROM_SOURCE = re.compile(
     r"^\W*(?P<head>(?:(?:[^\W\d_][\w'’-]*\s+){1,4}from|per|according\s+to)\s+"
     r"(?:[A-Z\u3400-\u9fff][\w\u3400-\u9fff'’-]*|(?:the|our|my|their|his|her)\s+[\w'’-]+)"
-    r"(?:\s+[\w'’-]+){0,3}?)\s*(?::|：|,|\s[-–—]+\s)\s*\S",
+    r"(?:\s+[\w'’-]+){0,3}?)\s*(?P<mark>:|：|,|\s[-–—]+\s)\s*\S",
     re.I,
 )
 # The same by who said it: a named someone (or he, she, they) and a verb in its inflected form
@@ -1566,7 +1566,10 @@ def reported(sentence: str) -> bool:
     source = _FROM_SOURCE.match(s)
     if source:
         head = source.group("head")
-        return bool(re.match(r"(?:per|according)\b", head, re.I)) or not _imperative(head)
+        if re.match(r"(?:per|according)\b", head, re.I):
+            return True  # "Per Gideon: …", "according to Dana, …"
+        # After "from", only a colon or a dash marks a source ("Aside from Dana, invite the team" asks).
+        return source.group("mark").strip() != "," and not _imperative(head)
     said = _SAID_BY.match(s)
     if said is None:
         return False
