@@ -300,3 +300,9 @@ def test_a_wish_to_be_kept_to_ones_own_word_with_a_bare_verb_after_let_me_asks_n
 def test_a_thing_acted_on_before_for_me_is_still_a_request():
     # A preposition is passed over only after the speaker ("let me drift on that").
     assert asks_to_act("Book it for me") and asks_to_act("Send that for me now")
+
+
+@pytest.mark.parametrize("text", ["Delivery to the north yard is set for 7am.", "Shipment out of Busan left on time."])
+def test_a_word_known_only_as_a_noun_then_a_preposition_is_a_noun_phrase(text):
+    assert not asks_to_act(text)
+    assert asks_to_act("Text me the address of the north yard.")  # a noun the lexicon has, used as a verb

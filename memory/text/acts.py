@@ -341,6 +341,8 @@ _OBJECT_START = _DETERMINERS | {
     "today",
     "tonight",
 }
+# The prepositions and particles among what may follow an imperative verb ("reply to…", "back up…").
+_PARTICLES = frozenset("to in on up out off back over down ahead together".split())
 # The lead-ins that open a sentence without being part of its clause: interjections, discourse
 # adverbs and the chat abbreviations that stand for them ("fyi" = for your information, "btw" =
 # by the way, "tbh", "fwiw", "imo", "iirc", "afaik"): a closed class. Unread, an abbreviation the
@@ -853,6 +855,10 @@ def _imperative(text: str) -> bool:
         or first.endswith("ing")
         and re.search("[aeiouy]", first[:-3])
     ):
+        return False
+    if pos and set(pos) == {"NOUN"} and low in _PARTICLES:
+        # A word the lexicon knows only as a noun, then a preposition or a particle: a noun and its
+        # phrase ("Delivery to the Oakridge site is booked…"), not a verb it lacks and its object.
         return False
     if low in _OBJECT_START or low[0].isdigit() or low.startswith("'") or "@" in low:
         return True
