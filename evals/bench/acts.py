@@ -137,9 +137,12 @@ def main(argv: list[str] | None = None) -> int:
             for item, got in misses:
                 print(f"  {item['label']:>9} read as {got:<9} {item['text']}")
             for item in items:
-                want = item.get("tool") if item.get("tool") in TOOLS else None
-                if "tool" in item and item["label"] in ("statement", "request") and tool_read(item["text"]) != want:
-                    print(f"  tool {want or 'none'} read as {tool_read(item['text']) or 'none'}: {item['text']}")
+                if "tool" not in item or item["label"] not in ("statement", "request"):
+                    continue
+                want = item["tool"] if item["tool"] in TOOLS else None
+                read = tool_read(item["text"])
+                if read != want:
+                    print(f"  tool {want or 'none'} read as {read or 'none'}: {item['text']}")
     return 0
 
 

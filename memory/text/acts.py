@@ -704,7 +704,7 @@ def _on_the_speaker_only(rest: str) -> bool:
             after_me = False
             continue  # "don't let me drift on that": the speaker's own verb, bare after let/make/help
         after_me = False
-        if seen_me and (low in _PREPOSITIONS | _SETTING or low in ("on", "with", "for", "of", "off", "up", "out")):
+        if seen_me and low in _POINTING_BACK:
             continue  # after the speaker, a preposition before what it points back to ("… me drift on that")
         if w[:1].isupper() or not w.isalpha():
             return False  # a name, a number, a time
@@ -984,7 +984,9 @@ _ZH_ASK_YOU = re.compile(
 _ZH_PLEASE = re.compile(
     r"^(?:你|您)?(?:请|麻烦|劳驾|帮(?!助)|替(?!代|换)|帮个忙|要不(?:你|您)?(?!我)|不如(?:你|您)?(?!我)|能不能帮|可以帮)"
 )
-# The Chinese of asking done on the person's behalf before the act itself (帮我, 麻烦你, 请你, 替我).
+# The Chinese of asking done on the person's behalf before the act itself (帮我, 麻烦你, 请你, 替我):
+# ``_ZH_PLEASE`` reads the same mood, but ends where the person is named ("帮" of 帮我), not where the
+# act begins, which is what this one cuts at.
 _ZH_ASKED = re.compile(r"^(?:你|您)?(?:请你?|麻烦你?|劳驾|帮我|替我|帮忙)(?=[\u3400-\u9fff])")
 # The same asked after a time or a topic set before it: "周六上午帮我约…", "那台冰箱，帮我…" (the
 # clause reading splits at the comma); not after a subject of its own ("他帮我搬了家").
@@ -1205,6 +1207,9 @@ _ZH_THERE_IS = re.compile("^(?P<place>[^有]{2,8})有(?:什么|哪些|啥)")
 # "into" leads what something becomes or enters ("translate it into French", "file it into
 # Archive"), not someone taking part.
 _SETTING = frozenset({"in", "at", "near", "around", "across", "outside", "inside", "within", "throughout", "into"})
+# The prepositions and particles after the speaker before what they point back to ("… me drift on
+# that"); not "to", whose verb after it is what to do ("remind me to water…").
+_POINTING_BACK = _PREPOSITIONS | _SETTING | frozenset(("on", "with", "for", "of", "off", "up", "out"))
 _ROUTE = re.compile(r"\bfrom\s+(?P<a>[\w'-]+(?:\s+[\w'-]+)?)\s+to\s+(?P<b>[\w'-]+(?:\s+[\w'-]+)?)", re.I)
 _EN_WORD = re.compile(r"[^\W_][\w'-]*")
 # What points at the material a request carries: "this", "these", "the following", 这句话, 以下.
