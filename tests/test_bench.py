@@ -80,9 +80,11 @@ def test_gate_splits_are_chosen_by_name_and_held_out_ones_can_be_left_out():
     assert list(gate.chosen(["test23"])) == list(gate.chosen(["dev17b"])) == ["dev17b (was test23)"]
     assert list(gate.chosen(["test24"])) == list(gate.chosen(["dev18"])) == ["dev18 (was test24)"]
     assert list(gate.chosen(["test25"])) == list(gate.chosen(["dev18b"])) == ["dev18b (was test25)"]
-    assert set(gate.HELD_OUT) == {"test26", "test27", "test28"}
+    assert list(gate.chosen(["test26"])) == list(gate.chosen(["dev19"])) == ["dev19 (was test26)"]
+    assert list(gate.chosen(["test27"])) == list(gate.chosen(["dev19b"])) == ["dev19b (was test27)"]
+    assert set(gate.HELD_OUT) == {"test28", "test29", "test30"}
     # Named whether or not their files exist yet (they may land after this code); never read here.
-    for held in ("test26", "test27", "test28"):
+    for held in ("test28", "test29", "test30"):
         assert held not in gate.chosen(dev_only=True) and held in gate.chosen()
 
 
@@ -92,12 +94,12 @@ def test_gate_misses_refuses_a_held_out_split_by_name_or_by_file(tmp_path, monke
     from agent.cli import app
 
     # A stand-in file at the held-out split's place: the test never reads the held-out data.
-    stand_in = tmp_path / "recall_test26.jsonl"
+    stand_in = tmp_path / "recall_test29.jsonl"
     stand_in.write_text(gate.SPLITS["dev2"].read_text(encoding="utf-8"), encoding="utf-8")
-    monkeypatch.setitem(gate.SPLITS, "test26", stand_in)
+    monkeypatch.setitem(gate.SPLITS, "test29", stand_in)
     runner = CliRunner()
     for args in (
-        ["--split", "test26"],
+        ["--split", "test29"],
         ["--file", str(stand_in)],
     ):
         result = runner.invoke(app, ["bench", "gate", "--misses", *args])

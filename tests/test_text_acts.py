@@ -247,7 +247,7 @@ def test_the_acting_figures_count_statements_read_as_acting_and_requests_by_thei
 
 def test_the_misses_of_a_held_out_split_are_not_listed(capsys):
     with pytest.raises(SystemExit):
-        bench.main(["--show", "test3"])
+        bench.main(["--show", "test5"])
     assert "held out" in capsys.readouterr().err
 
 

@@ -20,7 +20,11 @@ request, question or statement):
   request asks for (schedule_meeting, send_message, assign_task, or none);
   most statements mention people, times and work without asking anything.
   dev3 is tuned on; test3 and test4 (written later in the round, by a third
-  helper) are held out (their misses are refused by --show).
+  helper) were held out. test3's aggregate was read mid-round, so it is dev
+  from the nineteenth round on.
+- test5 (the nineteenth round): written at the round's start by another helper
+  without reading the code (only dev3, for its format); held out with test4
+  (their misses are refused by --show).
 
 For the splits that name tools, a second line reads what licenses an acting
 tool (``acts.asks_to_act``) and which tool a request's shape calls for
@@ -37,17 +41,18 @@ from memory.text import acts
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 # The order they print in; a split whose file is missing is left out.
-SPLITS = ("dev", "dev2", "dev3", "test", "test2", "test3", "test4")
+SPLITS = ("dev", "dev2", "dev3", "test", "test2", "test3", "test4", "test5")
 LABELS = {
     "dev": "dev (tuned on)",
     "dev2": "dev2 (tuned on)",
     "dev3": "dev3 (tuned on)",
     "test": "test (held out since issue 13)",
     "test2": "test2 (held out)",
-    "test3": "test3 (held out)",
+    "test3": "test3 (dev since the nineteenth round)",
     "test4": "test4 (held out)",
+    "test5": "test5 (held out)",
 }
-HELD_OUT = frozenset({"test3", "test4"})
+HELD_OUT = frozenset({"test4", "test5"})
 TOOLS = ("schedule_meeting", "send_message", "assign_task")
 
 

@@ -20,13 +20,16 @@ one line per fact or turn, no updates) is read too.
 
 Splits, in the order they print (a missing file is left out):
 
+- ``test29``, ``test30``: tests/data/recall_test29.jsonl and recall_test30.jsonl, written at the
+  start of the nineteenth round by two other people (a helper each) without reading the code (only
+  one older set each, for its format); held out.
 - ``test28``: tests/data/recall_test28.jsonl, written late in the eighteenth round by another person
   (a helper) without reading the code (only recall_test23.jsonl, for its format: a palm-oil mill's
-  head of logistics in Sabah, shipping to 张家港); held out.
-- ``test26``, ``test27``: tests/data/recall_test26.jsonl and recall_test27.jsonl, written in the
-  eighteenth round by two other people (a helper each) without reading the code or the other sets
-  (only one older set each, for its format: a ferry operator's chief engineer in Vancouver; a
-  hull-cleaning robot start-up's founder in Singapore); held out.
+  head of logistics in Sabah, shipping to 张家港); read only at that round's end; held out.
+- ``dev19 (was test26)``, ``dev19b (was test27)``: tests/data/recall_test26.jsonl and
+  recall_test27.jsonl, the eighteenth round's held-out sets (a ferry operator's chief engineer in
+  Vancouver; a hull-cleaning robot start-up's founder in Singapore), read at that round's start,
+  end and once more after a late change; dev from the nineteenth round on.
 - ``dev18 (was test24)``, ``dev18b (was test25)``: tests/data/recall_test24.jsonl and
   recall_test25.jsonl, the seventeenth round's held-out sets (a hospital pharmacy procurement lead
   in Porto; a hotel and wedding-venue owner near Chiang Mai), read at that round's start and end;
@@ -91,9 +94,11 @@ from evals.bench.common import render_table
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 SPLITS = {
+    "test29": DATA / "recall_test29.jsonl",
+    "test30": DATA / "recall_test30.jsonl",
     "test28": DATA / "recall_test28.jsonl",
-    "test26": DATA / "recall_test26.jsonl",
-    "test27": DATA / "recall_test27.jsonl",
+    "dev19 (was test26)": DATA / "recall_test26.jsonl",
+    "dev19b (was test27)": DATA / "recall_test27.jsonl",
     "dev18 (was test24)": DATA / "recall_test24.jsonl",
     "dev18b (was test25)": DATA / "recall_test25.jsonl",
     "dev17 (was test22)": DATA / "recall_test22.jsonl",
@@ -122,7 +127,7 @@ SPLITS = {
     "dev2": DATA / "recall_dev2.jsonl",
     "dev-old": DATA / "recall_dev.jsonl",
 }
-HELD_OUT = frozenset({"test26", "test27", "test28"})
+HELD_OUT = frozenset({"test28", "test29", "test30"})
 
 
 def held_out(path: str | Path) -> bool:
