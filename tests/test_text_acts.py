@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from evals.bench import acts as bench
-from memory.text import tokens
+from memory.text import acts, tokens
 from memory.text.acts import (
     QUESTION,
     REQUEST,
@@ -929,3 +929,30 @@ def test_english_words_a_chinese_aspect_mark_closes_are_part_of_a_chinese_clause
     assert not is_request("周五的 review 改在三楼开，room 行政那边 book 好了。")
     # An English noun before 的 stays an English noun phrase: the order around it still asks.
     assert is_request("Assign 小林 去整理 Kestrel 的 vendor list, due 后天中午12点。")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Just push it to the two units tonight.",
+        "simply resend the invoice to Carla",
+        "slip fix is done, just push it to the two units on the orient crest job tonight",
+        "the fix is done, push it to the units tonight",
+    ],
+)
+def test_an_order_after_opening_adverbs_or_with_an_object_pronoun_after_a_comma_is_a_request(text):
+    assert acts.is_request(text) and acts.asks_to_act(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Not mine to chase.",
+        "Just finished the audit.",
+        "Just got back from Leeds, the site is a mess.",
+        "Really nice work today.",
+        "The report is late, it happens.",
+    ],
+)
+def test_opening_adverbs_and_negators_leave_a_statement_a_statement(text):
+    assert not acts.is_request(text)

@@ -290,6 +290,9 @@ _NOT_A_VERB = (
 _INVERTING = frozenset("neither nor so only never rarely seldom hardly scarcely little nowhere".split())
 # Pronouns that can only be a subject (and "you", which after an auxiliary is one).
 _NOMINATIVE = frozenset({"i", "we", "he", "she", "they", "you"})
+# The object forms of the personal pronouns: after a word that can be a verb, that word is a verb
+# with its object ("push it", "send them"), as no noun takes an object pronoun after it.
+_OBJECT_PRONOUNS = frozenset({"me", "us", "him", "her", "it", "them"})
 # What may stand as the subject after an auxiliary ("Did I…", "Is the review…").
 _SUBJECTS = _DETERMINERS | {
     "i",
@@ -596,11 +599,43 @@ def _en_act(sentence: str) -> str:
         return QUESTION
     if _imperative(body):
         return _unless_asking(body)
+    adverbs = _after_adverbs(body)
+    if adverbs != body and _imperative(adverbs):
+        return _unless_asking(adverbs)  # "Just push it to the two units tonight", "simply resend it"
     if not asked and _WANT_DONE.match(body):
         return REQUEST
     if _NOT_KNOWING.search(body) or _LATE_QUESTION.search(body):
         return QUESTION
     return QUESTION if asked else STATEMENT
+
+
+# Adverbs that change what follows (its polarity): "Not mine to chase" is no order.
+_NEGATORS = frozenset({"not", "never", "no"})
+# The English prepositions, a closed class the lexicon lists as adverbs ("by noon the day after
+# tomorrow" opens with no adverb of manner): what follows one is its object, not a verb.
+_PREPOSITIONS_EN = frozenset(
+    "about above across after against along amid among around as at before behind below beneath beside besides"
+    " between beyond by despite down during except for from in inside into like near of off on onto out outside"
+    " over past per since than through throughout till to toward towards under underneath until up upon via with"
+    " within without".split()
+)
+
+
+def _after_adverbs(text: str) -> str:
+    """``text`` without the adverbs that open it: words the lexicon knows as adverbs and as
+    nothing but adverbs or adjectives ("just", "simply", "definitely"), which stand before a verb
+    without changing its mood. A word that can also be a noun or a verb ("still", "now"), a
+    negator and a preposition stay."""
+    rest = text
+    while True:
+        m = _WORD.match(rest)
+        if not m:
+            return rest
+        word = m.group(0).lower()
+        pos = set(_lemmas(word))
+        if "ADV" not in pos or not pos <= {"ADV", "ADJ"} or word in _NEGATORS | _PREPOSITIONS_EN:
+            return rest
+        rest = rest[m.end() :].lstrip(" ,")
 
 
 def _conveying_head(label: str) -> bool:
@@ -1628,15 +1663,15 @@ def _clause_request(joint_and_clause: tuple[str, str]) -> bool:
         return False
     if joint not in (",", "，", "head,") or _HAS_CJK.search(text) or _CLAUSE_CONJUNCTION.match(text):
         return True  # "…, but please reply to her now": a conjunction of clauses opens a clause, no list item
-    body = _LEAD_IN.sub("", _clean(text))
+    body = _after_adverbs(_LEAD_IN.sub("", _clean(text)))
     if any(frame.match(body) for frame in _FRAMES) or _WANT_DONE.match(body):
         return True  # "…, can you…"; "…, I want it on my desk by 4": a clause with its own subject
     words = [w.lower() for w in _WORD.findall(body)]
     pos = _lemmas(words[0]) if words else {}
     if not words or words[0] not in pos.get("VERB", ()):
         return False
-    if set(pos) <= {"VERB", "AUX"} or len(words) > 1 and words[1] in _DETERMINERS | {"me", "us", "him", "them"}:
-        return True  # "…, get more", "…, order a box"
+    if set(pos) <= {"VERB", "AUX"} or len(words) > 1 and words[1] in _DETERMINERS | _OBJECT_PRONOUNS:
+        return True  # "…, get more", "…, order a box", "…, just push it to…"
     return joint == "head," and len(words) == 2 and not _lemmas(words[1])
 
 
