@@ -24,18 +24,29 @@ from typing import Any
 
 from agent.models.base import Message, Model, Response, ToolSpec, Usage
 from agent.models.calls import call_model
+from memory.text import acts as _acts
 from memory.text import words
 from memory.text.acts import (
     about_the_person,
     asks_for_help,
     asks_how_addressed,
-    asks_to_act,
     is_question,
     is_request,
 )
 
 # Tools named like these only look things up; every other tool acts.
 READING = ("list_", "search_", "get_", "find_")
+
+
+def asks_to_act(request: str) -> bool:
+    """Whether ``request`` licenses an acting tool: it asks kept to act on someone or something
+    (memory.text.acts.asks_to_act), and not only how to treat the person (memory.soul.only_treatment:
+    "call me Dong-ge, and no bold or stars when you talk to me" asks for no tool)."""
+    if not _acts.asks_to_act(request):
+        return False
+    from memory import soul
+
+    return not soul.only_treatment(request)
 
 # What kept may claim to have done, by the tool that does it. These are
 # kept's own action words (its tools' vocabulary), not a reading of the person.

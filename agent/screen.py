@@ -186,6 +186,13 @@ def _grounded(name: str, value: Any, ev: Evidence) -> bool:
 # ---------------------------------------------------------------- the guard
 
 
+def _only_treatment(request: str) -> bool:
+    from memory import soul
+    from memory.text.acts import asks_to_act
+
+    return asks_to_act(request) and soul.only_treatment(request)
+
+
 def guard(calls: list[ToolCall], tools: list[ToolSpec], ev: Evidence) -> tuple[list[ToolCall], list[Note]]:
     """Keep the calls a request could have asked for; a note for each other one."""
     specs = {t.name: t for t in tools}
@@ -195,6 +202,8 @@ def guard(calls: list[ToolCall], tools: list[ToolSpec], ev: Evidence) -> tuple[l
     # "Remind me to call the bank Friday", 你帮我记着: kept is asked to hold the person to their own
     # doing, not to act on anyone (memory.text.acts.asks_to_act); no tool does that.
     reminder = not question and asks_for_the_speaker(ev.request)
+    # "Call me Dong-ge, and no bold or stars": how to treat the person, which no tool does either.
+    wish = not question and not reminder and _only_treatment(ev.request)
     for call in calls:
         spec = specs.get(call.name)
         if spec is None:
@@ -205,6 +214,9 @@ def guard(calls: list[ToolCall], tools: list[ToolSpec], ev: Evidence) -> tuple[l
             continue
         if reminder and not call.name.startswith(READING):
             notes.append(Note(call.name, "dropped", "it acts, and the request only asks to be reminded"))
+            continue
+        if wish and not call.name.startswith(READING):
+            notes.append(Note(call.name, "dropped", "it acts, and the request only says how to treat the person"))
             continue
         props = spec.parameters.get("properties", {})
         required = spec.parameters.get("required", [])

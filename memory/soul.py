@@ -218,6 +218,43 @@ def wished_treatment(sentence: str, message: str = "") -> bool:
     return False
 
 
+_JOINED = re.compile(r",?\s+(?:and|then|also)\s+", re.I)  # clauses joined without a comma ("call me Dot and book…")
+
+
+def only_treatment(text: str) -> bool:
+    """Whether every sentence of ``text`` that asks kept to act (memory.text.acts.asks_to_act)
+    only says how kept is to treat the person: a wish ``wished_treatment`` reads, or one said
+    as a directive (no question mark) near a kind of treatment by ``treatment_kind``.
+
+    An introduction that closes with "跟我说话简单点儿，别弄那些加粗的格式" or "One rule: write every
+    time in 24-hour format" has an imperative in it, and no tool does what it asks: read as a
+    request to act, it offered the embedded model its acting tools and a first reply of "Not
+    done (schedule meeting): …". The wish goes to SOUL through the write pass as before. A
+    question-shaped request ("Would you add 'call the bank' to my tasks?") is left to acts: the
+    cosine reading is loose on those, and the grammar one reads a wish asked as a question."""
+    from memory.text.acts import asks_to_act, asks_to_assign, asks_to_tell, sentences
+    from memory.text.dates import mentions_time
+
+    def wish(sentence: str) -> bool:
+        if not (
+            wished_treatment(sentence, text)
+            or (not sentence.rstrip().endswith(("?", "？")) and bool(treatment_kind(sentence)))
+        ):
+            return False
+        # A wish and an order in one sentence ("Call me Dot and book the audit with Kasia for
+        # Friday at 10"): a clause that acts on someone named, or in the shape of one of kept's
+        # acts (telling someone, handing work over, something at a time), is an order, whatever
+        # the wish beside it.
+        return not any(
+            asks_to_act(c) and (_acts_on_someone(c) or asks_to_tell(c) or asks_to_assign(c) or mentions_time(c))
+            for c in _CLAUSES.split(sentence) + _JOINED.split(sentence)
+            if c and c.strip()
+        )
+
+    acting = [text[a:b] for a, b in sentences(text) if asks_to_act(text[a:b])]
+    return bool(acting) and all(wish(s) for s in acting)
+
+
 # ---------------------------------------------------------------- a general reading, confirmed
 #
 # The rules above are closed readings: on wishes written by people who did not write them they

@@ -288,3 +288,10 @@ def test_a_latin_word_inside_a_chinese_statement_is_no_request(sentence, asks):
     from memory.text import acts
 
     assert acts.is_request(sentence) is asks
+
+
+def test_a_call_on_an_introduction_whose_only_order_is_a_wish_is_dropped():
+    said = "Hi, Tomasz here, I run the night shift at the bakery. Just Tom is fine. Keep your answers short and skip the emoji."
+    out = _screen(said, "schedule_meeting", title="Night shift", start="today 22:00")
+    assert out.calls == [] and [n.action for n in out.notes] == ["dropped"]
+    assert "how to treat the person" in out.notes[0].detail

@@ -868,3 +868,36 @@ def test_what_the_person_said_they_would_do_is_asked_with_the_base_form_after_di
     said = ["Told Mrs Kiely I'd ring her back before Thursday about a payment plan."]
     for question in ("what did I say I'd do for Mrs Kiely?", "wat did i say id do for mrs kiely"):
         assert "payment plan" in reply_check.promised_answer(question, said), question
+
+
+# An introduction whose only imperative says how to treat the person (names and wishes written
+# for this test): no tool does what it asks.
+INTRODUCTIONS_WITH_A_WISH = [
+    "Hello, Dorota Wiśniewska, I manage the stores at Hatfield Lane depot. Everyone calls me Dot. "
+    "One thing: give me dates as day-month, never month-day.",
+    "你好，我是冯建军，在成都开了三家火锅店。大家都叫我军哥。跟我说话直接点儿，别整那些花里胡哨的格式。",
+]
+
+
+@pytest.mark.parametrize("said", INTRODUCTIONS_WITH_A_WISH)
+def test_an_introduction_whose_only_order_is_a_wish_about_treatment_licenses_no_tool(said):
+    from agent.models.base import Message
+    from agent.models.local import cut_prompt
+    from memory.text import acts as text_acts
+
+    assert text_acts.asks_to_act(said)  # the grammar alone reads an order in it
+    assert not reply_check.asks_to_act(said)
+    _, tools = cut_prompt([Message("user", said)], _specs(), EMBEDDED)
+    assert tools is None
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Send Ana the notes as bullet points.",
+        "Call me Dot, and book the stores audit with Kasia for Friday at 10.",
+        "Would you add 'order more pallets' to my tasks?",
+    ],
+)
+def test_a_request_to_act_beside_or_shaped_like_a_wish_still_licenses_tools(said):
+    assert reply_check.asks_to_act(said)

@@ -483,7 +483,8 @@ class LocalModel:
         arguments stay the model's."""
         if not (self.choices.shape_picks_tool and tools) or not messages or messages[-1].role != "user":
             return None
-        from memory.text.acts import asks_to_act, asks_to_assign, asks_to_tell
+        from agent.reply_check import asks_to_act
+        from memory.text.acts import asks_to_assign, asks_to_tell
 
         request = messages[-1].content
         if asks_to_tell(request):
@@ -784,7 +785,8 @@ def cut_prompt(
         return messages, tools
     if choices.pick_tools and not any(m.role == "tool" for m in messages[-1:]):
         request = next((m.content for m in reversed(messages) if m.role == "user"), "")
-        from memory.text.acts import asks_to_act, is_question
+        from agent.reply_check import asks_to_act
+        from memory.text.acts import is_question
         from memory.text.dates import mentions_time
 
         if not asks_to_act(request):

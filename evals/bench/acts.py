@@ -27,7 +27,7 @@ request, question or statement):
   (their misses are refused by --show).
 
 For the splits that name tools, a second line reads what licenses an acting
-tool (``acts.asks_to_act``) and which tool a request's shape calls for
+tool (``agent.reply_check.asks_to_act``: acts' reading, less the wishes about treatment) and which tool a request's shape calls for
 (``asks_to_tell``: a message, ``asks_to_assign``: a task, neither: a meeting).
 """
 
@@ -84,8 +84,9 @@ def tool_read(text: str) -> str | None:
     task when it hands work over or its every time is a deadline), else a meeting, the tool the
     model is left to choose among the rest."""
     from agent.models.local import deadline_only
+    from agent.reply_check import asks_to_act
 
-    if not acts.asks_to_act(text):
+    if not asks_to_act(text):
         return None
     if acts.asks_to_tell(text):
         return "send_message"
