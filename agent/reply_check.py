@@ -48,6 +48,7 @@ def asks_to_act(request: str) -> bool:
 
     return not soul.only_treatment(request)
 
+
 # What kept may claim to have done, by the tool that does it. These are
 # kept's own action words (its tools' vocabulary), not a reading of the person.
 _CLAIMS: dict[str, tuple[str, ...]] = {
