@@ -193,3 +193,18 @@ def test_a_statement_naming_a_telling_or_a_task_offers_no_acting_tool():
     for said in ("I told Rhea the cold room is locked.", "Bram did the job of restocking the kits yesterday."):
         _, offered = cut_prompt([Message("user", said)], SPECS, EMBEDDED)
         assert not offered or all(t.name.startswith(screen.READING) for t in offered)
+
+
+@pytest.mark.parametrize(
+    "said, told",
+    [
+        ("pls tell 阿杰 from 灯光组 the rig has to be down by ten", "the rig has to be down by ten"),
+        ("tell Wren in payroll the overtime sheet is signed", "the overtime sheet is signed"),
+        ("Tell 李姐 the samples are on their way.", "the samples are on their way."),
+    ],
+)
+def test_an_addressee_in_chinese_characters_or_with_where_they_are_is_told_the_rest(said, told):
+    from memory.text import acts, people
+
+    assert acts.asks_to_tell(said)
+    assert people.material(said) == told

@@ -112,9 +112,19 @@ _TELL_JOINED = re.compile(
 _LEAD_EN = (
     r"^\W*(?:(?:please|pls|kindly|just|also|and|so|ok(?:ay)?|can\s+you|could\s+you|would\s+you|will\s+you)[\s,]+)*"
 )
-_ADDRESSEE_EN = r"(?:(?-i:[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’-]+){0,2})|her|him|them|(?:my|our|the)\s+[a-z][\w-]*)"
+# A name as written in English (capitalised), or in Chinese characters inside an English sentence
+# ("tell 小马 from 道具组 the lanterns…"): a run of another script there is a name or a term.
+_ADDRESSEE_EN = (
+    r"(?:(?-i:[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’-]+){0,2})|[\u3400-\u9fff]{1,4}(?![\u3400-\u9fff])|her|him|them"
+    r"|(?:my|our|the)\s+[a-z][\w-]*)"
+)
 _TELLING_EN = re.compile(
-    _LEAD_EN + r"(?:(?:tell|inform|notify|warn)\s+(?!(?:me|us|myself)\b)" + _ADDRESSEE_EN + r"\s+(?=[\w'’-]+\s+\S)"
+    _LEAD_EN
+    + r"(?:(?:tell|inform|notify|warn)\s+(?!(?:me|us|myself)\b)"
+    + _ADDRESSEE_EN
+    # where the addressee is ("tell Marco from props…", "tell 小马 from 道具组…"): one word or a run of characters
+    + r"(?:\s+(?:from|in|on)\s+(?:the\s+)?(?:[\u3400-\u9fff]+|[a-z][\w-]*))?"
+    + r"\s+(?=[\w'’-]+\s+\S)"
     r"(?!(?:to|about|of|on|what|when|where|how|who|whom|why|if|whether|and|or|but)\b)"
     r"|let\s+(?!(?:me|us|myself)\b)[^,.;:!?]{1,40}?\s+know\b[\s,:;–—-]*(?:that\s+)?)",
     re.I,
