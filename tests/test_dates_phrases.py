@@ -114,3 +114,19 @@ def test_a_bare_day_of_the_month_is_read_in_a_phrase_but_not_annotated_in_runnin
     assert annotate("The review moved to Thursday the 12th", said) == "The review moved to Thursday the 12th"
     assert annotate("它15号已经发货了", said) == "它15号已经发货了"
     assert read("Friday the 12th", NOW, NY).day == date(2027, 3, 12)
+
+
+@pytest.mark.parametrize(
+    "phrase, day",
+    [("明儿上午十点半", date(2026, 12, 7)), ("今儿个晚上七点", date(2026, 12, 6)), ("昨儿", date(2026, 12, 5))],
+)
+def test_the_colloquial_day_words_with_er_are_the_days_they_stand_for(phrase, day):
+    from memory.text import dates
+
+    found = dates.find(phrase, date(2026, 12, 6))
+    assert found and found[0][0] == 0 and found[0][3].start == day
+    assert (
+        read(phrase, datetime(2026, 12, 6, 4, 0, tzinfo=ZoneInfo("Asia/Shanghai")), ZoneInfo("Asia/Shanghai")).day
+        == day
+    )
+    assert not dates.find("儿童节的活动", date(2026, 12, 6))

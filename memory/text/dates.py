@@ -469,7 +469,9 @@ def _zh_rules():
     def _(m, ref):
         return _shift(ref, -_zh_count(m.group("n")), m.group("unit").lstrip("个個"))
 
-    @rule(r"(?P<w>大后天|大後天|后天|後天|明天|明日|明早|明晚|今天|今日|今晚|今早|昨天|昨晚|前天|大前天)")
+    @rule(
+        r"(?P<w>大后天|大後天|后天|後天|明天|明日|明早|明晚|今天|今日|今晚|今早|昨天|昨晚|前天|大前天|[今明昨前][儿兒]个?)"
+    )
     def _(m, ref):
         return _day(
             ref
@@ -491,7 +493,7 @@ def _zh_rules():
                     "昨晚": -1,
                     "前天": -2,
                     "大前天": -3,
-                }[m.group("w")]
+                }[_ERHUA_DAY.sub(r"\1天", m.group("w"))]
             )
         )
 
@@ -570,7 +572,7 @@ _TIMEY = re.compile(
     rf"|\b({_MONTH_NAMES})\.?\s+\d{{1,2}}\b|\b\d{{1,2}}\s+({_MONTH_NAMES})\b|\b({_DAYS})\b"
     r"|\b(today|tonight|tomorrow|yesterday|morning|afternoon|evening|noon|midnight|eod|weekend|half past|quarter)\b"
     r"|\b(next|this|last)\s+(week|month)\b|\bat\s+\d{1,2}\b|\bend of\b"
-    r"|[今明后昨]天|[下上本这]周|周[一二三四五六日天末]|星期|礼拜|[上下中]午|晚上|早上|凌晨|今晚|明早|明晚|月底|月末|\d+\s*[点號号月日]"
+    r"|[今明后昨]天|[今明昨前][儿兒]|[下上本这]周|周[一二三四五六日天末]|星期|礼拜|[上下中]午|晚上|早上|凌晨|今晚|明早|明晚|月底|月末|\d+\s*[点號号月日]"
     r"|" + CN_NUMERAL + r"[点号]|[天周]后|小时后|分钟后",
     re.I,
 )
@@ -692,8 +694,12 @@ class Parsed:
     exact: datetime | None = None  # a moment: ISO with offset, "now", "in 2 hours"
 
 
+# The northern colloquial day words with the diminutive 儿 (明儿, 今儿个, 昨儿): 明天, 今天, 昨天, 前天.
+_ERHUA_DAY = re.compile("([今明昨前])[儿兒]个?")
+
+
 def normalise(phrase: str) -> str:
-    text = phrase.strip()
+    text = _ERHUA_DAY.sub(r"\1天", phrase.strip())
     # Full-width digits and punctuation, as typed with a Chinese input method.
     text = text.translate(
         {0xFF10 + i: ord("0") + i for i in range(10)} | {0xFF1A: ord(":"), 0x3000: ord(" "), 0xFF0F: ord("/")}
