@@ -398,6 +398,22 @@ def repair(
                         f"({dates_iso(named.moment, tz)}, as the request says it)",
                     )
                 )
+        elif named is not None and named.has_clock and named.day is None and theirs is not None and not reading.moments:
+            # A time of day with no day ("上午十点半…你给安排一下", "at 3pm"): the day may come from the
+            # talk, the time of day is the request's. The model's day keeps, at the request's time;
+            # passed already today, the next such time (as the tool reads the phrase alone).
+            fixed = _at_clock(theirs, named.phrase, now, tz)
+            if fixed is not None and fixed != theirs:
+                from_request.add(moment_arg)
+                args[moment_arg] = dates_iso(fixed, tz)
+                notes.append(
+                    Note(
+                        call.name,
+                        "changed",
+                        f"{moment_arg} {value!r} ({dates_iso(theirs, tz)}) -> {args[moment_arg]!r} "
+                        f"({named.phrase!r} in the request)",
+                    )
+                )
     day_arg = next((a for a in DAY_ARGS if a in props and a in args), None)
     if day_arg and reading.named is not None and reading.named.day is not None:
         value = args[day_arg]
@@ -475,6 +491,24 @@ def repair(
     if not notes:
         return call, [], ""
     return ToolCall(call.id, call.name, args), notes, ""
+
+
+def _at_clock(theirs: datetime, phrase: str, now: datetime, tz: ZoneInfo) -> datetime | None:
+    """``theirs`` moved to the time of day ``phrase`` names; when that has passed, the next such time."""
+    try:
+        clock = dates.read(phrase, now, tz).clock
+    except dates.DateError:
+        return None
+    if clock is None:
+        return None
+    local = theirs.astimezone(tz)
+    fixed = local.replace(hour=clock.hour, minute=clock.minute, second=0, microsecond=0)
+    if fixed >= now:
+        return fixed
+    try:
+        return dates.moment(phrase, now, tz)
+    except dates.DateError:
+        return None
 
 
 def _clock_given(theirs: datetime | None, ev: Evidence) -> bool:

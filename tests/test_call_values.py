@@ -295,3 +295,25 @@ def test_a_call_on_an_introduction_whose_only_order_is_a_wish_is_dropped():
     out = _screen(said, "schedule_meeting", title="Night shift", start="today 22:00")
     assert out.calls == [] and [n.action for n in out.notes] == ["dropped"]
     assert "how to treat the person" in out.notes[0].detail
+
+
+@pytest.mark.parametrize(
+    "request_text, start, expected",
+    [
+        # NOW is 2027-03-08 08:30: the model's day keeps, at the time of day the request names.
+        ("Set up a call with Omar at 3pm.", "2027-03-08T08:30", "2027-03-08 15:00"),
+        ("上午十点半我想跟车管所的刘建华碰个面，你给安排一下。", "2027-03-10T04:00", "2027-03-10 10:30"),  # title: 碰面
+        # Passed already today: the next such time.
+        ("Set up a call with Omar at 7am.", "2027-03-08T08:30", "2027-03-09 07:00"),
+    ],
+)
+def test_a_time_of_day_without_a_day_sets_the_start_time_of_the_models_day(request_text, start, expected):
+    out = _screen(request_text, "schedule_meeting", title="碰面" if "碰" in request_text else "Call", start=start)
+    assert [c.arguments["start"] for c in out.calls] == [expected]
+    assert any(n.action == "changed" for n in out.notes)
+
+
+def test_a_start_at_the_time_of_day_the_request_names_is_left_alone():
+    out = _screen("Set up a call with Omar at 3pm.", "schedule_meeting", title="Call", start="2027-03-09T15:00")
+    assert out.calls[0].arguments["start"] == "2027-03-09T15:00"
+    assert not [n for n in out.notes if "start" in n.detail]
