@@ -956,3 +956,23 @@ def test_an_order_after_opening_adverbs_or_with_an_object_pronoun_after_a_comma_
 )
 def test_opening_adverbs_and_negators_leave_a_statement_a_statement(text):
     assert not acts.is_request(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Stage two is 40 pallets, 300 kg each, and every one of them has to be wrapped before loading.",
+        "Plan B was dropped on Tuesday.",
+        "Morag Innes, ghillie on the Brora beat, up the glen past the old mill.",
+        "我在大连开了家物流公司，叫“顺海通”，干了八年了。",
+    ],
+)
+def test_quantifiers_copulas_prepositions_and_a_quoted_name_order_nothing(text):
+    assert not acts.asks_to_act(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["Book each speaker a room for Friday.", "Email both suppliers the new spec.", "叫小王去仓库拿货。"]
+)
+def test_a_quantified_object_or_a_causative_with_its_verb_still_orders(text):
+    assert acts.asks_to_act(text)

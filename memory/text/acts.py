@@ -217,6 +217,18 @@ _NOT_A_VERB = (
         "its",
         "some",
         "any",
+        # the rest of the quantifiers, a closed class ("every one of them has to be…")
+        "every",
+        "each",
+        "both",
+        "either",
+        "neither",
+        "several",
+        "many",
+        "few",
+        "most",
+        "much",
+        "another",
         "anything",
         "nothing",
         "everything",
@@ -313,6 +325,7 @@ _SUBJECTS = _DETERMINERS | {
     "all",
     "one",
 }
+_COPULA = frozenset({"is", "are", "was", "were", "isn't", "aren't", "wasn't", "weren't"})
 # What may follow an imperative verb: the thing it acts on.
 _OBJECT_START = _DETERMINERS | {
     "me",
@@ -322,6 +335,16 @@ _OBJECT_START = _DETERMINERS | {
     "it",
     "some",
     "all",
+    "every",
+    "each",
+    "both",
+    "either",
+    "neither",
+    "several",
+    "many",
+    "few",
+    "most",
+    "much",
     "everyone",
     "everybody",
     "up",
@@ -896,7 +919,9 @@ def _imperative(text: str) -> bool:
         # phrase ("Delivery to the Oakridge site is booked…"), not a verb it lacks and its object.
         return False
     if low in _OBJECT_START or low[0].isdigit() or low.startswith("'") or "@" in low:
-        return True
+        # A copula right after the would-be object makes the two words a subject ("Phase one is 96
+        # turbines", "Plan 2 was dropped"): no verb's object is followed by its own "is".
+        return not (len(words) > 2 and words[2].lower() in _COPULA)
     if second[:1].isupper():
         # "Call Priya", "Let Jonas know": a name after the verb; "Marco Rossi joined": a full name, then a
         # verb; "Alder Street", "Tomás Ferreira": a name of two words, the first no verb the lexicon knows.
@@ -1036,9 +1061,10 @@ _ZH_COVERB = re.compile("^(?:跟|和|同|与|用(?!户)|给|为|替|向|对|让(
 # what happened (…到了吧).
 _ZH_SUGGEST = re.compile(f"[{_CJK}]{{5}}[^{_CJK}]*(?<![对是好行了过])吧\\s*[。！!]*$")
 _ZH_DONE = re.compile("了|过(?!来|去)")
-# A sentence that opens with a coverb or a verb of action, with no subject of its own.
+# A sentence that opens with a coverb or a verb of action, with no subject of its own. 叫 before a
+# quotation or 叫做 names (叫“喜来福婚庆”: "called …"), as 让/叫 before the speaker asks nothing of kept.
 _ZH_IMPERATIVE = re.compile(
-    r"^(?:(?:让|叫)(?!我|什么|啥)|把|将|给.{1,40}?(?:发|打|回|写|转)|跟.{1,40}?[说讲]|提醒|安排|预约|预订|订|约|加|添加|新建|创建|取消|删除|删掉|改到|改成|推迟|提前|告诉|通知|回复|转发|发(?:给|个|一|封|条)|记(?:一下|下|得提醒))"
+    r"^(?:(?:让|叫)(?!我|什么|啥|做|作|[“\"「『《])|把|将|给.{1,40}?(?:发|打|回|写|转)|跟.{1,40}?[说讲]|提醒|安排|预约|预订|订|约|加|添加|新建|创建|取消|删除|删掉|改到|改成|推迟|提前|告诉|通知|回复|转发|发(?:给|个|一|封|条)|记(?:一下|下|得提醒))"
 )
 # What may stand between an opening verb and a sentence-final 了 that is the verb's own change of
 # state: nothing (取消了, 约了), a result (订好了, 发完了, 删掉了), or a goal or a new value after
@@ -1668,7 +1694,9 @@ def _clause_request(joint_and_clause: tuple[str, str]) -> bool:
         return True  # "…, can you…"; "…, I want it on my desk by 4": a clause with its own subject
     words = [w.lower() for w in _WORD.findall(body)]
     pos = _lemmas(words[0]) if words else {}
-    if not words or words[0] not in pos.get("VERB", ()):
+    # A preposition the lexicon also lists as a verb ("…, up the strath past Lairg", "…, back at the
+    # depot") opens a phrase of place or time after a comma, not an order.
+    if not words or words[0] not in pos.get("VERB", ()) or words[0] in _PREPOSITIONS_EN:
         return False
     if set(pos) <= {"VERB", "AUX"} or len(words) > 1 and words[1] in _DETERMINERS | _OBJECT_PRONOUNS:
         return True  # "…, get more", "…, order a box", "…, just push it to…"
