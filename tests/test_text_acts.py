@@ -963,7 +963,7 @@ def test_opening_adverbs_and_negators_leave_a_statement_a_statement(text):
     [
         "Stage two is 40 pallets, 300 kg each, and every one of them has to be wrapped before loading.",
         "Plan B was dropped on Tuesday.",
-        "Morag Innes, warden on the Brora estate, up the glen past the old mill.",
+        "Morag Innes, warden at the Brora estate, up the glen past the old mill.",
         "我在大连开了家物流公司，叫“顺海通”，干了八年了。",
     ],
 )
