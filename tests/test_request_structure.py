@@ -208,3 +208,28 @@ def test_an_addressee_in_chinese_characters_or_with_where_they_are_is_told_the_r
 
     assert acts.asks_to_tell(said)
     assert people.material(said) == told
+
+
+@pytest.mark.parametrize(
+    "said, who, told",
+    [
+        (
+            "msg Hamish who does the boats - the Loch Shin launch is off tomorrow",
+            "Hamish",
+            "the Loch Shin launch is off tomorrow",
+        ),
+        ("text Ailsa - the ferry leaves at 7 now", "Ailsa", "the ferry leaves at 7 now"),
+    ],
+)
+def test_a_dash_after_the_addressee_of_a_message_opens_what_it_says(said, who, told):
+    from memory.text import acts, people
+
+    assert acts.asks_to_tell(said)
+    assert people.named(said) == [who] and people.material(said) == told
+
+
+@pytest.mark.parametrize("said, who", [("给后厨的小韩递个话儿：今晚的鱼不够了，先别上酸菜鱼。", "小韩")])
+def test_a_word_passed_on_names_whom_it_goes_to(said, who):
+    from memory.text import acts, people
+
+    assert acts.asks_to_tell(said) and people.named(said) == [who]

@@ -1979,10 +1979,12 @@ _CLAUSE = r"(?:nobody|none|everyone|everybody|everything|someone|somebody|someth
 _TELL = re.compile(
     r"(?:^|[.!?;]\s+)(?i:(?:please|pls|kindly|just|also|and|can you|could you|would you|will you)\s+)*"
     # "Write to Omar that …", "Let Jonas know that …"
-    # The person may carry where they are before the colon ("ping 小邓 on the modelling team: …").
+    # The person may carry where they are, or a relative clause, before the colon or the dash ("ping
+    # 小邓 on the modelling team: …", "msg Kirsty who does the cottages - …").
     r"[A-Za-z]+\s+(?:to\s+)?"
     + _PERSON
-    + r"(?:(?:\s+(?:on|in|at|from)\s+(?:the|our|my)\s+[^:：.!?;]{1,30}?)?(?:\s*[:：]|\s+[-–—]+)\s*\S|(?:\s+know)?\s+that\s+"
+    + r"(?:(?:\s+(?:on|in|at|from)\s+(?:the|our|my)\s+[^:：.!?;]{1,30}?|\s+who\s+[^:：.!?;–—]{1,40}?)?(?:\s*[:：]|\s+[-–—]+)\s*\S"
+    + r"|(?:\s+know)?\s+that\s+"
     + _CLAUSE
     + ")",
 )
@@ -2012,7 +2014,7 @@ _TELL_ZH = re.compile(
     r"(?:给|跟|和|向)[^，,。：:；;！!？?]{1,12}?(?:发|回|写)(?:个|条|一条|封|一封|一下)?\s*(?:消息|信息|微信|短信|邮件|message|email|msg)"
     r"|(?:发|回|写)(?:个|条|一条|封|一封)?\s*(?:消息|信息|微信|短信|邮件|message|email|msg)\s*给"
     # 给老蔡带个话：… (a word carried to someone: the verb-object compounds of passing a message on)
-    r"|(?:给|跟|和|向)[^，,。：:；;！!？?]{1,12}?(?:带|捎|传)(?:个|句|一句)?话",
+    r"|(?:给|跟|和|向)[^，,。：:；;！!？?]{1,12}?(?:带|捎|传|递)(?:个|句|一句)?话儿?",
     re.I,
 )
 

@@ -56,6 +56,9 @@ _DAY_NAMES = frozenset(
 )
 _CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
 _ZH_PREFIX = "小老阿"  # familiar prefixes before a surname: 小吴, 老李, 阿强
+# jieba's tags of grammar words (particles, prepositions, conjunctions, numerals, measure words,
+# adverbs, pronouns, verbs, modal particles): a character so tagged after 小/老/阿 is no surname.
+_GRAMMAR_TAGS = frozenset("upcmqdrvyef")
 
 
 def head(text: str) -> str:
@@ -64,6 +67,9 @@ def head(text: str) -> str:
     m = _MATERIAL.search(text)
     if m:
         cut = m.start()
+    dashed = _ADDRESSEE_DASH.match(text)
+    if dashed:
+        cut = min(cut, dashed.end())
     told = _telling(text)
     if told is not None:
         cut = min(cut, told[0])
@@ -81,6 +87,14 @@ _QUOTED = re.compile(r"[\"“「『](?P<q>[^\"”」』]{2,})[\"”」』]")
 # nurse cancelled"); elsewhere a dash joins clauses of the request itself, so only there.
 # The message tool's own nouns (memory.text.acts reads a request to send one by them too).
 MESSAGE_NOUN = r"(?:message|note|text|email|line)"
+# A verb, whom it goes to (with who they are: "msg Kirsty who does the cottages - …"), then a
+# dash at the head of a request to send a message: what follows is what it says, as after the
+# message's noun ("drop Kirsty a note - …").
+_ADDRESSEE_DASH = re.compile(
+    r"^\W*(?:(?:please|pls|can\s+you|could\s+you|would\s+you|just)\s+)*[a-z]+\s+(?:to\s+)?"
+    r"(?:[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?|[\u3400-\u9fff]{1,4})(?:\s+who\s+[^:：.!?;–—-]{1,40}?)?\s+[-–—]+\s+",
+    re.I,
+)
 # The noun of the message, whom it goes to between (and where they are: "a note to Niamh on
 # reception - …"), then a dash: what follows is what it says.
 _NOUN_DASH = re.compile(r"\b(?:a|an|the)\s+" + MESSAGE_NOUN + r"(?:\s+to\s+[^-–—:：.!?;]{1,40}?)?\s+[-–—]+\s+", re.I)
@@ -167,6 +181,9 @@ def material(text: str) -> str:
         return quoted.group("q").strip()
     dashed = _NOUN_DASH.search(text)
     if dashed and not _MATERIAL.search(text[: dashed.start()]) and text[dashed.end() :].strip():
+        return text[dashed.end() :].strip()
+    dashed = _ADDRESSEE_DASH.match(text)
+    if dashed and text[dashed.end() :].strip():
         return text[dashed.end() :].strip()
     m, before = _SAID.search(text), head(text)
     if m and m.start() in (len(before), len(before.rstrip())):
@@ -279,6 +296,18 @@ def _chinese(text: str) -> list[str]:
     pieces = _tagged(text)
     for i, (word, tag) in enumerate(pieces):
         if not _CJK_RUN.fullmatch(word):
+            continue
+        after = pieces[i + 1] if i + 1 < len(pieces) else ("", "")
+        if (
+            word in _ZH_PREFIX
+            and len(after[0]) == 1
+            and _CJK_RUN.fullmatch(after[0])
+            and after[1][:1] not in _GRAMMAR_TAGS
+        ):
+            # A familiar prefix cut off before one character (小 + 韩, which the tagger reads as
+            # "Korea"): a surname the prefix is used with, whatever the character's tag.
+            if word + after[0] not in out:
+                out.append(word + after[0])
             continue
         # The subject of an English modal is someone who can or should do a thing ("郑浩 should
         # take it"), though the tagger, seeing two characters alone, calls them a place.
