@@ -232,8 +232,10 @@ def only_treatment(text: str) -> bool:
     done (schedule meeting): …". The wish goes to SOUL through the write pass as before. A
     question-shaped request ("Would you add 'call the bank' to my tasks?") is left to acts: the
     cosine reading is loose on those, and the grammar one reads a wish asked as a question."""
+    from datetime import date
+
+    from memory.text import dates
     from memory.text.acts import asks_to_act, asks_to_assign, asks_to_tell, sentences
-    from memory.text.dates import mentions_time
 
     def wish(sentence: str) -> bool:
         if not (
@@ -243,10 +245,11 @@ def only_treatment(text: str) -> bool:
             return False
         # A wish and an order in one sentence ("Call me Dot and book the audit with Kasia for
         # Friday at 10"): a clause that acts on someone named, or in the shape of one of kept's
-        # acts (telling someone, handing work over, something at a time), is an order, whatever
-        # the wish beside it.
+        # acts (telling someone, handing work over, something on a day), is an order, whatever
+        # the wish beside it. ("24-hour format" names no day.)
         return not any(
-            asks_to_act(c) and (_acts_on_someone(c) or asks_to_tell(c) or asks_to_assign(c) or mentions_time(c))
+            asks_to_act(c)
+            and (_acts_on_someone(c) or asks_to_tell(c) or asks_to_assign(c) or dates.find(c, date.today()))
             for c in _CLAUSES.split(sentence) + _JOINED.split(sentence)
             if c and c.strip()
         )
@@ -320,9 +323,7 @@ def _standing(text: str) -> bool:
 # or a possessive before a noun ("the quarterly report", "our VP"), a name ("Send Ana…", "README"),
 # a file. A standing rule overrides the determiner ("number the steps" for any how-to).
 _DETERMINED = re.compile(r"\b(?:the|this|that|these|those|my|our|his|her|their)\s+\w", re.I)
-_UNIT = (
-    r"(?:bullet(?:s|\s+points?)?|lists?|tables?|paragraphs?|sentences?|lines?|headings?|blocks?|markdown|prose|steps)"
-)
+_UNIT = r"(?:bullet(?:s|\s+points?)?|lists?|tables?|paragraphs?|sentences?|lines?|headings?|blocks?|markdown|prose|steps|formats?)"
 _AS_FORM = re.compile(rf"\b(?:in|as|into)\s+(?:a\s+|an\s+|one\s+|\w+\s+)?(?:[\w-]+\s+)?{_UNIT}\b", re.I)
 # A clause with no verb that names a form ("bullet points from here on", "two lines max per reply"):
 # the form itself is what is asked, when the clause is said as a standing rule or with "please".

@@ -901,3 +901,8 @@ def test_an_introduction_whose_only_order_is_a_wish_about_treatment_licenses_no_
 )
 def test_a_request_to_act_beside_or_shaped_like_a_wish_still_licenses_tools(said):
     assert reply_check.asks_to_act(said)
+
+
+def test_a_rule_for_the_form_of_every_reply_licenses_no_tool():
+    said = "Hey, Ines Duarte, I run the night desk at a Lisbon hotel. One thing: give every date in day-month format."
+    assert not reply_check.asks_to_act(said)

@@ -976,3 +976,9 @@ def test_quantifiers_copulas_prepositions_and_a_quoted_name_order_nothing(text):
 )
 def test_a_quantified_object_or_a_causative_with_its_verb_still_orders(text):
     assert acts.asks_to_act(text)
+
+
+def test_an_english_clause_naming_a_chinese_firm_is_read_as_english():
+    # "line producer at 青岚影像" is English with a name in it, not a Chinese clause read as it is.
+    assert not acts.asks_to_act("Cantonese, ten years in 深圳, site manager at 华建工程, a fit-out firm in 南山.")
+    assert acts.asks_to_act("搞定了，你帮我跟王总说一声")

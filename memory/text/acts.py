@@ -83,7 +83,7 @@ from memory.text import bilingual  # its dictionary loads on first use, not on i
 from memory.text.nicknames import ZH_CALLED_ME
 from memory.text.people import MESSAGE_NOUN
 from memory.text.people import lemmas as _lemmas
-from memory.text.words import tokens
+from memory.text.words import tokens, written_in_chinese
 
 REQUEST, QUESTION, STATEMENT = "request", "question", "statement"
 
@@ -1687,8 +1687,11 @@ def _clause_request(joint_and_clause: tuple[str, str]) -> bool:
     text = text.strip()
     if not text or about_talk(text) or act(text) != REQUEST:
         return False
-    if joint not in (",", "，", "head,") or _HAS_CJK.search(text) or _CLAUSE_CONJUNCTION.match(text):
-        return True  # "…, but please reply to her now": a conjunction of clauses opens a clause, no list item
+    if joint not in (",", "，", "head,") or written_in_chinese(text) or _CLAUSE_CONJUNCTION.match(text):
+        # "…, but please reply to her now": a conjunction of clauses opens a clause, no list item.
+        # A Chinese clause is read as it is; an English one naming a Chinese place or firm ("…, line
+        # producer at 青岚影像") by the English tests below.
+        return True
     body = _after_adverbs(_LEAD_IN.sub("", _clean(text)))
     if any(frame.match(body) for frame in _FRAMES) or _WANT_DONE.match(body):
         return True  # "…, can you…"; "…, I want it on my desk by 4": a clause with its own subject
