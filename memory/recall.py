@@ -299,7 +299,9 @@ _METHOD = re.compile(
     re.I,
 )
 _CN_METHOD = re.compile("怎么|如何|为什么|应该|该怎样")
-_CN_CLAUSE = re.compile("[？?。！!，,；;]")
+# Clause breaks of a Chinese question, the enumeration comma among them ("每次是哪天、为什么": a value
+# asked, then why).
+_CN_CLAUSE = re.compile("[？?。！!，,；;、]")
 _INDEFINITE = re.compile(r"\b(?:a|an)\b", re.I)
 # "my wife's birthday", "our vendor contact", "我的牙医": what follows a possessive is a thing of the person's.
 _OWNER = re.compile(r"\b(?:my|our)\s+|我(?:们)?的\s*", re.I)

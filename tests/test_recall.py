@@ -654,3 +654,8 @@ def test_when_a_request_has_more_rules_than_it_may_get_the_one_it_means_comes():
     assert len(others) + 1 > recall.RULES_ALL
     found = recall.match("Wire Hongtuo the deposit today so they can buy materials.", store, fill=recall.FILL_N)
     assert 0 in {m.index for m in found}
+
+
+def test_a_chinese_why_after_a_value_asked_in_an_enumeration_is_about_that_thing():
+    # "每次是哪天、为什么": the day of each change, then why; about the vessel, not a question of method.
+    assert not recall.general_question("Ocean Heron 的出坞日期前后延了几次？每次是哪天、为什么？", named=True)
