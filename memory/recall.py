@@ -177,6 +177,7 @@ from memory.text.acts import without_material as _without_material
 from memory.text.dates import find as find_dates
 from memory.text.dates import undated
 from memory.text.numbers import money
+from memory.text.people import lemmas
 from memory.text.words import MONTHS, fold
 
 if TYPE_CHECKING:
@@ -573,6 +574,13 @@ class _DocsIndex:
             # words: counting a Chinese fact's glosses as well (用户 as "user") was measured and left
             # (dev: two more never-stored leaks on Chinese questions, 泉州 read as the name Quanzhou).
             self._names = store_names(self._texts)
+            # A Chinese name written in pinyin by the person ("get liu jianguo to price up…" for
+            # 刘建国): the romanised stretches of the documents' Chinese that are no English word
+            # ("women" is 我们 and an English word) name what holds them, as a capitalised word does.
+            for i, text in enumerate(self._texts):
+                for term in pinyin_stretches(text):
+                    if len(term) >= 5 and not lemmas(term) and term in self.term_sets[i]:
+                        self._names.setdefault(term, set()).add(i)
         return self._names
 
     @property
@@ -1535,9 +1543,16 @@ def romanised(text: str) -> str:
     Chinese name in a fact is found by its romanised spelling in a question ("Huakang's price",
     "ask Zhang Weiming"), the way the person writes it in English. Single syllables are left out:
     alone they are English words too (he, an, long)."""
+    extra = pinyin_stretches(text)
+    return " ".join([text, *extra]) if extra else text
+
+
+def pinyin_stretches(text: str) -> list[str]:
+    """The pinyin of every two- and three-character stretch of the Chinese runs in ``text``, one
+    word each (see ``romanised``)."""
     runs = _CJK_RUN.findall(text)
     if not runs:
-        return text
+        return []
     from pypinyin import lazy_pinyin  # its dictionary loads on first use (0.1 s), with the fact index
 
     extra: list[str] = []
@@ -1545,7 +1560,7 @@ def romanised(text: str) -> str:
         syllables = lazy_pinyin(run)
         for n in (2, 3):
             extra += ["".join(syllables[i : i + n]) for i in range(len(syllables) - n + 1)]
-    return " ".join([text, *dict.fromkeys(extra)])
+    return list(dict.fromkeys(extra))
 
 
 _FINGERPRINT_SQL = (

@@ -659,3 +659,15 @@ def test_when_a_request_has_more_rules_than_it_may_get_the_one_it_means_comes():
 def test_a_chinese_why_after_a_value_asked_in_an_enumeration_is_about_that_thing():
     # "每次是哪天、为什么": the day of each change, then why; about the vessel, not a question of method.
     assert not recall.general_question("Ocean Heron 的出坞日期前后延了几次？每次是哪天、为什么？", named=True)
+
+
+def test_a_chinese_name_written_in_pinyin_by_the_person_names_the_fact(db):
+    # Only a name brings this fact: the request shares no other word with it.
+    _add_fact(db, "2026-09-01: 轮机配件都从潍坊的恒力配件买，销售经理是刘建国，微信 liujg_hl。")
+    _add_fact(db, "2026-09-02: The user's dentist is Dr Abara on Kell Road.")
+    assert recall.gate(db, "get liu jianguo to send over another two dozen of those injectors") is not None
+    got = [r.text for r in recall.recall_facts(db, "get liu jianguo to send over another two dozen of those injectors")]
+    assert got and "刘建国" in got[0]  # by its name, first (a request's next best may follow)
+    # A stretch that is an English word ("women" is 我们) names nothing.
+    _add_fact(db, "2026-09-03: 我们的仓库在大连。")
+    assert recall.gate(db, "how many women work in logistics worldwide?") is None
