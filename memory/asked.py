@@ -384,3 +384,69 @@ def about_with_value(
                 (about if speaks or before else elsewhere).append((t, s))
             before = speaks
     return spoken, about, elsewhere
+
+
+# --- what a count is of -----------------------------------------------------------------------
+#
+# "How many floors…", 多少个员工, 多少家 media, 多少箱: a question for a count names the thing it
+# counts right after its question word (English: the noun after "how many"; Chinese: the measure
+# word and the noun after 多少/几). A number answers it only where it counts that thing: a numeral
+# and then, within a measure word or two words, the same noun or measure ("96 turbines", 十四个教练,
+# 180箱). "十二年" counts years and "Grade 9" names a grade; neither is a number of employees or of
+# learners. Grammar of the quantity phrase in both languages, not a list of nouns.
+_EN_COUNTED = re.compile(r"\bhow\s+many\s+(?:more\s+|of\s+(?:the|our|my|their)\s+)?(?P<noun>[a-z][\w-]*)", re.I)
+_ZH_COUNTED = re.compile(
+    f"(?:多少|几)\\s*(?P<mw>{_ZH_MEASURE})?\\s*(?P<noun>[\\u4e00-\\u9fff]{{1,4}}|[A-Za-z][\\w-]*)?"
+)
+# What may follow 多少/几 that is no counted noun: a particle (了, 呢, 来着), a verb or an adverb of
+# the clause, and 钱 (多少钱 asks an amount, said with or without a unit).
+_ZH_NOT_NOUN = re.compile("^(?:了|呢|吗|啊|呀|吧|嘛|来着|的|是|在|有|要|都|还|就|钱|人次)")
+# Count nouns that name no particular thing ("how many people", "how many times"): any number of
+# those answers, as far as the noun goes.
+_EN_ANY_COUNT = frozenset({"people", "persons", "ones", "things", "times", "units", "items"})
+
+
+def counted(question: str) -> tuple[str, ...]:
+    """The words of what a question for a count counts (its noun, and a Chinese measure word), or
+    () when it names none ("how much", 是多少)."""
+    m = _EN_COUNTED.search(question)
+    if m:
+        noun = m.group("noun").lower()
+        return () if noun in _EN_ANY_COUNT else (noun,)
+    m = _ZH_COUNTED.search(question)
+    if not m:
+        return ()
+    noun = m.group("noun") or ""
+    if noun and _HAS_CJK.match(noun):
+        noun = "" if _ZH_NOT_NOUN.match(noun) else re.split("[了呢吗啊呀的是在有要都还就？?。，,]", noun)[0][:2]
+    return tuple(w for w in (m.group("mw") or "", noun) if w)
+
+
+def counts(sentence: str, what: tuple[str, ...]) -> bool:
+    """Whether ``sentence`` holds a number of ``what`` (``counted``'s words): a numeral with the
+    noun right after it (within two English words, or a Chinese measure word: "96 turbines",
+    十四个教练), or the noun shortly before it in the same clause, as a topic or a subject
+    ("the gala guest count is 240", "cage quota 被砍到 90 个"). A measure word alone must follow
+    its numeral (180箱)."""
+    if not what:
+        return True
+    # The noun when the question names one (多少个员工: 员工, not any 个), else its measure word.
+    thing = what[-1]
+    measure_only = len(what) == 1 and bool(re.fullmatch(_ZH_MEASURE, thing))
+    stems = set() if _HAS_CJK.search(thing) else set(tokens(thing))
+    for m in re.finditer(rf"\d[\d,.]*|{CN_NUMERAL}|\b(?:{_EN_NUMBER_WORDS})\b", sentence, re.I):
+        after = sentence[m.end() : m.end() + 24]
+        before = re.split(r"[,.;:，。；：!?！？]", sentence[max(0, m.start() - 30) : m.start()])[-1]
+        if stems:
+            near = _EN_WORD.findall(after)[:3] + _EN_WORD.findall(before)[-4:]
+            if stems & {t for w in near for t in tokens(w)}:
+                return True
+        elif re.match(rf"\s*(?:{_ZH_MEASURE})?\s*{re.escape(thing)}", after) or (not measure_only and thing in before):
+            return True
+    return False
+
+
+_EN_NUMBER_WORDS = (
+    "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen"
+    "|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|dozen"
+)

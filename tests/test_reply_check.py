@@ -906,3 +906,28 @@ def test_a_request_to_act_beside_or_shaped_like_a_wish_still_licenses_tools(said
 def test_a_rule_for_the_form_of_every_reply_licenses_no_tool():
     said = "Hey, Ines Duarte, I run the night desk at a Lisbon hotel. One thing: give every date in day-month format."
     assert not reply_check.asks_to_act(said)
+
+
+@pytest.mark.parametrize(
+    "question, said",
+    [
+        ("我们仓库现在一共有多少个员工？", "我在大连开了家物流公司，干了十二年了。"),
+        ("How many learners are in Grade 10 this year?", "The Grade 10 camp moved to March."),
+        ("How many floors will the new depot have?", "The new depot opens in 2027 with 3 loading bays."),
+    ],
+)
+def test_a_number_of_something_else_does_not_answer_a_count(question, said):
+    assert reply_check.number_answer(question, [said]) == ""
+
+
+@pytest.mark.parametrize(
+    "question, said, number",
+    [
+        ("车队现在有多少辆冷藏车？", "新订的六辆车今天到了，车队现在是52辆冷藏车。", "52"),
+        ("How many guests are we planning for at the gala?", "RSVPs closed and the gala guest count is 240.", "240"),
+        ("仓库还剩几个托盘来着？", "托盘 quota 被砍到 90 个了。", "90"),
+        ("How many people are coming on Friday?", "We are expecting 35 for Friday's tasting.", "35"),
+    ],
+)
+def test_a_number_of_the_counted_thing_answers_a_count(question, said, number):
+    assert number in reply_check.number_answer(question, [said])
