@@ -191,10 +191,14 @@ _MODAL = {"can", "could", "will", "would", "won't", "can't", "couldn't", "wouldn
 # Articles, demonstratives and possessive determiners: a noun phrase opens with one.
 _DETERMINERS = {"the", "a", "an", "this", "that", "these", "those", "my", "our", "your", "his", "her", "their"}
 # Words that cannot open an imperative (closed classes and the like).
+# The quantifiers beyond "some", "any", "all": a closed class. None is a verb, each opens a noun
+# phrase ("every one of them has to be…" reports; "Book each speaker a room" orders).
+_QUANTIFIERS = frozenset({"every", "each", "both", "either", "neither", "several", "many", "few", "most", "much"})
 _NOT_A_VERB = (
     _WH
     | _AUX
     | _DETERMINERS
+    | _QUANTIFIERS
     | {
         "i",
         "i'm",
@@ -217,17 +221,6 @@ _NOT_A_VERB = (
         "its",
         "some",
         "any",
-        # the rest of the quantifiers, a closed class ("every one of them has to be…")
-        "every",
-        "each",
-        "both",
-        "either",
-        "neither",
-        "several",
-        "many",
-        "few",
-        "most",
-        "much",
         "another",
         "anything",
         "nothing",
@@ -335,16 +328,7 @@ _OBJECT_START = _DETERMINERS | {
     "it",
     "some",
     "all",
-    "every",
-    "each",
-    "both",
-    "either",
-    "neither",
-    "several",
-    "many",
-    "few",
-    "most",
-    "much",
+    *_QUANTIFIERS,
     "everyone",
     "everybody",
     "up",
