@@ -982,3 +982,24 @@ def test_an_english_clause_naming_a_chinese_firm_is_read_as_english():
     # "line producer at 青岚影像" is English with a name in it, not a Chinese clause read as it is.
     assert not acts.asks_to_act("Cantonese, ten years in 深圳, site manager at 华建工程, a fit-out firm in 南山.")
     assert acts.asks_to_act("搞定了，你帮我跟王总说一声")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "do me a one-pager on the depot lease, same layout as last time",
+        "Do us a quick cost split for the two quotes",
+        "have them ring me back after lunch",
+        "Have him sign the delivery note before he leaves",
+    ],
+)
+def test_do_or_have_before_an_object_pronoun_is_an_order_not_a_question(text):
+    # A pronoun in the object case is no subject: "do me…" is the verb "do", not an auxiliary asking.
+    assert acts.acts(text) == [acts.REQUEST]
+
+
+@pytest.mark.parametrize(
+    "text", ["Do they deliver on Sundays", "do you have the lease terms", "Did him being late matter?"]
+)
+def test_do_before_a_subject_still_asks(text):
+    assert acts.acts(text) == [acts.QUESTION]

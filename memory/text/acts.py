@@ -298,6 +298,8 @@ _NOMINATIVE = frozenset({"i", "we", "he", "she", "they", "you"})
 # The object forms of the personal pronouns: after a word that can be a verb, that word is a verb
 # with its object ("push it", "send them"), as no noun takes an object pronoun after it.
 _OBJECT_PRONOUNS = frozenset({"me", "us", "him", "her", "it", "them"})
+# Those that are nothing but objects: not a subject ("I", "we") nor a determiner ("her flight").
+_ACCUSATIVE = frozenset({"me", "us", "him", "them"})
 # What may stand as the subject after an auxiliary ("Did I…", "Is the review…").
 _SUBJECTS = _DETERMINERS | {
     "i",
@@ -578,6 +580,10 @@ def _en_act(sentence: str) -> str:
         and base_verb(words[2])
     ):
         return REQUEST  # "Have Shira pick up the Denver accounts": the causative, not a perfect
+    # "Do me the comparison", "have them call me": a pronoun in the object case cannot be a
+    # subject, so the do/have before it is the verb of an order, not an auxiliary that asks.
+    if first in ("do", "have") and second in _ACCUSATIVE:
+        return _unless_asking(body)
     if first in _AUX:
         # An auxiliary before its subject asks ("Did I…", "Is the…", "did lena reply…"); "Will do." does not.
         named = len(words) > 1 and _WORD.findall(body)[1][:1].isupper()  # "Can Felix join…"
