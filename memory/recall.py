@@ -177,7 +177,7 @@ from memory.text.acts import without_material as _without_material
 from memory.text.dates import find as find_dates
 from memory.text.dates import undated
 from memory.text.numbers import money
-from memory.text.people import lemmas
+from memory.text.people import lemmas, telling
 from memory.text.words import MONTHS, fold
 
 if TYPE_CHECKING:
@@ -1042,7 +1042,8 @@ class _DocsIndex:
         name ("Ms Ferro"), a third person ("them", "her", 他), something possessed ("the Brinks'
         invoice", "Rex's vaccinations"), a day or a time (``_says_when``), an
         amount of money (``numbers.money``), a definite description of something the store speaks of
-        (``_described``: "the tuner"). Work on text for the person alone ("Write a haiku
+        (``_described``: "the tuner"), someone to be told something (``people.telling``: "let the
+        volunteers know…", whoever they are: the speaker told is no one else). Work on text for the person alone ("Write a haiku
         about rain", "Give me three slogans", 给我讲个笑话) has none of these and gets no rules; a
         rework of the material a request carries has only that material, which is cut off first."""
         if not (_is_request(text) or _asks_leave(text)):
@@ -1057,6 +1058,7 @@ class _DocsIndex:
             or _says_when(text, terms)
             or money(text)
             or self._described(text)
+            or telling(text) is not None
         )
 
     def _described(self, text: str) -> bool:

@@ -176,3 +176,20 @@ def test_a_request_naming_by_description_what_the_store_speaks_of_acts_on_the_wo
     # A description the store does not hold, or work on the message's own text, is no action on the world.
     assert recall.match("summarise the paragraph below in plain words", docs, fill=recall.FILL_N) == []
     assert recall.match("tidy up the wording of this reply", docs, fill=recall.FILL_N) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "let the volunteers know the shed is shut",
+        "Tell the drivers they can go home early",
+        "跟志愿者们说一声，棚子关了。",
+    ],
+)
+def test_a_request_to_tell_someone_something_acts_on_the_world(text):
+    # Whoever is told is someone of the person's world, named or not: the standing rules come.
+    assert set(RULES) <= set(_got(text))
+
+
+def test_telling_the_speaker_is_no_action_on_the_world():
+    assert _got("tell me a fun fact about owls") == []
