@@ -1003,3 +1003,11 @@ def test_do_or_have_before_an_object_pronoun_is_an_order_not_a_question(text):
 )
 def test_do_before_a_subject_still_asks(text):
     assert acts.acts(text) == [acts.QUESTION]
+
+
+@pytest.mark.parametrize(
+    "text", ["the boiler's leaking again, can u get someone out", "quote came in at 4k, could u forward it to accounts"]
+)
+def test_a_clause_asking_in_chat_spelling_after_a_comma_is_a_request(text):
+    # "u" is "you" in a joined clause as in a sentence of its own.
+    assert acts.REQUEST in acts.acts(text)

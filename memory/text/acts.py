@@ -507,8 +507,13 @@ def _clean(sentence: str) -> str:
 _CHAT_YOU = re.compile(r"(?<![\w.'-])(u|ur)(?![\w.'-])")
 
 
+def _you(text: str) -> str:
+    """``text`` with the chat spellings of "you" and "your" written out."""
+    return _CHAT_YOU.sub(lambda m: "you" if m.group(1) == "u" else "your", text)
+
+
 def _en_act(sentence: str) -> str:
-    s = _LEAD_IN.sub("", _CHAT_YOU.sub(lambda m: "you" if m.group(1) == "u" else "your", _clean(sentence))).strip()
+    s = _LEAD_IN.sub("", _you(_clean(sentence))).strip()
     if not s:
         return STATEMENT
     asked = s.endswith("?")
@@ -1682,7 +1687,8 @@ def _clause_request(joint_and_clause: tuple[str, str]) -> bool:
         # A Chinese clause is read as it is; an English one naming a Chinese place or firm ("…, line
         # producer at 青岚影像") by the English tests below.
         return True
-    body = _after_adverbs(_LEAD_IN.sub("", _clean(text)))
+    # Chat spellings of "you" as the sentence reading has them ("…, can u sort that").
+    body = _after_adverbs(_LEAD_IN.sub("", _you(_clean(text))))
     if any(frame.match(body) for frame in _FRAMES) or _WANT_DONE.match(body):
         return True  # "…, can you…"; "…, I want it on my desk by 4": a clause with its own subject
     words = [w.lower() for w in _WORD.findall(body)]
