@@ -1011,3 +1011,24 @@ def test_do_before_a_subject_still_asks(text):
 def test_a_clause_asking_in_chat_spelling_after_a_comma_is_a_request(text):
     # "u" is "you" in a joined clause as in a sentence of its own.
     assert acts.REQUEST in acts.acts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Have Marisol sort out the van insurance renewal",
+        "could you get Tobias to draft the grant budget by Friday",
+        "let Priyanka take over the supplier onboarding",
+        "让阿伟去整理一下仓库的盘点表。",
+    ],
+)
+def test_a_third_person_made_to_do_the_work_is_a_task(text):
+    assert acts.asks_to_assign(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Let Marisol know the van is booked", "Let me sort out the van insurance", "Have a look at the grant budget"],
+)
+def test_a_causative_of_knowing_or_of_the_speaker_hands_over_no_work(text):
+    assert not acts.asks_to_assign(text)

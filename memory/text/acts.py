@@ -2088,7 +2088,23 @@ _ASSIGN_EN = re.compile(
 _ASSIGN_ZH = re.compile(
     r"(?:派|分配|布置|安排)(?:个|一个|一项|一下|点)?(?:任务|活儿|活|工作)"
     r"|(?:交给|派给|分给|交由)(?!我|你|您|咱)[^，,。；;！!？?]"
+    # The causative with a purpose: someone other than the speaker or kept made to go and do
+    # something (让小刘去做, 让 Mike 来 own 这个 project): 去/来 before the verb marks the work.
+    r"|(?:让|叫)\s*(?!我|你|您|咱|大家)[^，,。；;！!？?\s]{1,8}?\s*(?:去|来)\s*[A-Za-z\u3400-\u9fff]"
 )
+# The English causative with a third person as who does the work: "have Shira pick up the Denver
+# accounts", "let Rahul handle the customs paperwork", "get Phil to own the checklist". The
+# causative verbs are a closed class; what follows the person must be a verb's base form.
+_CAUSATIVE_EN = re.compile(
+    r"^\W*(?:(?:please|pls|can\s+you|could\s+you|would\s+you|just)\s+)*(?:have|let|get|make)\s+"
+    r"(?:(?-i:[A-Z][\w'’-]*)(?:\s+(?-i:[A-Z][\w'’-]*))?|him|her|them)\s+(?:to\s+)?(?P<verb>[a-z]+)\b",
+    re.I,
+)
+
+
+def _causative(part: str) -> bool:
+    m = _CAUSATIVE_EN.match(part)
+    return bool(m) and m.group("verb").lower() not in ("know", "hear", "see") and base_verb(m.group("verb").lower())
 
 
 def asks_to_assign(text: str) -> bool:
@@ -2097,7 +2113,7 @@ def asks_to_assign(text: str) -> bool:
     if not asks_to_act(text):
         return False
     plain = text.replace("’", "'")
-    return any(_ASSIGN_EN.search(part) for part in _asked_parts(plain)) or bool(
+    return any(_ASSIGN_EN.search(part) or _causative(part) for part in _asked_parts(plain)) or bool(
         _HAS_CJK.search(plain) and _ASSIGN_ZH.search(plain)
     )
 
