@@ -2103,8 +2103,13 @@ _CAUSATIVE_EN = re.compile(
 
 
 def _causative(part: str) -> bool:
+    """Whether ``part`` has someone made to do a piece of work (``_CAUSATIVE_EN``); a verb of
+    knowing or perceiving after the person ("let Jonas know", "let her see") is a telling, not work."""
     m = _CAUSATIVE_EN.match(part)
-    return bool(m) and m.group("verb").lower() not in ("know", "hear", "see") and base_verb(m.group("verb").lower())
+    if m is None:
+        return False
+    verb = m.group("verb").lower()
+    return verb not in ("know", "hear", "see") and base_verb(verb)
 
 
 def asks_to_assign(text: str) -> bool:
