@@ -25,6 +25,11 @@ request, question or statement):
 - test5 (the nineteenth round): written at the round's start by another helper
   without reading the code (only dev3, for its format); held out with test4
   (their misses are refused by --show).
+- dev_hant, test6 (the twenty-first round, Traditional characters): dev_hant is
+  the Chinese and mixed lines of dev, dev2, dev3 and test3 machine-converted to
+  Traditional with Taiwan's words (OpenCC s2twp): tuned on. test6 was written by
+  hand at the round's start by another helper without reading the code, in
+  Taiwan's and Hong Kong's usage (some Cantonese): held out.
 
 For the splits that name tools, a second line reads what licenses an acting
 tool (``agent.reply_check.asks_to_act``: acts' reading, less the wishes about treatment) and which tool a request's shape calls for
@@ -41,7 +46,7 @@ from memory.text import acts
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 # The order they print in; a split whose file is missing is left out.
-SPLITS = ("dev", "dev2", "dev3", "test", "test2", "test3", "test4", "test5")
+SPLITS = ("dev", "dev2", "dev3", "test", "test2", "test3", "test4", "test5", "dev_hant", "test6")
 LABELS = {
     "dev": "dev (tuned on)",
     "dev2": "dev2 (tuned on)",
@@ -51,8 +56,10 @@ LABELS = {
     "test3": "test3 (dev since the nineteenth round)",
     "test4": "test4 (held out)",
     "test5": "test5 (held out)",
+    "dev_hant": "dev_hant (machine-converted, tuned on)",
+    "test6": "test6 (held out)",
 }
-HELD_OUT = frozenset({"test4", "test5"})
+HELD_OUT = frozenset({"test4", "test5", "test6"})
 TOOLS = ("schedule_meeting", "send_message", "assign_task")
 
 

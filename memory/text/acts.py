@@ -83,6 +83,7 @@ from memory.text import bilingual  # its dictionary loads on first use, not on i
 from memory.text.nicknames import ZH_CALLED_ME
 from memory.text.people import MESSAGE_NOUN
 from memory.text.people import lemmas as _lemmas
+from memory.text.script import reads_simplified
 from memory.text.words import tokens, written_in_chinese
 
 REQUEST, QUESTION, STATEMENT = "request", "question", "statement"
@@ -98,6 +99,7 @@ _ABBREV = re.compile(r"(?:\b[a-z]|\b(?:a\.m|p\.m|e\.g|i\.e|etc|vs|mr|mrs|ms|dr|p
 _HARD_END = "!?。！？；;\n"
 
 
+@reads_simplified
 def sentences(text: str) -> list[tuple[int, int]]:
     """(start, end) of each sentence of ``text``, its end punctuation included, blanks left out."""
     spans: list[tuple[int, int]] = []
@@ -125,6 +127,7 @@ def sentences(text: str) -> list[tuple[int, int]]:
     return [(a + len(text[a:b]) - len(text[a:b].lstrip()), b) for a, b in spans]
 
 
+@reads_simplified
 def split(text: str) -> list[str]:
     """The sentences of ``text``, stripped."""
     return [text[a:b].strip() for a, b in sentences(text)]
@@ -778,6 +781,7 @@ _ZH_ON_ME_ONLY = re.compile(
 )
 
 
+@reads_simplified
 def about_talk(text: str) -> bool:
     """Whether a request only asks how kept should address or speak to the person ("call me Sasha",
     "reply in German from now on", "keep your answers short", "be brief with me")."""
@@ -831,6 +835,7 @@ _NAMING_NEGATED = re.compile(
 )
 
 
+@reads_simplified
 def address_name(text: str) -> str:
     """The name a naming wish in ``text`` gives ("Keep your answers short. Everyone calls me
     Teddie." -> "Teddie", 店里的小年轻都叫我萍姐 -> 萍姐), the last one when several do, or ""."""
@@ -849,6 +854,7 @@ def address_name(text: str) -> str:
     return found
 
 
+@reads_simplified
 def asks_how_addressed(text: str) -> bool:
     """Whether a question asks what kept calls the person ("what do you call me?", 你怎么称呼我)."""
     return is_question(text) and _ASKS_ADDRESS.search(_clean(text)) is not None
@@ -1323,6 +1329,7 @@ _PAST_AUXILIARY = re.compile(r"^(?:was|were|did|had)(?:n't|n’t)?$|^['’]d$", 
 _PERFECT = re.compile(r"(?:['’]ve|\bhave|\bhas|['’]s)\s+(?:[^?.!,;]{0,40}?\s)?(?:had|been|gone|got|gotten)\b", re.I)
 
 
+@reads_simplified
 def asked_in_the_past(question: str) -> bool:
     """Whether an English question is asked in the past tense (its first auxiliary is a past one) or
     the present perfect: it asks what was, not only what is."""
@@ -1332,6 +1339,7 @@ def asked_in_the_past(question: str) -> bool:
     return first is not None and _PAST_AUXILIARY.match(first.group(0)) is not None
 
 
+@reads_simplified
 def of_now(text: str) -> bool:
     """Whether ``text`` speaks of the present moment (now, currently, 现在, 目前): a question so
     asked wants the value as it stands, not how it came to be."""
@@ -1383,6 +1391,7 @@ def _first_person(text: str, request: bool = False) -> bool:
     return bool(_FIRST_PERSON_EN.search(_FOR_ME.sub(" ", text) if request else text))
 
 
+@reads_simplified
 def self_contained(text: str, names: AbstractSet[str] | None = frozenset(), person: bool = False) -> str | None:
     """Why ``text`` needs nothing from the person's memory, or None when it may.
 
@@ -1501,6 +1510,7 @@ _HABIT_OPENING_ZH = re.compile(f"^(?:{_FROM_NOW_ZH}|{_QUANTIFIED_ZH})")
 _HABIT_ANYWHERE_ZH = re.compile(f"{_FROM_NOW_ZH}|{_QUANTIFIED_ZH}")
 
 
+@reads_simplified
 def habitual(text: str, scope: str = OPENING) -> bool:
     """Whether ``text`` is said under a habitual frame (see the comment above): ``OPENING``, the
     frame governs the sentence, so an order in it is a standing rule and no act now; ``ANYWHERE``,
@@ -1512,6 +1522,7 @@ def habitual(text: str, scope: str = OPENING) -> bool:
     return bool(_HABIT_OPENING_EN.search(_LEAD_IN.sub("", _clean(text))))
 
 
+@reads_simplified
 def act(sentence: str) -> str:
     """REQUEST, QUESTION or STATEMENT for one sentence."""
     found = _act(sentence)
@@ -1577,6 +1588,7 @@ def _act(sentence: str) -> str:
     return _en_act(sentence)
 
 
+@reads_simplified
 def acts(text: str) -> list[str]:
     """The act of each sentence of ``text``; a sentence that is no request but joins one as a
     clause of its own also reads as a request ("We're out of toner, order more"; "I want to
@@ -1625,6 +1637,7 @@ _SAID_BY = re.compile(
 )
 
 
+@reads_simplified
 def reported(sentence: str) -> bool:
     """Whether ``sentence`` passes on what a named source said (``_FROM_SOURCE``, ``_SAID_BY``). Not
     when the head is an order itself ("Tell Dana from the warehouse: …", "Collect the samples from the
@@ -1707,12 +1720,14 @@ POSSESSIVE = re.compile(r"\b(?:my|our|mine|ours)\b|我的|我们的", re.I)
 _PERSON_DID = re.compile(r"\b(?:did|have|had|was|were)\s+(?:i|we)\b", re.I)
 
 
+@reads_simplified
 def about_the_person(text: str) -> bool:
     """Whether ``text`` speaks of the person's own things or doings: a possessive ("my", "our",
     我的) or the person as the subject of what happened ("did I", "have we")."""
     return bool(POSSESSIVE.search(text) or _PERSON_DID.search(text))
 
 
+@reads_simplified
 def is_request(text: str) -> bool:
     """Whether ``text`` asks kept to do something (a polite request in question form counts)."""
     return REQUEST in acts(text)
@@ -1856,6 +1871,7 @@ def _for_the_speaker(sentence: str) -> bool:
     return all(_HAS_CJK.search(p) and _zh_for_the_speaker(p) or _en_for_the_speaker(p) for p in asking)
 
 
+@reads_simplified
 def asks_to_act(text: str) -> bool:
     """Whether ``text`` asks kept to act on someone or something besides the person: a request
     (``is_request``) whose asked act is not only kept's attention to what the person will do
@@ -1879,6 +1895,7 @@ def _handed_over_by_a_time(text: str) -> bool:
     return bool(re.search(_HANDING_OVER, plain, re.I)) and dates.mentions_time(plain)
 
 
+@reads_simplified
 def asks_for_the_speaker(text: str) -> bool:
     """A request that asks only to remind the person or hold them to their own doings: a request,
     and no act on anyone else (``asks_to_act``). No tool does it; the promise is the person's."""
@@ -1901,6 +1918,7 @@ _LEAVE_ZH = re.compile(
 )
 
 
+@reads_simplified
 def asks_leave(text: str) -> bool:
     """Whether ``text`` asks if some action may be done ("ok for Dana to ring me Saturday 9am?"):
     a question, but one the person's standing rules answer, as they govern requests."""
@@ -1914,6 +1932,7 @@ def asks_leave(text: str) -> bool:
     return False
 
 
+@reads_simplified
 def is_question(text: str) -> bool:
     """Whether ``text`` asks a real question ("Did I send anything to Priya?"); "Can you send…?" is not one."""
     return QUESTION in acts(text)
@@ -1927,12 +1946,14 @@ _WHETHER_DONE = re.compile(
 )
 
 
+@reads_simplified
 def asks_whether_done(text: str) -> bool:
     """Whether ``text`` asks if something happened ("Did I ever send Priya the doc?", "合同发了吗？"):
     such a question is answered from the record of what was done, closed promises included."""
     return _WHETHER_DONE.search(text) is not None
 
 
+@reads_simplified
 def asks_only(text: str) -> bool:
     """A question and no request: a turn that must look things up and never act."""
     found = acts(text)
@@ -1958,6 +1979,7 @@ _WANTS_HELP = re.compile(
 )
 
 
+@reads_simplified
 def asks_for_help(text: str) -> bool:
     """Whether a message wishes for help or advice, even as a statement ("I'm swamped with the
     launch, any tips?", "I need ideas for the offsite")."""
@@ -2018,6 +2040,7 @@ _TELL_ZH = re.compile(
 )
 
 
+@reads_simplified
 def asks_to_tell(text: str) -> bool:
     """Whether a request asks kept to tell someone something ("Tell Priya that the offsite moved
     to Porto", "Message Helen Marsh that the report came in", "Email Jana: …", "Send Keeley a
@@ -2112,6 +2135,7 @@ def _causative(part: str) -> bool:
     return verb not in ("know", "hear", "see") and base_verb(verb)
 
 
+@reads_simplified
 def asks_to_assign(text: str) -> bool:
     """Whether a request asks kept to hand a piece of work to someone (see above): a task. Like
     ``asks_to_tell``, only a request to act (``asks_to_act``) can be one."""
@@ -2191,6 +2215,7 @@ _NOT_FOCUS = {
 }
 
 
+@reads_simplified
 def focus(text: str, attribute: bool = False) -> str | None:
     """What a question asks for of someone or something ("shoe size" in "What's Ines's shoe
     size?", "caterer" in "who's the caterer for the gala", 电话 in "王老师的电话是多少？"),
@@ -2239,6 +2264,7 @@ _QUESTION_OPENING = frozenset(
 )
 
 
+@reads_simplified
 def tells_only(text: str, names: AbstractSet[str] = frozenset()) -> bool:
     """Whether an English turn only tells kept something: it asks no question, asks for no action
     (nor leave to act) and wishes no help, and holds none of the marks of asking that the

@@ -38,6 +38,7 @@ from __future__ import annotations
 import re
 from functools import cache, lru_cache
 
+from memory.text.script import reads_simplified
 from memory.text.words import CN_FUNCTION_WORDS, has_cjk, tokens
 
 MAX_WORD = 8  # the longest headword tried at a position
@@ -94,6 +95,7 @@ def proper_name(word: str) -> bool:
     return bool(senses) and senses[0][:1].isupper()
 
 
+@reads_simplified
 def words(text: str) -> list[str]:
     """The content words of two characters or more in the Chinese runs of ``text``, in order."""
     out: list[str] = []
@@ -147,6 +149,7 @@ def _segment(run: str, glossary: dict[str, tuple[str, ...]], reverse: bool = Fal
 
 
 @lru_cache(maxsize=4096)
+@reads_simplified
 def english_terms(text: str, inner: bool = False) -> tuple[str, ...]:
     """Distinct English index terms for the Chinese words of ``text`` (empty for a text without
     Chinese); ``inner`` adds those of the words inside its longer words (for stored texts)."""
@@ -159,6 +162,7 @@ def english_terms(text: str, inner: bool = False) -> tuple[str, ...]:
     return tuple(dict.fromkeys(t for w in found for t in glosses(w)))
 
 
+@reads_simplified
 def english_reading(text: str) -> str:
     """``text`` with each Chinese word replaced by its first English sense ("用户的母亲住在台中。"
     reads "user mother live Taichung"), for a reader of English only (the sentence-meaning
@@ -190,6 +194,7 @@ def english_reading(text: str) -> str:
     return re.sub(r"\s+", " ", _CJK_RUN.sub(run, text)).strip()
 
 
+@reads_simplified
 def unlisted(text: str) -> list[str]:
     """The runs of two Chinese characters or more in ``text`` that no dictionary word covers, as
     ``words`` reads them: where a name stands that no dictionary can know (李佳发, 春熙路)."""

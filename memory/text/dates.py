@@ -59,6 +59,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from memory.text.numbers import CN_NUMERAL, EN_NUMBER, EN_ONES, cn_int, to_int
+from memory.text.script import reads_simplified
 
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
@@ -516,6 +517,7 @@ _RULES = _en_rules() + _zh_rules()
 _ALREADY = re.compile(r"^\s*[（(]\s*\d{4}")
 
 
+@reads_simplified
 def find(text: str, ref: date, *, phrase: bool = False) -> list[tuple[int, int, str, Span]]:
     """Every relative date expression in ``text``: (start, end, words, span), in order, not overlapping.
 
@@ -578,6 +580,7 @@ _TIMEY = re.compile(
 )
 
 
+@reads_simplified
 def mentions_time(text: str) -> bool:
     """Whether ``text`` names some day or time at all (a quick test; ``read`` decides what it means)."""
     return _TIMEY.search(text) is not None
@@ -698,6 +701,7 @@ class Parsed:
 _ERHUA_DAY = re.compile("([今明昨前])[儿兒]个?")
 
 
+@reads_simplified
 def normalise(phrase: str) -> str:
     text = _ERHUA_DAY.sub(r"\1天", phrase.strip())
     # Full-width digits and punctuation, as typed with a Chinese input method.
@@ -820,6 +824,7 @@ class _Reader:
             raise DateError(f"there is no day {day} in month {month}") from None
 
 
+@reads_simplified
 def read(phrase: str, now: datetime, tz: ZoneInfo) -> Parsed:
     """Read a whole day-and-time ``phrase`` said at ``now`` into a day, a time of day and/or an exact moment.
 

@@ -23,6 +23,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from memory.text.script import reads_simplified
+
 CN_DIGITS = {
     "零": 0,
     "〇": 0,
@@ -129,6 +131,7 @@ SCALE = {
 }
 
 
+@reads_simplified
 def cn_int(text: str | None) -> int | None:
     """The value of a Chinese numeral ("二十三" -> 23); None when ``text`` is not one."""
     if not text:
@@ -226,6 +229,7 @@ def en_int(text: str | None, *, approx: bool = False) -> int | None:
     return total + current if seen else None
 
 
+@reads_simplified
 def to_int(text: str | None, *, approx: bool = False) -> int | None:
     """A count in digits, English words or Chinese numerals; None when ``text`` is none of these."""
     if text is None:
@@ -244,6 +248,7 @@ _AMOUNT = re.compile(
 )
 
 
+@reads_simplified
 def amount(text: str | None) -> float | None:
     """The value of an amount ("$5,000", "5k", "1.5 million", "5千", "三万块"); None when not one."""
     if not text:
@@ -280,6 +285,7 @@ _MONEY_ZH = re.compile(
 )
 
 
+@reads_simplified
 def money(text: str) -> list[float]:
     """Every amount of money ``text`` names ("$120", "A$80", "300 bucks", "€2,000", "12k",
     "三百块", "两千欧"), as values; empty when it names none."""

@@ -30,6 +30,7 @@ from collections.abc import Set as AbstractSet
 from functools import lru_cache
 
 from memory.text import words
+from memory.text.script import reads_simplified
 
 # Where the material of a request starts: a colon not inside a time, a quotation, or a clause
 # word that introduces what is said or done.
@@ -61,6 +62,7 @@ _ZH_PREFIX = "小老阿"  # familiar prefixes before a surname: 小吴, 老李, 
 _GRAMMAR_TAGS = frozenset("upcmqdrvyef")
 
 
+@reads_simplified
 def head(text: str) -> str:
     """The request before the material it carries."""
     cut = len(text)
@@ -164,6 +166,7 @@ def _telling(text: str) -> tuple[int, int] | None:
     return who, m.end()
 
 
+@reads_simplified
 def telling(text: str) -> int | None:
     """Where the told clause begins in a request that tells someone something by a verb of telling
     and its addressee (see above), or None."""
@@ -171,6 +174,7 @@ def telling(text: str) -> int | None:
     return found[1] if found else None
 
 
+@reads_simplified
 def material(text: str) -> str:
     """What a request to send a message says the message is: the quotation, or what follows
     its colon or "that" in its head's place ("Tell Ana that the launch moved" -> "the launch
@@ -196,6 +200,7 @@ def material(text: str) -> str:
     return text[told:].strip() if told is not None else ""
 
 
+@reads_simplified
 def named(text: str, known: AbstractSet[str] = frozenset()) -> list[str]:
     """The people ``text`` (a request) names in its head, as written, first first.
     ``known``: index terms of the store's names (memory.recall.store_names), any casing."""
@@ -345,6 +350,7 @@ def _tagger():
         return jieba.posseg
 
 
+@reads_simplified
 def prepare(text: str) -> None:
     """Load the Chinese tagger in the background when ``text`` is Chinese, while the model
     writes its call (llama.cpp runs outside the GIL), so checking the call costs no wait."""

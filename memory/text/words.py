@@ -27,6 +27,7 @@ from functools import lru_cache
 
 from memory.text.numbers import SCALE as _SCALE
 from memory.text.numbers import cn_int as _cn_int
+from memory.text.script import simplified
 
 MONTHS = (
     "january",
@@ -185,8 +186,9 @@ _LATIN_FOLD = _latin_fold_table()
 
 
 def fold(text: str) -> str:
-    """``text`` in NFKC with accented Latin letters replaced by their base letters."""
-    return unicodedata.normalize("NFKC", text).translate(_LATIN_FOLD)
+    """``text`` in NFKC with accented Latin letters replaced by their base letters and Chinese in
+    Simplified characters (``script``): 會議 and 会议 are one word to recall."""
+    return simplified(unicodedata.normalize("NFKC", text).translate(_LATIN_FOLD))
 
 
 def tokens(text: str) -> list[str]:

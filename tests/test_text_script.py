@@ -1,0 +1,99 @@
+"""Traditional characters read as Simplified ones (memory.text.script), on cases of their own.
+
+The readers are written against Simplified characters; a person in Taiwan or Hong Kong writes
+Traditional ones. Each reader reads the Simplified form, keeps every offset where it was, and
+gives back what it cuts from the text in the writer's own script.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from memory import recall
+from memory.text import acts, commitments, dates, people, tokens
+from memory.text.script import reads_simplified, simplified
+
+
+def test_traditional_characters_become_simplified_in_place():
+    text = "請幫我把報價單寄給黃經理，謝謝。"
+    out = simplified(text)
+    assert out == "请帮我把报价单寄给黄经理，谢谢。"
+    assert len(out) == len(text)
+
+
+def test_text_without_traditional_characters_is_left_as_it_is():
+    for text in ["Book the room for Thursday.", "帮我约一下李总", "Ship the 终版 to Ops"]:
+        assert simplified(text) == text
+
+
+def test_a_phrase_is_converted_as_a_phrase():
+    # 乾 is 干 in 乾淨 but stays in the name of the Qianlong emperor: a character table alone
+    # cannot tell them apart.
+    assert simplified("乾淨") == "干净"
+    assert simplified("乾隆") == "乾隆"
+
+
+def test_a_request_in_traditional_characters_is_read_as_one():
+    assert acts.is_request("幫我跟陳經理約個時間開會")
+    assert acts.asks_to_tell("麻煩給阿芳發個郵件，說報價單改好了")
+    assert not acts.is_request("陳經理說他禮拜三會寄報價單過來。")
+    assert acts.is_question("下週三有開會嗎？")
+
+
+def test_the_same_reading_in_both_scripts():
+    pairs = [
+        ("帮我约周四下午跟财务开会", "幫我約週四下午跟財務開會"),
+        ("你能不能把这个案子交给志豪负责？", "你能不能把這個案子交給志豪負責？"),
+        ("我上周已经把合同寄给他们了。", "我上週已經把合約寄給他們了。"),
+    ]
+    for simple, traditional in pairs:
+        assert acts.acts(traditional) == acts.acts(simple)
+        assert acts.asks_to_assign(traditional) == acts.asks_to_assign(simple)
+
+
+def test_a_clock_time_in_traditional_characters_is_seen():
+    assert dates.mentions_time("兩點開會")
+    assert not dates.mentions_time("兩個人開會")
+
+
+def test_dates_are_found_where_they_stand_and_quoted_in_the_writers_script():
+    text = "廠商說下週三再開會"
+    found = dates.find(text, date(2026, 12, 1))
+    start, end, words, span = found[0]
+    assert (start, end, words) == (3, 6, "下週三")  # not 下周三: the words are the writer's
+    assert span.start == date(2026, 12, 9)
+    assert dates.annotate(text, date(2026, 12, 1)) == "廠商說下週三 (2026-12-09)再開會"
+
+
+def test_a_name_comes_back_as_it_was_written():
+    # 阿傑 is 阿杰 in Simplified: the message must go to the name the person wrote.
+    names = people.named("給阿傑發個訊息，說樣品到了")
+    assert "阿傑" in names
+    assert "阿杰" not in names
+
+
+def test_a_promise_in_traditional_characters_is_detected_in_its_own_script():
+    found = commitments.detect("我明天會把報價單寄給黃經理。")
+    assert found
+    assert all("报价单" not in c.what for c in found)
+
+
+def test_recall_meets_a_fact_written_in_the_other_script():
+    assert tokens("會議紀錄") == tokens("会议纪录")
+    docs = [
+        "用户的牙医是王医生，诊所在信义路。",
+        "用户的供应商联系人是林志明，负责报价。",
+        "公司的年会定在一月十八日，地点在圆山饭店。",
+        "User's gym is on Keizersgracht.",
+    ]
+    for turn, fact in [("年會是哪一天？", 2), ("報價找誰？", 1), ("牙醫診所在哪裡？", 0)]:
+        assert [docs[m.index] for m in recall.match(turn, docs)] == [docs[fact]], turn
+
+
+def test_a_reader_given_no_text_is_called_as_it_is():
+    @reads_simplified
+    def echo(text):
+        return text
+
+    assert echo(None) is None
+    assert echo("會") == "會"  # what it cut from the text comes back as written
