@@ -178,6 +178,7 @@ from memory.text.dates import find as find_dates
 from memory.text.dates import undated
 from memory.text.numbers import money
 from memory.text.people import lemmas, telling
+from memory.text.script import simplified
 from memory.text.words import MONTHS, fold
 
 if TYPE_CHECKING:
@@ -549,8 +550,10 @@ class _DocsIndex:
     """Candidate texts indexed once: BM25, term sets, names, rules."""
 
     def __init__(self, docs: Sequence[str], match_texts: Sequence[str] | None = None, k1: float = K1, b: float = B):
-        self.docs = list(docs)
-        texts = list(match_texts) if match_texts is not None else self.docs
+        # Read in Simplified characters, as the turn is (``match``): 經理 in a fact is 经理 to every
+        # reading below (``memory.text.script``); results are indexes, so nothing shown changes.
+        self.docs = [simplified(d) for d in docs]
+        texts = [simplified(t) for t in match_texts] if match_texts is not None else self.docs
         self._texts = texts
         # A Chinese text also carries the English words of its Chinese words, so an English
         # turn meets a Chinese fact and a Chinese turn an English one (memory.text.bilingual).
@@ -608,7 +611,7 @@ class _DocsIndex:
         return sum(len(d) <= FACT_CHARS for d in self.docs) * 2 > len(self.docs)
 
     def rank(self, query: str, k: int) -> list[tuple[int, float]]:
-        return self.index.top(query_terms(query), k)
+        return self.index.top(query_terms(simplified(query)), k)
 
     def match(
         self,
@@ -629,6 +632,7 @@ class _DocsIndex:
         ``fitted``: the fitted acceptance step (rule 8, ``memory.accept``) makes the final decision
         over the fused ranking's first candidates and what the rules found (facts only); ``past``:
         the turn asks about the past (a signal of it)."""
+        query = simplified(query)
         found = self._rule_match(
             query, k, rules=rules, min_coverage=min_coverage, min_relative=min_relative, min_terms=min_terms, fill=fill
         )
@@ -1629,6 +1633,7 @@ def gate(db, query: str) -> str | None:
     the person's world. The decision the matcher makes before it ranks, asked on its own (the
     person's own messages, memory.said, open exactly when facts could)."""
     docs = _fact_index(db).docs  # built here once per store, as in a chat
+    query = simplified(query)
     text = unquoted(query)
     terms = _terms(text)
     if not terms:
@@ -1651,6 +1656,7 @@ def recall_facts(db, query: str, k: int = 12) -> list[Recalled]:
     idx = _fact_index(db)
     if not idx.active:
         return []
+    query = simplified(query)
     names = idx.docs.names
     # A cue word that is a name of the store's ("the Switch build": a console, "First Avenue") names
     # the thing asked about, and says nothing of its past.

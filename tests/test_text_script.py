@@ -97,3 +97,24 @@ def test_a_reader_given_no_text_is_called_as_it_is():
 
     assert echo(None) is None
     assert echo("會") == "會"  # what it cut from the text comes back as written
+
+
+def test_a_store_and_its_turns_in_traditional_characters_are_matched_as_in_simplified():
+    import opencc
+
+    to_traditional = opencc.OpenCC("s2t").convert
+    store = [
+        "用户的经理是黄志伟，负责质检。",
+        "付款超过五十万需要陈总签字批准。",
+        "用户每周三下午带女儿去学游泳。",
+        "仓库在台中工业区，由阿哲管理。",
+        "The forging supplier is Xiechang in Lukang.",
+    ]
+    turns = ["我们的经理是谁？", "帮我把这笔八十万的货款付给供应商", "女儿哪天学游泳？", "仓库归谁管？"]
+    for turn in turns:
+        simple = [(m.index, m.reason) for m in recall.match(turn, store)]
+        traditional = [
+            (m.index, m.reason) for m in recall.match(to_traditional(turn), [to_traditional(d) for d in store])
+        ]
+        assert [i for i, _ in traditional] == [i for i, _ in simple], turn
+        assert simple, turn
