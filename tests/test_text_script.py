@@ -49,6 +49,7 @@ def test_the_same_reading_in_both_scripts():
     for simple, traditional in pairs:
         assert acts.acts(traditional) == acts.acts(simple)
         assert acts.asks_to_assign(traditional) == acts.asks_to_assign(simple)
+    assert acts.asks_whether_done("報價單有無寄出？") and acts.asks_whether_done("报价单有无寄出？")
 
 
 def test_a_clock_time_in_traditional_characters_is_seen():

@@ -1941,7 +1941,7 @@ def is_question(text: str) -> bool:
 # A question whether something happened or was done: "Did I send…?", "Has it gone out?", "有没有发"…
 _WHETHER_DONE = re.compile(
     r"\b(?:did (?:i|we|you)|have (?:i|we|you)|has (?:it|that|the)|had (?:i|we)|was (?:it|the)|were (?:they|the)"
-    r"|is (?:it|the) (?:done|sent)|whether|ever)\b|是否|有没有|有無|做了吗|发了吗|了吗|没有",
+    r"|is (?:it|the) (?:done|sent)|whether|ever)\b|是否|有没有|有无|做了吗|发了吗|了吗|没有",
     re.I,
 )
 
