@@ -1032,3 +1032,21 @@ def test_a_third_person_made_to_do_the_work_is_a_task(text):
 )
 def test_a_causative_of_knowing_or_of_the_speaker_hands_over_no_work(text):
     assert not acts.asks_to_assign(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "帮我给老周发个私讯，说货到了",  # a direct message
+        "帮我发封电邮给 Amy，说合同签好了",  # Hong Kong's word for an email
+        "麻煩給阿芳發個訊息：報價單改好了",  # Taiwan's word for a message, in Traditional characters
+        "给物业回条短讯，说周三上午可以上门",
+    ],
+)
+def test_the_nouns_of_a_message_come_from_the_dictionary(text):
+    assert acts.asks_to_tell(text)
+
+
+@pytest.mark.parametrize("text", ["给供应商发个快件", "帮我给老周发个文件"])
+def test_a_parcel_or_a_file_sent_is_no_message(text):
+    assert not acts.asks_to_tell(text)

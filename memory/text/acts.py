@@ -77,11 +77,11 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Set as AbstractSet
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from memory.text import bilingual  # its dictionary loads on first use, not on import
 from memory.text.nicknames import ZH_CALLED_ME
-from memory.text.people import MESSAGE_NOUN
+from memory.text.people import MESSAGE_NOUN, message_noun_zh
 from memory.text.people import lemmas as _lemmas
 from memory.text.script import reads_simplified
 from memory.text.words import tokens, written_in_chinese
@@ -2031,13 +2031,18 @@ _TELL_NOUN = re.compile(
     + _CLAUSE,
     re.I,
 )
-_TELL_ZH = re.compile(
-    r"(?:给|跟|和|向)[^，,。：:；;！!？?]{1,12}?(?:发|回|写)(?:个|条|一条|封|一封|一下)?\s*(?:消息|信息|微信|短信|邮件|message|email|msg)"
-    r"|(?:发|回|写)(?:个|条|一条|封|一封)?\s*(?:消息|信息|微信|短信|邮件|message|email|msg)\s*给"
-    # 给老蔡带个话：… (a word carried to someone: the verb-object compounds of passing a message on)
-    r"|(?:给|跟|和|向)[^，,。：:；;！!？?]{1,12}?(?:带|捎|传|递)(?:个|句|一句)?话儿?",
-    re.I,
-)
+
+
+@cache
+def _tell_zh() -> re.Pattern[str]:
+    noun = message_noun_zh()  # the message's nouns, with those of other places from the dictionary
+    return re.compile(
+        rf"(?:给|跟|和|向)[^，,。：:；;！!？?]{{1,12}}?(?:发|回|写)(?:个|条|一条|封|一封|一下)?\s*(?:{noun})"
+        rf"|(?:发|回|写)(?:个|条|一条|封|一封)?\s*(?:{noun})\s*给"
+        # 给老蔡带个话：… (a word carried to someone: the verb-object compounds of passing a message on)
+        r"|(?:给|跟|和|向)[^，,。：:；;！!？?]{1,12}?(?:带|捎|传|递)(?:个|句|一句)?话儿?",
+        re.I,
+    )
 
 
 @reads_simplified
@@ -2049,7 +2054,7 @@ def asks_to_tell(text: str) -> bool:
     if not asks_to_act(text):
         return False
     plain = text.replace("’", "'")
-    if _TELL.search(plain) or _TELL_NOUN.search(plain) or _TELL_ZH.search(plain):
+    if _TELL.search(plain) or _TELL_NOUN.search(plain) or _HAS_CJK.search(plain) and _tell_zh().search(plain):
         return True
     from memory.text import people
 

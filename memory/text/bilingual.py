@@ -69,6 +69,11 @@ def _glossary() -> dict[str, tuple[str, ...]]:
     return {w: tuple(d) for w, d in found.items()}
 
 
+def definitions() -> dict[str, tuple[str, ...]]:
+    """Every dictionary word of two characters or more (Simplified) -> its definitions, as written."""
+    return _glossary()
+
+
 @lru_cache(maxsize=16384)
 def glosses(word: str, _seen: frozenset[str] = frozenset()) -> tuple[str, ...]:
     """The English index terms of one dictionary word (empty if it is not one); an entry that

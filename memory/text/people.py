@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Set as AbstractSet
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from memory.text import words
 from memory.text.script import reads_simplified
@@ -89,6 +89,31 @@ _QUOTED = re.compile(r"[\"“「『](?P<q>[^\"”」』]{2,})[\"”」』]")
 # nurse cancelled"); elsewhere a dash joins clauses of the request itself, so only there.
 # The message tool's own nouns (memory.text.acts reads a request to send one by them too).
 MESSAGE_NOUN = r"(?:message|note|text|email|line)"
+# The Chinese nouns of a message: the words the mainland uses (消息, 信息, 微信, 短信, 邮件), the
+# English ones mixed in, and every CC-CEDICT word of two or three characters whose first senses are
+# a message, a text message or an email, so the words of other places come with their dictionary
+# (讯息 and 简讯 in Taiwan, 电邮 in Hong Kong, 私讯 for a direct message) rather than one by one.
+_MESSAGE_ZH = ("消息", "信息", "微信", "短信", "邮件", "message", "email", "msg")
+_MESSAGE_SENSES = frozenset({"messag", "sms", "email"})  # stems, as ``bilingual.glosses`` gives them
+_MESSAGE_HINT = re.compile(r"messag|sms|e-?mail", re.I)
+
+
+@cache
+def message_noun_zh() -> str:
+    """A regular-expression alternation of the Chinese (and mixed-in English) nouns of a message;
+    the dictionary loads on first use, only for Chinese text."""
+    from memory.text import bilingual
+
+    found = {
+        word
+        for word, definitions in bilingual.definitions().items()
+        if 2 <= len(word) <= 3
+        and _MESSAGE_HINT.search(" ".join(definitions[:3]))  # a quick look before the reading
+        and _MESSAGE_SENSES & set(bilingual.glosses(word)[:4])
+    }
+    return "|".join(sorted(found | set(_MESSAGE_ZH), key=len, reverse=True))
+
+
 # A verb, whom it goes to (with who they are: "msg Kirsty who does the cottages - …"), then a
 # dash at the head of a request to send a message: what follows is what it says, as after the
 # message's noun ("drop Kirsty a note - …").
@@ -105,11 +130,14 @@ _NOUN_DASH = re.compile(r"\b(?:a|an|the)\s+" + MESSAGE_NOUN + r"(?:\s+to\s+[^-�
 # Chinese dictates the message after a verb of saying (说, 讲, 告诉 / 通知 + whom) that follows the
 # noun of the message sent, its addressee before it at most ("给谢婷发个消息，跟她说周六…", "发个 message
 # 给小王, 说…"): the grammar of reported speech after the sending frame, a closed class.
-_SAID_ZH = re.compile(
-    r"(?:消息|信息|微信|短信|邮件|message|email|msg)[^，,。；;:：]{0,12}?[，,\s]*"
-    r"(?:(?:跟|和|对|同|给)[^，,。；;说讲]{1,6}?)?(?:说|讲|告诉|通知)(?:她们|他们|她|他)?(?:一下|一声)?[，,：:\s]*",
-    re.I,
-)
+@cache
+def _said_zh() -> re.Pattern[str]:
+    return re.compile(
+        f"(?:{message_noun_zh()})"
+        r"[^，,。；;:：]{0,12}?[，,\s]*"
+        r"(?:(?:跟|和|对|同|给)[^，,。；;说讲]{1,6}?)?(?:说|讲|告诉|通知)(?:她们|他们|她|他)?(?:一下|一声)?[，,：:\s]*",
+        re.I,
+    )
 
 
 # English joins the telling to the sending: "message Hannah and tell her the keg is late", "text
@@ -193,7 +221,7 @@ def material(text: str) -> str:
     if m and m.start() in (len(before), len(before.rstrip())):
         return text[m.end() :].strip()
     # (an English marker elsewhere is inside the message: a later "that" is no head's end)
-    said = _SAID_ZH.search(text) if words.has_cjk(text) else _TELL_JOINED.search(text)
+    said = _said_zh().search(text) if words.has_cjk(text) else _TELL_JOINED.search(text)
     if said and text[said.end() :].strip():
         return text[said.end() :].strip()
     told = telling(text)
