@@ -33,6 +33,7 @@ from memory.text.acts import (
     is_question,
     is_request,
 )
+from memory.text.script import reads_simplified, simplified
 
 # Tools named like these only look things up; every other tool acts.
 READING = ("list_", "search_", "get_", "find_")
@@ -153,6 +154,7 @@ def containment(reply: str, source: str) -> float:
     return len(mine & _grams(source)) / len(mine)
 
 
+@reads_simplified
 def claimed_actions(reply: str) -> set[str]:
     """The tools whose action the reply says was done ("I booked…" → schedule_meeting).
 
@@ -295,6 +297,7 @@ def off_question(reply: str, request: str, today: date | None = None) -> str:
 
     if not is_question(request) or is_request(request) or not reply.strip():
         return ""
+    request = simplified(request)  # read as the other readers read it (memory.text.script)
     if reply.strip() in (HONEST_DONT_KNOW, HONEST_DONT_KNOW_ZH, HONEST_NO_ANSWER) or _DONT_KNOW.search(reply):
         return ""
     kinds = next((k for rx, k in _ASKS_KIND if rx.search(request)), None)

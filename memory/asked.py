@@ -33,6 +33,7 @@ import re
 from memory.text import STOP_WORDS, bilingual, dates, tokens
 from memory.text.acts import noun_like, sentences
 from memory.text.numbers import CN_NUMERAL, en_int, money
+from memory.text.script import quotes_original, reads_simplified, simplified
 from memory.text.words import MONTHS
 
 _HAS_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
@@ -138,6 +139,7 @@ _RANGE_START = re.compile(
 )
 
 
+@reads_simplified
 def kinds(question: str) -> frozenset[str]:
     """The kinds of value ``question`` asks for, by its question words (empty: it asks for none
     in particular, as "what is…" or a yes/no question does)."""
@@ -157,6 +159,7 @@ def holds_kind(kind: str, fact: str) -> bool:
     """Whether ``fact`` holds a value of ``kind``. Only days, times and numbers can be read
     surely; a person or a place may be named in any way (a role, a Chinese name no dictionary
     has), so those are not judged here."""
+    fact = simplified(fact)
     if kind == TIME:
         return dates.mentions_time(fact) or bool(_TIME_WORDS.search(fact) or _ZH_TIME.search(fact))
     if kind == EMAIL:
@@ -192,11 +195,13 @@ _CURRENCY_CODE = re.compile(
 )
 
 
+@reads_simplified
 def asks_money(question: str) -> bool:
     """Whether a question asks a price or an amount paid ("How much is the premium?", 多少钱)."""
     return _ASKS_MONEY.search(question) is not None
 
 
+@reads_simplified
 def holds_money(fact: str) -> bool:
     """Whether ``fact`` states an amount of money (``numbers.money``, a currency code or a Chinese
     unit of money beside a number)."""
@@ -224,6 +229,7 @@ _ZH_NUMBER_NOUNS = ("号码", "价格", "价钱", "费用", "金额", "数量", 
 _ZH_EMAIL_NOUNS = ("邮箱", "邮件地址", "电邮")
 
 
+@reads_simplified
 def value_kind(attribute: str) -> str | None:
     """The kind of value an attribute names by its head noun ("original date" -> time, "phone
     number" -> number, 电话号码 -> number), or None for an attribute of any other kind."""
@@ -284,6 +290,7 @@ _OWNER_EN = re.compile(r"([A-Za-z][\w-]*)['’]s\b")
 _OWNER_ZH = re.compile(r"([A-Za-z][\w-]*|[\u3400-\u4dbf\u4e00-\u9fff]{1,4})\s*的")
 
 
+@quotes_original
 def owners(question: str) -> list[str]:
     """The words that own what ``question`` asks ("Callum" in "When is Callum's birthday?",
     "Sophie" in "Sophie 的班主任叫什么？"); a contraction ("what's", "it's") is no owner."""
@@ -323,6 +330,7 @@ READABLE = frozenset({TIME, NUMBER, EMAIL, PHONE})
 _QUESTION_WORDS = frozenset(tokens("what which who whom whose where when how many much name called"))
 
 
+@reads_simplified
 def readable_kinds(question: str, attribute: str | None = None) -> frozenset[str]:
     """The kinds of value ``question`` asks for that a text can be read to hold: by its question
     words (``kinds``) and by the form its attribute names (``value_kind``: "the price", 电话)."""
@@ -333,6 +341,7 @@ def readable_kinds(question: str, attribute: str | None = None) -> frozenset[str
     return frozenset(wanted & READABLE)
 
 
+@reads_simplified
 def words_of(text: str) -> set[str]:
     """A text's content words in either script: its own tokens and its English reading's."""
     from memory.text.overlap import content_words
@@ -342,6 +351,7 @@ def words_of(text: str) -> set[str]:
     return content_words(text) | content_words(bilingual.english_reading(text))
 
 
+@reads_simplified
 def thing_words(question: str) -> set[str]:
     """The content words of what a question asks about: without its question words, the words
     naming a form of value (time, date, price) and number words. A Chinese question is read by
@@ -406,6 +416,7 @@ _ZH_NOT_NOUN = re.compile("^(?:了|呢|吗|啊|呀|吧|嘛|来着|的|是|在|�
 _EN_ANY_COUNT = frozenset({"people", "persons", "ones", "things", "times", "units", "items"})
 
 
+@reads_simplified
 def counted(question: str) -> tuple[str, ...]:
     """The words of what a question for a count counts (its noun, and a Chinese measure word), or
     () when it names none ("how much", 是多少)."""
@@ -422,6 +433,7 @@ def counted(question: str) -> tuple[str, ...]:
     return tuple(w for w in (m.group("mw") or "", noun) if w)
 
 
+@reads_simplified
 def counts(sentence: str, what: tuple[str, ...]) -> bool:
     """Whether ``sentence`` holds a number of ``what`` (``counted``'s words): a numeral with the
     noun right after it (within two English words, or a Chinese measure word: "96 turbines",

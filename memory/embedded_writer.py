@@ -44,6 +44,7 @@ from memory.text.acts import STATEMENT, act, is_question, is_request
 from memory.text.acts import split as sentences
 from memory.text.commitments import CLAUSE_BREAK
 from memory.text.nicknames import given_name
+from memory.text.script import quotes_original, reads_simplified
 
 MIN_CONTENT_TOKENS = 3  # fewer (Latin) content tokens: small talk ("Thanks, great!")
 MIN_CJK_CHARS = 5
@@ -78,6 +79,7 @@ def _content(text: str) -> list[str]:
     return [t for t in words.tokens(text) if not words.has_cjk(t) or len(t) == 1]
 
 
+@reads_simplified
 def informative(text: str) -> bool:
     toks = _content(text)
     cjk = sum(1 for t in toks if words.has_cjk(t))
@@ -109,6 +111,7 @@ def _undated(text: str) -> str:
     return text
 
 
+@quotes_original
 def world_clauses(request: str) -> list[str]:
     """The clauses of a request that state something of the world, each run of adjacent ones a
     sentence of its own."""
@@ -176,6 +179,7 @@ class Values:
     subject_phrase: frozenset[str] = frozenset()
 
 
+@reads_simplified
 def values(text: str, said_on: date) -> Values:
     """A sentence's dates (relative ones resolved, "December 18" as month and
     day), its other numbers (amounts, counts, times), and its subject words."""

@@ -36,6 +36,7 @@ from memory.stages import Batch, InCode, messages_of, persons_own
 from memory.text import bilingual, dates
 from memory.text.acts import is_question, sentences
 from memory.text.commitments import clauses, detect
+from memory.text.script import reads_simplified
 
 MIGRATIONS = [
     (
@@ -75,10 +76,12 @@ _NOT_HAPPENED = re.compile(
 )
 
 
+@reads_simplified
 def repetition_cue(text: str) -> bool:
     return bool(_REPEAT.search(text))
 
 
+@reads_simplified
 def reports_event(text: str) -> bool:
     """Some sentence of ``text`` reports something that happened (not a question, plan or hedge)."""
     for a, b in sentences(text):
@@ -520,6 +523,7 @@ def _verb_forms():
     return getAllLemmas, getInflection
 
 
+@reads_simplified
 def happened(clause: str) -> bool:
     """The clause reports something done or that came about: an English past form (the lexicon's
     past or participle of a verb: "interviewed", "got", "rebooted"), or a Chinese aspect particle."""

@@ -22,6 +22,7 @@ from memory import notes
 from memory.db import transaction
 from memory.secrets import redact
 from memory.text.nicknames import ZH_CALLED_ME
+from memory.text.script import quotes_original, reads_simplified
 from memory.text.words import has_cjk
 
 MIGRATIONS: list = []  # SOUL is stored in memory.notes
@@ -221,6 +222,7 @@ def wished_treatment(sentence: str, message: str = "") -> bool:
 _JOINED = re.compile(r",?\s+(?:and|then|also)\s+", re.I)  # clauses joined without a comma ("call me Dot and book…")
 
 
+@reads_simplified
 def only_treatment(text: str) -> bool:
     """Whether every sentence of ``text`` that asks kept to act (memory.text.acts.asks_to_act)
     only says how kept is to treat the person: a wish ``wished_treatment`` reads, or one said
@@ -370,6 +372,7 @@ def _prefers(sentence: str) -> bool:
     return bool(_PREFERS_ZH.search(s) if has_cjk(s) else _PREFERS.search(s)) and not is_question(s)
 
 
+@reads_simplified
 def bidden(clause: str) -> bool:
     """Whether ``clause`` is said to kept by its mood alone: an imperative, "please", a standing rule
     (English), or a Chinese request particle."""
@@ -456,6 +459,7 @@ def _nearest(vectors) -> tuple[str, float]:
     return best, near
 
 
+@quotes_original
 def wish_text(sentence: str) -> str:
     """``sentence`` without the request to act it opens with, for SOUL ("fix the flaky test in
     ci.yml, and btw I'm Sunniva but Sunny is what I answer to" → "btw I'm Sunniva but Sunny is what I
@@ -476,6 +480,7 @@ def wish_text(sentence: str) -> str:
         rest = re.sub(r"^(?:and|then|also)\b\s*", "", rest[m.end() :].strip(), flags=re.I)
 
 
+@reads_simplified
 def treatment_kind(sentence: str) -> str:
     """The kind of treatment (``KINDS``) ``sentence`` is near in meaning, when it is said to kept
     about the person; else ""."""
@@ -491,6 +496,7 @@ def treatment_kind(sentence: str) -> str:
 BY_FORM = "by its form"
 
 
+@reads_simplified
 def treatment_reading(sentence: str) -> tuple[str, str, float]:
     """(kind, why, nearness): the kind ``treatment_kind`` gives, why there is none when there is
     none ("not addressed", "a third party", "a particular text", "far from every kind", "no

@@ -39,6 +39,7 @@ from datetime import date
 from memory.text import bilingual, dates, words
 from memory.text.numbers import CN_NUMERAL as _CN_NUMERAL
 from memory.text.numbers import amount, en_int
+from memory.text.script import reads_simplified
 
 KINDS = ("date", "time", "amount", "name")
 
@@ -172,6 +173,7 @@ def _cut_from_word(text: str, start: int, end: int) -> bool:
     return any(len(pair) == 2 and words.has_cjk(pair) and bilingual.glosses(pair) for pair in (before, after))
 
 
+@reads_simplified
 def read(text: str, said_on: date) -> Reading:
     """The values ``text`` carries (said on ``said_on``) and the text without them."""
     text = re.sub(r"^\s*\d{4}-\d{2}-\d{2}\s*:\s*", "", text)  # a stored fact's own date prefix

@@ -11,7 +11,7 @@ from datetime import date
 
 from memory import recall
 from memory.text import acts, commitments, dates, people, tokens
-from memory.text.script import reads_simplified, simplified
+from memory.text.script import quotes_original, reads_simplified, simplified
 
 
 def test_traditional_characters_become_simplified_in_place():
@@ -92,12 +92,20 @@ def test_recall_meets_a_fact_written_in_the_other_script():
 
 
 def test_a_reader_given_no_text_is_called_as_it_is():
-    @reads_simplified
+    @quotes_original
     def echo(text):
         return text
 
     assert echo(None) is None
-    assert echo("會") == "會"  # what it cut from the text comes back as written
+    assert echo("會議") == "會議"  # what it cut from the text comes back as written
+
+
+def test_words_read_for_comparison_stay_simplified():
+    @reads_simplified
+    def words(text):
+        return [text[:2]]
+
+    assert words("會議紀錄") == ["会议"]
 
 
 def test_a_store_and_its_turns_in_traditional_characters_are_matched_as_in_simplified():
@@ -119,3 +127,15 @@ def test_a_store_and_its_turns_in_traditional_characters_are_matched_as_in_simpl
         ]
         assert [i for i, _ in traditional] == [i for i, _ in simple], turn
         assert simple, turn
+
+
+def test_the_readers_outside_the_text_package_read_traditional_characters_too():
+    from agent.reply_check import claimed_actions
+    from memory import asked, soul
+
+    # kept's check for made-up confirmations (issue 18) catches one written in Traditional.
+    assert claimed_actions("已經幫你約好了，週三下午兩點。") == {"schedule_meeting"}
+    assert claimed_actions("我還沒有寄出。") == set()
+    assert asked.kinds("誰負責倉庫？") == asked.kinds("谁负责仓库？") == {asked.PERSON}
+    assert asked.kinds("報價單什麼時候寄出？") == asked.kinds("报价单什么时候寄出？")
+    assert soul.only_treatment("以後叫我小傑，回答簡短一點。") == soul.only_treatment("以后叫我小杰，回答简短一点。")

@@ -12,6 +12,7 @@ from memory.db import transaction
 from memory.promises.ledger import DONE, OPEN, Promise, close, list_promises, today_here
 from memory.text.acts import is_question, sentences
 from memory.text.overlap import content_words
+from memory.text.script import reads_simplified
 
 # --- evidence in words -------------------------------------------------------
 
@@ -43,6 +44,7 @@ _NOT_YET = re.compile(
 _PERFECTIVE_ZH = re.compile(r"[\u4e00-\u9fff][^，,。！!？?]*了\s*[。！!]?\s*$")
 
 
+@reads_simplified
 def completion_cue(text: str) -> bool:
     """A sentence of the message states that something was done (and none denies it)."""
     if _NOT_YET.search(text):
@@ -54,6 +56,7 @@ def completion_cue(text: str) -> bool:
     )
 
 
+@reads_simplified
 def drop_cue(text: str) -> bool:
     """A sentence of the message says a promise is no longer wanted."""
     return any(not is_question(text[a:b]) and _DROP.search(text[a:b]) for a, b in sentences(text))
@@ -69,6 +72,7 @@ _GENERIC = frozenset(
 )
 
 
+@reads_simplified
 def about(text: str) -> set[str]:
     """What ``text`` is about: its content words less the words of delivery ("send", "email", "it")."""
     return content_words(text) - content_words(" ".join(_GENERIC))

@@ -83,7 +83,7 @@ from memory.text import bilingual  # its dictionary loads on first use, not on i
 from memory.text.nicknames import ZH_CALLED_ME
 from memory.text.people import MESSAGE_NOUN, message_noun_zh
 from memory.text.people import lemmas as _lemmas
-from memory.text.script import reads_simplified
+from memory.text.script import quotes_original, reads_simplified
 from memory.text.words import tokens, written_in_chinese
 
 REQUEST, QUESTION, STATEMENT = "request", "question", "statement"
@@ -127,7 +127,7 @@ def sentences(text: str) -> list[tuple[int, int]]:
     return [(a + len(text[a:b]) - len(text[a:b].lstrip()), b) for a, b in spans]
 
 
-@reads_simplified
+@quotes_original
 def split(text: str) -> list[str]:
     """The sentences of ``text``, stripped."""
     return [text[a:b].strip() for a, b in sentences(text)]
@@ -835,7 +835,7 @@ _NAMING_NEGATED = re.compile(
 )
 
 
-@reads_simplified
+@quotes_original
 def address_name(text: str) -> str:
     """The name a naming wish in ``text`` gives ("Keep your answers short. Everyone calls me
     Teddie." -> "Teddie", 店里的小年轻都叫我萍姐 -> 萍姐), the last one when several do, or ""."""

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from memory.text.acts import is_question, is_request, sentences
-from memory.text.script import reads_simplified
+from memory.text.script import quotes_original, reads_simplified
 
 OWN, THIRD = "own", "third"
 
@@ -209,7 +209,7 @@ def _normal(text: str) -> str:
 CLAUSE_BREAK = r"(?<!\d)[,:]|[,:](?!\d)|[，：—–]|\s-\s|\band then\b"
 
 
-@reads_simplified
+@quotes_original
 def clauses(sentence: str) -> list[str]:
     """The clauses of a sentence: split at commas, colons and dashes (English and Chinese)."""
     return [c.strip() for c in re.split(CLAUSE_BREAK, sentence) if c.strip()]
@@ -403,7 +403,7 @@ def _strip_times(s: str) -> str:
 # --- the reading ---------------------------------------------------------------
 
 
-@reads_simplified
+@quotes_original
 def detect(text: str) -> list[Candidate]:
     """Clauses of ``text`` that may commit the speaker, or report someone's promise to them.
 
@@ -434,7 +434,7 @@ def detect(text: str) -> list[Candidate]:
     return found
 
 
-@reads_simplified
+@quotes_original
 def own(text: str) -> list[Candidate]:
     """The speaker's own commitments in ``text`` (third parties' promises left out)."""
     return [c for c in detect(text) if c.party == OWN]
@@ -468,7 +468,7 @@ def asks_what_was_committed(question: str) -> bool:
     return is_question(question) and not is_request(question) and _ASKS_COMMITTED.search(question) is not None
 
 
-@reads_simplified
+@quotes_original
 def committed_to(question: str) -> str:
     """The one a Chinese question about a commitment names between its verb and its question word
     (我答应罗会长啥事 -> 罗会长), or ""."""
@@ -515,7 +515,7 @@ _STOP_NAMES = {
 }
 
 
-@reads_simplified
+@quotes_original
 def guess_to_whom(what: str) -> str:
     for pattern in (
         r"\b(?:to|for|with|tell|ask|ping|call|email|text|send|give|remind|owe|promised|message|show|pay) " + _NAME,
@@ -542,7 +542,7 @@ _DUE_WORDS = re.compile(
 )
 
 
-@reads_simplified
+@quotes_original
 def due_words(sentence: str) -> str:
     m = _DUE_WORDS.search(sentence)
     return m.group(0) if m else ""

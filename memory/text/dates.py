@@ -59,7 +59,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from memory.text.numbers import CN_NUMERAL, EN_NUMBER, EN_ONES, cn_int, to_int
-from memory.text.script import reads_simplified
+from memory.text.script import quotes_original, reads_simplified
 
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
@@ -517,7 +517,7 @@ _RULES = _en_rules() + _zh_rules()
 _ALREADY = re.compile(r"^\s*[（(]\s*\d{4}")
 
 
-@reads_simplified
+@quotes_original
 def find(text: str, ref: date, *, phrase: bool = False) -> list[tuple[int, int, str, Span]]:
     """Every relative date expression in ``text``: (start, end, words, span), in order, not overlapping.
 

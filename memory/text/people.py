@@ -30,7 +30,7 @@ from collections.abc import Set as AbstractSet
 from functools import cache, lru_cache
 
 from memory.text import words
-from memory.text.script import reads_simplified
+from memory.text.script import quotes_original, reads_simplified
 
 # Where the material of a request starts: a colon not inside a time, a quotation, or a clause
 # word that introduces what is said or done.
@@ -62,7 +62,7 @@ _ZH_PREFIX = "小老阿"  # familiar prefixes before a surname: 小吴, 老李, 
 _GRAMMAR_TAGS = frozenset("upcmqdrvyef")
 
 
-@reads_simplified
+@quotes_original
 def head(text: str) -> str:
     """The request before the material it carries."""
     cut = len(text)
@@ -202,7 +202,7 @@ def telling(text: str) -> int | None:
     return found[1] if found else None
 
 
-@reads_simplified
+@quotes_original
 def material(text: str) -> str:
     """What a request to send a message says the message is: the quotation, or what follows
     its colon or "that" in its head's place ("Tell Ana that the launch moved" -> "the launch
@@ -228,7 +228,7 @@ def material(text: str) -> str:
     return text[told:].strip() if told is not None else ""
 
 
-@reads_simplified
+@quotes_original
 def named(text: str, known: AbstractSet[str] = frozenset()) -> list[str]:
     """The people ``text`` (a request) names in its head, as written, first first.
     ``known``: index terms of the store's names (memory.recall.store_names), any casing."""

@@ -15,8 +15,10 @@ Offsets stay valid: a reader returns character positions into the text it was gi
 conversion maps a phrase to one of the same length; should it ever not, the text is
 converted character by character, which always does.
 
-What a reader returns of the text itself (a name, a date's words) is given back in the
-person's own script (``reads_simplified``): a message for 阿傑 goes to 阿傑, not 阿杰.
+What a reader returns of the text itself to be shown or acted on (a name, a date's words, a
+promise) is given back in the person's own script (``quotes_original``): a message for 阿傑
+goes to 阿傑, not 阿杰. Words a reader returns to be compared with other readings stay
+Simplified (``reads_simplified``), as those readings are.
 
 What is not done here: Cantonese grammar (同我約咗, 聽日 for 明天) is a dialect, not a script;
 the converter leaves it as it is.
@@ -75,12 +77,27 @@ def _restore(value: Any, original: str, converted: str) -> Any:
 
 
 def reads_simplified(function: F) -> F:
-    """A reader whose first argument is a text: it reads the text in Simplified characters, and
-    what it returns of the text comes back in the writer's script."""
+    """A reader whose first argument is a text: it reads the text in Simplified characters and
+    returns what it finds as it found it (a kind, a yes or no, words to compare with other
+    readings, which are Simplified too)."""
 
     @functools.wraps(function)
     def read(text: Any, *args: Any, **kwargs: Any) -> Any:
         if not isinstance(text, str):  # numbers.to_int(None)
+            return function(text, *args, **kwargs)
+        return function(simplified(text), *args, **kwargs)
+
+    return read  # type: ignore[return-value]
+
+
+def quotes_original(function: F) -> F:
+    """A reader whose first argument is a text and that returns pieces of it to be shown or acted
+    on (a name, a date's words, a promise): it reads the text in Simplified characters, and what
+    it returns of the text comes back in the writer's script."""
+
+    @functools.wraps(function)
+    def read(text: Any, *args: Any, **kwargs: Any) -> Any:
+        if not isinstance(text, str):
             return function(text, *args, **kwargs)
         converted = simplified(text)
         result = function(converted, *args, **kwargs)
