@@ -1050,3 +1050,44 @@ def test_the_nouns_of_a_message_come_from_the_dictionary(text):
 @pytest.mark.parametrize("text", ["给供应商发个快件", "帮我给老周发个文件"])
 def test_a_parcel_or_a_file_sent_is_no_message(text):
     assert not acts.asks_to_tell(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "那批样品让阿强去寄，明天中午前。",
+        "这份周报交给 Lisa 整理",
+        "這筆帳款交由會計處理，月底前。",
+        "这个 bug assign 给 Ravi",
+    ],
+)
+def test_a_fronted_object_then_work_handed_over_is_a_task(text):
+    # Chinese fronts what is acted on as a topic (这个/那批/这份 + a noun); the order follows
+    # with its subject dropped.
+    assert acts.is_request(text)
+    assert acts.asks_to_assign(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "这个结果让人挺意外的",  # the causative of a feeling, about the topic
+        "这份合同交给法务了",  # done: a report
+        "这个项目以后就交给他负责，我放心。",  # 就 inside: no bare topic, a view
+        "这个任务交给谁比较好？",  # a question
+    ],
+)
+def test_a_fronted_topic_with_a_report_a_feeling_or_a_question_asks_nothing(text):
+    assert not acts.asks_to_assign(text) or not acts.is_request(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["帮我 send 条 message 给 Omar，说样品到了", "帮我 email 给房东，说下周三搬", "麻煩幫我 line 給阿明，說貨到了"],
+)
+def test_a_message_sent_with_a_borrowed_english_verb_is_a_message(text):
+    assert acts.asks_to_tell(text)
+
+
+def test_a_draft_addressed_to_someone_sends_nothing():
+    assert not acts.asks_to_tell("帮我 draft 一封 email 给房东，先别发")

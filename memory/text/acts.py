@@ -1130,6 +1130,23 @@ def _zh_names_to_use(sentence: str) -> bool:
 _ZH_YOU_ORDER = re.compile("^(?:你|您)(?=(?:跟|和|同|与|给|替|向|对)(?!我|你|您|咱))")
 
 
+# What is acted on, put first as a topic marked by a demonstrative and its measure word, then the
+# order with its subject dropped (这个报价单让小刘去做, 這件事交給阿傑負責, 这个 ticket assign 给
+# Kevin): Chinese fronts the object of a handing-over as readily as English puts it last. The
+# comment must open with a verb of handing work over (交给, 派给…), the causative of purpose
+# (让/叫 + someone + 去/来 + a verb: not 让人很难接受, which is about the topic) or a borrowed
+# English verb with its recipient after 给 (not 给我/你: handed to the speaker or kept, reported).
+_ZH_TOPIC_ORDER = re.compile(
+    # (那 may already be gone, read as the opener "so" by ``_zh_body``)
+    r"^(?:这|那)?(?:个|份|件|些|张|封|条|批|单|项|篇|笔|次)\s*"
+    # the topic: a noun phrase, so no adverb or particle inside it (这个项目就交给他: a plan, 就 "then")
+    r"(?:[^\W\d_A-Za-z就都也已会要再还先得将了的是在把被不没]{1,8}?|[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,2})\s*"
+    r"(?=(?:交给|派给|分给|交由)(?!我|你|您|咱)"
+    r"|(?:让|叫)\s*(?!我|你|您|咱|大家|人)[^，,。；;！!？?\s]{1,8}?\s*(?:去|来)\s*[A-Za-z\u3400-\u9fff]"
+    r"|[A-Za-z]+\s*给\s*(?!我|你|您|咱))"
+)
+
+
 def _zh_act_shape(sentence: str) -> str:
     s, body = _zh_body(sentence)
     if not s:
@@ -1151,6 +1168,8 @@ def _zh_act_shape(sentence: str) -> str:
         return REQUEST
     final_q = bool(_ZH_FINAL_Q.search(s))
     question = bool(_ZH_WH.search(body) or final_q)
+    if not question and not done and _ZH_TOPIC_ORDER.match(body):
+        return REQUEST
     if not _ZH_SUBJECT_I.match(body) and not _ZH_TO_YOU.match(body):
         # An opening verb or coverb asks even with a question word inside ("告诉她们在哪里" tells).
         opening = _ZH_IMPERATIVE.match(body)
@@ -2039,6 +2058,13 @@ def _tell_zh() -> re.Pattern[str]:
     return re.compile(
         rf"(?:给|跟|和|向)[^，,。：:；;！!？?]{{1,12}}?(?:发|回|写)(?:个|条|一条|封|一封|一下)?\s*(?:{noun})"
         rf"|(?:发|回|写)(?:个|条|一条|封|一封)?\s*(?:{noun})\s*给"
+        # The English verbs of sending borrowed into the frame ("帮我 send 个 message 给 Tony"); not
+        # any verb: "draft 一封 email 给 client" writes a draft and sends nothing.
+        rf"|\b(?:send|forward)\s*(?:个|条|一条|封|一封)?\s*(?:{noun})\s*给"
+        # The English noun of a message used as its verb, its recipient after 给 ("帮我 email 给 client,
+        # 说…"; LINE 给他 in Taiwan), not the speaker or kept; after a measure word it is the noun
+        # ("draft 一封 email 给房东": what is drafted).
+        rf"|(?<![个条封份])(?<![个条封份]\s)\b{MESSAGE_NOUN}\s*(?:一下)?\s*给\s*(?!我|你|您|咱)\S"
         # 给老蔡带个话：… (a word carried to someone: the verb-object compounds of passing a message on)
         r"|(?:给|跟|和|向)[^，,。：:；;！!？?]{1,12}?(?:带|捎|传|递)(?:个|句|一句)?话儿?",
         re.I,
@@ -2116,6 +2142,8 @@ _ASSIGN_EN = re.compile(
 _ASSIGN_ZH = re.compile(
     r"(?:派|分配|布置|安排)(?:个|一个|一项|一下|点)?(?:任务|活儿|活|工作)"
     r"|(?:交给|派给|分给|交由)(?!我|你|您|咱)[^，,。；;！!？?]"
+    # The English verbs of assigning borrowed with the Chinese recipient marker ("assign 给 Kevin").
+    r"|\b(?:assign|delegate)\s*给\s*(?!我|你|您|咱)\S"
     # The causative with a purpose: someone other than the speaker or kept made to go and do
     # something (让小刘去做, 让 Mike 来 own 这个 project): 去/来 before the verb marks the work.
     r"|(?:让|叫)\s*(?!我|你|您|咱|大家)[^，,。；;！!？?\s]{1,8}?\s*(?:去|来)\s*[A-Za-z\u3400-\u9fff]"
