@@ -1091,3 +1091,33 @@ def test_a_message_sent_with_a_borrowed_english_verb_is_a_message(text):
 
 def test_a_draft_addressed_to_someone_sends_nothing():
     assert not acts.asks_to_tell("帮我 draft 一封 email 给房东，先别发")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ask Noor whether the scaffold inspection passed",
+        "can you ask the landlord if the boiler got fixed",
+        "Please ask Tomás to resend the signed lease",
+        "帮我问一下物业，停车证什么时候能办好",
+        "帮我 ping 一下 Ines，问她 slides 改完没",
+        "Could you tell Bruno 仓库的门禁卡已经换了？",
+    ],
+)
+def test_asking_someone_something_is_a_message(text):
+    assert acts.asks_to_tell(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["Ask me anything about the rota", "Can you ask around for a cheaper van?", "你问我这个干嘛"]
+)
+def test_asking_the_speaker_or_no_one_sends_nothing(text):
+    assert not acts.asks_to_tell(text)
+
+
+def test_what_is_asked_is_the_message():
+    from memory.text import people
+
+    assert (
+        people.material("Ask Noor whether the scaffold inspection passed") == "whether the scaffold inspection passed"
+    )

@@ -168,15 +168,22 @@ _TELLING_EN = re.compile(
     + _ADDRESSEE_EN
     # where the addressee is ("tell Marco from props…", "tell 小马 from 道具组…"): one word or a run of characters
     + r"(?:\s+(?:from|in|on)\s+(?:the\s+)?(?:[\u3400-\u9fff]+|[a-z][\w-]*))?"
-    + r"\s+(?=[\w'’-]+\s+\S)"
+    # the told clause: English words, or a clause in Chinese ("tell Jason 那个ticket不急")
+    + r"\s+(?=[\w'’-]+\s+\S|[\u3400-\u9fff])"
     r"(?!(?:to|about|of|on|what|when|where|how|who|whom|why|if|whether|and|or|but)\b)"
+    # Asking someone something is a message too ("ask Dana if the samples arrived", "ask Priya
+    # whether…", "ask Omar to resend it"): the verb of asking, its addressee, what is asked.
+    r"|ask\s+(?!(?:me|us|myself|you|around|for|about|if|whether)\b)"
+    + _ADDRESSEE_EN
+    + r"\s+(?=(?:if|whether|what|when|where|how|who|whom|why|which|about|for|to)\b|[\u3400-\u9fff])"
     r"|let\s+(?!(?:me|us|myself)\b)[^,.;:!?]{1,40}?\s+know\b[\s,:;–—-]*(?:that\s+)?)",
     re.I,
 )
 _TELLING_ZH = re.compile(
     r"(?<![我你您他她])(?:跟|和|同|对|向)(?!我|你|您|咱)(?P<who>[^，,。；;！!？?说讲]{1,16}?)(?:说|讲)(?![了过好完])"
     r"(?:一声|一下)?[，,：:\s]*"
-    r"|(?:告诉|通知)(?:一下|一声)?(?:(?:她们|他们|她|他)(?![们说])|(?!我|你|您|咱)(?P<whom>[^，,。；;！!？?]{1,12}?)[，,：:])\s*"
+    # 问 (ask) is a telling that asks: 问她 feedback 什么时候能给, 帮我问一下黄志强，…要多少钱
+    r"|(?:告诉|通知|问问?)(?:一下|一声)?(?:(?:她们|他们|她|他)(?![们说])|(?!我|你|您|咱)(?P<whom>[^，,。；;！!？?]{1,12}?)[，,：:])\s*"
 )
 
 
