@@ -279,7 +279,8 @@ def test_have_someone_do_something_is_the_causative_not_a_perfect():
     "text, tool",
     [
         ("I need you to text my brother that the flight lands at 6.", "tell"),
-        ("Could you hand the supplier audit to Femi?", None),  # no work noun: the model picks
+        ("Could you hand the supplier audit to Femi?", "assign"),  # work given to someone: the dative of transfer
+        ("Could you hand the signed contract file to Femi?", None),  # a file given: no work, the model picks
         ("Please 把周报交给小王写，周五之前。", "assign"),  # the English lead-in of a Chinese clause
         ("帮我跟老陈说一声，样品下午寄出。", "tell"),  # what 帮我 asks done
     ],

@@ -1121,3 +1121,28 @@ def test_what_is_asked_is_the_message():
     assert (
         people.material("Ask Noor whether the scaffold inspection passed") == "whether the scaffold inspection passed"
     )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Give the stocktake at the Leith shop to Carys.",
+        "could you pass the onboarding of the two temps to Rafi",
+        "Hand the insurance claim off to our office manager, please.",
+        "Delegate the minutes to Oyelaran.",
+    ],
+)
+def test_work_given_to_someone_is_a_task(text):
+    assert acts.asks_to_assign(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Give the keys to me when you're back.",  # to the speaker
+        "I handed the stocktake to Carys yesterday.",  # a report
+        "Pass the email to Rafi.",  # words passed on: a message, not work
+    ],
+)
+def test_a_thing_given_to_the_speaker_a_report_or_a_message_passed_on_is_no_task(text):
+    assert not acts.asks_to_assign(text)

@@ -2136,7 +2136,17 @@ _ASSIGN_EN = re.compile(
     r"(?-i:[A-Z\u3400-\u9fff][\w\u3400-\u9fff'’-]*)(?:\s+(?-i:[A-Z][\w'’-]*))?"
     r"(?:\s+from\s+(?:the\s+)?[^\s,.;]+(?:\s+[^\s,.;]+)?)?\s+on(?:to)?\s+"
     r"(?!(?:the\s+|a\s+)?(?:phone|call|line|meeting|invite|invitation|email|thread|chat|message|list|board)s?\b)"
-    r"(?:it|this|that|(?:the|our|my|this|that)\s+\w)",
+    r"(?:it|this|that|(?:the|our|my|this|that)\s+\w)"
+    # The dative of transfer with a piece of work as what is given, a person as who gets it: "Give
+    # the triage rotation to Wen", "hand the vendor follow-up to Ibrahim", "delegate grading for
+    # quiz 3 to my TA". kept gives nobody a thing but work (a task) or words (a message): a message,
+    # a file or a document given is a sending, not work.
+    r"|^\W*(?:(?:please|pls|can\s+you|could\s+you|would\s+you|will\s+you)\s+)*"
+    r"(?:delegate\s+(?:(?:the|this|that|these|those|my|our)\s+)?|(?:give|hand|pass|reassign)(?:\s+(?:off|over))?\s+"
+    r"(?:the|this|that|these|those|my|our)\s+)(?:(?!"
+    + MESSAGE_NOUN
+    + r"s?\b|files?\b|documents?\b|docs?\b|attachments?\b)[^\s.!?;,]+\s+){1,6}?"
+    r"(?:off\s+|over\s+)?to\s+(?!(?:me|us|myself|you)\b)(?:the\s+|my\s+|our\s+)?[A-Za-z\u3400-\u9fff]",
     re.I,
 )
 _ASSIGN_ZH = re.compile(
