@@ -111,7 +111,7 @@ def message_noun_zh() -> str:
         and _MESSAGE_HINT.search(" ".join(definitions[:3]))  # a quick look before the reading
         and _MESSAGE_SENSES & set(bilingual.glosses(word)[:4])
     }
-    return "|".join(sorted(found | set(_MESSAGE_ZH), key=len, reverse=True))
+    return "|".join(re.escape(w) for w in sorted(found | set(_MESSAGE_ZH), key=len, reverse=True))
 
 
 # A verb, whom it goes to (with who they are: "msg Kirsty who does the cottages - …"), then a
