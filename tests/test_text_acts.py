@@ -1146,3 +1146,23 @@ def test_work_given_to_someone_is_a_task(text):
 )
 def test_a_thing_given_to_the_speaker_a_report_or_a_message_passed_on_is_no_task(text):
     assert not acts.asks_to_assign(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "text Wiremu the door code",
+        "Email the signed quote to the client, please",
+        "could you message Halvard and confirm the 6 am start",
+        "DM the venue the final headcount",
+    ],
+)
+def test_the_verb_of_sending_a_message_makes_a_message(text):
+    assert acts.asks_to_tell(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["Text me when you land", "Texted Wiremu the door code.", "Email is down again across the office."]
+)
+def test_a_message_to_the_speaker_a_report_or_the_noun_sends_nothing(text):
+    assert not acts.asks_to_tell(text)

@@ -81,7 +81,7 @@ from functools import cache, lru_cache
 
 from memory.text import bilingual  # its dictionary loads on first use, not on import
 from memory.text.nicknames import ZH_CALLED_ME
-from memory.text.people import MESSAGE_NOUN, message_noun_zh
+from memory.text.people import MESSAGE_NOUN, MESSAGE_VERB, message_noun_zh
 from memory.text.people import lemmas as _lemmas
 from memory.text.script import quotes_original, reads_simplified
 from memory.text.words import tokens, written_in_chinese
@@ -931,7 +931,7 @@ def _imperative(text: str) -> bool:
             # A word the lexicon has only as a noun may still be a verb of conveying it lacks ("text",
             # "slack"), when a name and a "that"-clause or a colon follow: that frame is a verb's
             # (to whom, then what to say, ``_TELL``); a subject and its verb never take that shape.
-            return bool(_TELL.match(text))
+            return bool(_TELL.match(text)) or bool(re.fullmatch(MESSAGE_VERB, first))
         third = words[2].lower() if len(words) > 2 else ""
         return not (third.endswith(("ed", "s")) and third not in _OBJECT_START)
     if low in ("and", "or", "&") and len(words) > 2 and first in _lemmas(first).get("VERB", ()):
@@ -2071,6 +2071,16 @@ def _tell_zh() -> re.Pattern[str]:
     )
 
 
+# A request whose verb is the sending of a message (``people.MESSAGE_VERB``), to someone other than
+# the speaker: "text Sunita the gate code", "Email the report to the board".
+_SENDING_VERB = re.compile(
+    r"^\W*(?:(?:please|pls|just|can\s+you|could\s+you|would\s+you|will\s+you)\s+)*"
+    + MESSAGE_VERB
+    + r"\s+(?!(?:me|us|myself|it\s+to\s+me)\b)\S",
+    re.I,
+)
+
+
 @reads_simplified
 def asks_to_tell(text: str) -> bool:
     """Whether a request asks kept to tell someone something ("Tell Priya that the offsite moved
@@ -2081,6 +2091,8 @@ def asks_to_tell(text: str) -> bool:
         return False
     plain = text.replace("’", "'")
     if _TELL.search(plain) or _TELL_NOUN.search(plain) or _HAS_CJK.search(plain) and _tell_zh().search(plain):
+        return True
+    if any(_SENDING_VERB.match(part) for part in _asked_parts(plain)):
         return True
     from memory.text import people
 

@@ -89,6 +89,10 @@ _QUOTED = re.compile(r"[\"“「『](?P<q>[^\"”」』]{2,})[\"”」』]")
 # nurse cancelled"); elsewhere a dash joins clauses of the request itself, so only there.
 # The message tool's own nouns (memory.text.acts reads a request to send one by them too).
 MESSAGE_NOUN = r"(?:message|note|text|email|line)"
+# The nouns of a message that English also uses as the verb of sending one ("text Sunita the gate
+# code", "email Jana the invoice", "Email the report to the board"): the verb says it is a message,
+# whatever follows. Not "note" or "line" (to note a thing, to line a drawer).
+MESSAGE_VERB = r"(?:message|text|email|e-mail|msg|dm)"
 # The Chinese nouns of a message: the words the mainland uses (消息, 信息, 微信, 短信, 邮件), the
 # English ones mixed in, and every CC-CEDICT word of two or three characters whose first senses are
 # a message, a text message or an email, so the words of other places come with their dictionary
