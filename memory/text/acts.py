@@ -1136,13 +1136,22 @@ _ZH_YOU_ORDER = re.compile("^(?:你|您)(?=(?:跟|和|同|与|给|替|向|对)(?
 # comment must open with a verb of handing work over (交给, 派给…), the causative of purpose
 # (让/叫 + someone + 去/来 + a verb: not 让人很难接受, which is about the topic) or a borrowed
 # English verb with its recipient after 给 (not 给我/你: handed to the speaker or kept, reported).
+# The grammar of handing work over, shared by the fronted-object order below and by ``_ASSIGN_ZH``:
+# a verb of handing to someone other than the speaker or kept, and the causative of purpose (让/叫 +
+# someone + 去/来 + a verb: 让小刘去做, 让 Mike 来 own 这个 project), whose 去/来 marks the work.
+_ZH_HANDED_TO = "(?:交给|派给|分给|交由)(?!我|你|您|咱)"
+
+
+def _zh_made_to_go(not_who: str = "我|你|您|咱|大家") -> str:
+    return rf"(?:让|叫)\s*(?!{not_who})[^，,。；;！!？?\s]{{1,8}}?\s*(?:去|来)\s*[A-Za-z\u3400-\u9fff]"
+
+
 _ZH_TOPIC_ORDER = re.compile(
     # (那 may already be gone, read as the opener "so" by ``_zh_body``)
     r"^(?:这|那)?(?:个|份|件|些|张|封|条|批|单|项|篇|笔|次)\s*"
     # the topic: a noun phrase, so no adverb or particle inside it (这个项目就交给他: a plan, 就 "then")
     r"(?:[^\W\d_A-Za-z就都也已会要再还先得将了的是在把被不没]{1,8}?|[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,2})\s*"
-    r"(?=(?:交给|派给|分给|交由)(?!我|你|您|咱)"
-    r"|(?:让|叫)\s*(?!我|你|您|咱|大家|人)[^，,。；;！!？?\s]{1,8}?\s*(?:去|来)\s*[A-Za-z\u3400-\u9fff]"
+    rf"(?={_ZH_HANDED_TO}|{_zh_made_to_go('我|你|您|咱|大家|人')}"
     r"|[A-Za-z]+\s*给\s*(?!我|你|您|咱))"
 )
 
@@ -2092,15 +2101,17 @@ def asks_to_tell(text: str) -> bool:
     plain = text.replace("’", "'")
     if _TELL.search(plain) or _TELL_NOUN.search(plain) or _HAS_CJK.search(plain) and _tell_zh().search(plain):
         return True
-    if any(_SENDING_VERB.match(part) for part in _asked_parts(plain)):
-        return True
     from memory.text import people
 
-    # A verb of telling with its addressee and the told clause ("tell Oisín load-in is at 3",
-    # "let Marcus know, …", 跟黎姐说一声，…): memory.text.people reads where the message begins.
-    # Each sentence is read as it stands and as what its frame asks ("I need you to text my sister
-    # that…", "Can you message the caterer: …").
-    return any(_TELL.match(part) or people.telling(part) is not None for part in _asked_parts(plain) if part)
+    # The verb of sending a message ("text Sunita the gate code"), or a verb of telling with its
+    # addressee and the told clause ("tell Oisín load-in is at 3", "let Marcus know, …", 跟黎姐说一声，…):
+    # memory.text.people reads where the message begins. Each sentence is read as it stands and as
+    # what its frame asks ("I need you to text my sister that…", "Can you message the caterer: …").
+    return any(
+        _SENDING_VERB.match(part) or _TELL.match(part) or people.telling(part) is not None
+        for part in _asked_parts(plain)
+        if part
+    )
 
 
 def _asked_parts(text: str) -> list[str]:
@@ -2163,12 +2174,11 @@ _ASSIGN_EN = re.compile(
 )
 _ASSIGN_ZH = re.compile(
     r"(?:派|分配|布置|安排)(?:个|一个|一项|一下|点)?(?:任务|活儿|活|工作)"
-    r"|(?:交给|派给|分给|交由)(?!我|你|您|咱)[^，,。；;！!？?]"
+    rf"|{_ZH_HANDED_TO}[^，,。；;！!？?]"
     # The English verbs of assigning borrowed with the Chinese recipient marker ("assign 给 Kevin").
     r"|\b(?:assign|delegate)\s*给\s*(?!我|你|您|咱)\S"
-    # The causative with a purpose: someone other than the speaker or kept made to go and do
-    # something (让小刘去做, 让 Mike 来 own 这个 project): 去/来 before the verb marks the work.
-    r"|(?:让|叫)\s*(?!我|你|您|咱|大家)[^，,。；;！!？?\s]{1,8}?\s*(?:去|来)\s*[A-Za-z\u3400-\u9fff]"
+    # someone other than the speaker or kept made to go and do something (``_zh_made_to_go``)
+    "|" + _zh_made_to_go()
 )
 # The English causative with a third person as who does the work: "have Shira pick up the Denver
 # accounts", "let Rahul handle the customs paperwork", "get Phil to own the checklist". The
