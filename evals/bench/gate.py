@@ -20,6 +20,11 @@ one line per fact or turn, no updates) is read too.
 
 Splits, in the order they print (a missing file is left out):
 
+- ``test32``: tests/data/recall_test32.jsonl, written at the start of the twenty-second round by
+  another person (a helper) without reading the code (only recall_test27.jsonl, for its format): the
+  co-owner of a pre-wedding photography studio in Queenstown whose clients come from mainland China
+  (facts 58% English, 24% Chinese, 18% mixed); held out.
+
 - ``test31``: tests/data/recall_test31.jsonl, written at the start of the twenty-first round by
   another person (a helper) without reading the code (only recall_test27.jsonl, for its format): an
   operations manager at a brake-caliper maker in Taichung who writes in Traditional characters
@@ -98,6 +103,7 @@ from evals.bench.common import render_table
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 SPLITS = {
+    "test32": DATA / "recall_test32.jsonl",
     "test31": DATA / "recall_test31.jsonl",
     "test29": DATA / "recall_test29.jsonl",
     "test30": DATA / "recall_test30.jsonl",
@@ -132,7 +138,7 @@ SPLITS = {
     "dev2": DATA / "recall_dev2.jsonl",
     "dev-old": DATA / "recall_dev.jsonl",
 }
-HELD_OUT = frozenset({"test28", "test29", "test30", "test31"})
+HELD_OUT = frozenset({"test28", "test29", "test30", "test31", "test32"})
 
 
 def held_out(path: str | Path) -> bool:
