@@ -104,3 +104,16 @@ def test_text_without_relative_dates_is_untouched():
         "Monday.com is a tool name",
     ):
         assert annotate(text, WED) == text
+
+
+def test_a_time_phrase_joins_its_day_and_its_hour_in_either_order():
+    from memory.text.dates import time_phrases
+
+    def said(text):
+        return [text[s:e].strip(" .") for s, e in time_phrases(text, WED)]
+
+    assert said("Have the rota posted by nine a.m. the day after tomorrow") == ["nine a.m. the day after tomorrow"]
+    assert said("the survey is due Thursday at 4:15pm") == ["Thursday at 4:15pm"]
+    assert said("后天下午三点前交") == ["后天下午三点"]
+    # Two times said apart are two phrases.
+    assert said("due Friday, and ring me at noon") == ["Friday", "noon"]

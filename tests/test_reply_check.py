@@ -797,6 +797,12 @@ def test_a_request_whose_times_are_all_deadlines_is_not_offered_a_tool_that_need
         assert deadline_only(deadline)
         _, offered = cut_prompt([Message("user", deadline)], [meeting, task], EMBEDDED)
         assert [t.name for t in offered] == ["assign_task"]
+    # The deadline's preposition governs the whole time phrase, an hour before its day included,
+    # and a bare hour may stand between them.
+    assert deadline_only("Hand Priya the fridge audit, finished by eleven a.m. on Thursday.")
+    assert deadline_only("the hedge along the lane is Owen's, trimmed by four tmrw afternoon")
+    # A deadline and a time to meet in one request: not every time is a deadline.
+    assert not deadline_only("The audit is due Friday, and set up a call with Priya at 3pm.")
     booking = "Book a meeting with Marco Rossi tomorrow at 2pm about the launch."
     assert not deadline_only(booking)
     _, offered = cut_prompt([Message("user", booking)], [meeting, task], EMBEDDED)

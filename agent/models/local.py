@@ -804,24 +804,30 @@ def cut_prompt(
 
 
 # What marks a time as a deadline, not a start: a preposition before it ("by", "before", "due",
-# "until", "no later than") or 前/之前/以前/为止 after it (with a time of day between: 后天下午五点前).
-# Closed classes of both languages' grammar of time.
+# "until", "no later than"; a bare hour may stand between: "done by one tmrw afternoon") or
+# 前/之前/以前/为止 after it (with a time of day between: 后天下午五点前). Closed classes of both
+# languages' grammar of time. The marker governs the whole time phrase (``dates.time_phrases``):
+# "by ten a.m. the day after tomorrow" is due then, its day as much as its hour.
 _DEADLINE_BEFORE = re.compile(
-    r"\b(?:by|before|due|until|till|no\s+later\s+than|deadline(?:\s+is)?)\s+(?:the\s+|this\s+|next\s+)?$", re.I
+    r"\b(?:by|before|due|until|till|no\s+later\s+than|deadline(?:\s+is)?)\s+(?:the\s+|this\s+|next\s+)?"
+    r"(?:(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+)?$",
+    re.I,
 )
 _DEADLINE_AFTER = re.compile(r"^[^，,。；;！!？?\n]{0,10}?(?:之前|以前|前(?![往面台天年])|为止)")
 
 
 def deadline_only(request: str) -> bool:
-    """Whether every day or time ``request`` names is a deadline (and it names one)."""
+    """Whether every day or time ``request`` names is a deadline (and it names a day)."""
     from datetime import date
 
     from memory.text import dates
 
-    found = dates.find(request, date.today())
-    return bool(found) and all(
-        _DEADLINE_BEFORE.search(request[max(0, start - 25) : start]) or _DEADLINE_AFTER.match(request[end:])
-        for start, end, _, _ in found
+    today = date.today()
+    if not dates.find(request, today):
+        return False  # a time of day alone ("by 5") says no day to be due on
+    return all(
+        _DEADLINE_BEFORE.search(request[max(0, start - 30) : start]) or _DEADLINE_AFTER.match(request[end:])
+        for start, end in dates.time_phrases(request, today)
     )
 
 

@@ -580,6 +580,38 @@ _TIMEY = re.compile(
 )
 
 
+# A time of day said with its hour: "10am", "ten a.m.", "7:30 pm", "noon", "five o'clock". The
+# hour may be a numeral or a number word (a closed class).
+_HOUR_WORD = "|".join(w for w, n in EN_ONES.items() if 1 <= n <= 12)
+_CLOCK_PHRASE = re.compile(
+    rf"\b(?:\d{{1,2}}(?:[:.]\d{{2}})?|{_HOUR_WORD})\s*(?:a\.?m\.?|p\.?m\.?|o['’]?clock)(?!\w)"
+    r"|\b\d{1,2}[:.]\d{2}\b|\b(?:noon|midday|midnight)\b",
+    re.I,
+)
+# What may stand between the parts of one time phrase: "tomorrow at 2pm", "ten a.m. the day after
+# tomorrow", "Friday, 5pm", 后天下午五点 (nothing).
+_PHRASE_JOIN = re.compile(r"^[\s,]*(?:(?:at|on|the|in\s+the)\s+)*[\s,]*$", re.I)
+
+
+@reads_simplified
+def time_phrases(text: str, ref: date) -> list[tuple[int, int]]:
+    """The spans of ``text`` that each say one time: the days ``find`` reads joined with the times
+    of day beside them ("by ten a.m. the day after tomorrow" is one phrase, not a time and then a
+    day), in order. What governs a phrase (a deadline's "by", 之前 after it) governs all of it."""
+    spans = sorted(
+        [(s, e) for s, e, _, _ in find(text, ref)]
+        + [m.span() for m in _CLOCK_PHRASE.finditer(text)]
+        + [m.span() for m in _TIMEY.finditer(text)]
+    )
+    merged: list[tuple[int, int]] = []
+    for s, e in spans:
+        if merged and (s <= merged[-1][1] or _PHRASE_JOIN.match(text[merged[-1][1] : s])):
+            merged[-1] = (merged[-1][0], max(e, merged[-1][1]))
+        else:
+            merged.append((s, e))
+    return merged
+
+
 @reads_simplified
 def mentions_time(text: str) -> bool:
     """Whether ``text`` names some day or time at all (a quick test; ``read`` decides what it means)."""
