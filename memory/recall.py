@@ -320,6 +320,10 @@ _PREPOSITION = re.compile(r"\b(?:with|to|for|at|on|in|from|about|of|by|and)\b", 
 _RECALL_CUE = re.compile(
     r"\b(again|remind me|the usual|as usual|decided|agreed|said|told|mentioned|promised)\b|上次|说过|决定|答应", re.I
 )
+_PRESUPPOSES_TELLING = re.compile(
+    r"\bremind\s+me\s+(?:again\s+)?(?:of|about|what|who|whom|whose|when|where|which|how|whether|if)\b|来着", re.I
+)
+_ASKED_AGAIN = re.compile(r"\bagain\W*$", re.I)
 # Quoted text in a turn is material to work on ("translate 'the meeting is postponed'"), not what it is about;
 # an apostrophe between letters ("'the cat's bowl'") is inside the quote.
 _QUOTED = re.compile(
@@ -374,6 +378,13 @@ def about_their_world(
     text = unquoted(text)
     # Kinds, places and the message's own material (memory.text.acts.self_contained).
     if general_question(text, person, bool(names), described) or _self_contained(text, names, person):
+        # Unless asked to be reminded ("Remind me which firm carries the gear", "how much does each
+        # boat burn an hour again?", 她叫什么来着): the turn presupposes that the person told it
+        # before, so it is about what they said, whatever else its grammar reads as (a question
+        # about kinds: "each boat"). Closed classes: the verb of reminding with a question or "of"
+        # after it, a question's closing "again", the particle 来着.
+        if _PRESUPPOSES_TELLING.search(text) or _is_question(text) and _ASKED_AGAIN.search(text):
+            return "asks to be reminded"
         return None
     if names:
         return "names " + ", ".join(sorted(names))

@@ -671,3 +671,17 @@ def test_a_chinese_name_written_in_pinyin_by_the_person_names_the_fact(db):
     # A stretch that is an English word ("women" is 我们) names nothing.
     _add_fact(db, "2026-09-03: 我们的仓库在大连。")
     assert recall.gate(db, "how many women work in logistics worldwide?") is None
+
+
+def test_asked_to_be_reminded_is_about_what_the_person_said_even_when_it_reads_as_about_kinds():
+    docs = [
+        "2026-10-02: Brightline Couriers carries the exhibition crates to every venue.",
+        "2026-10-03: Each display fridge draws about 12 kWh a day at the Elm Street shop.",
+    ]
+    # Without the cue these read as asking about kinds ("which firm", "each display fridge") and get nothing.
+    assert _texts("Which firm carries the gear to venues?", docs) == []
+    assert _texts("How much power does each display fridge draw a day?", docs) == []
+    assert _texts("Remind me which firm carries the gear to venues.", docs) == [docs[0]]
+    assert _texts("how much power does each display fridge draw a day again", docs) == [docs[1]]
+    assert recall.about_their_world("冷柜怎么除霜？") is None  # a method
+    assert recall.about_their_world("冷柜怎么除霜来着？") == "asks to be reminded"  # the method they were told
