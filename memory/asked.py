@@ -276,6 +276,36 @@ _ZH_PHONE_NOUNS = ("电话", "手机")
 _ZH_PHONE_HEADS = ("电话", "手机", "号", "号码")
 
 
+# A phone number asked for by a noun phrase the question names, wherever it stands ("Do I have a
+# phone number for Daniel?", "is there a mobile I can reach her on?", "got a cell number for
+# her?", "Ana's work mobile?"), not only as the focus of a wh-question: a determiner or a
+# possessive, perhaps one modifier, then a phone noun heading its phrase, with "number" or not.
+# Not a phone noun modifying the noun after it ("the phone bill", "a mobile plan"), one after
+# "what"/"which" (a kind of handset: "what phone does she use"), nor one a preposition governs
+# (a medium: "on the phone").
+_PHONE_PHRASE = re.compile(
+    r"\b(?:a|an|the|any|his|her|their|your|my|our|[a-z][\w-]*['’]s|[a-z][\w-]*s')\s+(?:[a-z][\w-]*\s+)?"
+    r"(?:phone|telephone|mobile|cell|cellphone)(?:\s+(?:number|no\b\.?|#))?(?:\s+(?P<next>[a-z][\w'’-]*))?",
+    re.I,
+)
+
+
+@reads_simplified
+def asks_for_a_phone(question: str) -> bool:
+    """Whether a question names a phone number as what it asks for (``_PHONE_PHRASE``)."""
+    for m in _PHONE_PHRASE.finditer(question):
+        after = (m.group("next") or "").lower()
+        if after and after not in STOP_WORDS and noun_like(after):
+            continue  # the head is the noun after it: "the phone bill"
+        if _MEDIUM.search(question[: m.start()]):
+            continue  # the phone as a way of talking: "what did she say on the phone?"
+        return True
+    return False
+
+
+_MEDIUM = re.compile(r"\b(?:on|over|by|via|through|from|to|in)\s+$", re.I)
+
+
 # The form nouns above as index stems (CC-CEDICT glosses come stemmed: "wage", "telephon").
 _FORM_STEMS = {
     t: kind

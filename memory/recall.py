@@ -888,6 +888,8 @@ class _DocsIndex:
                 wanted.add(form)  # "the open day's date": a date answers it, whatever it is called
             else:
                 part = frozenset(_terms(attribute))
+        if asked.asks_for_a_phone(text):
+            wanted.add(asked.PHONE)  # "Do I have a mobile number for Katrin?": her facts must hold one
         owner = {t for w in asked.owners(text) for t in _terms(w) if t in named}
         price = asked.asks_money(text)
         # Without the meaning model an attribute said in other words cannot be told from one not

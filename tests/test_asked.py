@@ -132,6 +132,22 @@ def test_a_phone_number_asked_of_a_name_without_one_gets_nothing():
     assert len(STORE) in {m.index for m in recall.match("What's Quist's phone number?", with_phone)}
 
 
+def test_a_phone_asked_for_anywhere_in_a_question_needs_a_fact_holding_one():
+    # Not only "X's phone number" as a wh-question's focus: a yes/no question naming one asks for it.
+    for question in (
+        "Do I have a mobile number for Quist?",
+        "is there a cell I can reach Quist on?",
+        "Quist: got a work phone for him?",
+    ):
+        assert asked.asks_for_a_phone(question)
+        assert _brought(question) == set()
+    with_phone = [*STORE, "Quist's mobile is +44 7700 900123."]
+    assert len(STORE) in {m.index for m in recall.match("Do I have a mobile number for Quist?", with_phone)}
+    # A phone noun modifying another noun, naming a handset, or a medium asks for no number.
+    for question in ("What's the phone bill for May?", "what phone does Quist use?", "What did Quist say on the phone?"):
+        assert not asked.asks_for_a_phone(question)
+
+
 def test_the_owner_of_what_is_asked_is_the_word_before_the_possessive():
     assert asked.owners("When is Teodor's birthday?") == ["Teodor"]
     assert asked.owners("Quist 的电话是多少？") == ["Quist"]
