@@ -144,7 +144,11 @@ def test_a_phone_asked_for_anywhere_in_a_question_needs_a_fact_holding_one():
     with_phone = [*STORE, "Quist's mobile is +44 7700 900123."]
     assert len(STORE) in {m.index for m in recall.match("Do I have a mobile number for Quist?", with_phone)}
     # A phone noun modifying another noun, naming a handset, or a medium asks for no number.
-    for question in ("What's the phone bill for May?", "what phone does Quist use?", "What did Quist say on the phone?"):
+    for question in (
+        "What's the phone bill for May?",
+        "what phone does Quist use?",
+        "What did Quist say on the phone?",
+    ):
         assert not asked.asks_for_a_phone(question)
 
 

@@ -867,7 +867,10 @@ def test_a_request_whose_every_time_is_a_deadline_is_written_as_the_deadline_too
     deadline = [Message("user", "给杨志刚派个活：冷库里的温湿度计全部换成新的，后天下午五点前搞定。")]
     assert model._forced_tool(deadline, [listing, task]) is task
     booking = [Message("user", "Book a meeting with Marco Rossi tomorrow at 2pm about the launch.")]
-    assert model._forced_tool(booking, [listing, meeting, task]) is None
+    from memory import meaning
+
+    with meaning.words_only():  # no shape decides it: without the meaning model the model chooses
+        assert model._forced_tool(booking, [listing, meeting, task]) is None
 
 
 def test_what_the_person_said_they_would_do_is_asked_with_the_base_form_after_did_too():

@@ -241,6 +241,7 @@ def test_the_acting_figures_count_statements_read_as_acting_and_requests_by_thei
         "statements read as asking to act": (0, 1),
         "requests for a tool read as asking to act": (3, 3),
         "  their tool read right": (2, 3),
+        "  by shapes alone": (2, 3),
     }
     assert bench.acting([{"text": "Send it.", "label": "request"}]) is None  # a split naming no tools
 

@@ -494,9 +494,21 @@ class LocalModel:
         # "Remind me to send the report by Friday" has a deadline too, but asks for no act. The model
         # called list_events or schedule_meeting for both shapes, or answered in words.
         if asks_to_assign(request) or asks_to_act(request) and deadline_only(request):
-            # The one offered tool that takes a deadline does that (assign_task).
-            timed = [t for t in tools if "deadline" in t.kinds.values()]
-            return timed[0] if len(timed) == 1 else None
+            return _one_taking(tools, "deadline")  # the tool that takes a deadline does that (assign_task)
+        if not asks_to_act(request):
+            return None
+        # A request in neither shape ("get the Lisbon office and me in a room Monday", "pls let
+        # facilities know the lift's out"): its kind by meaning (memory.request_kind, fitted on
+        # labelled requests), where the model booked a meeting for most of them.
+        from memory import request_kind
+
+        kind = request_kind.kind(request)
+        if kind == request_kind.MESSAGE:
+            return next((t for t in tools if t.name == MESSAGE_TOOL), None)
+        if kind == request_kind.TASK:
+            return _one_taking(tools, "deadline")
+        if kind == request_kind.MEETING:
+            return _one_taking(tools, "moment")  # the tool that takes a start (schedule_meeting)
         return None
 
     def _forced_call(self, llm, messages, system, tools, tool: ToolSpec, max_tokens: int) -> Response:
@@ -829,6 +841,13 @@ def deadline_only(request: str) -> bool:
         _DEADLINE_BEFORE.search(request[max(0, start - 30) : start]) or _DEADLINE_AFTER.match(request[end:])
         for start, end in dates.time_phrases(request, today)
     )
+
+
+def _one_taking(tools: list[ToolSpec], kind: str) -> ToolSpec | None:
+    """The one offered tool with an argument of ``kind`` ("deadline": assign_task; "moment", a
+    start: schedule_meeting), or None when none or several are."""
+    found = [t for t in tools if kind in t.kinds.values()]
+    return found[0] if len(found) == 1 else None
 
 
 def _unstarted(tools: list[ToolSpec]) -> list[ToolSpec]:

@@ -31,9 +31,15 @@ request, question or statement):
   hand at the round's start by another helper without reading the code, in
   Taiwan's and Hong Kong's usage (some Cantonese): held out.
 
+- test7 (the twenty-second round): written at the round's start by another helper
+  without reading the code (only test5, for its format); held out.
+
 For the splits that name tools, a second line reads what licenses an acting
 tool (``agent.reply_check.asks_to_act``: acts' reading, less the wishes about treatment) and which tool a request's shape calls for
-(``asks_to_tell``: a message, ``asks_to_assign``: a task, neither: a meeting).
+(``asks_to_tell``: a message, ``asks_to_assign``: a task, neither: the kind of act the
+meaning model reads, ``memory.request_kind``; by shapes alone, neither was a meeting). The
+request kind's weights were fitted on dev3, test3 and the dev first sessions, so on those its
+figure is in-sample (``python -m evals.bench.fit_kind cv`` leaves each file out).
 """
 
 from __future__ import annotations
@@ -46,7 +52,7 @@ from memory.text import acts
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 # The order they print in; a split whose file is missing is left out.
-SPLITS = ("dev", "dev2", "dev3", "test", "test2", "test3", "test4", "test5", "dev_hant", "test6")
+SPLITS = ("dev", "dev2", "dev3", "test", "test2", "test3", "test4", "test5", "dev_hant", "test6", "test7")
 LABELS = {
     "dev": "dev (tuned on)",
     "dev2": "dev2 (tuned on)",
@@ -58,8 +64,9 @@ LABELS = {
     "test5": "test5 (held out)",
     "dev_hant": "dev_hant (machine-converted, tuned on)",
     "test6": "test6 (held out)",
+    "test7": "test7 (held out)",
 }
-HELD_OUT = frozenset({"test4", "test5", "test6"})
+HELD_OUT = frozenset({"test4", "test5", "test6", "test7"})
 TOOLS = ("schedule_meeting", "send_message", "assign_task")
 
 
@@ -85,11 +92,16 @@ def score(items: list[dict]) -> tuple[int, list[tuple[dict, str]]]:
     return len(items) - len(misses), misses
 
 
-def tool_read(text: str) -> str | None:
+# The tool of each kind of act (memory.request_kind).
+_TOOL_OF_KIND = {"meeting": "schedule_meeting", "message": "send_message", "task": "assign_task"}
+
+
+def tool_read(text: str, fitted: bool = True, kind: str | None = None) -> str | None:
     """The acting tool the code reads a turn as asking for, or None when it asks for none: as the
     embedded model's turn picks it (``agent.models.local``: a message when it tells someone, a
-    task when it hands work over or its every time is a deadline), else a meeting, the tool the
-    model is left to choose among the rest."""
+    task when it hands work over or its every time is a deadline), else, with ``fitted``, the
+    kind the meaning model reads (``memory.request_kind``; ``kind`` given: that one), else a
+    meeting, the tool the model was left to choose among the rest."""
     from agent.models.local import deadline_only
     from agent.reply_check import asks_to_act
 
@@ -97,7 +109,13 @@ def tool_read(text: str) -> str | None:
         return None
     if acts.asks_to_tell(text):
         return "send_message"
-    return "assign_task" if acts.asks_to_assign(text) or deadline_only(text) else "schedule_meeting"
+    if acts.asks_to_assign(text) or deadline_only(text):
+        return "assign_task"
+    if fitted:
+        from memory import request_kind
+
+        kind = kind or request_kind.kind(text)
+    return _TOOL_OF_KIND.get(kind or "", "schedule_meeting") if fitted else "schedule_meeting"
 
 
 def acting(items: list[dict]) -> dict[str, tuple[int, int]] | None:
@@ -112,6 +130,7 @@ def acting(items: list[dict]) -> dict[str, tuple[int, int]] | None:
         "statements read as asking to act": (sum(read[id(i)] is not None for i in statements), len(statements)),
         "requests for a tool read as asking to act": (sum(read[id(i)] is not None for i in asked), len(asked)),
         "  their tool read right": (sum(read[id(i)] == i["tool"] for i in asked), len(asked)),
+        "  by shapes alone": (sum(tool_read(i["text"], fitted=False) == i["tool"] for i in asked), len(asked)),
     }
 
 

@@ -1,0 +1,73 @@
+"""What kind of act a request asks for (a meeting, a message, a task), learned from labelled requests.
+
+The readings of ``memory.text.acts`` say a request tells someone something (a message) or hands
+work over (a task) when its grammar shows it; a request in neither shape was left to the embedded
+model, which mostly booked a meeting. This module decides those by meaning: a softmax over the
+meaning model's vector of the request (``memory.meaning``, all-MiniLM-L6-v2; a Chinese request
+read in its CC-CEDICT English, as recall reads Chinese facts), fitted on requests labelled with
+the tool they ask for, each written by someone who read no code (the acts dev splits and the dev
+first sessions: ``python -m evals.bench.fit_kind fit``). It learns what meetings, messages and
+tasks are about (a time to meet and someone to meet, words for someone to hear, work and who does
+it), not a list of phrasings, so it holds for wordings no pattern has seen.
+
+Without the meaning model (``KEPT_MEANING=0``, or the package not installed) it says nothing, and
+the request is left to the model as before.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+from memory import meaning
+from memory.text import bilingual
+from memory.text.script import simplified
+from memory.text.words import has_cjk
+
+MEETING, MESSAGE, TASK = "meeting", "message", "task"
+KINDS = (MEETING, MESSAGE, TASK)
+WEIGHTS = Path(__file__).with_name("request_kind_weights.json")
+
+
+def reading(request: str) -> str:
+    """The text the meaning model reads for a request: its English, or a Chinese one's dictionary English."""
+    text = simplified(request)
+    return bilingual.english_reading(text) if has_cjk(text) else text
+
+
+@functools.cache
+def _weights(path: Path = WEIGHTS) -> tuple | None:
+    try:
+        found = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    import numpy as np
+
+    if tuple(found.get("kinds", ())) != KINDS:
+        return None
+    return np.asarray(found["weights"], dtype=np.float32), np.asarray(found["bias"], dtype=np.float32)
+
+
+def probabilities(request: str) -> dict[str, float] | None:
+    """Each kind's probability for ``request``, or None without the meaning model or the weights."""
+    if not meaning.available():
+        return None
+    fitted = _weights()
+    if fitted is None:
+        return None
+    import numpy as np
+
+    weights, bias = fitted
+    z = meaning.embed_one(reading(request)) @ weights + bias
+    p = np.exp(z - z.max())
+    p /= p.sum()
+    return {k: float(v) for k, v in zip(KINDS, p, strict=True)}
+
+
+def kind(request: str) -> str | None:
+    """The kind of act a request asks for (``MEETING``, ``MESSAGE`` or ``TASK``), by meaning; None
+    without the meaning model. Ask it only of a request to act (``acts.asks_to_act``): it always
+    names one of the three."""
+    found = probabilities(request)
+    return max(found, key=lambda k: found[k]) if found else None

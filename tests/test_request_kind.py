@@ -1,0 +1,79 @@
+"""A request in no shape the readings know gets its kind of act by meaning (memory.request_kind)."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.models.base import Message, ToolSpec
+from agent.models.local import LocalModel
+from memory import meaning, request_kind
+
+needs_meaning = pytest.mark.skipif(not meaning.available(), reason="the meaning model is not installed")
+
+MEETING = ToolSpec("schedule_meeting", "Book.", {"required": ["title", "start"]}, kinds={"start": "moment"})
+MESSAGE = ToolSpec("send_message", "Send.", {"required": ["to", "body"]}, kinds={"to": "person"})
+TASK = ToolSpec("assign_task", "Assign.", {"required": ["assignee", "title"]}, kinds={"due": "deadline"})
+LISTING = ToolSpec("list_events", "List.", {})
+TOOLS = [LISTING, MEETING, MESSAGE, TASK]
+
+
+@needs_meaning
+@pytest.mark.parametrize(
+    "request_, kind",
+    [
+        ("Could we get Ingrid and me in a room Thursday at 10 to go over the grant?", request_kind.MEETING),
+        ("周四下午三点拉上财务一起过一下预算", request_kind.MEETING),
+        ("Ping Lotte re the invoice - it came in twice.", request_kind.MESSAGE),
+        ("Tobias can look after the fence repairs this week.", request_kind.TASK),
+    ],
+)
+def test_a_request_gets_its_kind_of_act_by_meaning(request_, kind):
+    assert request_kind.kind(request_) == kind
+    found = request_kind.probabilities(request_)
+    assert found is not None and abs(sum(found.values()) - 1) < 1e-5
+
+
+def test_without_the_meaning_model_no_kind_is_read():
+    with meaning.words_only():
+        assert request_kind.kind("Ping Lotte re the invoice - it came in twice.") is None
+
+
+@needs_meaning
+def test_the_embedded_model_is_made_to_write_the_tool_of_the_kind_read():
+    model = LocalModel(path="unused")
+    # Neither a telling nor a hand-over by shape: before, the model chose (and mostly booked).
+    forced = model._forced_tool([Message("user", "Ping Lotte re the invoice - it came in twice.")], TOOLS)
+    assert forced is MESSAGE
+    forced = model._forced_tool([Message("user", "Could we get Ingrid and me in a room Thursday at 10?")], TOOLS)
+    assert forced is MEETING
+    # A statement or a question is no request: nothing is forced, whatever its meaning.
+    assert model._forced_tool([Message("user", "Lotte sent the invoice twice.")], TOOLS) is None
+    # A kind whose tool is not offered (a meeting with no time: the screen would drop it) forces nothing.
+    assert (
+        model._forced_tool([Message("user", "Could we get Ingrid and me in a room Thursday at 10?")], [MESSAGE, TASK])
+        is None
+    )
+
+
+def test_fitting_writes_weights_the_reader_loads(tmp_path, monkeypatch):
+    if not meaning.available():
+        pytest.skip("the meaning model is not installed")
+    from evals.bench import fit_kind
+
+    items = {
+        "a": [
+            {"text": "Book a call with Ana on Monday at 9", "tool": "schedule_meeting"},
+            {"text": "Tell Ana the van is fixed", "tool": "send_message"},
+        ],
+        "b": [
+            {"text": "Give Ana the stocktake, due Friday", "tool": "assign_task"},
+            {"text": "Set up a meeting with Jo tomorrow at noon", "tool": "schedule_meeting"},
+        ],
+    }
+    monkeypatch.setattr(fit_kind, "dev_files", lambda: items)
+    path = fit_kind.write(tmp_path / "weights.json")
+    weights, bias = request_kind._weights(path)
+    assert weights.shape == (meaning.DIM, 3) and bias.shape == (3,)
+    assert "fit_kind fit" in path.read_text(encoding="utf-8")
+    report = fit_kind.cross_validate()
+    assert set(report) == {"a", "b"} and all(row["requests"] == 2 for row in report.values())
