@@ -10,14 +10,15 @@ first sessions: ``python -m evals.bench.fit_kind fit``). It learns what meetings
 tasks are about (a time to meet and someone to meet, words for someone to hear, work and who does
 it), not a list of phrasings, so it holds for wordings no pattern has seen.
 
-Without the meaning model (``KEPT_MEANING=0``, or the package not installed) it says nothing, and
-the request is left to the model as before.
+Without the meaning model (``KEPT_MEANING=0``, or the package not installed), or with
+``KEPT_REQUEST_KIND=0``, it says nothing, and the request is left to the model as before.
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import os
 from pathlib import Path
 
 from memory import meaning
@@ -51,6 +52,8 @@ def _weights(path: Path = WEIGHTS) -> tuple | None:
 
 def probabilities(request: str) -> dict[str, float] | None:
     """Each kind's probability for ``request``, or None without the meaning model or the weights."""
+    if os.environ.get("KEPT_REQUEST_KIND", "1").strip().lower() in ("0", "false", "no", "off"):
+        return None
     if not meaning.available():
         return None
     fitted = _weights()

@@ -33,9 +33,11 @@ def test_a_request_gets_its_kind_of_act_by_meaning(request_, kind):
     assert found is not None and abs(sum(found.values()) - 1) < 1e-5
 
 
-def test_without_the_meaning_model_no_kind_is_read():
+def test_without_the_meaning_model_or_switched_off_no_kind_is_read(monkeypatch):
     with meaning.words_only():
         assert request_kind.kind("Ping Lotte re the invoice - it came in twice.") is None
+    monkeypatch.setenv("KEPT_REQUEST_KIND", "0")
+    assert request_kind.kind("Ping Lotte re the invoice - it came in twice.") is None
 
 
 @needs_meaning
