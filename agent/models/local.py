@@ -48,6 +48,7 @@ from agent.models.base import (
     Usage,
 )
 from agent.models.choices import EMBEDDED
+from memory.text import dates
 
 N_CTX = 8192
 MESSAGE_TOOL = "send_message"  # the tool a request to tell someone something calls (``asks_to_tell``)
@@ -493,9 +494,10 @@ class LocalModel:
         # a task, as is one whose every time is a deadline (后天下午五点前搞定, "due tomorrow by 4pm").
         # "Remind me to send the report by Friday" has a deadline too, but asks for no act. The model
         # called list_events or schedule_meeting for both shapes, or answered in words.
-        if asks_to_assign(request) or asks_to_act(request) and deadline_only(request):
+        acting = asks_to_act(request)
+        if asks_to_assign(request) or acting and deadline_only(request):
             return _one_taking(tools, "deadline")  # the tool that takes a deadline does that (assign_task)
-        if not asks_to_act(request):
+        if not acting:
             return None
         # A request in neither shape ("get the Lisbon office and me in a room Monday", "pls let
         # facilities know the lift's out"): its kind by meaning (memory.request_kind, fitted on
@@ -822,7 +824,7 @@ def cut_prompt(
 # "by ten a.m. the day after tomorrow" is due then, its day as much as its hour.
 _DEADLINE_BEFORE = re.compile(
     r"\b(?:by|before|due|until|till|no\s+later\s+than|deadline(?:\s+is)?)\s+(?:the\s+|this\s+|next\s+)?"
-    r"(?:(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+)?$",
+    rf"(?:{dates.HOUR}\s+)?$",
     re.I,
 )
 _DEADLINE_AFTER = re.compile(r"^[^，,。；;！!？?\n]{0,10}?(?:之前|以前|前(?![往面台天年])|为止)")
@@ -831,8 +833,6 @@ _DEADLINE_AFTER = re.compile(r"^[^，,。；;！!？?\n]{0,10}?(?:之前|以前|
 def deadline_only(request: str) -> bool:
     """Whether every day or time ``request`` names is a deadline (and it names a day)."""
     from datetime import date
-
-    from memory.text import dates
 
     today = date.today()
     if not dates.find(request, today):

@@ -582,9 +582,9 @@ _TIMEY = re.compile(
 
 # A time of day said with its hour: "10am", "ten a.m.", "7:30 pm", "noon", "five o'clock". The
 # hour may be a numeral or a number word (a closed class).
-_HOUR_WORD = "|".join(w for w, n in EN_ONES.items() if 1 <= n <= 12)
+HOUR = r"(?:\d{1,2}|" + "|".join(w for w, n in EN_ONES.items() if 1 <= n <= 12) + ")"  # an hour said alone: "by one"
 _CLOCK_PHRASE = re.compile(
-    rf"\b(?:\d{{1,2}}(?:[:.]\d{{2}})?|{_HOUR_WORD})\s*(?:a\.?m\.?|p\.?m\.?|o['’]?clock)(?!\w)"
+    rf"\b(?:\d{{1,2}}[:.]\d{{2}}|{HOUR})\s*(?:a\.?m\.?|p\.?m\.?|o['’]?clock)(?!\w)"
     r"|\b\d{1,2}[:.]\d{2}\b|\b(?:noon|midday|midnight)\b",
     re.I,
 )
