@@ -5,10 +5,13 @@ work over (a task) when its grammar shows it; a request in neither shape was lef
 model, which mostly booked a meeting. This module decides those by meaning: a softmax over the
 meaning model's vector of the request (``memory.meaning``, all-MiniLM-L6-v2; a Chinese request
 read in its CC-CEDICT English, as recall reads Chinese facts), fitted on requests labelled with
-the tool they ask for, each written by someone who read no code (the acts dev splits and the dev
-first sessions: ``python -m evals.bench.fit_kind fit``). It learns what meetings, messages and
-tasks are about (a time to meet and someone to meet, words for someone to hear, work and who does
-it), not a list of phrasings, so it holds for wordings no pattern has seen.
+the tool they ask for, and on the statements, questions and requests for words beside them (no
+act), each written by someone who read no code (the acts dev splits and the dev first sessions:
+``python -m evals.bench.fit_kind fit``). It learns what meetings, messages and tasks are about (a
+time to meet and someone to meet, words for someone to hear, work and who does it), and what
+telling news is, not a list of phrasings, so it holds for wordings no pattern has seen. A line it
+reads as asking for no act gets no kind: the grammar's reading of a request is not enough for kept
+to make the model act on what reads as news.
 
 Without the meaning model (``KEPT_MEANING=0``, or the package not installed), or with
 ``KEPT_REQUEST_KIND=0``, it says nothing, and the request is left to the model as before.
@@ -26,8 +29,8 @@ from memory.text import bilingual
 from memory.text.script import simplified
 from memory.text.words import has_cjk
 
-MEETING, MESSAGE, TASK = "meeting", "message", "task"
-KINDS = (MEETING, MESSAGE, TASK)
+MEETING, MESSAGE, TASK, NONE = "meeting", "message", "task", "none"
+KINDS = (MEETING, MESSAGE, TASK, NONE)  # NONE: asks for no act (a statement, a question, a draft)
 WEIGHTS = Path(__file__).with_name("request_kind_weights.json")
 
 
@@ -70,7 +73,10 @@ def probabilities(request: str) -> dict[str, float] | None:
 
 def kind(request: str) -> str | None:
     """The kind of act a request asks for (``MEETING``, ``MESSAGE`` or ``TASK``), by meaning; None
-    without the meaning model. Ask it only of a request to act (``acts.asks_to_act``): it always
-    names one of the three."""
+    when by meaning it asks for none (it reads like a statement, a question or a request for words:
+    the fit saw those too), or without the meaning model."""
     found = probabilities(request)
-    return max(found, key=lambda k: found[k]) if found else None
+    if not found:
+        return None
+    best = max(found, key=lambda k: found[k])
+    return None if best == NONE else best

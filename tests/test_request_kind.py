@@ -23,14 +23,16 @@ TOOLS = [LISTING, MEETING, MESSAGE, TASK]
     [
         ("Could we get Ingrid and me in a room Thursday at 10 to go over the grant?", request_kind.MEETING),
         ("周四下午三点拉上财务一起过一下预算", request_kind.MEETING),
-        ("Ping Lotte re the invoice - it came in twice.", request_kind.MESSAGE),
+        ("Shoot Lotte a note about the duplicate invoice.", request_kind.MESSAGE),
         ("Tobias can look after the fence repairs this week.", request_kind.TASK),
+        # News reads as asking for no act, whatever a misreading of its grammar says.
+        ("Lotte sent the invoice twice.", None),
     ],
 )
 def test_a_request_gets_its_kind_of_act_by_meaning(request_, kind):
     assert request_kind.kind(request_) == kind
     found = request_kind.probabilities(request_)
-    assert found is not None and abs(sum(found.values()) - 1) < 1e-5
+    assert found is not None and set(found) == set(request_kind.KINDS) and abs(sum(found.values()) - 1) < 1e-5
 
 
 def test_without_the_meaning_model_or_switched_off_no_kind_is_read(monkeypatch):
@@ -44,7 +46,7 @@ def test_without_the_meaning_model_or_switched_off_no_kind_is_read(monkeypatch):
 def test_the_embedded_model_is_made_to_write_the_tool_of_the_kind_read():
     model = LocalModel(path="unused")
     # Neither a telling nor a hand-over by shape: before, the model chose (and mostly booked).
-    forced = model._forced_tool([Message("user", "Ping Lotte re the invoice - it came in twice.")], TOOLS)
+    forced = model._forced_tool([Message("user", "Shoot Lotte a note about the duplicate invoice.")], TOOLS)
     assert forced is MESSAGE
     forced = model._forced_tool([Message("user", "Could we get Ingrid and me in a room Thursday at 10?")], TOOLS)
     assert forced is MEETING
@@ -66,16 +68,18 @@ def test_fitting_writes_weights_the_reader_loads(tmp_path, monkeypatch):
         "a": [
             {"text": "Book a call with Ana on Monday at 9", "tool": "schedule_meeting"},
             {"text": "Tell Ana the van is fixed", "tool": "send_message"},
+            {"text": "The van is fixed.", "tool": None},
         ],
         "b": [
             {"text": "Give Ana the stocktake, due Friday", "tool": "assign_task"},
             {"text": "Set up a meeting with Jo tomorrow at noon", "tool": "schedule_meeting"},
+            {"text": "Jo met Ana at noon.", "tool": None},
         ],
     }
     monkeypatch.setattr(fit_kind, "dev_files", lambda: items)
     path = fit_kind.write(tmp_path / "weights.json")
     weights, bias = request_kind._weights(path)
-    assert weights.shape == (meaning.DIM, 3) and bias.shape == (3,)
+    assert weights.shape == (meaning.DIM, 4) and bias.shape == (4,)
     assert "fit_kind fit" in path.read_text(encoding="utf-8")
     report = fit_kind.cross_validate()
-    assert set(report) == {"a", "b"} and all(row["requests"] == 2 for row in report.values())
+    assert set(report) == {"a", "b"} and all(row["requests"] == 2 and row["no act"] == 1 for row in report.values())

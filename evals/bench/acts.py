@@ -111,10 +111,11 @@ def tool_read(text: str, fitted: bool = True, kind: str | None = None) -> str | 
         return "send_message"
     if acts.asks_to_assign(text) or deadline_only(text):
         return "assign_task"
-    if fitted:
+    if fitted and kind is None:
         from memory import request_kind
 
-        kind = kind or request_kind.kind(text)
+        kind = request_kind.kind(text)
+    # A kind of no act, or none read: the model chooses, as it did before (mostly a meeting).
     return _TOOL_OF_KIND.get(kind or "", "schedule_meeting") if fitted else "schedule_meeting"
 
 

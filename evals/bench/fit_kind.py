@@ -1,24 +1,29 @@
-"""The kind of act a request asks for, fitted on labelled requests and measured leaving one file out.
+"""The kind of act a request asks for, fitted on labelled lines and measured leaving one file out.
 
-``memory.request_kind`` reads a request's kind (meeting, message, task) from the meaning model's
-vector of it. This fits that softmax (numpy, L2) on every dev file whose requests are labelled with
-the tool they ask for: the acts dev splits (evals/data/acts_dev3.jsonl, acts_test3.jsonl) and the
-dev first sessions (every evals/data/first_sessions*.json but the held-out ones). The machine-
-converted Traditional split (acts_dev_hant) is left out: its lines are the dev splits' own, in
-another script, which the reader folds back before it reads.
+``memory.request_kind`` reads a line's kind (meeting, message, task, or no act) from the meaning
+model's vector of it. This fits that softmax (numpy, L2, each class weighted by the inverse of its
+share) on every dev file whose lines are labelled with the tool they ask for, lines asking for none
+included (statements, questions, requests for words): the acts dev splits
+(evals/data/acts_dev3.jsonl, acts_test3.jsonl) and the dev first sessions (every
+evals/data/first_sessions*.json but the held-out ones). The machine-converted Traditional split
+(acts_dev_hant) is left out: its lines are the dev splits' own, in another script, which the
+reader folds back before it reads.
 
 - ``cv``: leave one file out. For each file the model is fitted on the others and the file's
-  requests read three ways: the shape readings alone (``evals.bench.acts.tool_read``: a message
-  when it tells someone, a task when it hands work over or every time is a deadline, else a
+  requests for a tool read three ways: the shape readings alone (``evals.bench.acts.tool_read``: a
+  message when it tells someone, a task when it hands work over or every time is a deadline, else a
   meeting), the fitted kind alone, and both (the shapes first, the fitted kind where they say
   neither: what kept does). Each counts a request right when it is read as asking to act and its
   tool is the labelled one. The shape readings were tuned on these files, so their figure here is
-  in-sample; the fitted kind's is not.
+  in-sample; the fitted kind's is not. For the lines asking for no act: how many the shapes read
+  as acting (left to the model before), how many the embedded model was made to write a call for
+  before (a message or a task by shape), and how many with the fitted kind.
 - ``fit``: fitted on every dev file, written to ``memory/request_kind_weights.json``.
-- ``held``: the held-out files (acts test4-test6, first_sessions_test18 and test19), read the three
+- ``held``: the held-out files (acts test4-test7, first_sessions_test18 and test19), read the same
   ways with the shipped weights; aggregates only (run it at a round's start and end, never to tune).
 
-The regularisation is fixed (``LAMBDA``), not chosen on any file.
+The regularisation, the class weights and the steps are fixed (``LAMBDA``, ``ITERATIONS``,
+``RATE``), not chosen on any file.
 """
 
 from __future__ import annotations
@@ -31,26 +36,27 @@ from pathlib import Path
 from evals.bench import acts as acts_bench
 
 DATA = Path(__file__).resolve().parents[2] / "evals" / "data"
-TOOL_OF = {"meeting": "schedule_meeting", "message": "send_message", "task": "assign_task"}
+TOOL_OF = {"meeting": "schedule_meeting", "message": "send_message", "task": "assign_task", "none": None}
 HELD_OUT_SESSIONS = ("first_sessions_test18.json", "first_sessions_test19.json")
 ACTS_DEV = ("dev3", "test3")
 LAMBDA = 1.0  # L2 strength per example, fixed before any fit
-ITERATIONS = 500
-RATE = 0.5
+ITERATIONS = 2000
+RATE = 1.0
 
 
 def _session_requests(path: Path) -> list[dict]:
+    """Every line a person says in the sessions, with the tool it asks for (None: no act)."""
     found = json.loads(path.read_text(encoding="utf-8"))
     return [
-        {"text": step.get("say") or step.get("ask"), "tool": step["act"]}
+        {"text": step.get("say") or step.get("ask"), "tool": step.get("act")}
         for session in found["sessions"]
         for step in session["steps"]
-        if step.get("act") in TOOL_OF.values() and (step.get("say") or step.get("ask"))
+        if step.get("say") or step.get("ask")
     ]
 
 
 def _acts_requests(split: str) -> list[dict]:
-    return [{"text": r["text"], "tool": r["tool"]} for r in acts_bench.load(split) if r.get("tool") in TOOL_OF.values()]
+    return [{"text": r["text"], "tool": r.get("tool")} for r in acts_bench.load(split)]
 
 
 def dev_files() -> dict[str, list[dict]]:
@@ -86,37 +92,73 @@ def _labels(items: list[dict]):
 
 
 def fit(x, y):
-    """A softmax fitted by gradient descent with L2 (``LAMBDA``): (weights, bias)."""
+    """A softmax fitted by gradient descent with L2 (``LAMBDA``), each class weighted by the inverse
+    of its share (lines asking for no act outnumber requests three to one: unweighted, the fit
+    reads nearly everything as no act): (weights, bias)."""
     import numpy as np
 
-    weights = np.zeros((x.shape[1], 3))
-    bias = np.zeros(3)
+    classes = len(TOOL_OF)
+    counts = np.bincount(y, minlength=classes).astype(float)
+    per_class = np.where(counts > 0, len(y) / (classes * np.maximum(counts, 1)), 0.0)
+    sample = per_class[y][:, None]
+    weights = np.zeros((x.shape[1], classes))
+    bias = np.zeros(classes)
     for _ in range(ITERATIONS):
         z = x @ weights + bias
         z -= z.max(axis=1, keepdims=True)
         p = np.exp(z)
         p /= p.sum(axis=1, keepdims=True)
         p[np.arange(len(y)), y] -= 1
-        p /= len(y)
+        p *= sample / len(y)
         weights -= RATE * (x.T @ p + LAMBDA * weights / len(y))
         bias -= RATE * p.sum(axis=0)
     return weights, bias
 
 
 def _read(items: list[dict], predicted) -> dict[str, int]:
-    """Requests right three ways (see the module's docstring)."""
+    """Requests right three ways, and lines asking for no act that each way would act on (see
+    the module's docstring)."""
     from agent.reply_check import asks_to_act
     from memory.request_kind import KINDS
 
-    out = {"requests": len(items), "shapes": 0, "fitted": 0, "both": 0}
+    out = {
+        "requests": 0,
+        "shapes": 0,
+        "fitted": 0,
+        "both": 0,
+        "no act": 0,
+        "acted shapes": 0,
+        "forced shapes": 0,
+        "acted both": 0,
+    }
     for item, k in zip(items, predicted, strict=True):
-        fitted = TOOL_OF[KINDS[int(k)]] if asks_to_act(item["text"]) else None
+        kind = KINDS[int(k)]
+        acting = asks_to_act(item["text"])
+        fitted = TOOL_OF[kind] if acting else None
         shapes = acts_bench.tool_read(item["text"], fitted=False)
-        both = acts_bench.tool_read(item["text"], fitted=True, kind=KINDS[int(k)])
+        both = acts_bench.tool_read(item["text"], fitted=True, kind=kind)
+        if item["tool"] is None:
+            # A line asking for no act that the shapes read as one was left to the model (which may
+            # answer in words); with the fitted kind, one it reads as an act is written as a call.
+            out["no act"] += 1
+            out["acted shapes"] += shapes is not None
+            out["forced shapes"] += shapes is not None and _forced(item["text"], "none")
+            out["acted both"] += both is not None and _forced(item["text"], kind)
+            continue
+        out["requests"] += 1
         out["shapes"] += shapes == item["tool"]
         out["fitted"] += fitted == item["tool"]
         out["both"] += both == item["tool"]
     return out
+
+
+def _forced(text: str, kind: str) -> bool:
+    """Whether the embedded model is made to write a call for ``text``: its shape says a message or a
+    task, or the fitted kind is an act."""
+    from agent.models.local import deadline_only
+    from memory.text import acts
+
+    return acts.asks_to_tell(text) or acts.asks_to_assign(text) or deadline_only(text) or kind != "none"
 
 
 def cross_validate() -> dict[str, dict[str, int]]:
@@ -160,19 +202,29 @@ def held() -> dict[str, dict[str, int]]:
 
     report = {}
     for name, items in held_files().items():
-        kinds = [request_kind.KINDS.index(request_kind.kind(i["text"]) or "meeting") for i in items]
+        kinds = [request_kind.KINDS.index(request_kind.kind(i["text"]) or request_kind.NONE) for i in items]
         report[name] = _read(items, kinds)
     return report
 
 
 def _render(report: dict[str, dict[str, int]]) -> str:
-    lines = ["file: requests; right by shapes / fitted kind / both"]
-    total = {"requests": 0, "shapes": 0, "fitted": 0, "both": 0}
+    lines = [
+        "file: requests for a tool, right by shapes / fitted kind / both;"
+        " lines asking for no act: read as acting by shapes, made to act by shapes / with the fitted kind"
+    ]
+    total = dict.fromkeys(next(iter(report.values())), 0) if report else {}
     for name, row in report.items():
-        lines.append(f"{name}: {row['requests']}; {row['shapes']} / {row['fitted']} / {row['both']}")
+        lines.append(
+            f"{name}: {row['requests']}; {row['shapes']} / {row['fitted']} / {row['both']};"
+            f" {row['no act']}; {row['acted shapes']}, {row['forced shapes']} / {row['acted both']}"
+        )
         for k in total:
             total[k] += row[k]
-    lines.append(f"all: {total['requests']}; {total['shapes']} / {total['fitted']} / {total['both']}")
+    if total:
+        lines.append(
+            f"all: {total['requests']}; {total['shapes']} / {total['fitted']} / {total['both']};"
+            f" {total['no act']}; {total['acted shapes']}, {total['forced shapes']} / {total['acted both']}"
+        )
     return "\n".join(lines)
 
 
