@@ -76,7 +76,17 @@ def kind(request: str) -> str | None:
     when by meaning it asks for none (it reads like a statement, a question or a request for words:
     the fit saw those too), or without the meaning model."""
     found = probabilities(request)
-    if not found:
-        return None
+    return chosen(found) if found else None
+
+
+MAJORITY = 0.5  # a kind is read only when it is likelier than every other reading together
+
+
+def chosen(found: dict[str, float]) -> str | None:
+    """The act a line's probabilities read (None: no act, or no kind likelier than the rest
+    together). Kept makes the model write a call on this reading, so a doubtful one is left to the
+    model: left one file out on dev, the majority rule made the model act on 6 of 757 lines asking
+    for no act where the likeliest kind alone made it act on 17, and got 222 of 238 requests' tools
+    right against 215."""
     best = max(found, key=lambda k: found[k])
-    return None if best == NONE else best
+    return None if best == NONE or found[best] < MAJORITY else best

@@ -161,6 +161,18 @@ def _forced(text: str, kind: str) -> bool:
     return acts.asks_to_tell(text) or acts.asks_to_assign(text) or deadline_only(text) or kind != "none"
 
 
+def _kinds(logits) -> list[int]:
+    """Each line's kind as kept reads it from its logits (``request_kind.chosen``), as an index of KINDS."""
+    import numpy as np
+
+    from memory.request_kind import KINDS, NONE, chosen
+
+    z = logits - logits.max(axis=1, keepdims=True)
+    p = np.exp(z)
+    p /= p.sum(axis=1, keepdims=True)
+    return [KINDS.index(chosen(dict(zip(KINDS, row.tolist(), strict=True))) or NONE) for row in p]
+
+
 def cross_validate() -> dict[str, dict[str, int]]:
     import numpy as np
 
@@ -172,7 +184,7 @@ def cross_validate() -> dict[str, dict[str, int]]:
         weights, bias = fit(
             np.vstack([vectors[n] for n in others]), np.concatenate([_labels(files[n]) for n in others])
         )
-        report[name] = _read(items, (vectors[name] @ weights + bias).argmax(axis=1))
+        report[name] = _read(items, _kinds(vectors[name] @ weights + bias))
     return report
 
 
