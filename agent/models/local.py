@@ -484,31 +484,13 @@ class LocalModel:
         arguments stay the model's."""
         if not (self.choices.shape_picks_tool and tools) or not messages or messages[-1].role != "user":
             return None
-        from agent.reply_check import asks_to_act
-        from memory.text.acts import asks_to_assign, asks_to_tell
-
-        request = messages[-1].content
-        if asks_to_tell(request):
-            return next((t for t in tools if t.name == MESSAGE_TOOL), None)
-        # A request that hands work to someone ("Give Marco the job of…", 把…交给小何, 给陈晨派个任务) is
-        # a task, as is one whose every time is a deadline (后天下午五点前搞定, "due tomorrow by 4pm").
-        # "Remind me to send the report by Friday" has a deadline too, but asks for no act. The model
-        # called list_events or schedule_meeting for both shapes, or answered in words.
-        acting = asks_to_act(request)
-        if asks_to_assign(request) or acting and deadline_only(request):
-            return _one_taking(tools, "deadline")  # the tool that takes a deadline does that (assign_task)
-        if not acting:
-            return None
-        # A request in neither shape ("get the Lisbon office and me in a room Monday", "pls let
-        # facilities know the lift's out"): its kind by meaning (memory.request_kind, fitted on
-        # labelled requests), where the model booked a meeting for most of them.
         from memory import request_kind
 
-        kind = request_kind.kind(request)
+        kind = forced_kind(messages[-1].content)
         if kind == request_kind.MESSAGE:
             return next((t for t in tools if t.name == MESSAGE_TOOL), None)
         if kind == request_kind.TASK:
-            return _one_taking(tools, "deadline")
+            return _one_taking(tools, "deadline")  # the tool that takes a deadline does that (assign_task)
         if kind == request_kind.MEETING:
             return _one_taking(tools, "moment")  # the tool that takes a start (schedule_meeting)
         return None
@@ -841,6 +823,31 @@ def deadline_only(request: str) -> bool:
         _DEADLINE_BEFORE.search(request[max(0, start - 30) : start]) or _DEADLINE_AFTER.match(request[end:])
         for start, end in dates.time_phrases(request, today)
     )
+
+
+def forced_kind(request: str, fitted: bool = True, kind: str | None = None) -> str | None:
+    """The kind of act (``memory.request_kind``: message, task, meeting) the embedded model is made
+    to write a call of for ``request``, or None when it chooses for itself. A request to tell
+    someone something is a message; one that hands work to someone ("Give Marco the job of…",
+    把…交给小何, 给陈晨派个任务), or asks to act and whose every time is a deadline (后天下午五点前搞定,
+    "due tomorrow by 4pm"), is a task ("Remind me to send the report by Friday" has a deadline too,
+    but asks for no act). The model called list_events or schedule_meeting for those shapes, or
+    answered in words. A request to act in neither shape ("get the Lisbon office and me in a room
+    Monday") gets, with ``fitted``, the kind the meaning model reads (``kind``, when given: that
+    reading), where the model booked a meeting for most."""
+    from agent.reply_check import asks_to_act
+    from memory import request_kind
+    from memory.text.acts import asks_to_assign, asks_to_tell
+
+    if asks_to_tell(request):
+        return request_kind.MESSAGE
+    acting = asks_to_act(request)
+    if asks_to_assign(request) or acting and deadline_only(request):
+        return request_kind.TASK
+    if not (acting and fitted):
+        return None
+    found = kind if kind is not None else request_kind.kind(request)
+    return None if found == request_kind.NONE else found
 
 
 def _one_taking(tools: list[ToolSpec], kind: str) -> ToolSpec | None:

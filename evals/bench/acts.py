@@ -97,26 +97,17 @@ _TOOL_OF_KIND = {"meeting": "schedule_meeting", "message": "send_message", "task
 
 
 def tool_read(text: str, fitted: bool = True, kind: str | None = None) -> str | None:
-    """The acting tool the code reads a turn as asking for, or None when it asks for none: as the
-    embedded model's turn picks it (``agent.models.local``: a message when it tells someone, a
-    task when it hands work over or its every time is a deadline), else, with ``fitted``, the
-    kind the meaning model reads (``memory.request_kind``; ``kind`` given: that one), else a
-    meeting, the tool the model was left to choose among the rest."""
-    from agent.models.local import deadline_only
+    """The acting tool the code reads a turn as asking for, or None when it asks for none: the one
+    the embedded model is made to write (``agent.models.local.forced_kind``: a message when it tells
+    someone, a task when it hands work over or its every time is a deadline, else, with ``fitted``,
+    the kind the meaning model reads; ``kind`` given: that one), else a meeting, the tool the model
+    mostly chose when left to choose."""
+    from agent.models.local import forced_kind
     from agent.reply_check import asks_to_act
 
     if not asks_to_act(text):
         return None
-    if acts.asks_to_tell(text):
-        return "send_message"
-    if acts.asks_to_assign(text) or deadline_only(text):
-        return "assign_task"
-    if fitted and kind is None:
-        from memory import request_kind
-
-        kind = request_kind.kind(text)
-    # A kind of no act, or none read: the model chooses, as it did before (mostly a meeting).
-    return _TOOL_OF_KIND.get(kind or "", "schedule_meeting") if fitted else "schedule_meeting"
+    return _TOOL_OF_KIND.get(forced_kind(text, fitted, kind) or "", "schedule_meeting")
 
 
 def acting(items: list[dict]) -> dict[str, tuple[int, int]] | None:

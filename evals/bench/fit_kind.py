@@ -153,12 +153,11 @@ def _read(items: list[dict], predicted) -> dict[str, int]:
 
 
 def _forced(text: str, kind: str) -> bool:
-    """Whether the embedded model is made to write a call for ``text``: its shape says a message or a
-    task, or the fitted kind is an act."""
-    from agent.models.local import deadline_only
-    from memory.text import acts
+    """Whether the embedded model is made to write a call for ``text`` (``forced_kind``), the
+    fitted kind being ``kind``; whether the tool is offered is not asked, so this is an upper bound."""
+    from agent.models.local import forced_kind
 
-    return acts.asks_to_tell(text) or acts.asks_to_assign(text) or deadline_only(text) or kind != "none"
+    return forced_kind(text, kind=kind) is not None
 
 
 def _kinds(logits) -> list[int]:
