@@ -52,7 +52,7 @@ from memory.text import acts
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 # The order they print in; a split whose file is missing is left out.
-SPLITS = ("dev", "dev2", "dev3", "test", "test2", "test3", "test4", "test5", "dev_hant", "test6", "test7")
+SPLITS = ("dev", "dev2", "dev3", "test", "test2", "test3", "test4", "test5", "dev_hant", "test6", "test7", "test8")
 LABELS = {
     "dev": "dev (tuned on)",
     "dev2": "dev2 (tuned on)",
@@ -65,8 +65,9 @@ LABELS = {
     "dev_hant": "dev_hant (machine-converted, tuned on)",
     "test6": "test6 (held out)",
     "test7": "test7 (held out)",
+    "test8": "test8 (held out)",
 }
-HELD_OUT = frozenset({"test4", "test5", "test6", "test7"})
+HELD_OUT = frozenset({"test4", "test5", "test6", "test7", "test8"})
 TOOLS = ("schedule_meeting", "send_message", "assign_task")
 
 

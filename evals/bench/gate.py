@@ -20,6 +20,11 @@ one line per fact or turn, no updates) is read too.
 
 Splits, in the order they print (a missing file is left out):
 
+- ``test33``: tests/data/recall_test33.jsonl, written at the start of the twenty-third round by
+  another person (a helper) without reading the code (only recall_test32.jsonl, for its format): the
+  operations lead of a ship chandler in Singapore (Pasir Panjang) with Mandarin-speaking colleagues
+  and a Shanghai client; held out.
+
 - ``test32``: tests/data/recall_test32.jsonl, written at the start of the twenty-second round by
   another person (a helper) without reading the code (only recall_test27.jsonl, for its format): the
   co-owner of a pre-wedding photography studio in Queenstown whose clients come from mainland China
@@ -103,6 +108,7 @@ from evals.bench.common import render_table
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 SPLITS = {
+    "test33": DATA / "recall_test33.jsonl",
     "test32": DATA / "recall_test32.jsonl",
     "test31": DATA / "recall_test31.jsonl",
     "test29": DATA / "recall_test29.jsonl",
@@ -138,7 +144,7 @@ SPLITS = {
     "dev2": DATA / "recall_dev2.jsonl",
     "dev-old": DATA / "recall_dev.jsonl",
 }
-HELD_OUT = frozenset({"test28", "test29", "test30", "test31", "test32"})
+HELD_OUT = frozenset({"test28", "test29", "test30", "test31", "test32", "test33"})
 
 
 def held_out(path: str | Path) -> bool:
