@@ -90,3 +90,42 @@ def test_a_kind_is_read_only_when_it_is_likelier_than_every_other_reading_togeth
     assert request_kind.chosen({"meeting": 0.6, "message": 0.2, "task": 0.1, "none": 0.1}) == request_kind.MEETING
     assert request_kind.chosen({"meeting": 0.45, "message": 0.3, "task": 0.2, "none": 0.05}) is None
     assert request_kind.chosen({"meeting": 0.1, "message": 0.1, "task": 0.1, "none": 0.7}) is None
+
+
+def test_a_line_asks_for_no_act_only_when_every_acting_sentence_reads_so_by_a_majority():
+    news = {"meeting": 0.1, "message": 0.1, "task": 0.1, "none": 0.7}
+    doubtful = {"meeting": 0.3, "message": 0.2, "task": 0.1, "none": 0.4}
+    assert request_kind.none_asked([news])
+    assert request_kind.none_asked([news, news])
+    assert not request_kind.none_asked([news, doubtful])  # one sentence may still ask to act
+    assert not request_kind.none_asked([doubtful])
+    assert not request_kind.none_asked([]) and not request_kind.none_asked(None)
+
+
+def test_the_acting_sentences_of_a_long_message_are_read_alone():
+    message = "Book a call with Dana Ortiz, the roofer, Friday at eight. The gutters on block B are leaking again."
+    assert request_kind.acting_sentences(message) == ["Book a call with Dana Ortiz, the roofer, Friday at eight."]
+    one = "Get Ilse and me in a room Wednesday at 11 to settle the rota."
+    assert request_kind.acting_sentences(one) == [one]
+
+
+CANCEL = ToolSpec("cancel_event", "Cancel.", {"required": ["event_id"]})
+
+
+@needs_meaning
+def test_news_the_grammar_reads_as_a_request_is_offered_no_tool_that_makes_a_meeting_a_message_or_a_task():
+    from agent.models.local import reads_as_acting
+    from agent.reply_check import asks_to_act
+
+    model = LocalModel(path="unused")
+    news = "Library's closed Friday for the audit, reopen Monday."
+    assert asks_to_act(news) and not reads_as_acting(news)  # the grammar's misreading, and the meaning's
+    _, offered = model._cut([Message("user", news)], TOOLS + [CANCEL])
+    assert offered is not None and {t.name for t in offered} == {"list_events", "cancel_event"}
+    # A request among news keeps them: its acting sentence is read alone.
+    booking = "Book a call with Dana Ortiz, the roofer, Friday at eight. The gutters on block B are leaking again."
+    assert reads_as_acting(booking)
+    _, offered = model._cut([Message("user", booking)], TOOLS + [CANCEL])
+    assert offered is not None and "schedule_meeting" in {t.name for t in offered}
+    # Switched off, the grammar's reading stands.
+    assert reads_as_acting(news, fitted=False)

@@ -789,6 +789,10 @@ def cut_prompt(
             # A question may need a look-up; a statement, or a request only to be reminded of
             # the person's own doing ("remind me to call the bank"), needs no tool at all.
             tools = _reading(tools) if is_question(request) else None
+        elif not reads_as_acting(request):
+            # Read as news by meaning: no tool that makes a meeting, a message or a task (the kinds
+            # the meaning model reads); cancelling, completing and looking up stay offered.
+            tools = _making_none(tools)
         elif not mentions_time(request):
             # The screen drops a call whose required time the request does not name: do not offer it.
             tools = _untimed(tools)
@@ -825,6 +829,19 @@ def deadline_only(request: str) -> bool:
     )
 
 
+def _shaped_kind(request: str, acting: bool) -> str | None:
+    """The act a request's grammar names: a message when it tells someone something, a task when it
+    hands work to someone or asks to act and every time it names is a deadline; else None."""
+    from memory import request_kind
+    from memory.text.acts import asks_to_assign, asks_to_tell
+
+    if asks_to_tell(request):
+        return request_kind.MESSAGE
+    if asks_to_assign(request) or acting and deadline_only(request):
+        return request_kind.TASK
+    return None
+
+
 def forced_kind(request: str, fitted: bool = True, kind: str | None = None) -> str | None:
     """The kind of act (``memory.request_kind``: message, task, meeting) the embedded model is made
     to write a call of for ``request``, or None when it chooses for itself. A request to tell
@@ -837,17 +854,32 @@ def forced_kind(request: str, fitted: bool = True, kind: str | None = None) -> s
     reading), where the model booked a meeting for most."""
     from agent.reply_check import asks_to_act
     from memory import request_kind
-    from memory.text.acts import asks_to_assign, asks_to_tell
 
-    if asks_to_tell(request):
-        return request_kind.MESSAGE
     acting = asks_to_act(request)
-    if asks_to_assign(request) or acting and deadline_only(request):
-        return request_kind.TASK
+    shaped = _shaped_kind(request, acting)
+    if shaped is not None:
+        return shaped
     if not (acting and fitted):
         return None
     found = kind if kind is not None else request_kind.kind(request)
     return None if found == request_kind.NONE else found
+
+
+def reads_as_acting(request: str, fitted: bool = True, none: bool | None = None) -> bool:
+    """Whether the embedded model is offered its acting tools for ``request``: the grammar reads it
+    as a request to act (``agent.reply_check.asks_to_act``) and, with ``fitted``, where no shape
+    names the act, the meaning model does not read every sentence that asks to act as asking for
+    none (``memory.request_kind.asks_for_none``; ``none``, when given: that reading). The grammar
+    reads "Book club's at Maya's place this month" or "Estates just rang. We're decanting to Ward 9A
+    now" as requests; offered the acting tools on such news, the model booked a meeting."""
+    from agent.reply_check import asks_to_act
+    from memory import request_kind
+
+    if not asks_to_act(request):
+        return False
+    if not fitted or _shaped_kind(request, True) is not None:
+        return True
+    return not (none if none is not None else request_kind.asks_for_none(request))
 
 
 def _one_taking(tools: list[ToolSpec], kind: str) -> ToolSpec | None:
@@ -855,6 +887,13 @@ def _one_taking(tools: list[ToolSpec], kind: str) -> ToolSpec | None:
     start: schedule_meeting), or None when none or several are."""
     found = [t for t in tools if kind in t.kinds.values()]
     return found[0] if len(found) == 1 else None
+
+
+def _making_none(tools: list[ToolSpec]) -> list[ToolSpec] | None:
+    """The tools that make no meeting, message or task (the kinds of ``memory.request_kind``): not
+    the message tool, nor one taking a start or a deadline; None when no tool is left."""
+    kept = [t for t in tools if t.name != MESSAGE_TOOL and not {"moment", "deadline"} & set(t.kinds.values())]
+    return kept or None
 
 
 def _unstarted(tools: list[ToolSpec]) -> list[ToolSpec]:

@@ -97,16 +97,16 @@ def score(items: list[dict]) -> tuple[int, list[tuple[dict, str]]]:
 _TOOL_OF_KIND = {"meeting": "schedule_meeting", "message": "send_message", "task": "assign_task"}
 
 
-def tool_read(text: str, fitted: bool = True, kind: str | None = None) -> str | None:
+def tool_read(text: str, fitted: bool = True, kind: str | None = None, none: bool | None = None) -> str | None:
     """The acting tool the code reads a turn as asking for, or None when it asks for none: the one
     the embedded model is made to write (``agent.models.local.forced_kind``: a message when it tells
     someone, a task when it hands work over or its every time is a deadline, else, with ``fitted``,
     the kind the meaning model reads; ``kind`` given: that one), else a meeting, the tool the model
-    mostly chose when left to choose."""
-    from agent.models.local import forced_kind
-    from agent.reply_check import asks_to_act
+    mostly chose when left to choose. With ``fitted``, a line the meaning model reads as asking for no
+    act in every acting sentence (``reads_as_acting``; ``none`` given: that reading) asks for none."""
+    from agent.models.local import forced_kind, reads_as_acting
 
-    if not asks_to_act(text):
+    if not reads_as_acting(text, fitted, none):
         return None
     return _TOOL_OF_KIND.get(forced_kind(text, fitted, kind) or "", "schedule_meeting")
 

@@ -115,7 +115,7 @@ def fit(x, y):
     return weights, bias
 
 
-def _read(items: list[dict], predicted) -> dict[str, int]:
+def _read(items: list[dict], predicted, nones: list[bool] | None = None) -> dict[str, int]:
     """Requests right three ways, and lines asking for no act that each way would act on (see
     the module's docstring)."""
     from agent.reply_check import asks_to_act
@@ -129,20 +129,22 @@ def _read(items: list[dict], predicted) -> dict[str, int]:
         "no act": 0,
         "acted shapes": 0,
         "forced shapes": 0,
+        "offered both": 0,
         "acted both": 0,
     }
-    for item, k in zip(items, predicted, strict=True):
+    for i, (item, k) in enumerate(zip(items, predicted, strict=True)):
         kind = KINDS[int(k)]
         acting = asks_to_act(item["text"])
         fitted = TOOL_OF[kind] if acting else None
         shapes = acts_bench.tool_read(item["text"], fitted=False)
-        both = acts_bench.tool_read(item["text"], fitted=True, kind=kind)
+        both = acts_bench.tool_read(item["text"], fitted=True, kind=kind, none=nones[i] if nones else None)
         if item["tool"] is None:
             # A line asking for no act that the shapes read as one was left to the model (which may
             # answer in words); with the fitted kind, one it reads as an act is written as a call.
             out["no act"] += 1
             out["acted shapes"] += shapes is not None
             out["forced shapes"] += shapes is not None and _forced(item["text"], "none")
+            out["offered both"] += both is not None
             out["acted both"] += both is not None and _forced(item["text"], kind)
             continue
         out["requests"] += 1
@@ -183,7 +185,10 @@ def cross_validate() -> dict[str, dict[str, int]]:
         weights, bias = fit(
             np.vstack([vectors[n] for n in others]), np.concatenate([_labels(files[n]) for n in others])
         )
-        report[name] = _read(items, _kinds(vectors[name] @ weights + bias))
+        from memory.request_kind import each_sentence, none_asked
+
+        nones = [none_asked(each_sentence(i["text"], (weights, bias))) for i in items]
+        report[name] = _read(items, _kinds(vectors[name] @ weights + bias), nones)
     return report
 
 
@@ -221,20 +226,22 @@ def held() -> dict[str, dict[str, int]]:
 def _render(report: dict[str, dict[str, int]]) -> str:
     lines = [
         "file: requests for a tool, right by shapes / fitted kind / both;"
-        " lines asking for no act: read as acting by shapes, made to act by shapes / with the fitted kind"
+        " lines asking for no act: offered the acting tools by shapes / by both,"
+        " made to act by shapes / by both"
     ]
     total = dict.fromkeys(next(iter(report.values())), 0) if report else {}
     for name, row in report.items():
         lines.append(
             f"{name}: {row['requests']}; {row['shapes']} / {row['fitted']} / {row['both']};"
-            f" {row['no act']}; {row['acted shapes']}, {row['forced shapes']} / {row['acted both']}"
+            f" {row['no act']}; {row['acted shapes']} / {row['offered both']}, {row['forced shapes']} / {row['acted both']}"
         )
         for k in total:
             total[k] += row[k]
     if total:
         lines.append(
             f"all: {total['requests']}; {total['shapes']} / {total['fitted']} / {total['both']};"
-            f" {total['no act']}; {total['acted shapes']}, {total['forced shapes']} / {total['acted both']}"
+            f" {total['no act']}; {total['acted shapes']} / {total['offered both']},"
+            f" {total['forced shapes']} / {total['acted both']}"
         )
     return "\n".join(lines)
 
