@@ -29,8 +29,10 @@ from memory.text import bilingual
 from memory.text.script import simplified
 from memory.text.words import has_cjk
 
-MEETING, MESSAGE, TASK, NONE = "meeting", "message", "task", "none"
-KINDS = (MEETING, MESSAGE, TASK, NONE)  # NONE: asks for no act (a statement, a question, a draft)
+MEETING, MESSAGE, TASK, CLOSE, NONE = "meeting", "message", "task", "close", "none"
+# CLOSE: cancel or complete something already there ("scrap tomorrow's standup", "tick off the
+# stocktake"); NONE: asks for no act (a statement, a question, a draft, a look-up).
+KINDS = (MEETING, MESSAGE, TASK, CLOSE, NONE)
 WEIGHTS = Path(__file__).with_name("request_kind_weights.json")
 
 
@@ -80,7 +82,7 @@ def probabilities(request: str) -> dict[str, float] | None:
 
 
 def kind(request: str) -> str | None:
-    """The kind of act a request asks for (``MEETING``, ``MESSAGE`` or ``TASK``), by meaning; None
+    """The kind of act a request asks for (``MEETING``, ``MESSAGE``, ``TASK`` or ``CLOSE``), by meaning; None
     when by meaning it asks for none (it reads like a statement, a question or a request for words:
     the fit saw those too), or without the meaning model."""
     found = probabilities(request)

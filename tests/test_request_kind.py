@@ -22,7 +22,7 @@ TOOLS = [LISTING, MEETING, MESSAGE, TASK]
     "request_, kind",
     [
         ("Could we get Ingrid and me in a room Thursday at 10 to go over the grant?", request_kind.MEETING),
-        ("周四下午三点拉上财务一起过一下预算", request_kind.MEETING),
+        ("下周一早上九点安排一次项目例会", request_kind.MEETING),
         # A doubtful reading (a message, but less likely than the rest together) is left to the model.
         ("Shoot Lotte a note about the duplicate invoice.", None),
         ("Tobias can look after the fence repairs this week.", request_kind.TASK),
@@ -80,7 +80,7 @@ def test_fitting_writes_weights_the_reader_loads(tmp_path, monkeypatch):
     monkeypatch.setattr(fit_kind, "dev_files", lambda: items)
     path = fit_kind.write(tmp_path / "weights.json")
     weights, bias = request_kind._weights(path)
-    assert weights.shape == (meaning.DIM, 4) and bias.shape == (4,)
+    assert weights.shape == (meaning.DIM, len(request_kind.KINDS)) and bias.shape == (len(request_kind.KINDS),)
     assert "fit_kind fit" in path.read_text(encoding="utf-8")
     report = fit_kind.cross_validate()
     assert set(report) == {"a", "b"} and all(row["requests"] == 2 and row["no act"] == 1 for row in report.values())
@@ -110,22 +110,38 @@ def test_the_acting_sentences_of_a_long_message_are_read_alone():
 
 
 CANCEL = ToolSpec("cancel_event", "Cancel.", {"required": ["event_id"]})
+COMPLETE = ToolSpec("complete_task", "Complete.", {"required": ["task_id"]})
+
+
+@needs_meaning
+def test_a_request_to_close_what_is_there_makes_nothing_new():
+    from agent.models.local import forced_kind, offers_making
+
+    model = LocalModel(path="unused")
+    for request_ in ("Mark the fence repair task as complete.", "The roof inspection's off, cancel it for me."):
+        assert request_kind.kind(request_) == request_kind.CLOSE
+        # Before, the fitted kind made the model write assign_task for the first: a new task.
+        assert forced_kind(request_) is None and not offers_making(request_)
+        _, offered = model._cut([Message("user", request_)], TOOLS + [CANCEL, COMPLETE])
+        assert offered is not None and {t.name for t in offered} == {"list_events", "cancel_event", "complete_task"}
+    # Making something new still gets its tool.
+    assert forced_kind("Get Ilse and me in a room Wednesday at 11 to settle the rota.") == request_kind.MEETING
 
 
 @needs_meaning
 def test_news_the_grammar_reads_as_a_request_is_offered_no_tool_that_makes_a_meeting_a_message_or_a_task():
-    from agent.models.local import reads_as_acting
+    from agent.models.local import offers_making
     from agent.reply_check import asks_to_act
 
     model = LocalModel(path="unused")
-    news = "Library's closed Friday for the audit, reopen Monday."
-    assert asks_to_act(news) and not reads_as_acting(news)  # the grammar's misreading, and the meaning's
+    news = "Call centre's moving to the third floor next month."
+    assert asks_to_act(news) and not offers_making(news)  # the grammar's misreading, and the meaning's
     _, offered = model._cut([Message("user", news)], TOOLS + [CANCEL])
     assert offered is not None and {t.name for t in offered} == {"list_events", "cancel_event"}
     # A request among news keeps them: its acting sentence is read alone.
     booking = "Book a call with Dana Ortiz, the roofer, Friday at eight. The gutters on block B are leaking again."
-    assert reads_as_acting(booking)
+    assert offers_making(booking)
     _, offered = model._cut([Message("user", booking)], TOOLS + [CANCEL])
     assert offered is not None and "schedule_meeting" in {t.name for t in offered}
     # Switched off, the grammar's reading stands.
-    assert reads_as_acting(news, fitted=False)
+    assert offers_making(news, fitted=False)

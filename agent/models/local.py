@@ -789,9 +789,9 @@ def cut_prompt(
             # A question may need a look-up; a statement, or a request only to be reminded of
             # the person's own doing ("remind me to call the bank"), needs no tool at all.
             tools = _reading(tools) if is_question(request) else None
-        elif not reads_as_acting(request):
-            # Read as news by meaning: no tool that makes a meeting, a message or a task (the kinds
-            # the meaning model reads); cancelling, completing and looking up stay offered.
+        elif not offers_making(request):
+            # Read by meaning as closing something already there, or as news: no tool that makes a
+            # meeting, a message or a task; cancelling, completing and looking up stay offered.
             tools = _making_none(tools)
         elif not mentions_time(request):
             # The screen drops a call whose required time the request does not name: do not offer it.
@@ -851,33 +851,46 @@ def forced_kind(request: str, fitted: bool = True, kind: str | None = None) -> s
     but asks for no act). The model called list_events or schedule_meeting for those shapes, or
     answered in words. A request to act in neither shape ("get the Lisbon office and me in a room
     Monday") gets, with ``fitted``, the kind the meaning model reads (``kind``, when given: that
-    reading), where the model booked a meeting for most."""
+    reading), where the model booked a meeting for most. A request the meaning model reads as
+    closing something already there ("Cancel the 3pm with Marguerite", "mark the stocktake task
+    done") is made to write nothing new, whatever its shape: the shapes made a message or a task of
+    12 of 40 such requests on dev."""
     from agent.reply_check import asks_to_act
     from memory import request_kind
 
     acting = asks_to_act(request)
+    found = None
+    if acting and fitted:
+        found = kind if kind is not None else request_kind.kind(request)
+        if found == request_kind.CLOSE:
+            return None
     shaped = _shaped_kind(request, acting)
     if shaped is not None:
         return shaped
-    if not (acting and fitted):
-        return None
-    found = kind if kind is not None else request_kind.kind(request)
     return None if found == request_kind.NONE else found
 
 
-def reads_as_acting(request: str, fitted: bool = True, none: bool | None = None) -> bool:
-    """Whether the embedded model is offered its acting tools for ``request``: the grammar reads it
-    as a request to act (``agent.reply_check.asks_to_act``) and, with ``fitted``, where no shape
-    names the act, the meaning model does not read every sentence that asks to act as asking for
-    none (``memory.request_kind.asks_for_none``; ``none``, when given: that reading). The grammar
-    reads "Book club's at Maya's place this month" or "Estates just rang. We're decanting to Ward 9A
-    now" as requests; offered the acting tools on such news, the model booked a meeting."""
+def offers_making(
+    request: str, fitted: bool = True, none: bool | None = None, kind: str | None = None
+) -> bool:
+    """Whether the embedded model is offered the tools that make a meeting, a message or a task for
+    ``request``: the grammar reads it as a request to act (``agent.reply_check.asks_to_act``) and,
+    with ``fitted``, the meaning model reads it neither as closing something already there
+    (``memory.request_kind.CLOSE``; ``kind``, when given: that reading) nor, where no shape names the
+    act, every sentence that asks to act as asking for none (``memory.request_kind.asks_for_none``;
+    ``none``, when given: that reading). The grammar reads "Book club's at Maya's place this month"
+    or "Estates just rang. We're decanting to Ward 9A now" as requests; offered the acting tools on
+    such news, the model booked a meeting."""
     from agent.reply_check import asks_to_act
     from memory import request_kind
 
     if not asks_to_act(request):
         return False
-    if not fitted or _shaped_kind(request, True) is not None:
+    if not fitted:
+        return True
+    if (kind if kind is not None else request_kind.kind(request)) == request_kind.CLOSE:
+        return False
+    if _shaped_kind(request, True) is not None:
         return True
     return not (none if none is not None else request_kind.asks_for_none(request))
 

@@ -52,7 +52,23 @@ from memory.text import acts
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 # The order they print in; a split whose file is missing is left out.
-SPLITS = ("dev", "dev2", "dev3", "test", "test2", "test3", "test4", "test5", "dev_hant", "test6", "test7", "test8")
+SPLITS = (
+    "dev",
+    "dev2",
+    "dev3",
+    "test",
+    "test2",
+    "test3",
+    "test4",
+    "test5",
+    "dev_hant",
+    "test6",
+    "test7",
+    "test8",
+    "existing_dev",
+    "existing_dev2",
+    "existing_test",
+)
 LABELS = {
     "dev": "dev (tuned on)",
     "dev2": "dev2 (tuned on)",
@@ -66,8 +82,11 @@ LABELS = {
     "test6": "test6 (held out)",
     "test7": "test7 (held out)",
     "test8": "test8 (held out)",
+    "existing_dev": "existing_dev (cancel, complete and their look-alikes; tuned on)",
+    "existing_dev2": "existing_dev2 (cancel, complete and their look-alikes, for the fit; tuned on)",
+    "existing_test": "existing_test (cancel, complete and their look-alikes; held out)",
 }
-HELD_OUT = frozenset({"test4", "test5", "test6", "test7", "test8"})
+HELD_OUT = frozenset({"test4", "test5", "test6", "test7", "test8", "existing_test"})
 TOOLS = ("schedule_meeting", "send_message", "assign_task")
 
 
@@ -103,10 +122,11 @@ def tool_read(text: str, fitted: bool = True, kind: str | None = None, none: boo
     someone, a task when it hands work over or its every time is a deadline, else, with ``fitted``,
     the kind the meaning model reads; ``kind`` given: that one), else a meeting, the tool the model
     mostly chose when left to choose. With ``fitted``, a line the meaning model reads as asking for no
-    act in every acting sentence (``reads_as_acting``; ``none`` given: that reading) asks for none."""
-    from agent.models.local import forced_kind, reads_as_acting
+    act in every acting sentence, or as closing something already there (``offers_making``; ``none``
+    and ``kind`` given: those readings), asks for none."""
+    from agent.models.local import forced_kind, offers_making
 
-    if not reads_as_acting(text, fitted, none):
+    if not offers_making(text, fitted, none, kind):
         return None
     return _TOOL_OF_KIND.get(forced_kind(text, fitted, kind) or "", "schedule_meeting")
 

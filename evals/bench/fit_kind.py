@@ -36,9 +36,18 @@ from pathlib import Path
 from evals.bench import acts as acts_bench
 
 DATA = Path(__file__).resolve().parents[2] / "evals" / "data"
-TOOL_OF = {"meeting": "schedule_meeting", "message": "send_message", "task": "assign_task", "none": None}
+# The making tool of each kind (closing and asking for none make nothing), and each labelled tool's
+# kind: a look-up (list_events…) asks for no act of these.
+TOOL_OF = {"meeting": "schedule_meeting", "message": "send_message", "task": "assign_task", "close": None, "none": None}
+KIND_OF = {
+    "schedule_meeting": "meeting",
+    "send_message": "message",
+    "assign_task": "task",
+    "cancel_event": "close",
+    "complete_task": "close",
+}
 HELD_OUT_SESSIONS = ("first_sessions_test18.json", "first_sessions_test19.json", "first_sessions_test20.json")
-ACTS_DEV = ("dev3", "test3")
+ACTS_DEV = ("dev3", "test3", "existing_dev", "existing_dev2")
 LAMBDA = 1.0  # L2 strength per example, fixed before any fit
 ITERATIONS = 2000
 RATE = 1.0
@@ -87,8 +96,7 @@ def _labels(items: list[dict]):
 
     from memory.request_kind import KINDS
 
-    kinds = {tool: kind for kind, tool in TOOL_OF.items()}
-    return np.array([KINDS.index(kinds[i["tool"]]) for i in items])
+    return np.array([KINDS.index(KIND_OF.get(i["tool"], "none")) for i in items])
 
 
 def fit(x, y):
@@ -97,7 +105,9 @@ def fit(x, y):
     reads nearly everything as no act): (weights, bias)."""
     import numpy as np
 
-    classes = len(TOOL_OF)
+    from memory.request_kind import KINDS
+
+    classes = len(KINDS)
     counts = np.bincount(y, minlength=classes).astype(float)
     per_class = np.where(counts > 0, len(y) / (classes * np.maximum(counts, 1)), 0.0)
     sample = per_class[y][:, None]
@@ -131,6 +141,11 @@ def _read(items: list[dict], predicted, nones: list[bool] | None = None) -> dict
         "forced shapes": 0,
         "offered both": 0,
         "acted both": 0,
+        "close": 0,
+        "close offered shapes": 0,
+        "close offered both": 0,
+        "close forced shapes": 0,
+        "close forced both": 0,
     }
     for i, (item, k) in enumerate(zip(items, predicted, strict=True)):
         kind = KINDS[int(k)]
@@ -138,7 +153,16 @@ def _read(items: list[dict], predicted, nones: list[bool] | None = None) -> dict
         fitted = TOOL_OF[kind] if acting else None
         shapes = acts_bench.tool_read(item["text"], fitted=False)
         both = acts_bench.tool_read(item["text"], fitted=True, kind=kind, none=nones[i] if nones else None)
-        if item["tool"] is None:
+        if KIND_OF.get(item["tool"]) == "close":
+            # Cancel or complete what is there: offered a making tool, or made to write one, it
+            # makes something new instead.
+            out["close"] += 1
+            out["close offered shapes"] += shapes is not None
+            out["close offered both"] += both is not None
+            out["close forced shapes"] += shapes is not None and _forced(item["text"], "none", fitted=False)
+            out["close forced both"] += both is not None and _forced(item["text"], kind)
+            continue
+        if KIND_OF.get(item["tool"], "none") == "none":
             # A line asking for no act that the shapes read as one was left to the model (which may
             # answer in words); with the fitted kind, one it reads as an act is written as a call.
             out["no act"] += 1
@@ -154,12 +178,12 @@ def _read(items: list[dict], predicted, nones: list[bool] | None = None) -> dict
     return out
 
 
-def _forced(text: str, kind: str) -> bool:
+def _forced(text: str, kind: str, fitted: bool = True) -> bool:
     """Whether the embedded model is made to write a call for ``text`` (``forced_kind``), the
     fitted kind being ``kind``; whether the tool is offered is not asked, so this is an upper bound."""
     from agent.models.local import forced_kind
 
-    return forced_kind(text, kind=kind) is not None
+    return forced_kind(text, fitted, kind=kind) is not None
 
 
 def _kinds(logits) -> list[int]:
@@ -226,14 +250,16 @@ def held() -> dict[str, dict[str, int]]:
 def _render(report: dict[str, dict[str, int]]) -> str:
     lines = [
         "file: requests for a tool, right by shapes / fitted kind / both;"
-        " lines asking for no act: offered the acting tools by shapes / by both,"
-        " made to act by shapes / by both"
+        " lines asking for no act: offered the making tools by shapes / by both,"
+        " made to act by shapes / by both; lines asking to cancel or complete: the same"
     ]
     total = dict.fromkeys(next(iter(report.values())), 0) if report else {}
     for name, row in report.items():
         lines.append(
             f"{name}: {row['requests']}; {row['shapes']} / {row['fitted']} / {row['both']};"
-            f" {row['no act']}; {row['acted shapes']} / {row['offered both']}, {row['forced shapes']} / {row['acted both']}"
+            f" {row['no act']}; {row['acted shapes']} / {row['offered both']}, {row['forced shapes']} / {row['acted both']};"
+            f" {row['close']}; {row['close offered shapes']} / {row['close offered both']},"
+            f" {row['close forced shapes']} / {row['close forced both']}"
         )
         for k in total:
             total[k] += row[k]
@@ -241,7 +267,9 @@ def _render(report: dict[str, dict[str, int]]) -> str:
         lines.append(
             f"all: {total['requests']}; {total['shapes']} / {total['fitted']} / {total['both']};"
             f" {total['no act']}; {total['acted shapes']} / {total['offered both']},"
-            f" {total['forced shapes']} / {total['acted both']}"
+            f" {total['forced shapes']} / {total['acted both']}; {total['close']};"
+            f" {total['close offered shapes']} / {total['close offered both']},"
+            f" {total['close forced shapes']} / {total['close forced both']}"
         )
     return "\n".join(lines)
 
