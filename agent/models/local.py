@@ -870,9 +870,7 @@ def forced_kind(request: str, fitted: bool = True, kind: str | None = None) -> s
     return None if found == request_kind.NONE else found
 
 
-def offers_making(
-    request: str, fitted: bool = True, none: bool | None = None, kind: str | None = None
-) -> bool:
+def offers_making(request: str, fitted: bool = True, none: bool | None = None, kind: str | None = None) -> bool:
     """Whether the embedded model is offered the tools that make a meeting, a message or a task for
     ``request``: the grammar reads it as a request to act (``agent.reply_check.asks_to_act``) and,
     with ``fitted``, the meaning model reads it neither as closing something already there

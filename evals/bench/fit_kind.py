@@ -1,10 +1,12 @@
 """The kind of act a request asks for, fitted on labelled lines and measured leaving one file out.
 
-``memory.request_kind`` reads a line's kind (meeting, message, task, or no act) from the meaning
-model's vector of it. This fits that softmax (numpy, L2, each class weighted by the inverse of its
-share) on every dev file whose lines are labelled with the tool they ask for, lines asking for none
-included (statements, questions, requests for words): the acts dev splits
-(evals/data/acts_dev3.jsonl, acts_test3.jsonl) and the dev first sessions (every
+``memory.request_kind`` reads a line's kind (meeting, message, task, closing what is there, or no
+act) from the meaning model's vector of it. This fits that softmax (numpy, L2, each class weighted
+by the inverse of its share) on every dev file whose lines are labelled with the tool they ask for,
+lines asking for none included (statements, questions, requests for words, look-ups): the acts dev
+splits (evals/data/acts_dev3.jsonl, acts_test3.jsonl, acts_existing_dev.jsonl and
+acts_existing_dev2.jsonl, whose cancel_event and complete_task lines are the closing kind) and the
+dev first sessions (every
 evals/data/first_sessions*.json but the held-out ones). The machine-converted Traditional split
 (acts_dev_hant) is left out: its lines are the dev splits' own, in another script, which the
 reader folds back before it reads.
