@@ -6,10 +6,9 @@ by the inverse of its share) on every dev file whose lines are labelled with the
 lines asking for none included (statements, questions, requests for words, look-ups): the acts dev
 splits (evals/data/acts_dev3.jsonl, acts_test3.jsonl, acts_existing_dev.jsonl and
 acts_existing_dev2.jsonl, whose cancel_event and complete_task lines are the closing kind) and the
-dev first sessions (every
-evals/data/first_sessions*.json but the held-out ones). The machine-converted Traditional split
-(acts_dev_hant) is left out: its lines are the dev splits' own, in another script, which the
-reader folds back before it reads.
+dev first sessions (every evals/data/first_sessions*.json but the held-out ones). The
+machine-converted Traditional split (acts_dev_hant) is left out: its lines are the dev splits' own,
+in another script, which the reader folds back before it reads.
 
 - ``cv``: leave one file out. For each file the model is fitted on the others and the file's
   requests for a tool read three ways: the shape readings alone (``evals.bench.acts.tool_read``: a
@@ -21,8 +20,9 @@ reader folds back before it reads.
   as acting (left to the model before), how many the embedded model was made to write a call for
   before (a message or a task by shape), and how many with the fitted kind.
 - ``fit``: fitted on every dev file, written to ``memory/request_kind_weights.json``.
-- ``held``: the held-out files (acts test4-test8 and existing_test, first_sessions_test18 and test20), read the same
-  ways with the shipped weights; aggregates only (run it at a round's start and end, never to tune).
+- ``held``: the held-out files (acts test4-test8 and existing_test, first_sessions_test18 and
+  test20), read the same ways with the shipped weights; aggregates only (run it at a round's start
+  and end, never to tune).
 
 The regularisation, the class weights and the steps are fixed (``LAMBDA``, ``ITERATIONS``,
 ``RATE``), not chosen on any file.
@@ -170,7 +170,7 @@ def _read(items: list[dict], predicted, nones: list[bool] | None = None) -> dict
             # answer in words); with the fitted kind, one it reads as an act is written as a call.
             out["no act"] += 1
             out["acted shapes"] += shapes is not None
-            out["forced shapes"] += shapes is not None and _forced(item["text"], "none")
+            out["forced shapes"] += shapes is not None and _forced(item["text"], "none", fitted=False)
             out["offered both"] += both is not None
             out["acted both"] += both is not None and _forced(item["text"], kind)
             continue
