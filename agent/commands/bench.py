@@ -229,10 +229,14 @@ def dates(
 @app.command()
 def acts(
     split: list[str] = typer.Option(
-        [], "--split", help="Only this split (dev, dev2, dev3, test, test2, test3, test4); default: all."
+        [],
+        "--split",
+        help="Only this split (dev, dev2, dev3, dev_hant, test, test2, test3, existing_dev, existing_dev2; held out: test4 to test9, existing_test); repeatable; default: all.",
     ),
     show: list[str] = typer.Option(
-        [], "--show", help="Also print the misses of this split (a dev split; held-out test3 and test4 are refused)."
+        [],
+        "--show",
+        help="Also print the misses of this split (a dev split; the held-out test4 to test9 and existing_test are refused).",
     ),
 ) -> None:
     """Requests vs real questions vs statements (English and Chinese): right / wrong per split."""

@@ -65,6 +65,7 @@ SPLITS = (
     "test6",
     "test7",
     "test8",
+    "test9",
     "existing_dev",
     "existing_dev2",
     "existing_test",
@@ -82,11 +83,12 @@ LABELS = {
     "test6": "test6 (held out)",
     "test7": "test7 (held out)",
     "test8": "test8 (held out)",
+    "test9": "test9 (held out)",
     "existing_dev": "existing_dev (cancel, complete and their look-alikes; tuned on)",
     "existing_dev2": "existing_dev2 (cancel, complete and their look-alikes, for the fit; tuned on)",
     "existing_test": "existing_test (cancel, complete and their look-alikes; held out)",
 }
-HELD_OUT = frozenset({"test4", "test5", "test6", "test7", "test8", "existing_test"})
+HELD_OUT = frozenset({"test4", "test5", "test6", "test7", "test8", "test9", "existing_test"})
 TOOLS = ("schedule_meeting", "send_message", "assign_task")
 
 

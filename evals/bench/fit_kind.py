@@ -20,8 +20,8 @@ in another script, which the reader folds back before it reads.
   as acting (left to the model before), how many the embedded model was made to write a call for
   before (a message or a task by shape), and how many with the fitted kind.
 - ``fit``: fitted on every dev file, written to ``memory/request_kind_weights.json``.
-- ``held``: the held-out files (acts test4-test8 and existing_test, first_sessions_test18 and
-  test20), read the same ways with the shipped weights; aggregates only (run it at a round's start
+- ``held``: the held-out files (acts test4-test9 and existing_test, first_sessions_test18,
+  test20 and test21), read the same ways with the shipped weights; aggregates only (run it at a round's start
   and end, never to tune).
 
 The regularisation, the class weights and the steps are fixed (``LAMBDA``, ``ITERATIONS``,
@@ -49,7 +49,7 @@ KIND_OF = {
     "complete_task": "close",
 }
 # first_sessions_test19 has been dev since the twenty-third round (its replies were read).
-HELD_OUT_SESSIONS = ("first_sessions_test18.json", "first_sessions_test20.json")
+HELD_OUT_SESSIONS = ("first_sessions_test18.json", "first_sessions_test20.json", "first_sessions_test21.json")
 ACTS_DEV = ("dev3", "test3", "existing_dev", "existing_dev2")
 LAMBDA = 1.0  # L2 strength per example, fixed before any fit
 ITERATIONS = 2000
