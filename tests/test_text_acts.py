@@ -1167,3 +1167,35 @@ def test_the_verb_of_sending_a_message_makes_a_message(text):
 )
 def test_a_message_to_the_speaker_a_report_or_the_noun_sends_nothing(text):
     assert not acts.asks_to_tell(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Tomasz in procurement signed the purchase order this morning.",
+        "Ines on the night shift says the van is fixed.",
+        "Bartek the electrician will come at 8 on Friday.",
+        "Odile in legal thinks we should wait for the redline.",
+        "Spoke to the landlord, he's fixing the boiler on Friday.",
+    ],
+)
+def test_a_name_with_a_phrase_after_it_then_a_verb_is_a_subject_not_an_order(text):
+    # A word the lexicon lacks (a name), a prepositional phrase or an apposition, then a finite verb:
+    # a subject and its verb. A form the lexicon knows as a verb only when inflected ("Spoke") opens
+    # no imperative, whatever its other readings.
+    assert act(text) == STATEMENT
+    assert not asks_to_act(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "WhatsApp the crew the new call time.",
+        "WhatsApp the team in Porto that we moved the demo to Thursday.",
+        "Slack Anneke in finance about the invoice.",
+    ],
+)
+def test_a_verb_the_lexicon_lacks_still_orders_when_its_object_is_followed_by_no_verb_of_its_own(text):
+    # The other side: a coinage verb with a second object, a clause of its own or a phrase with no
+    # finite verb after its object stays an order.
+    assert act(text) == REQUEST

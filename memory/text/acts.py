@@ -898,9 +898,10 @@ def _imperative(text: str) -> bool:
     # "lovely day"); a noun may be a verb it lacks ("text Dana"), a word it lacks a new verb or a name.
     if (pos := _lemmas(first)) and not {"VERB", "NOUN", "AUX"} & set(pos):
         return False
-    # An imperative is a verb's base form; a form the lexicon knows only as an inflected verb
-    # ("Sent Aiko the list", "Paid the bill", "Wrote the intro") reports what was done.
-    if pos and first not in pos.get("VERB", (first,)) and not {"NOUN", "ADJ", "AUX"} & set(pos):
+    # An imperative is a verb's base form; a form the lexicon knows as a verb only when inflected
+    # ("Sent Aiko the list", "Paid the bill", "Spoke to the adjuster") reports what was done. Its other
+    # readings, a noun ("spoke") or an adjective ("paid"), open no imperative either.
+    if "VERB" in pos and first not in pos["VERB"] and "AUX" not in pos:
         return False
     # "Going to send…", "Meeting moved…": an -ing form (a vowel before the -ing) opens no
     # imperative; "ping", "bring" and "string" are verbs.
@@ -919,6 +920,8 @@ def _imperative(text: str) -> bool:
         # A word the lexicon knows only as a noun, then a preposition or a particle: a noun and its
         # phrase ("Delivery to the Oakridge site is booked…"), not a verb it lacks and its object.
         return False
+    if not pos and _subject_then_verb([w.lower() for w in words]):
+        return False  # "Anna in accounts sent the invoice", "Kevin from the shop thinks…": a name and its verb
     if low in _OBJECT_START or low[0].isdigit() or low.startswith("'") or "@" in low:
         # A copula right after the would-be object makes the two words a subject ("Phase one is 96
         # turbines", "Plan 2 was dropped"): no verb's object is followed by its own "is".
@@ -937,6 +940,36 @@ def _imperative(text: str) -> bool:
     if low in ("and", "or", "&") and len(words) > 2 and first in _lemmas(first).get("VERB", ()):
         return _imperative(" ".join(words[2:]))  # "Draft and send the team a note": verbs joined
     return _verb_first([w.lower() for w in words[:3]])
+
+
+def _subject_then_verb(words: list[str]) -> bool:
+    """Whether an opening word the lexicon lacks (a name, most often) heads a subject: a phrase
+    that modifies it (a preposition and its object, "in accounts"; an apposition, "the driver"),
+    then a finite verb ("Anna in accounts sent…", "Kevin from the shop thinks…", "Lola the
+    driver says…"). An imperative's verb is followed by its object and what completes it, never
+    by a verb of its own; the object of a verb of saying may be a clause, but that clause opens
+    with its own subject (a pronoun, "that", a second noun phrase), where the scan stops. Read
+    for a few words only: past them a verb belongs to some later clause."""
+    seen_noun = False
+    for i, word in enumerate(words[1:7], start=1):
+        if i > 1 and (word in _MODAL or _finite(word)):
+            return seen_noun  # "Anna in accounts sent…", "Ravi from IT will…"
+        nxt = words[i + 1] if i + 1 < len(words) else ""
+        if seen_noun and word.endswith("s") and "VERB" in _lemmas(word) and (nxt in _NOMINATIVE or _CLITIC.search(nxt)):
+            return True  # "Kevin in the shop figures it'll…": a verb in -s (or a plural noun) before a clause
+        if word in _NOMINATIVE | _RELATIVE or _CLITIC.search(word) or word in _OBJECT_PRONOUNS - {"her"}:
+            # a clause of its own ("…that we moved", "Hamish who does the boats"), whose verb is not
+            # the opening word's, or an object pronoun: the opening word's own object, a verb's
+            return False
+        if word in _DETERMINERS and seen_noun and words[i - 1] not in _PREPOSITIONS_EN:
+            return False  # "WhatsApp the group the new times": two objects, a verb's
+        if word not in _DETERMINERS and word not in _PREPOSITIONS_EN:
+            seen_noun = True
+    return False
+
+
+# The words that open a clause inside a noun phrase or after a verb of saying.
+_RELATIVE = frozenset("that who whom whose which where".split())
 
 
 def _finite(word: str) -> bool:
