@@ -1199,3 +1199,20 @@ def test_a_verb_the_lexicon_lacks_still_orders_when_its_object_is_followed_by_no
     # The other side: a coinage verb with a second object, a clause of its own or a phrase with no
     # finite verb after its object stays an order.
     assert act(text) == REQUEST
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Can book me and Darius into the small room Thursday 4pm?", "Could help me chase the deposit with Mrs Ong?"],
+)
+def test_a_modal_question_with_no_subject_asks_the_hearer_to_act(text):
+    # English drops only a subject the hearer supplies: in a question that is the one asked.
+    assert act(text) == REQUEST
+
+
+@pytest.mark.parametrize(
+    "text", ["Can confirm the pallets went out.", "Will send the rota tonight.", "Could be late tomorrow?"]
+)
+def test_a_modal_with_no_subject_outside_a_question_or_before_be_asks_nothing(text):
+    # Unasked, the dropped subject is the speaker; "be" asks about a state, not for an act.
+    assert act(text) != REQUEST
