@@ -63,7 +63,10 @@ TIME_ARGS = set(MOMENT_ARGS + DAY_ARGS + BOUND_ARGS)
 
 _UNIT = re.compile(r"[\u3400-\u9fff]|[^\s\u3400-\u9fff]+")  # Latin words as units, each CJK character alone
 _SENTENCE_END = re.compile(r"[!?。！？]$")  # a hard end ("." may close "p.m." or "Dec.")
-_MAX_UNITS = 8  # "next Friday at 2:30 pm" is 5 units, "明天下午三点半" 6
+# The longest phrase of time read: "next Friday at 2:30 pm" is 5 Latin words; a Chinese one counts
+# its characters, "下星期三下午三点四十五" 11 (cut at 8 units it read 三点四十: 15:40).
+_MAX_UNITS = 8
+_MAX_CJK_UNITS = 14
 _MAX_REQUEST = 1000  # characters; a longer paste is not a booking request
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _JOINED = re.compile(r"\b(?:to|until|till|and|then|from|instead of|rather than|or)\b|->|到|改|和|跟|从", re.I)
@@ -271,7 +274,14 @@ def read_request(request: str, now: datetime, tz: ZoneInfo) -> Reading:
     refused: tuple[int, str] | None = None  # the fullest ambiguous phrase
     timed: list[tuple[int, int, datetime]] = []  # (first unit, last unit, moment) of each phrase naming day and time
     for i in range(len(units)):
-        for j in range(i, min(i + _MAX_UNITS, len(units))):
+        latin = cjk = 0
+        for j in range(i, len(units)):
+            if _CJK.match(units[j].group()):
+                cjk += 1
+            else:
+                latin += 1
+            if latin > _MAX_UNITS or cjk > _MAX_CJK_UNITS:
+                break
             if j > i and _SENTENCE_END.search(units[j - 1].group()):
                 break  # a phrase of time lies inside one sentence ("…at four in the afternoon? Their price list for next year…")
             phrase = request[units[i].start() : units[j].end()].strip(" ,.;!?，。！？'\"")

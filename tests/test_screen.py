@@ -131,6 +131,8 @@ def test_a_polite_request_in_question_form_acts(request_text):
             True,
         ),
         ("明天下午三点和王伟开会讨论预算", "明天下午三点", date(2026, 12, 1), True),
+        # nine characters: a window of eight Latin-word units cut the minutes to 四十 (21:40)
+        ("后天晚上九点四十五前要交给小周", "后天晚上九点四十五", date(2026, 12, 2), True),
         ("Do I have anything on Friday?", "Friday", date(2026, 12, 4), False),
         ("Set up a follow-up at 4pm after the review tomorrow.", "tomorrow 4pm", date(2026, 12, 1), True),
     ],
