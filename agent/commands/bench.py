@@ -209,9 +209,12 @@ def said(
 @app.command()
 def dates(
     engine: str = typer.Option("kept", "--engine", help="kept (memory/text/dates.py) or dateparser (for comparison)."),
-    show: list[str] = typer.Option([], "--show", help="Also print the misses of this split (dev or test)."),
+    show: list[str] = typer.Option(
+        [], "--show", help="Also print the misses of this split (dev, test or fresh; the held-out world is refused)."
+    ),
 ) -> None:
-    """Day-and-time phrases (English, Chinese, mixed): right / wrong / refused per split."""
+    """Day-and-time phrases (English, Chinese, mixed) and whole requests with the day in the writer's
+    own language (world): right / wrong / refused per split."""
     from evals.bench import dates as bench
 
     if engine not in bench.ENGINES:
@@ -222,7 +225,10 @@ def dates(
         fail("the dateparser comparison needs dateparser: pip install dateparser (kept itself does not use it)")
     bad = [s for s in show if s not in bench.SPLITS]
     if bad:
-        fail(f"unknown split {bad[0]!r}; choose dev or test")
+        fail(f"unknown split {bad[0]!r}; choose dev, test or fresh")
+    held = [s for s in show if s in bench.HELD_OUT]
+    if held:
+        fail(f"{held[0]!r} is held out: its misses are not listed")
     typer.echo(bench.render(bench.run(engine), engine, show))
 
 

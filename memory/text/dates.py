@@ -54,10 +54,12 @@ from __future__ import annotations
 import calendar
 import contextvars
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
+from memory.text import day_words
 from memory.text.numbers import CN_NUMERAL, EN_NUMBER, EN_ONES, cn_int, to_int
 from memory.text.script import quotes_original, reads_simplified
 
@@ -513,7 +515,31 @@ def _zh_rules():
     return R
 
 
-_RULES = _en_rules() + _zh_rules()
+class _DayWords:
+    """The day words of other languages (``memory.text.day_words``) as a rule's pattern, compiled
+    on first use: the table is read only when a text is."""
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        return day_words.pattern().finditer(text)
+
+
+def _a_name(word: str) -> bool:
+    """Whether a day word of another language is, as written, a name: in Latin letters with a
+    capital ("the truck to Sabah", "Bihar"), as English writes names. Only a day word written small
+    is read as a day, so one opening a sentence ("Amanhã às 9h") is missed: a wrong day booked
+    costs more than a day not read, which the person is asked for."""
+    return word[:1].isupper() and day_words.latin(word)
+
+
+def _day_word(m: re.Match[str], ref: date) -> Span:
+    if _a_name(m.group(0)):
+        raise ValueError(f"{m.group(0)!r} is a name")
+    return _day(ref + timedelta(days=day_words.table()[m.group(0).lower()]))
+
+
+# English, then Chinese, then the other languages' day words: where two read the same words, the
+# earlier rule's reading stands.
+_RULES = _en_rules() + _zh_rules() + [(_DayWords(), _day_word, True)]
 _ALREADY = re.compile(r"^\s*[（(]\s*\d{4}")
 
 
@@ -570,7 +596,7 @@ _DAYS = r"mon|tue|wed|thu|fri|sat|sun|monday|tuesday|wednesday|thursday|friday|s
 # Some day or time named in words, as a quick test before reading a phrase in full.
 _TIMEY = re.compile(
     r"\b\d{1,2}(:\d{2})?\s*(am|pm|a\.m\.|p\.m\.|h|uhr)\b|\b\d{1,2}[:.]\d{2}\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}\b"
-    r"|\b\d{1,2}(st|nd|rd|th)\b|\b(in|within)\s+\S+\s*(min|mins|minutes|hours?|days?|weeks?)\b"
+    r"|\b\d{1,2}h\d{2}\b|\b\d{1,2}(st|nd|rd|th)\b|\b(in|within)\s+\S+\s*(min|mins|minutes|hours?|days?|weeks?)\b"
     rf"|\b({_MONTH_NAMES})\.?\s+\d{{1,2}}\b|\b\d{{1,2}}\s+({_MONTH_NAMES})\b|\b({_DAYS})\b"
     r"|\b(today|tonight|tomorrow|yesterday|morning|afternoon|evening|noon|midnight|eod|weekend|half past|quarter)\b"
     r"|\b(next|this|last)\s+(week|month)\b|\bat\s+\d{1,2}\b|\bend of\b"
@@ -585,7 +611,7 @@ _TIMEY = re.compile(
 HOUR = r"(?:\d{1,2}|" + "|".join(w for w, n in EN_ONES.items() if 1 <= n <= 12) + ")"  # an hour said alone: "by one"
 _CLOCK_PHRASE = re.compile(
     rf"\b(?:\d{{1,2}}[:.]\d{{2}}|{HOUR})\s*(?:a\.?m\.?|p\.?m\.?|o['’]?clock)(?!\w)"
-    r"|\b\d{1,2}[:.]\d{2}\b|\b(?:noon|midday|midnight)\b",
+    r"|\b\d{1,2}[:.h]\d{2}\b|\b(?:noon|midday|midnight)\b",
     re.I,
 )
 # What may stand between the parts of one time phrase: "tomorrow at 2pm", "ten a.m. the day after
@@ -615,7 +641,7 @@ def time_phrases(text: str, ref: date) -> list[tuple[int, int]]:
 @reads_simplified
 def mentions_time(text: str) -> bool:
     """Whether ``text`` names some day or time at all (a quick test; ``read`` decides what it means)."""
-    return _TIMEY.search(text) is not None
+    return _TIMEY.search(text) is not None or day_words.pattern().search(text) is not None
 
 
 def without_times(text: str) -> str:
@@ -875,6 +901,9 @@ def read(phrase: str, now: datetime, tz: ZoneInfo) -> Parsed:
     if len(options) > 1 and sum(_readable(o, now, tz) for o in options) >= 2:
         raise Ambiguous(phrase.strip(), [repr(o) for o in options], "it names more than one option")
 
+    named = [m.group(0) for m in day_words.pattern().finditer(phrase) if _a_name(m.group(0))]
+    if named:  # the reader reads lower case: a name spelt like a day word is refused before it
+        raise DateError(f"could not read {' '.join(named)!r} in {phrase.strip()!r}")
     token = _STRICT.set(True)
     try:
         r = _Reader(phrase, now, tz)
