@@ -1216,3 +1216,10 @@ def test_a_modal_question_with_no_subject_asks_the_hearer_to_act(text):
 def test_a_modal_with_no_subject_outside_a_question_or_before_be_asks_nothing(text):
     # Unasked, the dropped subject is the speaker; "be" asks about a state, not for an act.
     assert act(text) != REQUEST
+
+
+def test_the_written_abbreviations_of_with_and_without_are_read_as_the_prepositions():
+    # "w/" cut by its slash left a letter the grammar read as a noun: the verb had no object frame.
+    assert act("set up a catch-up w/ Lorenzo and the venue team thurs 3pm") == REQUEST
+    assert act("dinner w/ the investors went late") == STATEMENT
+    assert acts._you("ship it w/o the manual, or w/e") == "ship it without the manual, or w/e"

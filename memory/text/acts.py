@@ -511,8 +511,14 @@ _CHAT_YOU = re.compile(r"(?<![\w.'-])(u|ur)(?![\w.'-])")
 
 
 def _you(text: str) -> str:
-    """``text`` with the chat spellings of "you" and "your" written out."""
+    """``text`` with the chat spellings of "you" and "your" written out, and the written
+    abbreviations of "with" and "without" ("sync w/ ops", "w/o the deck"): a slash cuts them into
+    a letter the grammar cannot read as the preposition they are."""
+    text = _WITH.sub(lambda m: " without " if m.group(1) else " with ", text)
     return _CHAT_YOU.sub(lambda m: "you" if m.group(1) == "u" else "your", text)
+
+
+_WITH = re.compile(r"\s*(?<![\w/])w/(o\b)?(?!e\b|/)\s*", re.I)  # not "w/e" (whatever, the weekend)
 
 
 def _en_act(sentence: str) -> str:
