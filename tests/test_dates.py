@@ -117,3 +117,14 @@ def test_a_time_phrase_joins_its_day_and_its_hour_in_either_order():
     assert said("后天下午三点前交") == ["后天下午三点"]
     # Two times said apart are two phrases.
     assert said("due Friday, and ring me at noon") == ["Friday", "noon"]
+
+
+def test_the_day_after_tomorrow_without_its_article_is_two_days_on_not_tomorrow():
+    # Only "tomorrow" was read in "Day after tomorrow, ten past three": a day early.
+    from memory.text import dates as reader
+
+    ref = date(2026, 12, 7)
+    assert [(w, s.start) for _, _, w, s in reader.find("Day after tomorrow, ten past three", ref)] == [
+        ("Day after tomorrow", date(2026, 12, 9))
+    ]
+    assert reader.resolve("day before yesterday", ref).start == date(2026, 12, 5)

@@ -234,11 +234,13 @@ def _en_rules():
 
         return wrap
 
-    @rule(r"\bthe day after tomorrow\b")
+    # The article is often dropped ("Day after tomorrow, ten past three"): without this rule its
+    # "tomorrow" alone was read, a day early.
+    @rule(r"\b(?:the )?day after tomorrow\b")
     def _(m, ref):
         return _day(ref + timedelta(days=2))
 
-    @rule(r"\bthe day before yesterday\b")
+    @rule(r"\b(?:the )?day before yesterday\b")
     def _(m, ref):
         return _day(ref - timedelta(days=2))
 
