@@ -1223,3 +1223,12 @@ def test_the_written_abbreviations_of_with_and_without_are_read_as_the_prepositi
     assert act("set up a catch-up w/ Lorenzo and the venue team thurs 3pm") == REQUEST
     assert act("dinner w/ the investors went late") == STATEMENT
     assert acts._you("ship it w/o the manual, or w/e") == "ship it without the manual, or w/e"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["what'd i tell the landlord about the boiler", "whatd we agree w the printers", "wheres the spare van parked"],
+)
+def test_a_question_word_with_its_auxiliary_fused_on_then_a_subject_asks(text):
+    # With or without the apostrophe, the fused auxiliary stands before the subject: inversion.
+    assert act(text) == QUESTION

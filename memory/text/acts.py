@@ -153,6 +153,7 @@ _WH = {
     "how's",
     "how'd",
 }
+_WH_FUSED = re.compile(r"^(?:what|when|where|who|how|why|which)'?(?:s|d|re|ll|ve)$")
 _AUX = {
     "do",
     "does",
@@ -571,7 +572,14 @@ def _en_act(sentence: str) -> str:
     if first == "let" and second == "me" and len(words) > 2 and words[2] != "know":
         return STATEMENT  # "Let me send it tonight": the speaker offers, nobody is asked
     exclaimed = s.endswith("!")
-    if first in _WH:
+    # A question word with its auxiliary fused on, the apostrophe kept or dropped as chat drops it
+    # ("what'd", "whatd", "wheres", "hows"): the auxiliary stands before the subject, so a subject
+    # right after it is the inversion only a question has ("whatd i say id do…", "hows the quote…").
+    fused = _WH_FUSED.match(first)
+    named = len(words) > 1 and _WORD.findall(body)[1][:1].isupper()  # a name next: "Can Felix join…"
+    if fused and not exclaimed and (second in _SUBJECTS or named):
+        return QUESTION
+    if first in _WH or fused:
         if asked:
             return QUESTION
         # An auxiliary between the question word and its subject is the inversion only a question
@@ -608,7 +616,6 @@ def _en_act(sentence: str) -> str:
             return _unless_asking(rest)
     if first in _AUX:
         # An auxiliary before its subject asks ("Did I…", "Is the…", "did lena reply…"); "Will do." does not.
-        named = len(words) > 1 and _WORD.findall(body)[1][:1].isupper()  # "Can Felix join…"
         if asked or second in _SUBJECTS or named:
             return QUESTION
         # do/have + a subject of any casing + more: "did lena reply about…", "has omar sent…"
