@@ -233,3 +233,22 @@ def test_a_word_passed_on_names_whom_it_goes_to(said, who):
     from memory.text import acts, people
 
     assert acts.asks_to_tell(said) and people.named(said) == [who]
+
+
+@pytest.mark.parametrize(
+    ("request_", "who"),
+    [
+        ("给会计婷婷发条消息：发票到了。", "婷婷"),
+        ("给老板秘书丹丹捎句话：合同签好了。", "丹丹"),
+        ("跟隔壁店的龙哥约个饭，后天晚上七点。", "龙哥"),
+        ("盘点表交给实习生乐乐，周五前交。", "乐乐"),
+    ],
+)
+def test_a_chinese_request_names_the_object_of_its_coverb_whatever_the_tagger_reads(request_, who):
+    # The coverb's object before a verb with a measure (给…发条, 跟…约个, 跟…讲一声), or the one work is
+    # handed to (交给…): the person, its head after the last 的.
+    assert any(who in name for name in people.named(request_))
+
+
+def test_a_coverb_that_is_a_verbs_first_character_names_no_one():
+    assert people.named("帮我跟进一下这个单，看看到哪了") == []

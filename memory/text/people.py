@@ -246,7 +246,15 @@ def named(text: str, known: AbstractSet[str] = frozenset()) -> list[str]:
     part = head(text)
     out = _english(part, known)
     if words.has_cjk(part):
-        out += [n for n in _chinese(part) if n not in out]
+        tagged = _chinese(part)
+        for whom in _zh_by_frame(text):
+            # The frame gives the whole name where the tagger cut it (钟 + 建华, 师傅 of 曾师傅); where
+            # it ends inside a name the tagger found (保安老 of 保安老陈, 陈说 glued as "to state"),
+            # the tagger's name stands.
+            if any(n not in whom and any(n.startswith(whom[-k:]) for k in range(1, len(n))) for n in tagged):
+                continue
+            tagged = [n for n in tagged if n not in whom] + [whom]
+        out += [n for n in tagged if n not in out]
     if not out:
         slot = _ADDRESSEE_SLOT.match(text)
         who = slot.group("who") if slot else ""
@@ -370,6 +378,50 @@ def _chinese(text: str) -> list[str]:
             word += pieces[i + 1][0]  # a surname and the title it is used with: 郑经理
         if word not in out:
             out.append(word)
+    return out
+
+
+# The person a Chinese request acts with, by the frame its grammar gives them, whatever the tagger
+# makes of the name (it reads 钟建华 as 钟 + 建华, 小周 as a noun, 朵朵 as a measure word): the
+# object of a coverb before the verb of a request said with a measure or a short-action word (给小周
+# 发条消息, 跟周建国约个会, 跟厨房曾师傅讲一声), or the object of a verb that hands work to someone
+# (交给小何). Chinese puts the head of a noun phrase last, so what comes after the last 的 and a
+# demonstrative is the person (跟义乌那个做猫砂盆的屠老板约个视频会: 屠老板). Closed classes of the
+# grammar (coverbs, measure words, the attributive particle), no names; the tagger's word
+# boundaries say where the verb is, its tags only which word is the coverb.
+_ZH_COVERBS = frozenset("给 跟 和 同 与 向 对".split())
+_ZH_MEASURE = re.compile("^一?(?:个|句|条|封|通|份|下|声)$")
+_ZH_HANDED_FRAME = re.compile(
+    "(?:交给|派给|分给|交由)(?P<np>[\u3400-\u9fff]{1,8}?)(?=[，,。；;！!？?\\s]|负责|处理|来|去|做|弄|跟进|$)"
+)
+_ZH_DEMONSTRATIVE = re.compile("^(?:那个|这个|那位|这位|那|这)")
+_ZH_PARTICLE = re.compile("[吧啊呀呢了哦嘛啦]+$")  # a sentence-final particle: 交给她吧
+_ZH_NOT_A_PERSON = frozenset("我 你 您 他 她 它 我们 你们 他们 她们 大家 咱们 自己".split())
+
+
+def _zh_by_frame(text: str) -> list[str]:
+    pieces = _tagged(text)
+    phrases: list[str] = []
+    for i, (word, tag) in enumerate(pieces):
+        if word not in _ZH_COVERBS or tag != "p":
+            continue  # 跟 of 跟进 ("follow up") is a verb's first character, not a coverb
+        for j in range(i + 2, min(i + 12, len(pieces) - 1)):
+            verb, after = pieces[j][0], pieces[j + 1][0]
+            if not _CJK_RUN.fullmatch(pieces[j - 1][0] + verb):
+                break  # the phrase ends at a stop or a Latin word
+            # The verb starts a word of the tagger's and a measure follows it, as a word of its own
+            # (约|个) or glued on (发条: the tagger's "clockwork spring"); a demonstrative's measure
+            # (那个) is inside the noun phrase.
+            glued = len(verb) == 2 and _ZH_MEASURE.match(verb[1]) and _CJK_RUN.fullmatch(after)
+            if (_ZH_MEASURE.match(after) or glued) and not _ZH_DEMONSTRATIVE.match(verb):
+                phrases.append("".join(w for w, _ in pieces[i + 1 : j]))
+                break
+    phrases += [m.group("np") for m in _ZH_HANDED_FRAME.finditer(text)]
+    out: list[str] = []
+    for phrase in phrases:
+        whom = _ZH_PARTICLE.sub("", _ZH_DEMONSTRATIVE.sub("", phrase.rsplit("的", 1)[-1]))
+        if len(whom) >= 2 and whom not in _ZH_NOT_A_PERSON and whom not in out:
+            out.append(whom)
     return out
 
 
