@@ -131,3 +131,13 @@ def test_gate_ceiling_counts_needed_facts_in_each_rankings_top_k():
     assert set(found) == {f"{r} top {k}" for r in ("BM25", "MiniLM", "fused") for k in (12, 3)}
     for r in ("BM25", "MiniLM", "fused"):
         assert 0 < found[f"{r} top 3"] <= found[f"{r} top 12"] <= 1
+
+
+def test_the_people_bench_reads_each_first_session_request_that_names_someone():
+    from evals.bench import people as people_bench
+
+    path = people_bench.DATA / "first_sessions_test19.json"
+    read = people_bench.cases(path)
+    assert len(read) == 9 and all(want for _, want in read)
+    assert people_bench.found("给会计婷婷发条消息：发票到了。", ["婷婷"])
+    assert not people_bench.found("给会计婷婷发条消息：发票到了。", ["丹丹"])
