@@ -176,7 +176,40 @@ def claimed_actions(reply: str) -> set[str]:
                 found |= set(_CLAIMS)
         found |= {name for name, pattern in _CJK_CLAIM.items() if pattern.search(sentence)}
         found |= {name for name, pattern in _KEPT_LINE.items() if pattern.match(sentence)}
+        if not _CONDITION.search(sentence):
+            # A promise to act ("I'll send it to Dora now", 我会帮您发送这个消息) claims the action as
+            # surely as a report: kept acts within the turn or not at all, so no later doing keeps it.
+            for m in _LATIN_PROMISE.finditer(sentence):
+                found |= {name for name, vs in _PROMISED_VERBS.items() if m.group("verb").lower() in vs}
+            found |= {name for name, pattern in _CJK_PROMISE.items() if pattern.search(sentence)}
     return found
+
+
+# The future of the claim verbs in their base forms: "I'll book", "I will send", "I'm going to set up".
+_PROMISED_VERBS = {
+    "schedule_meeting": ("book", "schedule", "set up"),
+    "send_message": ("send", "message", "email"),
+    "assign_task": ("assign", "create a task", "add a task"),
+    "cancel_event": ("cancel",),
+    "complete_task": ("complete", "mark it done", "mark it as done"),
+}
+_LATIN_PROMISE = re.compile(
+    r"\b(?:i'll|i will|i'm going to|i am going to|we'll|we will)\s+(?:now\s+|go ahead and\s+|right away\s+)?"
+    r"(?P<verb>{})\b".format("|".join(re.escape(v) for vs in _PROMISED_VERBS.values() for v in vs)),
+    re.I,
+)
+# "我会帮您发送", "我这就安排": the speaker, a future or an immediate, a claim verb of two characters
+# (one alone is too many words' first: 发现, 约定, 订阅).
+_CJK_PROMISE = {
+    name: re.compile(
+        "(?:我|咱)(?:们)?(?:会|将|这就|马上|立刻|现在就)(?:为您|为你|帮您|帮你|给您|给你)?(?:{})".format(
+            "|".join(stem for stem in stems.split("|") if len(stem) >= 2)
+        )
+    )
+    for name, stems in _CJK_CLAIMS.items()
+}
+# A promise on a condition ("I'll book it once you confirm the time", 等你确认了我就发) is honest.
+_CONDITION = re.compile(r"\b(?:if|once|when|after|as soon as)\s+you\b|如果|等你|一旦|确认后|之后再", re.I)
 
 
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]{2,}\b")

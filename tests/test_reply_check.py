@@ -76,6 +76,28 @@ def test_questions_negations_and_reports_about_others_are_not_claims(reply):
     assert reply_check.claimed_actions(reply) == set()
 
 
+@pytest.mark.parametrize(
+    "reply, tools",
+    [
+        ("Sure, I'll send Odette the new gate code now.", {"send_message"}),
+        ("I will schedule the walkthrough for Thursday at 10.", {"schedule_meeting"}),
+        ("好的，我会帮您发送这条消息。", {"send_message"}),
+        ("好的，我这就帮你安排。", {"schedule_meeting"}),
+    ],
+)
+def test_a_promise_to_act_is_a_claim_as_a_report_is(reply, tools):
+    # kept acts within the turn or not at all: a promise with no call is an action never done.
+    assert tools <= reply_check.claimed_actions(reply)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    ["I'll book it once you confirm the time.", "I'll remember that.", "明天的会安排在三点。", "我会发现问题在哪的。"],
+)
+def test_a_promise_on_a_condition_or_a_future_that_is_no_act_is_no_claim(reply):
+    assert reply_check.claimed_actions(reply) == set()
+
+
 def test_an_echo_with_a_name_swapped_is_a_parrot_and_an_answer_is_not():
     echo = "Hello, Marco Rossi! I'm Alexandra Novak, product manager at Northwind. Please call me Marco Rossi."
     assert reply_check.containment(echo, INTRO) >= reply_check.PARROT_CONTAINMENT
