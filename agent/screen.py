@@ -46,7 +46,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from agent.models.base import Message, ToolCall, ToolSpec
-from memory.text import dates, people, tokens
+from memory.text import dates, people, tokens, words
 from memory.text.acts import asks_for_the_speaker, asks_only
 from memory.text.overlap import content_words
 
@@ -533,7 +533,7 @@ def dates_iso(moment: datetime, tz: ZoneInfo) -> str:
 
 # ---------------------------------------------------------------- values of the kinds the tool declares
 
-PEOPLE, PERSON, MOMENT, DEADLINE, MATERIAL = "people", "person", "moment", "deadline", "material"
+PEOPLE, PERSON, MOMENT, DEADLINE, MATERIAL, LABEL = "people", "person", "moment", "deadline", "material", "label"
 _DAY_TERMS = frozenset(tokens("monday tuesday wednesday thursday friday saturday sunday today tomorrow tonight"))
 
 
@@ -579,6 +579,26 @@ def said_people(request: Request) -> list[str]:
         m.content for m in request.messages if m.content and m.role != "tool" and m.content != request.text
     ]
     return people.named(request.text, frozenset(store_names(seen)) if seen else frozenset())
+
+
+def _labelled(call: ToolCall, spec: ToolSpec, said: list[str], ev: Evidence, request_text: str) -> ToolCall:
+    """``call`` with a label (a meeting's title) written from the request's people where the
+    model's is in neither the request nor memory: the 0.5B model titles a Chinese request in
+    English ("Video call with Boss Tu" for 跟屠老板约个视频会), and the guard dropped a booking whose
+    day, time and people the request gave. A title names the thing booked; it carries no value
+    the person must have said. With no people read, the model's title stands to be judged."""
+    labels = [f for f, kind in spec.kinds.items() if kind == LABEL and f in call.arguments]
+    if not said or not labels:
+        return call
+    args = dict(call.arguments)
+    for f in labels:
+        if not _grounded(f, args[f], ev):
+            args[f] = (
+                f"和{'、'.join(said)}的会"
+                if words.written_in_chinese(request_text)
+                else f"Meeting with {', '.join(said)}"
+            )
+    return ToolCall(call.id, call.name, args) if args != call.arguments else call
 
 
 def _names_in(value: Any) -> list[str]:
@@ -689,6 +709,7 @@ def screen(calls: list[ToolCall], tools: list[ToolSpec], request: Request) -> Sc
         if call in kinded and not asks_only(request.text):
             call, fills[call.id] = fill(call, specs[call.name], said, reading, request.text)
         filled.append(call)
+    filled = [_labelled(c, specs[c.name], said, ev, request.text) if c in kinded else c for c in filled]
     kept, notes = guard(filled, tools, ev)
     out: list[ToolCall] = []
     held: list[tuple[ToolCall, str]] = []

@@ -363,3 +363,23 @@ def test_a_time_inside_a_longer_phrase_is_not_a_second_time():
     out = _screen("Book a review with Ada two weeks from Monday at 10am.", call)
     assert out.calls[0].arguments["start"] == "two weeks from Monday at 10am"
     assert "2026-12-21 10:00" in out.notes[0].detail
+
+
+KINDED = [ToolSpec(t.name, t.description, t.parameters, kinds=t.kinds) for t in all_tools()]
+
+
+def test_a_meeting_title_in_no_words_of_the_request_is_written_from_its_people_not_dropped():
+    # The model titles a Chinese request in English; the request gave the day, the time and the person.
+    call = ToolCall(
+        "c",
+        "schedule_meeting",
+        {"title": "Video call with Boss Tu", "start": "后天上午十点四十", "attendees": ["屠老板"]},
+    )
+    out = screen.screen([call], KINDED, _request("帮我跟供应商屠老板约个视频会，后天上午十点四十"))
+    assert [c.arguments["title"] for c in out.calls] == ["和供应商屠老板的会"]
+
+
+def test_a_meeting_whose_request_names_no_one_keeps_the_guard_on_its_invented_title():
+    call = ToolCall("c", "schedule_meeting", {"title": "Atlas Launch Plan", "start": "tomorrow at 2pm"})
+    out = screen.screen([call], KINDED, _request("Is tomorrow at 2pm free?"))
+    assert out.calls == []

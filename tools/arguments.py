@@ -35,7 +35,8 @@ class Arguments(BaseModel):
     ALIASES: ClassVar[dict[str, str]] = {}
     # The kind of value a field holds, so the turn can check the model's value against what the
     # request says (agent/screen.py): "people" (a list of names), "person" (one name), "moment"
-    # (a day and time), "deadline" (a day, perhaps with a time). Not part of the shown schema.
+    # (a day and time), "deadline" (a day, perhaps with a time), "label" (a name for the thing made,
+    # which kept may write from the request's people). Not part of the shown schema.
     KINDS: ClassVar[dict[str, str]] = {}
 
     @classmethod

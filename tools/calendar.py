@@ -34,7 +34,7 @@ START_HELP = (
 
 
 class ScheduleMeetingArgs(Arguments):
-    KINDS = {"attendees": "people", "start": "moment"}
+    KINDS = {"attendees": "people", "start": "moment", "title": "label"}
     ALIASES = {
         "date": "start",
         "time": "start",
