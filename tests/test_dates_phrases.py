@@ -101,9 +101,11 @@ def test_a_day_alone_has_no_clock_and_the_month_end_is_its_last_day():
     assert read("tonight", NOW, NY).clock == time(19)
 
 
-@pytest.mark.parametrize("split", bench.SPLITS)
+@pytest.mark.parametrize("split", [s for s in bench.SPLITS if s not in bench.HELD_OUT])
 def test_the_phrase_sets_have_no_wrong_answer(split):
-    """A wrong booking is worse than a question back: both splits stay at 0 wrong (figures in docs/reading.md)."""
+    """A wrong booking is worse than a question back: the phrase splits stay at 0 wrong (figures in
+    docs/reading.md). The held-out world split of whole requests is measured and reported there, not
+    asserted here: a test that held it would print its misses and tune the reader to them."""
     report = bench.run("kept")[split]
     assert report["n"] >= 30
     assert report["counts"][bench.WRONG] == 0, report["misses"]
