@@ -606,7 +606,7 @@ def _en_act(sentence: str) -> str:
     # subject, so the do/have before it is the verb of an order, not an auxiliary that asks.
     if first in ("do", "have") and second in _ACCUSATIVE:
         return _unless_asking(body)
-    if first in _AUX and asked and first in _MODAL and base_verb(second) and second != "be":
+    if asked and first in _MODAL and base_verb(second) and second != "be":
         # A modal that asks, with no subject before its verb ("Can book me and Jo for 3pm?", "Could
         # help me chase the deposit?"): English drops only a subject the hearer supplies, and in a
         # question the one asked to act is the hearer, so it asks as "can you…" does. Unasked, the
