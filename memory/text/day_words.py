@@ -118,8 +118,12 @@ def generate() -> dict[str, int]:
     return {word: offsets.pop() for word, offsets in sorted(found.items()) if len(offsets) == 1}
 
 
-def main() -> None:
-    import babel
+def main() -> int:
+    try:
+        import babel
+    except ImportError:
+        print("regenerating the day words needs Babel (a dev dependency): pip install babel")
+        return 2
 
     DATA.write_text(
         json.dumps(
@@ -136,7 +140,8 @@ def main() -> None:
         encoding="utf-8",
     )
     print(f"{len(table.__wrapped__())} day words written to {DATA}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())
