@@ -708,8 +708,8 @@ def screen(calls: list[ToolCall], tools: list[ToolSpec], request: Request) -> Sc
     for call in calls:
         if call in kinded and not asks_only(request.text):
             call, fills[call.id] = fill(call, specs[call.name], said, reading, request.text)
+            call = _labelled(call, specs[call.name], said, ev, request.text)
         filled.append(call)
-    filled = [_labelled(c, specs[c.name], said, ev, request.text) if c in kinded else c for c in filled]
     kept, notes = guard(filled, tools, ev)
     out: list[ToolCall] = []
     held: list[tuple[ToolCall, str]] = []

@@ -383,3 +383,12 @@ def test_a_meeting_whose_request_names_no_one_keeps_the_guard_on_its_invented_ti
     call = ToolCall("c", "schedule_meeting", {"title": "Atlas Launch Plan", "start": "tomorrow at 2pm"})
     out = screen.screen([call], KINDED, _request("Is tomorrow at 2pm free?"))
     assert out.calls == []
+
+
+def test_a_meeting_whose_people_were_filled_in_gets_its_title_written_too():
+    # The model left the attendees out and titled it in English: the screen fills both.
+    call = ToolCall("c", "schedule_meeting", {"title": "Video call", "start": "后天上午十点四十"})
+    out = screen.screen([call], KINDED, _request("帮我跟供应商屠老板约个视频会，后天上午十点四十"))
+    assert [(c.arguments["title"], c.arguments.get("attendees")) for c in out.calls] == [
+        ("和供应商屠老板的会", ["供应商屠老板"])
+    ]
