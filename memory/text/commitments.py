@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date
+from datetime import UTC, date, datetime, time
 
 from memory.text.acts import is_question, is_request, sentences
 from memory.text.script import quotes_original, reads_simplified
@@ -72,7 +72,10 @@ def _on_the_speaker(cue: str, sentence: str) -> bool:
 # Near-future words the calendar resolver has no date for ("later", "回头").
 _SOON = re.compile(
     r"\b(?:later|soon|asap|right away|first thing|next|eod|eow|end of (?:the )?(?:day|week|month)|by (?:noon|\d)"
-    r"|(?:before|after|by|until) (?:the |my |our |your |lunch|noon|the weekend|\w+ing\b)|once\b|tonight|tomorrow)",
+    r"|by (?:the |my |our |your |lunch|noon|the weekend|\w+ing\b)"
+    # "after standup", "before the call", "until Dana signs": something still to happen first
+    r"|(?:before|after|until|till) (?!(?:that|this|all|it|which|what|i|we|you|he|she|they|last|yesterday)\b)\w"
+    r"|once\b|tonight|tomorrow)",
     re.I,
 )
 _ZH_SOON = re.compile(
@@ -84,12 +87,38 @@ def _ref() -> date:
     return date(2026, 6, 10)  # any Wednesday: only whether a time is before or after the day matters
 
 
+def _when(phrase: str) -> tuple[bool, bool] | None:
+    """(ahead, past) for one time phrase, read as the date reader reads a booking's, said at noon on
+    ``_ref()``; None when it does not read as one. A time of day alone is its next occurrence ("at
+    3pm", "by noon"), a weekday alone the next one ("Wednesday morning" said on a Wednesday), a
+    moment counted from now ("in an hour") is ahead; "this morning" is neither."""
+    from memory.text import dates
+
+    ref = _ref()
+    noon = datetime.combine(ref, time(12), tzinfo=UTC)
+    try:
+        got = dates.read(phrase, noon, UTC)
+    except dates.DateError:  # Ambiguous is one
+        return None
+    if got.exact is not None:
+        return got.exact > noon, got.exact < noon
+    if got.day is None:
+        return True, False
+    if got.day != ref:
+        return got.day > ref, got.day < ref
+    return got.clock is not None and got.clock > time(12), False
+
+
 def _times(clause: str) -> tuple[bool, bool]:
     """(mentions a time still to come, mentions a past time)."""
     from memory.text import dates
 
     ahead = past = False
     ref = _ref()
+    read = [_when(clause[s:e]) for s, e in dates.time_phrases(clause, ref)]
+    for got in read:
+        if got is not None:
+            ahead, past = ahead or got[0], past or got[1]
     for _, _, words, span in dates.find(clause, ref):
         if span.end < ref:
             past = True
@@ -134,7 +163,9 @@ _DISCOURSE = re.compile(
 )
 # An acknowledgement that by itself takes the task on.
 _ACK_TASK = re.compile(
-    r"^\s*(?:[\w ]{0,12}[,.!]\s*)?(?:i am |i )?(?:on it|will do|consider it done|leave it with me|count on me|i got this|got this)\b",
+    r"^\s*(?:[\w ]{0,12}[,.!]\s*)?(?:i am |i )?(?:on it|will do|leave it with me|count on me|i got this|got this)\b"
+    # "consider it done", "consider the cake handled": the thing, then a participle of what will be true of it
+    r"|^\s*(?:[\w ]{0,12}[,.!]\s*)?consider (?!(?:you|yourself|yourselves|me|us)\b)(?:[\w'-]+ ){1,5}?(?:done|\w+ed)\s*[.!]*$",
     re.I,
 )
 _VAGUE = re.compile(r"\b(?:some ?day|one day|eventually|at some point|sometime|some time)\b", re.I)
@@ -154,12 +185,14 @@ _REPORTING = re.compile(r"\b(?:told|tell|said|promised|promise|assured|agreed|sw
 _NOT_ACTION = re.compile(
     r"^(?:not|never|think|see|consider|wait|wonder|guess|know|love|like|prefer|rather|hate|miss|lose|fail|say|admit"
     r"|probably|maybe|perhaps|possibly|pass\b|sleep on|try\b|leave it|let it|keep (?:that|it|this) in mind"
-    r"|hope|need a|be(?! sure\b| done\b| in your\b| with you\b| on your\b| ready\b| over\b| sent\b| there\b))\b",
+    r"|hope|need a|be(?! sure\b| done\b| in your\b| with you\b| on your\b| ready\b| over\b| sent\b| there\b| here\b))\b",
     re.I,
 )
 _ADVERB = re.compile(
     r"^(?:really|definitely|just|also|still|then|first|totally|absolutely|surely|certainly|def)\s+", re.I
 )
+# A result reported as promised: "assured us the boiler would be fixed by Monday".
+_RESULT = re.compile(r"^be (?:\w+ed|done|sent|back|here|there|ready)\b", re.I)
 # An order to a server: a consumption verb and a bare object, nothing owed to anyone, no time.
 _ORDER_VERB = re.compile(
     r"^(?:have|take|get|go with|go for|order|grab)\s+(?:a|an|the|one|two|three|\d+|some|my)?\b", re.I
@@ -181,7 +214,7 @@ _AGREED = re.compile(
 )
 _OWE = re.compile(r"\b(?:owe|owes)\b|\bstill (?:have not|not|need to|got to|have to)\b|\byet to\b", re.I)
 _REMINDER = re.compile(
-    r"\b(?:remind me|ping me|nudge me|do not let me forget|make sure i (?:do not forget|remember)"
+    r"\b(?:remind me|ping me|nudge me|do not let me forget|make sure (?:that )?(?:i|we)\b"
     r"|set (?:a |me a )?reminder|note to self)\b",
     re.I,
 )
@@ -192,6 +225,11 @@ _PROGRESSIVE = re.compile(r"^(?:(?P<subj>i|we) (?:am|are) )?(?P<v>[a-z]+ing)\b",
 _YOU_RESULT = re.compile(
     r"^(?:you will (?:have|get|receive|see)\b.*\b(?:from me|my)\b|(?:expect|look out for|watch for)\b.*\bfrom me\b)",
     re.I,
+)
+# "you'll have it by noon", "you will get the figures tomorrow": the thing itself, with a time still
+# to come (not "you'll have a great time", "you'll get used to it").
+_YOU_GET = re.compile(
+    r"^you will (?:have|get|receive|see) (?:it|them|that|this|these|those|(?:the|my|our) \w+)\b(?! used\b)", re.I
 )
 _LET_ME = re.compile(
     r"\blet me (?!know\b|think\b|see\b|guess\b|be\b|say\b|ask you\b|explain\b|get this straight\b)", re.I
@@ -215,12 +253,22 @@ def clauses(sentence: str) -> list[str]:
     return [c.strip() for c in re.split(CLAUSE_BREAK, sentence) if c.strip()]
 
 
+_AUXILIARY = re.compile(
+    r"(?:'s|\s+(?:have|has|had|am|is|are|was|were|do|does|did|already|now|officially|basically))+\s*$", re.I
+)
+
+
 def _party(subject: str) -> tuple[str, str] | None:
     """(party, who) from the words before a modal; None when the subject is "you"."""
     words = _DISCOURSE.sub("", subject.strip()).strip(" ,.!")
     words = re.sub(
         r"\b(?:really|definitely|just|also|still|then|probably|totally|first)\b", "", words, flags=re.I
     ).strip()
+    if not words:
+        return OWN, "I"
+    # The auxiliaries and the copula between a subject and what it does ("I have agreed", "we are on
+    # the hook", "Kofi's responsible"): the subject is the word before them.
+    words = _AUXILIARY.sub("", words).strip()
     if not words:
         return OWN, "I"
     last = words.split()[-1].lower()
@@ -266,8 +314,10 @@ def _en_clause(clause: str, ack: bool) -> tuple[str, str, str, str] | None:
     ahead, past = _times(core)
     m = _OWNERSHIP.search(core)
     if m and not _HEDGE.search(core[: m.start()]):
-        third = re.search(r"\b(he|she|they)\b", core[: m.start()], re.I)
-        party = (THIRD, third.group(1)) if third else (OWN, "I")
+        # "that one is on me", "leave it with me": the speaker owns it, whatever the subject; "Kofi's
+        # on the hook for…", "she is in charge of…": the subject does.
+        mine = re.search(r"\b(?:i|me|my|mine)\b", m.group(0), re.I)
+        party = (OWN, "I") if mine else (_party(core[: m.start()]) or (OWN, "I"))
         return "ownership", party[0], party[1], core
     m = _AGREED.search(core)
     if m and not _HEDGE.search(core[: m.start()]):
@@ -280,7 +330,7 @@ def _en_clause(clause: str, ack: bool) -> tuple[str, str, str, str] | None:
     let = _LET_ME.search(core)
     if let and not _HEDGE.search(core):
         return "let_me", OWN, "I", core[let.end() :]
-    if _YOU_RESULT.match(core):
+    if _YOU_RESULT.match(core) or (ahead and not past and _YOU_GET.match(core)):
         return "future", OWN, "I", core
     for m in _MODAL.finditer(core):
         before, after = core[: m.start()], _ADVERB.sub("", core[m.end() :].strip())
@@ -290,12 +340,19 @@ def _en_clause(clause: str, ack: bool) -> tuple[str, str, str, str] | None:
         if modal == "would" and not _REPORTING.search(before):
             continue  # "I'd love to", "I'd be late": a wish or a state, unless an agreement is reported
         found = _party(before)
+        reported = _REPORTING.search(before)
+        # "it will rain", "there'll be delays": a clause of nobody's, unless it says a result ("it will be done")
+        impersonal = re.search(r"\b(?:it|there)\s*$", before, re.I) and not after.lower().startswith("be ")
+        if reported and found and found[0] == THIRD and not impersonal:
+            # "the mechanic assured me the car would be ready", "Sam said he'd send it": the one who
+            # said so made the promise, whatever its clause is about
+            found = _party(before[: reported.start()]) or found
         if found is None:
             continue
         party = found
         if party[0] == THIRD and re.match(r"^be (?:in your|with you|on your|over)\b", after, re.I):
             party = (OWN, "I")  # "the revised budget will be in your inbox": a result offered
-        elif _NOT_ACTION.match(after):
+        elif _NOT_ACTION.match(after) and not (reported and _RESULT.match(after)):
             continue
         order = _ORDER_VERB.match(after)
         if order and not _NOT_AN_ORDER.search(after[order.end() :]) and not ahead:
@@ -327,7 +384,7 @@ _ZH_PAST = re.compile(
 )
 _ZH_PROMISE = re.compile(r"答应|承诺|保证")
 _ZH_OWN = re.compile(
-    r"我(?:们)?.{0,4}就(?=[^是在有])|我(?:们)?(?:来|去|负责|会|要|得|必须|需要|将|一定|马上|尽快|这就|还欠|欠)|交给我|包在我身上|我还没|还没"
+    r"我(?:们)?.{0,4}就(?=[^是在有])|我(?:们)?(?:来|去|负责|会|要|得|必须|需要|将|一定|马上|尽快|这就|还欠|欠|把)|交给我|包在我身上|我还没|还没"
 )
 _ZH_BARE = re.compile(r"^(?:得|必须|要|会|负责|还欠|欠)")
 _ZH_ACTION = re.compile(r"把|给|发|交|打|做|写|改|修|办|去|回|弄|搞|整理|准备|确认|处理|沟通|跟进|安排|带|帮|出|提交")
@@ -341,7 +398,86 @@ def _zh_action(clause: str) -> bool:
 
 _ZH_ORDER = re.compile(r"(?:^|我)?(?:来|要|点)(?:一|两|二|三|四|五|几|\d+)(?:份|杯|碗|瓶|盘|碟|串|听|罐|打|客)")
 _ZH_OBJECT_ME = re.compile(r"[给让跟和帮对向被叫请告诉]我")
-_ZH_REPORTED = re.compile(r"(?P<subj>[^，,。我]{1,6}?)(?:说|答应|承诺|保证|表示)")
+# The verbs that report a promise (saying, committing): a closed class; 话 is Cantonese "says".
+_ZH_REPORTING = ("说", "答应", "承诺", "保证", "表示", "许诺", "说好", "讲好", "话")
+_ZH_COMMITTING = ("答应", "承诺", "保证", "许诺", "说好", "讲好")
+_ZH_FIRST = ("我", "我们", "咱", "咱们")
+_ZH_THIRD = ("他", "她", "他们", "她们")
+# jieba's tags of what stands before a verb without being its subject: times, adverbs, locatives,
+# conjunctions, interjections, particles, numerals and measures, punctuation.
+_ZH_NOT_SUBJECT = ("t", "d", "f", "c", "e", "y", "u", "m", "q", "x", "l")
+
+
+def _zh_words(text: str) -> list[tuple[int, str, str]]:
+    """(offset, word, tag) for each word of a Chinese ``text``, by jieba's tagger."""
+    from memory.text.people import tagged
+
+    out, at = [], 0
+    for word, tag in tagged(text):
+        out.append((at, word, tag))
+        at += len(word)
+    return out
+
+
+def _zh_may_be_subject(word: str, tag: str) -> bool:
+    if tag == "eng":
+        return True
+    if tag == "t" and word.startswith(("老", "小", "阿")):
+        # 老/小/阿 and a surname is a familiar name; the tagger reads 老周 as a time (周 "week")
+        from memory.text import dates
+
+        return not dates.mentions_time(word)
+    return not tag.startswith(_ZH_NOT_SUBJECT)
+
+
+def _zh_subject(before: str) -> tuple[str, str]:
+    """(party, who) of a Chinese verb from what stands before it in its clause: the speaker when
+    nothing does but times, adverbs and acknowledgements (the subject dropped, as chat does) or
+    我/我们 alone; a third party when a name, a noun or a pronoun does, "my X" too (我妈, 我们经理:
+    我 and then a noun is the noun's owner, not the subject)."""
+    clause = re.split(r"[，,。；;!！?？]", before)[-1]
+    clause = re.sub(
+        r"^\s*(?:(?:ok|okay|k|yes|yep|yeah|sure)\b\s*)?(?:好的?|收到|行|没问题|嗯)?\s*", "", clause, flags=re.I
+    )
+    words = [(w, t) for _, w, t in _zh_words(clause) if w.strip() and _zh_may_be_subject(w, t)]
+    if not words or all(w in _ZH_FIRST for w, _ in words):
+        return OWN, "we" if any(w in ("我们", "咱们") for w, _ in words) else "I"
+    return THIRD, "".join(w for w, _ in words)
+
+
+# A promise between third parties (小王答应他女朋友…, "he'd help his neighbour"): its recipient is
+# someone of theirs, a third-person owner before a noun.
+_ZH_TO_WHOM = ("了", "过", "帮", "给", "替", "为", "跟", "和", "对", "的")
+
+
+def _zh_their_recipient(after: str) -> bool:
+    """Whether what follows a verb of promising opens with someone of a third party's (他女朋友, 给她的客户)."""
+    words = [(w, t) for _, w, t in _zh_words(after) if w.strip() and w not in _ZH_TO_WHOM]
+    return len(words) > 1 and words[0][0] in _ZH_THIRD and words[1][1].startswith("n")
+
+
+_EN_THEIR_RECIPIENT = re.compile(
+    r"\b(?:promised|promises|promise|told|tells|assured|help|helps|helping)\s+(?:his|her|their)\s+\w+", re.I
+)
+
+
+def _zh_reported(s: str) -> tuple[str, str, str, str] | None:
+    """A sentence reporting someone's promise (客户答应下周一前付尾款, 我妈说周末帮我们带孩子) or the
+    speaker's own (我答应了小陈帮她改简历): (cue, party, who, what); ("", "", "", "") for a promise
+    between third parties, which concerns nobody on the speaker's side."""
+    for at, word, tag in _zh_words(s):
+        if word not in _ZH_REPORTING or not tag.startswith(("v", "n")):
+            continue
+        party, who = _zh_subject(s[:at])
+        after = s[at + len(word) :]
+        if party == OWN:
+            if word in _ZH_COMMITTING and not re.search(r"已经|完了|好了", after):
+                return "promised", OWN, who, after  # an agreement made commits, said in the perfective too
+            return None
+        if _zh_their_recipient(after):
+            return "", "", "", ""
+        return "promised", THIRD, who, after
+    return None
 
 
 def _zh(sentence: str) -> tuple[str, str, str, str] | None:
@@ -352,23 +488,22 @@ def _zh(sentence: str) -> tuple[str, str, str, str] | None:
     if _ZH_HEDGE.search(s) or _ZH_ORDER.search(s):
         return None
     ahead, past = _times(s)
-    reported = _ZH_REPORTED.search(s)
-    if (
-        reported
-        and not reported.group("subj").endswith(("我", "我们"))
-        and not _times(reported.group("subj"))[0]
-        and not _CJK.search(s[: reported.start()])
-    ):  # the reporter opens the sentence
-        who = reported.group("subj")
-        return "promised", THIRD, who, s[reported.end() :]
+    reported = _zh_reported(s)
+    if reported is not None:
+        return reported if reported[0] else None
     m = re.search(r"(?P<subj>他们|她们|他|她)(?:会|要|将|明天|下周|把)", s)
     if m:
         return "future", THIRD, m.group("subj"), s[m.end() :]
     if past and not ahead or re.search(r"了[。！!]*$", s) and not re.search(r"就|马上|快", s):
         return None
-    m = re.match(r"^(?P<subj>[^，,。]{1,8}?)(?:会|将)", s)
-    if "我" not in s and m and _strip_times(m.group("subj")).strip():
-        return "future", THIRD, m.group("subj"), s[m.end() :]
+    for at, word, tag in _zh_words(s):
+        # The modal as a word of its own (not 会 in 机会, 开会), or closing a name the tagger ran into it (小李会).
+        if word in ("会", "将") or (tag == "nr" and len(word) > 2 and word.endswith(("会", "将"))):
+            at += len(word) - 1
+            party, who = _zh_subject(s[:at])
+            if party == THIRD:
+                return "future", THIRD, who, s[at + 1 :]
+            break
     promised = _ZH_PROMISE.search(s)
     if promised:
         return "promised", OWN, "we" if "我们" in s[: promised.start()] else "I", s[promised.end() :]
@@ -422,6 +557,8 @@ def detect(text: str) -> list[Candidate]:
         if got is None:
             continue
         cue, party, who, what = got
+        if party == THIRD and _EN_THEIR_RECIPIENT.search(_normal(sentence)):
+            continue  # "Jonas promised his team…": between other people, nothing owed to the speaker's side
         # A request by its shape (memory.text.acts) asks kept to act ("帮我查一下…", "will you send…"),
         # unless the task is put on the speaker: "leave it with me", "remind me to…", "expect it from me",
         # or a statement that dropped its subject ("going to tidy the wiki", "owe Tariq 40 quid").

@@ -454,6 +454,12 @@ def _tagged(text: str) -> tuple[tuple[str, str], ...]:
     return tuple((p.word, p.flag) for p in _tagger().cut(text))
 
 
+def tagged(text: str) -> tuple[tuple[str, str], ...]:
+    """The words of a Chinese ``text`` with jieba's part-of-speech tags ("n" noun, "v" verb, "r"
+    pronoun, "t" time...), in order; their concatenation is ``text``."""
+    return _tagged(text)
+
+
 # What marks a companion before a name: "with Sam", "Sam and Lee", 跟孙丽, 与何静, 约王磊 (closed classes).
 _WITH = re.compile(r"(?:\b(?:with|and|invite|inviting)\s+|&\s*|[跟和与同约请找邀])\s*$", re.I)
 
