@@ -193,6 +193,44 @@ def test_look_alikes_of_promises_are_none(utterance):
     assert ledger.detect(utterance) == []
 
 
+@pytest.mark.parametrize(
+    "utterance, party, who",
+    [
+        # a pasted chat line is its writer's: theirs a third party's, "me" the person's own
+        ("Bongani: sure, I'll bring the extension cords Thursday", ledger.THIRD, "Bongani"),
+        ("Facilities replied: 'we'll service the aircon by Friday'", ledger.THIRD, "Facilities"),
+        ("me: fine, I'll redo the seating chart tonight", ledger.OWN, "I"),
+        # a memo's heading names no writer
+        ("Re: the broken kiln, I'll call the repair guy tomorrow", ledger.OWN, "I"),
+        # a task-list item is the writer's own
+        ("- [ ] return the loan projector to Hiroshi", ledger.OWN, "I"),
+        # another subject with an arranged action on something
+        ("The landlord is replacing the boiler next Tuesday", ledger.THIRD, "The landlord"),
+        # a request in one clause, a commitment in the other
+        ("我后天会把样衣寄给你，请注意查收", ledger.OWN, "I"),
+        # the present for an arranged act, as many writers of English put it
+        ("tomorrow we deliver the chairs to the hall", ledger.OWN, "we"),
+    ],
+)
+def test_who_committed_is_read_from_the_writer_and_the_clause(utterance, party, who):
+    [c] = ledger.detect(utterance)
+    assert (c.party, c.who) == (party, who)
+
+
+@pytest.mark.parametrize(
+    "utterance",
+    [
+        "I'm driving to Leeds on Friday for the trade show",  # a trip, no thing acted on
+        "I was going to ring the caterer but Sam beat me to it",  # an intention in the past
+        "the milk will go off if the fridge stays open",  # on a condition
+        "nobody is going to read the footnotes",
+        "我本来说好周五去看场地，后来取消了",  # a plan that was
+    ],
+)
+def test_trips_headings_past_intentions_and_conditions_are_none(utterance):
+    assert ledger.detect(utterance) == []
+
+
 def test_resolve_due_handles_weekdays_month_end_and_chinese():
     wed = date(2026, 10, 7)
     assert ledger.resolve_due("by Friday", wed) == date(2026, 10, 9)

@@ -79,6 +79,30 @@ def test_a_promise_in_traditional_characters_is_detected_in_its_own_script():
     assert all("报价单" not in c.what for c in found)
 
 
+def test_cantonese_function_words_are_read_as_mandarin_in_place():
+    text = "佢哋話聽日嚟攞貨，我哋喺倉度等"
+    read = simplified(text)
+    assert len(read) == len(text)  # offsets stay valid
+    assert read.startswith("他们说明天来")
+    assert "我们在" in read
+    assert simplified("唔該") == "谢谢"  # the word first: not 不该 ("should not")
+    assert simplified("打電話") == "打电话"  # 話 is "says" only after a pronoun or a name
+
+
+def test_a_cantonese_day_is_read_and_quoted_as_written():
+    text = "聽日下晝三點同阿Ken開會"
+    start, end, words, span = dates.find(text, date(2026, 12, 1))[0]
+    assert (words, span.start) == ("聽日", date(2026, 12, 2))
+
+
+def test_a_cantonese_promise_is_the_speakers_and_a_cantonese_report_a_third_partys():
+    [mine] = commitments.detect("冇問題，我聽晚打俾佢")
+    assert mine.party == commitments.OWN
+    [theirs] = commitments.detect("佢話聽日會寄份合約過嚟")
+    assert theirs.party == commitments.THIRD
+    assert commitments.detect("唔好意思，我今晚唔去飲嘢喇") == []  # negated
+
+
 def test_recall_meets_a_fact_written_in_the_other_script():
     assert tokens("會議紀錄") == tokens("会议纪录")
     docs = [

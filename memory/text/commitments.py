@@ -27,9 +27,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, time
+from datetime import date, datetime, time
+from zoneinfo import ZoneInfo
 
-from memory.text.acts import is_question, is_request, sentences
+from memory.text.acts import base_verb, is_question, is_request, sentences
+from memory.text.people import lemmas
 from memory.text.script import quotes_original, reads_simplified
 
 OWN, THIRD = "own", "third"
@@ -95,9 +97,10 @@ def _when(phrase: str) -> tuple[bool, bool] | None:
     from memory.text import dates
 
     ref = _ref()
-    noon = datetime.combine(ref, time(12), tzinfo=UTC)
+    utc = ZoneInfo("UTC")
+    noon = datetime.combine(ref, time(12), tzinfo=utc)
     try:
-        got = dates.read(phrase, noon, UTC)
+        got = dates.read(phrase, noon, utc)
     except dates.DateError:  # Ambiguous is one
         return None
     if got.exact is not None:
@@ -119,7 +122,9 @@ def _times(clause: str) -> tuple[bool, bool]:
     for got in read:
         if got is not None:
             ahead, past = ahead or got[0], past or got[1]
-    for _, _, words, span in dates.find(clause, ref):
+    # A day of the month alone ("on the 12th") is read too: this reading only ever counts as a time
+    # to come beside a future, a modal or an arranged action, never by itself.
+    for _, _, words, span in dates.find(clause, ref, phrase=True):
         if span.end < ref:
             past = True
         elif span.start > ref or re.search(r"tonight|this (?:afternoon|evening)|今晚", words, re.I):
@@ -150,10 +155,17 @@ _CONTRACTIONS = [
     (r"\bgotta\b", "got to"),
     (r"\bwanna\b", "want to"),
     # "Mei's going to", "that one's on me": the verb 's, not the possessive
-    (r"'s (?=going|on me|on it|mine|with me|covered|handled|all)", " is "),
+    (r"'s (?=going|on me|on it|mine|with me|covered|handled|all|\w+ing\b)", " is "),
+    # chat spellings: "we r", "u r"
+    (r"\b(we|you|they|u) r\b", r"\1 are"),
 ]
 
 _FIRST = {"i", "we"}
+# The auxiliaries and modals: a closed class; what follows them is not the present tense of an act.
+_AUXILIARIES = (
+    "will|shall|would|can|could|may|might|must|should|do|did|does|have|has|had|am|are|was|were|be|need|ought|dare"
+)
+_NOBODY = {"it", "there", "nobody", "nothing", "none", "everybody", "everyone", "anyone", "anybody"}
 _PRONOUN_THIRD = {"he", "she", "they"}
 _DISCOURSE = re.compile(
     r"^(?:(?:ok(?:ay)?|yep|yup|yes|yeah|sure(?: thing)?|right|alright|fine|great|cool|np|no problem|no worries|got it"
@@ -180,7 +192,11 @@ _MODAL = re.compile(
     r"|have got to|has got to|got to|must|should|ought to|had better|plan to|intend to|am about to)\b",
     re.I,
 )
-_REPORTING = re.compile(r"\b(?:told|tell|said|promised|promise|assured|agreed|swore)\b[^.]*$", re.I)
+_REPORTING = re.compile(
+    r"\b(?:told|tell|said|says|promised|promise|assured|agreed|swore|confirmed|confirms|wrote|writes|texted"
+    r"|replied|messaged|emailed)\b[^.]*$",
+    re.I,
+)
 # After a modal: words that make no action (states, deliberation, negation).
 _NOT_ACTION = re.compile(
     r"^(?:not|never|think|see|consider|wait|wonder|guess|know|love|like|prefer|rather|hate|miss|lose|fail|say|admit"
@@ -191,8 +207,17 @@ _NOT_ACTION = re.compile(
 _ADVERB = re.compile(
     r"^(?:really|definitely|just|also|still|then|first|totally|absolutely|surely|certainly|def)\s+", re.I
 )
+
+
+def _ongoing(after: str) -> bool:
+    """A future progressive acting on something: "(I shall) be sending the results to the board"
+    (not "be waiting", "be staying in")."""
+    m = re.match(r"be ([a-z]+ing)\b", after, re.I)
+    return m is not None and _on_something(after[m.end() :])
+
+
 # A result reported as promised: "assured us the boiler would be fixed by Monday".
-_RESULT = re.compile(r"^be (?:\w+ed|done|sent|back|here|there|ready)\b", re.I)
+_RESULT = re.compile(r"^be (?:\w+ed|done|sent|back|here|there|ready|at)\b", re.I)
 # An order to a server: a consumption verb and a bare object, nothing owed to anyone, no time.
 _ORDER_VERB = re.compile(
     r"^(?:have|take|get|go with|go for|order|grab)\s+(?:a|an|the|one|two|three|\d+|some|my)?\b", re.I
@@ -219,7 +244,7 @@ _REMINDER = re.compile(
     re.I,
 )
 _HEADER = re.compile(r"^\s*(?P<head>[^:]{2,40}):\s*(?P<rest>[a-z]+\b.*)$", re.I)
-_TODO_HEAD = re.compile(r"\b(?:note to self|to-?do|my list|on my list|reminder|plan)\b", re.I)
+_TODO_HEAD = re.compile(r"\b(?:note to self|to-?do|my list|on my list|reminder|plan|for (?:myself|me))\b", re.I)
 _PROGRESSIVE = re.compile(r"^(?:(?P<subj>i|we) (?:am|are) )?(?P<v>[a-z]+ing)\b", re.I)
 # A result offered: "you'll have the draft from me", "expect the summary from me".
 _YOU_RESULT = re.compile(
@@ -240,6 +265,8 @@ def _normal(text: str) -> str:
     s = text.replace("’", "'").replace("‘", "'")
     for pattern, repl in _CONTRACTIONS:
         s = re.sub(pattern, repl, s, flags=re.I)
+    # "ill ring the vet": I'll without its apostrophe, when a verb's base form follows (not "ill with flu")
+    s = re.sub(r"\bill (?=([a-z]+)\b)", lambda m: "i will " if base_verb(m.group(1)) else m.group(0), s, flags=re.I)
     return re.sub(r"\s+", " ", s).strip()
 
 
@@ -278,6 +305,8 @@ def _party(subject: str) -> tuple[str, str] | None:
         return None
     if last in _PRONOUN_THIRD:
         return THIRD, last
+    if last in _NOBODY:
+        return None  # "it's going to rain", "nobody's going to read it": nobody's promise
     return THIRD, words
 
 
@@ -339,20 +368,22 @@ def _en_clause(clause: str, ack: bool) -> tuple[str, str, str, str] | None:
         modal = m.group("m").lower()
         if modal == "would" and not _REPORTING.search(before):
             continue  # "I'd love to", "I'd be late": a wish or a state, unless an agreement is reported
+        if "going" in modal and re.search(r"\b(?:was|were)\s*$", before, re.I):
+            continue  # "I was going to call them but…": an intention in the past
+        if re.search(r"\b(?:if|unless)\b", after, re.I):
+            continue  # "…will spoil if the tank warms up": on a condition
         found = _party(before)
         reported = _REPORTING.search(before)
-        # "it will rain", "there'll be delays": a clause of nobody's, unless it says a result ("it will be done")
-        impersonal = re.search(r"\b(?:it|there)\s*$", before, re.I) and not after.lower().startswith("be ")
-        if reported and found and found[0] == THIRD and not impersonal:
-            # "the mechanic assured me the car would be ready", "Sam said he'd send it": the one who
-            # said so made the promise, whatever its clause is about
+        if reported and (found is None and _RESULT.match(after) or found and found[0] == THIRD):
+            # "the mechanic assured me the car would be ready", "Sam said he'd send it", "she said it
+            # would be done": the one who said so made the promise, whatever its clause is about
             found = _party(before[: reported.start()]) or found
         if found is None:
             continue
         party = found
         if party[0] == THIRD and re.match(r"^be (?:in your|with you|on your|over)\b", after, re.I):
             party = (OWN, "I")  # "the revised budget will be in your inbox": a result offered
-        elif _NOT_ACTION.match(after) and not (reported and _RESULT.match(after)):
+        elif _NOT_ACTION.match(after) and not (reported and _RESULT.match(after)) and not _ongoing(after):
             continue
         order = _ORDER_VERB.match(after)
         if order and not _NOT_AN_ORDER.search(after[order.end() :]) and not ahead:
@@ -362,22 +393,50 @@ def _en_clause(clause: str, ack: bool) -> tuple[str, str, str, str] | None:
         cue = "obligation" if re.search(r"to$|must|should|better", modal) and "going" not in modal else "future"
         return cue, party[0], party[1], after
     m = _PROGRESSIVE.match(core)
-    if m and (ahead or ack) and not past and not _HEDGE.search(core):
+    # "patching the staging box now": an action under way as it is said takes the task on, as an
+    # acknowledgement does
+    under_way = re.search(r"\bnow\s*[.!]*$", core, re.I)
+    trip = m and m.group("subj") and not _on_something(core[m.end() :])
+    if m and (ahead or ack or under_way) and not past and not _HEDGE.search(core) and not trip:
         return "ack" if ack else "plan", OWN, "I", core
-    # "tomorrow morning I'm calling the bank": a time first, then the action.
-    m = re.search(r"\b(?:i|we) (?:am|are) ([a-z]+ing)\b", core, re.I)
-    if m and ahead and not past and not _HEDGE.search(core[: m.start()]):
-        return "plan", OWN, "I", core[m.start() :]
+    # "tomorrow morning I'm calling the bank", "Ana's taking the 6am feed tomorrow": a subject, an
+    # action arranged on something, a time still to come.
+    for m in re.finditer(r"\b(?:am|is|are) ([a-z]+ing)\b", core, re.I):
+        arranger = _party(core[: m.start()])
+        if arranger and ahead and not past and not _HEDGE.search(core[: m.start()]) and _on_something(core[m.end() :]):
+            return "plan", arranger[0], arranger[1], core[m.start() :] if arranger[0] == OWN else core
+        break
+    # "tomorrow I send you the rates": the present for an arranged act, with a time to come
+    m = re.search(r"\b(?:i|we) (?!(?:" + _AUXILIARIES + r")\b)([a-z]+)\b", core, re.I)
+    arranged = m and ahead and not past and base_verb(m.group(1)) and not _NOT_ACTION.match(m.group(1))
+    if m and arranged and not _HEDGE.search(core) and _on_something(core[m.end() :]):
+        return "plan", OWN, "we" if core[m.start()].lower() == "w" else "I", core[m.start() :]
     if ack and ahead and not past and re.search(r"\b(?:goes|go|gets|going|will)\b", core, re.I):
         return "ack", OWN, "I", core  # "yep, the report goes to finance by Friday": the acknowledgement takes it on
     return None
 
 
+# Where a verb of motion or of staying goes ("flying to Perth", "heading out at 5", "working from
+# home"): no thing is acted on, so an arranged trip or stay is the speaker's own plan, not a task.
+_PLACE = {"to", "at", "in", "into", "from", "home", "abroad", "away", "around", "there", "here", "through", "across"}
+_PARTICLE = {"up", "out", "off", "over", "back", "down"}
+
+
+def _on_something(rest: str) -> bool:
+    """Whether what follows an -ing verb acts on something ("calling the bank", "picking up the
+    kids"), as against a trip or a stay ("flying to Perth", "heading out at 5")."""
+    words = re.findall(r"[a-z']+", rest.lower())
+    if words and words[0] in _PARTICLE:
+        words = words[1:]
+    return bool(words) and words[0] not in _PLACE
+
+
 # --- Chinese -------------------------------------------------------------------
 
-_ZH_REMINDER = re.compile(r"提醒我|别让我忘了?|帮我记着|记得提醒")
+_ZH_REMINDER = re.compile(r"提醒我|别让我忘了?|帮我记着|记得提醒|记得(?:叫|让|喊)我")
 _ZH_HEDGE = re.compile(
     r"我想|得说|要说|得承认|也许|可能|或许|大概|要是|如果|假如|的话|考虑|想想|希望|说不定|不确定|看天气|看情况|改天|有空的时候|哪天"
+    r"|本来|原本"  # a plan that was, not one that is
 )
 _ZH_PAST = re.compile(
     r"已经|刚才|刚刚|昨天|昨晚|前天|上周|上个月|上星期|去年|过了|完了[。！!]*$|好了[。！!]*$|了[。！!]*$"
@@ -399,8 +458,8 @@ def _zh_action(clause: str) -> bool:
 _ZH_ORDER = re.compile(r"(?:^|我)?(?:来|要|点)(?:一|两|二|三|四|五|几|\d+)(?:份|杯|碗|瓶|盘|碟|串|听|罐|打|客)")
 _ZH_OBJECT_ME = re.compile(r"[给让跟和帮对向被叫请告诉]我")
 # The verbs that report a promise (saying, committing): a closed class; 话 is Cantonese "says".
-_ZH_REPORTING = ("说", "答应", "承诺", "保证", "表示", "许诺", "说好", "讲好", "话")
-_ZH_COMMITTING = ("答应", "承诺", "保证", "许诺", "说好", "讲好")
+_ZH_REPORTING = ("说", "答应", "承诺", "保证", "表示", "许诺", "说好", "讲好", "同意", "话")
+_ZH_COMMITTING = ("答应", "承诺", "保证", "许诺", "说好", "讲好", "同意")
 _ZH_FIRST = ("我", "我们", "咱", "咱们")
 _ZH_THIRD = ("他", "她", "他们", "她们")
 # jieba's tags of what stands before a verb without being its subject: times, adverbs, locatives,
@@ -414,18 +473,25 @@ def _zh_words(text: str) -> list[tuple[int, str, str]]:
 
     out, at = [], 0
     for word, tag in tagged(text):
-        out.append((at, word, tag))
+        # a pronoun the tagger ran together with the modal after it (its dictionary has 我会, "our society")
+        split = re.fullmatch(r"(我们|我|你们|你|他们|她们|他|她)(会|将|要)", word)
+        if split:
+            out += [(at, split.group(1), "r"), (at + len(split.group(1)), split.group(2), "v")]
+        else:
+            out.append((at, word, tag))
         at += len(word)
     return out
 
 
 def _zh_may_be_subject(word: str, tag: str) -> bool:
+    from memory.text import dates
+
     if tag == "eng":
-        return True
+        return not dates.mentions_time(word)  # "tomorrow我会…": a time, in English
     if tag == "t" and word.startswith(("老", "小", "阿")):
         # 老/小/阿 and a surname is a familiar name; the tagger reads 老周 as a time (周 "week")
-        from memory.text import dates
-
+        return not dates.mentions_time(word)
+    if tag == "l":  # a set phrase: 下周一 is a time, 翻译社 a subject
         return not dates.mentions_time(word)
     return not tag.startswith(_ZH_NOT_SUBJECT)
 
@@ -457,7 +523,7 @@ def _zh_their_recipient(after: str) -> bool:
 
 
 _EN_THEIR_RECIPIENT = re.compile(
-    r"\b(?:promised|promises|promise|told|tells|assured|help|helps|helping)\s+(?:his|her|their)\s+\w+", re.I
+    r"\b(?:promised|promises|promise|told|tells|assured|help|helps|helping)\s+(?:his|her|their|its)\s+\w+", re.I
 )
 
 
@@ -466,8 +532,8 @@ def _zh_reported(s: str) -> tuple[str, str, str, str] | None:
     speaker's own (我答应了小陈帮她改简历): (cue, party, who, what); ("", "", "", "") for a promise
     between third parties, which concerns nobody on the speaker's side."""
     for at, word, tag in _zh_words(s):
-        if word not in _ZH_REPORTING or not tag.startswith(("v", "n")):
-            continue
+        if word not in _ZH_COMMITTING and not (word in _ZH_REPORTING and tag.startswith(("v", "n"))):
+            continue  # 说 and 话 report only as verbs (the tagger's n for Cantonese 话); 同意 is tagged an adverb too
         party, who = _zh_subject(s[:at])
         after = s[at + len(word) :]
         if party == OWN:
@@ -503,6 +569,8 @@ def _zh(sentence: str) -> tuple[str, str, str, str] | None:
             party, who = _zh_subject(s[:at])
             if party == THIRD:
                 return "future", THIRD, who, s[at + 1 :]
+            if ahead and _zh_action(s[at:]) and not _zh_negated(s[at:]):
+                return "future", OWN, who, s  # 我明天会把报价单寄给你: the future with a time to come
             break
     promised = _ZH_PROMISE.search(s)
     if promised:
@@ -519,11 +587,30 @@ def _zh(sentence: str) -> tuple[str, str, str, str] | None:
         return "obligation", OWN, "I", clause
     for clause in clauses(s):
         # A time still to come and then an action, in one clause: "周五前把合同草稿给你", "下午我给供应商打个电话";
-        # a time and a state is no commitment ("我下周在柏林", "下午很安静").
+        # a time and a state is no commitment ("我下周在柏林", "下午很安静"); the clause's own tense
+        # counts ("这个bug我认领了，明天修").
         rest = _strip_times(clause)
-        if _times(clause)[0] and not past and _zh_action(clause) and not rest.startswith(("在", "是", "有")):
+        ahead_here, past_here = _times(clause)
+        if (
+            ahead_here
+            and not past_here
+            and _zh_action(clause)
+            and not rest.startswith(("在", "是", "有"))
+            and not _zh_negated(clause)
+        ):
             return "plan", OWN, "I", s
     return None
+
+
+def _zh_negated(clause: str) -> bool:
+    """Whether a Chinese clause negates its verb (我今晚不去, 还没定, 别等我): 不, 没, 别 as words of
+    their own, not in 没问题 ("no problem") or 不好意思 ("sorry")."""
+    words = [w for _, w, _ in _zh_words(clause)]
+    return any(
+        w in ("不", "没", "没有", "别", "甭", "不会", "不能", "不用")
+        and (i + 1 >= len(words) or words[i + 1] != "问题")
+        for i, w in enumerate(words)
+    )
 
 
 def _strip_times(s: str) -> str:
@@ -547,28 +634,88 @@ def detect(text: str) -> list[Candidate]:
     found: list[Candidate] = []
     for start, end in sentences(text):
         sentence = text[start:end]
-        # "(Can you) remind me to…" asks for a reminder, a commitment of the person's; "did you remind me…?" asks about one.
-        reminder = (_REMINDER.search(_normal(sentence)) or _ZH_REMINDER.search(sentence)) and not is_question(sentence)
-        if not reminder and is_question(sentence):
-            continue
-        got = _zh(sentence) if _CJK.search(sentence) else None
-        if got is None:
-            got = _en(sentence)
+        got = _read(sentence)
         if got is None:
             continue
         cue, party, who, what = got
-        if party == THIRD and _EN_THEIR_RECIPIENT.search(_normal(sentence)):
-            continue  # "Jonas promised his team…": between other people, nothing owed to the speaker's side
-        # A request by its shape (memory.text.acts) asks kept to act ("帮我查一下…", "will you send…"),
-        # unless the task is put on the speaker: "leave it with me", "remind me to…", "expect it from me",
-        # or a statement that dropped its subject ("going to tidy the wiki", "owe Tariq 40 quid").
-        if is_request(sentence) and not _on_the_speaker(cue, sentence):
-            continue
         what = tidy(what)
         if not what:
             continue
         found.append(Candidate(who, what, (start, end), sentence, cue, guess_to_whom(what), due_words(sentence), party))
     return found
+
+
+# A line of a chat or a message pasted with its writer ("Priya: np, I'll cover Sat", "me: sure,
+# sending in 5", "Mechanic texted: 'ready by noon'"): "me", a name of one to three capitalised
+# words, or anyone with a verb of writing, then a colon.
+_SPEAKER = re.compile(
+    r"^\s*(?:(?P<me>me|i|我)|(?P<name>[A-Z][\w.'-]*(?: [A-Z][\w.'-]*){0,2})"
+    r"|(?P<who>[A-Z][\w.'-]*(?: [\w.'-]+){0,2}?) (?:just )?(?:texted|wrote|replied|messaged|emailed|said|says|writes))"
+    r"\s*[:：]\s*['\"“‘]?(?P<rest>.+?)['\"”’]?\s*$"
+)
+
+
+def _writer(label: re.Match[str]) -> str:
+    """Who wrote a labelled line: "me", a name (a capitalised word the lexicon does not know: not
+    "Update:", "Important:"), or whoever a verb of writing follows; "" for none."""
+    if label.group("me"):
+        return "me"
+    if label.group("who"):
+        return label.group("who")
+    name = label.group("name")
+    return name if any(not lemmas(w.lower()) for w in name.split()) else ""
+
+
+# A memo's heading before a colon, no writer: "Re:", "FYI:", "TODO:" (abbreviations the lexicon lacks).
+_MEMO = re.compile(r"^(?:re|fwd?|fyi|ps|nb|btw|cc|eta|asap|todo|to-?do|tl;?dr)$", re.I)
+# A task-list item: "- [ ] send Fatima the schedule", "☐ book the hall".
+_TASK_ITEM = re.compile(r"^\s*(?:[-*•]\s*)?(?:\[ \]|☐)\s*(?P<rest>\S.*)$")
+
+
+def _read(sentence: str) -> tuple[str, str, str, str] | None:
+    """(cue, party, who, what) for one sentence, or None."""
+    item = _TASK_ITEM.match(sentence)
+    if item:
+        return "todo", OWN, "I", item.group("rest")
+    label = _SPEAKER.match(sentence)
+    writer = _writer(label) if label else ""
+    if label and writer and not _MEMO.match(writer):
+        got = _read_said(label.group("rest"))
+        if got is None or writer == "me":
+            return got
+        cue, party, who, what = got
+        # the writer's own commitment is theirs, a third party's to them; "it will be ready" said by them is theirs
+        return cue, THIRD, writer if party == OWN else who, what
+    return _read_said(sentence)
+
+
+def _read_said(sentence: str) -> tuple[str, str, str, str] | None:
+    """(cue, party, who, what) for a sentence as its writer said it, or None."""
+    # "(Can you) remind me to…" asks for a reminder, a commitment of the person's; "did you remind me…?" asks about one.
+    reminder = (_REMINDER.search(_normal(sentence)) or _ZH_REMINDER.search(sentence)) and not is_question(sentence)
+    if not reminder and is_question(sentence):
+        return None
+    got = _zh(sentence) if _CJK.search(sentence) else None
+    if got is None:
+        got = _en(sentence)
+    if got is None:
+        return None
+    cue, party, who, what = got
+    if party == THIRD and _EN_THEIR_RECIPIENT.search(_normal(sentence)):
+        return None  # "Jonas promised his team…": between other people, nothing owed to the speaker's side
+    # A request by its shape (memory.text.acts) asks kept to act ("帮我查一下…", "will you send…"),
+    # unless the task is put on the speaker: "leave it with me", "remind me to…", "expect it from me",
+    # or a statement that dropped its subject ("going to tidy the wiki", "owe Tariq 40 quid").
+    if is_request(sentence) and not _on_the_speaker(cue, sentence):
+        # A request in one clause and a commitment in another ("我明天会把报价单寄给你，请留意邮箱"):
+        # the clause that is no request is read alone.
+        for clause in clauses(sentence):
+            if clause != sentence and not is_request(clause) and not is_question(clause):
+                alone = _read_said(clause)
+                if alone is not None:
+                    return alone
+        return None
+    return got
 
 
 @quotes_original

@@ -20,8 +20,14 @@ promise) is given back in the person's own script (``quotes_original``): a messa
 goes to 阿傑, not 阿杰. Words a reader returns to be compared with other readings stay
 Simplified (``reads_simplified``), as those readings are.
 
-What is not done here: Cantonese grammar (同我約咗, 聽日 for 明天) is a dialect, not a script;
-the converter leaves it as it is.
+Written Cantonese (Hong Kong chat: 佢話聽日會覆我, 我哋今晚搞掂佢) is read as Mandarin through its
+function words, after the script: pronouns (佢 他, 我哋 我们), particles and aspect (嘅 的, 咗 了),
+negation (唔 不, 冇 没), prepositions (喺 在, 俾 给), days (聽日 明天, 琴日 昨天), demonstratives
+(呢個 这个, 嗰度 那里) and a few verbs that are Cantonese only (睇 看, 諗 想, 搵 找, 搞掂 搞定).
+They are a closed class, each written only in Cantonese, and each maps to Mandarin words of the
+same length, so offsets stay valid. Content words (飲, 食, 返) are shared with written Mandarin
+and stay as they are; 係 (是, but 關係 in Mandarin) and 話 (说, but 電話) are read as verbs only
+after a pronoun.
 """
 
 from __future__ import annotations
@@ -44,14 +50,75 @@ def _converter() -> Any:
     return opencc.OpenCC("t2s")
 
 
+# Cantonese words read as the Mandarin of the same length (after t2s, so in Simplified): the
+# longer first, so 唔该 ("thank you / please") is not read as 不该 ("should not").
+_CANTONESE_WORDS = {
+    "唔该": "谢谢",
+    "听日": "明天",
+    "听朝": "明早",
+    "听晚": "明晚",
+    "琴日": "昨天",
+    "寻日": "昨天",
+    "今朝": "今早",
+    "下昼": "下午",
+    "朝早": "早上",
+    "嗰度": "那里",
+    "\U00020bb6度": "那里",
+    "乜嘢": "什么",
+    "边个": "哪个",
+    "搞掂": "搞定",
+    "食饭": "吃饭",
+    "呢个": "这个",
+    "今个": "这个",  # 今個禮拜五 "this Friday"
+    "呢度": "这里",
+    "呢单": "这单",
+    "呢排": "最近",
+    "我哋": "我们",
+    "你哋": "你们",
+    "佢哋": "他们",
+    "系咪": "是不",
+}
+_CANTONESE_CHARS = str.maketrans(
+    {
+        "佢": "他",
+        "嘅": "的",
+        "咗": "了",
+        "唔": "不",
+        "冇": "没",
+        "喺": "在",
+        "俾": "给",
+        "畀": "给",
+        "啲": "些",
+        "嚟": "来",
+        "睇": "看",
+        "谂": "想",
+        "揾": "找",
+        "嗰": "那",
+        "\U00020bb6": "那",  # 𠮶, OpenCC's Simplified 嗰
+    }
+)
+_CANTONESE = re.compile("|".join(sorted(_CANTONESE_WORDS, key=len, reverse=True)))
+# 话 ("says") and 系 ("is") as verbs: after a pronoun, or a name in Latin letters (阿May话).
+_CANTONESE_VERB = re.compile(r"(?<=[佢哋们我你他她A-Za-z])[话系]")
+
+
+def _mandarin(text: str) -> str:
+    """Written Cantonese read as Mandarin by its function words (the module's docstring), length kept."""
+    out = _CANTONESE.sub(lambda m: _CANTONESE_WORDS[m.group(0)], text)
+    out = _CANTONESE_VERB.sub(lambda m: "说" if m.group(0) == "话" else "是", out)
+    return out.translate(_CANTONESE_CHARS)
+
+
 @functools.lru_cache(maxsize=4096)
 def simplified(text: str) -> str:
-    """``text`` with its Chinese written in Simplified characters, every character where it was."""
+    """``text`` with its Chinese written in Simplified characters and its Cantonese function words
+    read as Mandarin, every character where it was."""
     if _CJK_RUN.search(text) is None:
         return text
     convert = _converter().convert
     out = convert(text)
-    return out if len(out) == len(text) else "".join(convert(c) for c in text)
+    out = out if len(out) == len(text) else "".join(convert(c) for c in text)
+    return _mandarin(out)
 
 
 def _restore(value: Any, original: str, converted: str) -> Any:
