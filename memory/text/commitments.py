@@ -220,7 +220,7 @@ def _ongoing(after: str) -> bool:
 _RESULT = re.compile(r"^be (?:\w+ed|done|sent|back|here|there|ready|at)\b", re.I)
 # An order to a server: a consumption verb and a bare object, nothing owed to anyone, no time.
 _ORDER_VERB = re.compile(
-    r"^(?:have|take|get|go with|go for|order|grab)\s+(?:a|an|the|one|two|three|\d+|some|my)?\b", re.I
+    r"^(?:have|take|get|go with|go for|order|grab)\s+(?:a|an|the|one|two|three|\d+|some|my)\b", re.I
 )
 _NOT_AN_ORDER = re.compile(
     r"\b(?:to|for|from|off|by|back|over|up|out|about|care|before|after|until|done|ready|covered|sorted|copied|fixed"
@@ -291,8 +291,6 @@ def _party(subject: str) -> tuple[str, str] | None:
     words = re.sub(
         r"\b(?:really|definitely|just|also|still|then|probably|totally|first)\b", "", words, flags=re.I
     ).strip()
-    if not words:
-        return OWN, "I"
     # The auxiliaries and the copula between a subject and what it does ("I have agreed", "we are on
     # the hook", "Kofi's responsible"): the subject is the word before them.
     words = _AUXILIARY.sub("", words).strip()
@@ -401,11 +399,17 @@ def _en_clause(clause: str, ack: bool) -> tuple[str, str, str, str] | None:
         return "ack" if ack else "plan", OWN, "I", core
     # "tomorrow morning I'm calling the bank", "Ana's taking the 6am feed tomorrow": a subject, an
     # action arranged on something, a time still to come.
-    for m in re.finditer(r"\b(?:am|is|are) ([a-z]+ing)\b", core, re.I):
-        arranger = _party(core[: m.start()])
-        if arranger and ahead and not past and not _HEDGE.search(core[: m.start()]) and _on_something(core[m.end() :]):
-            return "plan", arranger[0], arranger[1], core[m.start() :] if arranger[0] == OWN else core
-        break
+    m = re.search(r"\b(?:am|is|are) ([a-z]+ing)\b", core, re.I)
+    arranger = _party(core[: m.start()]) if m else None
+    if (
+        m
+        and arranger
+        and ahead
+        and not past
+        and not _HEDGE.search(core[: m.start()])
+        and _on_something(core[m.end() :])
+    ):
+        return "plan", arranger[0], arranger[1], core[m.start() :] if arranger[0] == OWN else core
     # "tomorrow I send you the rates": the present for an arranged act, with a time to come
     m = re.search(r"\b(?:i|we) (?!(?:" + _AUXILIARIES + r")\b)([a-z]+)\b", core, re.I)
     arranged = m and ahead and not past and base_verb(m.group(1)) and not _NOT_ACTION.match(m.group(1))
@@ -488,10 +492,9 @@ def _zh_may_be_subject(word: str, tag: str) -> bool:
 
     if tag == "eng":
         return not dates.mentions_time(word)  # "tomorrow我会…": a time, in English
-    if tag == "t" and word.startswith(("老", "小", "阿")):
-        # 老/小/阿 and a surname is a familiar name; the tagger reads 老周 as a time (周 "week")
-        return not dates.mentions_time(word)
-    if tag == "l":  # a set phrase: 下周一 is a time, 翻译社 a subject
+    if tag == "l" or (tag == "t" and word.startswith(("老", "小", "阿"))):
+        # A set phrase is a time (下周一) or a subject (翻译社); 老/小/阿 and a surname is a familiar
+        # name the tagger may read as a time (老周: 周 "week"). The date reader tells them apart.
         return not dates.mentions_time(word)
     return not tag.startswith(_ZH_NOT_SUBJECT)
 
@@ -527,9 +530,12 @@ _EN_THEIR_RECIPIENT = re.compile(
 )
 
 
+_BETWEEN_OTHERS = ("", "", "", "")
+
+
 def _zh_reported(s: str) -> tuple[str, str, str, str] | None:
     """A sentence reporting someone's promise (客户答应下周一前付尾款, 我妈说周末帮我们带孩子) or the
-    speaker's own (我答应了小陈帮她改简历): (cue, party, who, what); ("", "", "", "") for a promise
+    speaker's own (我答应了小陈帮她改简历): (cue, party, who, what); ``_BETWEEN_OTHERS`` for a promise
     between third parties, which concerns nobody on the speaker's side."""
     for at, word, tag in _zh_words(s):
         if word not in _ZH_COMMITTING and not (word in _ZH_REPORTING and tag.startswith(("v", "n"))):
@@ -541,7 +547,7 @@ def _zh_reported(s: str) -> tuple[str, str, str, str] | None:
                 return "promised", OWN, who, after  # an agreement made commits, said in the perfective too
             return None
         if _zh_their_recipient(after):
-            return "", "", "", ""
+            return _BETWEEN_OTHERS
         return "promised", THIRD, who, after
     return None
 
@@ -556,7 +562,7 @@ def _zh(sentence: str) -> tuple[str, str, str, str] | None:
     ahead, past = _times(s)
     reported = _zh_reported(s)
     if reported is not None:
-        return reported if reported[0] else None
+        return None if reported == _BETWEEN_OTHERS else reported
     m = re.search(r"(?P<subj>他们|她们|他|她)(?:会|要|将|明天|下周|把)", s)
     if m:
         return "future", THIRD, m.group("subj"), s[m.end() :]
