@@ -80,6 +80,31 @@ def test_phrase_resolves_to_absolute_time(phrase, expected):
     assert at(phrase) == expected
 
 
+@pytest.mark.parametrize(
+    "phrase, expected",
+    [
+        # said on Monday 30 November 2026 in Berlin
+        ("the Wednesday after next at 10", "2026-12-16T10:00:00+01:00"),  # the one after "next Wednesday"
+        ("Thursday week at 4pm", "2026-12-10T16:00:00+01:00"),  # a week after the coming Thursday
+        ("a week on Friday at 11", "2026-12-11T11:00:00+01:00"),
+        ("tomorrow fortnight at 9am", "2026-12-15T09:00:00+01:00"),
+        ("the third Tuesday of January at 2pm", "2027-01-19T14:00:00+01:00"),
+        ("the last Monday of the month at 9", "2026-11-30T09:00:00+01:00"),  # today counts
+        ("New Year's Eve at 8pm", "2026-12-31T20:00:00+01:00"),
+        ("close of business Wednesday", "2026-12-02T17:00:00+01:00"),
+        ("first thing Thursday", "2026-12-03T09:00:00+01:00"),
+        ("two days before the 15th at noon", "2026-12-13T12:00:00+01:00"),
+        ("Thursday 10ish", "2026-12-03T10:00:00+01:00"),
+        ("下个月最后一个周三下午三点", "2026-12-30T15:00:00+01:00"),
+        ("平安夜晚上八点", "2026-12-24T20:00:00+01:00"),
+        ("周四下班前", "2026-12-03T18:00:00+01:00"),
+        ("月底前两天上午十点", "2026-11-28T10:00:00+01:00"),
+    ],
+)
+def test_constructions_people_book_with(phrase, expected):
+    assert at(phrase) == expected
+
+
 def test_weekday_name_means_the_next_occurrence_not_today():
     # NOW is a Monday: "Monday" is a week ahead, "this Monday" is today.
     assert at("Monday 10:00") == "2026-12-07T10:00:00+01:00"

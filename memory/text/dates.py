@@ -24,7 +24,19 @@ weeks start on Monday):
 - "next week" is the Monday-to-Sunday week after the current one; weekends
   are its Saturday and Sunday. "next month" / "下个月" is a calendar month.
 - "in two weeks" / "两周后" / "two weeks from today" counts from the day it is
-  said; "a week from Friday" counts from that Friday.
+  said; "a week from Friday" counts from that Friday. British and Irish
+  English: "Friday week" / "Friday fortnight" is a week / two after the coming
+  Friday; "a week today", "tomorrow week", "a week on Tuesday" count from the
+  day named. "the Tuesday after next" is the one after "next Tuesday".
+- "the first Monday of March", "the last Friday of the month",
+  "下个月第一个周一": that weekday of that month (a month named alone is its
+  next one whose day is still ahead). "the day after the 20th", "three days
+  before Christmas", "月底前一天" count from the day they name.
+- Days with a fixed date by name (Christmas Eve, Boxing Day, New Year's Day,
+  元旦, 平安夜, 国庆节) are the next one, today counting; moveable feasts are not
+  read.
+- The end of the working day ("EOD", "COB", "close of business", "end of
+  play") is 17:00, 下班 18:00; "first thing" is the morning.
 - "the 22nd" / "22号" is the next 22nd, today counting (a month without
   one is skipped); "下个月5号" is the 5th of next month. "end of the month" /
   "月底" is its last day; "end of the week" is its Friday.
@@ -54,7 +66,7 @@ from __future__ import annotations
 import calendar
 import contextvars
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
@@ -213,6 +225,9 @@ _WD = r"(?P<wd>mon(?:day)?|tue(?:s|sday)?|wed(?:s|nesday)?|thu(?:r|rs|rsday)?|fr
 _NUM = r"(?P<n>\d+|a couple of|couple of|a few|few|several|" + EN_NUMBER + ")"
 _UNIT = r"(?P<unit>days?|weeks?|fortnights?|months?|years?)"
 _ANCHOR_DAYS = {"today": 0, "now": 0, "tomorrow": 1, "yesterday": -1}
+_EN_MONTH_NUMBER = {
+    m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)
+}
 _MONTH_NAMES = (
     r"(?:january|february|march|april|may|june|july|august|september|october|november|december"
     r"|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)"
@@ -224,6 +239,49 @@ def _wd(name: str) -> int:
     return next(i for i, w in enumerate(_WEEKDAY_NAMES) if w.startswith(name[:3]))
 
 
+def _nth_weekday(year: int, month: int, weekday: int, nth: int) -> date | None:
+    """The ``nth`` ``weekday`` of a month (1 the first, -1 the last); None when it has no such day."""
+    days = [d for d in range(1, calendar.monthrange(year, month)[1] + 1) if date(year, month, d).weekday() == weekday]
+    return date(year, month, days[nth if nth < 0 else nth - 1]) if -len(days) <= nth <= len(days) and nth else None
+
+
+def _nth_weekday_ahead(ref: date, month: int | None, shift: int, weekday: int, nth: int) -> date:
+    """The ``nth`` ``weekday`` of a month named (the next such month whose day is still ahead, today
+    counting) or of the month ``shift`` from ``ref``'s ("next month": 1)."""
+    if month is None:
+        first = _add_months(ref.replace(day=1), shift)
+        found = _nth_weekday(first.year, first.month, weekday, nth)
+        if found is None:
+            raise DateError(f"{first:%B %Y} has no such {WEEKDAYS[weekday]}")
+        return found
+    for year in (ref.year, ref.year + 1):
+        found = _nth_weekday(year, month, weekday, nth)
+        if found is not None and found >= ref:
+            return found
+    raise DateError(f"no such {WEEKDAYS[weekday]} in {calendar.month_name[month]}")
+
+
+_ORDINAL = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "last": -1}
+# Days with a fixed date that people book by name (moveable feasts, which differ by country and
+# calendar, are not read).
+_EN_HOLIDAYS = {
+    "christmas eve": (12, 24),
+    "christmas day": (12, 25),
+    "christmas": (12, 25),
+    "xmas eve": (12, 24),
+    "xmas day": (12, 25),
+    "xmas": (12, 25),
+    "boxing day": (12, 26),
+    "new year's eve": (12, 31),
+    "new years eve": (12, 31),
+    "new year's day": (1, 1),
+    "new years day": (1, 1),
+    "valentine's day": (2, 14),
+    "valentines day": (2, 14),
+    "halloween": (10, 31),
+}
+
+
 def _en_rules():
     R = []
 
@@ -233,6 +291,55 @@ def _en_rules():
             return fn
 
         return wrap
+
+    # "the Tuesday after next": the one after "next Tuesday", so in the week after next
+    @rule(r"\b(?:the )?" + _WD + r" after next\b")
+    def _(m, ref):
+        return _day(_in_week(ref, 2, _wd(m.group("wd"))))
+
+    # British and Irish English: "Friday week" and "Wednesday fortnight" are a week and two after the
+    # coming one; "tomorrow week", "a week today", "a fortnight tomorrow", "a week on Tuesday", "two
+    # weeks on Monday" count from the day named.
+    @rule(r"\b" + _WD + r" (?P<u>week|fortnight)\b(?!'|\w)")
+    def _(m, ref):
+        return _day(
+            _next_weekday(ref, _wd(m.group("wd"))) + timedelta(weeks=1 if m.group("u").lower() == "week" else 2)
+        )
+
+    @rule(r"\b(?P<anchor>today|tomorrow) (?P<u>week|fortnight)\b")
+    def _(m, ref):
+        weeks = 1 if m.group("u").lower() == "week" else 2
+        return _day(ref + timedelta(days=_ANCHOR_DAYS[m.group("anchor").lower()], weeks=weeks))
+
+    @rule(r"\b" + _NUM + " " + _UNIT + r" (?:(?P<anchor>today|tomorrow)|on " + _WD + r")\b")
+    def _(m, ref):
+        if m.group("anchor"):
+            base = ref + timedelta(days=_ANCHOR_DAYS[m.group("anchor").lower()])
+        else:
+            base = _next_weekday(ref, _wd(m.group("wd")))
+        return _shift(base, _count(m.group("n")), m.group("unit"))
+
+    # "the first Monday of March", "the last Friday of the month", "the second Thursday of next month"
+    @rule(
+        r"\b(?:the )?(?P<nth>first|1st|second|2nd|third|3rd|fourth|4th|last) "
+        + _WD
+        + r" (?:of|in) (?:(?P<which>next|this|the) month|(?P<mo>"
+        + _MONTH_NAMES
+        + r"))\b"
+    )
+    def _(m, ref):
+        month = _EN_MONTH_NUMBER[m.group("mo").lower()[:3]] if m.group("mo") else None
+        shift = 1 if (m.group("which") or "").lower() == "next" else 0
+        return _day(_nth_weekday_ahead(ref, month, shift, _wd(m.group("wd")), _ORDINAL[m.group("nth").lower()]))
+
+    # A day with a fixed date, by name: the next one, today counting ("Christmas Eve", "New Year's Day")
+    @rule(r"\b(?:" + "|".join(sorted(_EN_HOLIDAYS, key=len, reverse=True)).replace("'", "['’]?") + r")\b")
+    def _(m, ref):
+        month, day = _EN_HOLIDAYS[
+            re.sub(r"['’]", "'", m.group(0).lower()).replace("years", "year's").replace("valentines", "valentine's")
+        ]
+        candidate = date(ref.year, month, day)
+        return _day(candidate if candidate >= ref else date(ref.year + 1, month, day))
 
     # The article is often dropped ("Day after tomorrow, ten past three"): without this rule its
     # "tomorrow" alone was read, a day early.
@@ -423,6 +530,20 @@ def _zh_week_shift(word: str) -> int:
     }[word]
 
 
+_ZH_HOLIDAYS = {
+    "元旦": (1, 1),
+    "情人节": (2, 14),
+    "劳动节": (5, 1),
+    "国庆节": (10, 1),
+    "国庆": (10, 1),
+    "万圣节": (10, 31),
+    "平安夜": (12, 24),
+    "圣诞节": (12, 25),
+    "圣诞": (12, 25),
+}
+_ZH_ORDINAL = {"一": 1, "1": 1, "二": 2, "2": 2, "三": 3, "3": 3, "四": 4, "4": 4}
+
+
 def _zh_rules():
     R = []
 
@@ -432,6 +553,24 @@ def _zh_rules():
             return fn
 
         return wrap
+
+    # 下个月第一个周一, 这个月最后一个周五, 三月第二个星期三
+    @rule(
+        r"(?:(?P<w>下下个|下个|下個|这个|這個|本|下)个?月|(?P<mo>\d{1,2}|十[一二]?|[一二三四五六七八九])月)的?"
+        r"(?:第(?P<nth>[一二三四1-4])|(?P<last>最后))一?个?" + _ZH_WEEK + r"(?P<d>[一二三四五六日天1-7])"
+    )
+    def _(m, ref):
+        weekday = _ZH_WD[m.group("d")]
+        nth = -1 if m.group("last") else _ZH_ORDINAL[m.group("nth")]
+        month = _zh_count(m.group("mo")) if m.group("mo") else None
+        return _day(_nth_weekday_ahead(ref, month, _ZH_MONTH_SHIFT.get(m.group("w") or "", 0), weekday, nth))
+
+    # A day with a fixed date, by name: the next one, today counting (元旦, 平安夜, 圣诞节)
+    @rule("|".join(sorted(_ZH_HOLIDAYS, key=len, reverse=True)))
+    def _(m, ref):
+        month, day = _ZH_HOLIDAYS[m.group(0)]
+        candidate = date(ref.year, month, day)
+        return _day(candidate if candidate >= ref else date(ref.year + 1, month, day))
 
     @rule(r"(?P<w>下下|上上|下个|下個|上个|下|上|这个|这|這|本)" + _ZH_WEEK + r"(?P<d>[一二三四五六日天末1-7])")
     def _(m, ref):
@@ -747,6 +886,12 @@ FILLER = {
     "於",
     "，",
     "、",
+    "左右",  # about: "9点左右", "大概三点"
+    "大概",
+    "大约",
+    "差不多",
+    "之前",  # a deadline's "before": "周五之前" is that Friday
+    "以前",
 }
 
 
@@ -770,6 +915,7 @@ def normalise(phrase: str) -> str:
     )
     text = text.lower().replace("a.m.", "am").replace("p.m.", "pm").replace("’", "'")
     text = re.sub(r"\s+", " ", text)
+    text = re.sub(r"(?<=\d)(?:am|pm)?-?ish\b", lambda m: m.group(0).removesuffix("ish").rstrip("-"), text)  # "9ish"
     return text.strip(" .。!！?？")
 
 
@@ -906,9 +1052,21 @@ def read(phrase: str, now: datetime, tz: ZoneInfo) -> Parsed:
     named = [m.group(0) for m in day_words.pattern().finditer(phrase) if _a_name(m.group(0))]
     if named:  # the reader reads lower case: a name spelt like a day word is refused before it
         raise DateError(f"could not read {' '.join(named)!r} in {phrase.strip()!r}")
+    shifted = _DAY_FROM_ANOTHER.match(text) or _ZH_DAY_FROM_ANOTHER.match(text)
+    if shifted:  # "the day after the 20th", "three days after Christmas", 月底前两天上午十点
+        rest = (
+            shifted.group("rest") if shifted.re is _DAY_FROM_ANOTHER else shifted.group("day") + shifted.group("clock")
+        )
+        base = read(rest, now, tz)
+        if base.day is None:
+            raise DateError(f"{rest!r} names no day to count from")
+        n = _zh_count(shifted.group("n")) if shifted.re is _ZH_DAY_FROM_ANOTHER else _count(shifted.group("n") or "one")
+        sign = 1 if shifted.group("dir") in ("after", "后", "後") else -1
+        return Parsed(day=base.day + timedelta(days=sign * n), clock=base.clock)
     token = _STRICT.set(True)
     try:
         r = _Reader(phrase, now, tz)
+        _read_day_end(r)
         _read_periods_with_days(r)
         _read_exact(r)
         _read_absolute(r)
@@ -966,6 +1124,31 @@ def _read_iso(text: str, tz: ZoneInfo) -> Parsed | None:
     return Parsed(exact=value.astimezone(tz).replace(microsecond=0))
 
 
+# "the day after the 20th", "two days before Christmas Eve at 10"; 月底前一天, 周五的后两天
+_DAY_FROM_ANOTHER = re.compile(
+    r"^(?:the )?(?:(?P<n>\d+|" + EN_NUMBER + r"|a couple of) days?|day) (?P<dir>after|before) (?P<rest>.+)$"
+)
+_ZH_DAY_FROM_ANOTHER = re.compile(r"^(?P<day>.+?)的?(?P<dir>前|后|後)(?P<n>\d+|" + CN_NUMERAL + r")天(?P<clock>.*)$")
+END_OF_WORKDAY = time(17)  # "EOD", "COB", "close of business", "end of play"
+ZH_END_OF_WORKDAY = time(18)  # 下班: the working day in China ends at six
+
+
+def _read_day_end(r: _Reader) -> None:
+    """The end of the working day, as a time ("EOD Thursday", "COB", 周五下班前), and "first thing"
+    (the working day's start, the morning): read before the day rules, which read "end of the day"
+    in running text as the day alone."""
+
+    def at(clock: time) -> Callable[[re.Match[str]], None]:
+        return lambda m: r.set_time(clock.hour, clock.minute, leading_zero=True)
+
+    r.take(
+        r"\b(?:eod|cob|eop|close of (?:business|play)|end of (?:the )?(?:business |working |work )?day|end of play)\b",
+        at(END_OF_WORKDAY),
+    )
+    r.take(r"下班(?:之?前|以前)?", at(ZH_END_OF_WORKDAY))
+    r.take(r"\bfirst thing(?: in the morning)?\b|第一件事", lambda m: r.set_period("morning"))
+
+
 def _read_periods_with_days(r: _Reader) -> None:
     """Words that name a day and a part of it at once: "tonight", "this morning", 今晚, 明早."""
     both = {
@@ -973,6 +1156,8 @@ def _read_periods_with_days(r: _Reader) -> None:
         r"\bthis morning\b": (0, "morning"),
         r"\bthis afternoon\b": (0, "afternoon"),
         r"\bthis evening\b": (0, "evening"),
+        r"\bthis arvo\b": (0, "afternoon"),  # Australian English
+        r"\btomorrow arvo\b": (1, "afternoon"),
         r"\btomorrow (?:morning)\b": (1, "morning"),
         r"今晚": (0, "evening"),
         r"今早": (0, "morning"),
@@ -1182,7 +1367,7 @@ def _read_clock(r: _Reader) -> None:
 
     for words, period in (
         (r"(?:in the )?morning", "morning"),
-        (r"(?:in the )?afternoon|after lunch", "afternoon"),
+        (r"(?:in the )?afternoon|after lunch|arvo", "afternoon"),
         (r"(?:in the )?evening|at night|night", "evening"),
     ):
         r.take(rf"\b(?:{words})\b", lambda m, p=period: r.set_period(p))
