@@ -272,14 +272,17 @@ _EN_HOLIDAYS = {
     "xmas day": (12, 25),
     "xmas": (12, 25),
     "boxing day": (12, 26),
-    "new year's eve": (12, 31),
-    "new years eve": (12, 31),
-    "new year's day": (1, 1),
+    "new years eve": (12, 31),  # written with or without its apostrophe: "New Year's Eve"
     "new years day": (1, 1),
-    "valentine's day": (2, 14),
     "valentines day": (2, 14),
     "halloween": (10, 31),
 }
+
+
+def _next_month_day(ref: date, month: int, day: int) -> Span:
+    """A day of the year named without its year: the next one, today counting."""
+    candidate = date(ref.year, month, day)
+    return _day(candidate if candidate >= ref else date(ref.year + 1, month, day))
 
 
 def _en_rules():
@@ -333,13 +336,9 @@ def _en_rules():
         return _day(_nth_weekday_ahead(ref, month, shift, _wd(m.group("wd")), _ORDINAL[m.group("nth").lower()]))
 
     # A day with a fixed date, by name: the next one, today counting ("Christmas Eve", "New Year's Day")
-    @rule(r"\b(?:" + "|".join(sorted(_EN_HOLIDAYS, key=len, reverse=True)).replace("'", "['’]?") + r")\b")
+    @rule(r"\b(?:" + "|".join(sorted(_EN_HOLIDAYS, key=len, reverse=True)).replace("s ", "['’]?s ") + r")\b")
     def _(m, ref):
-        month, day = _EN_HOLIDAYS[
-            re.sub(r"['’]", "'", m.group(0).lower()).replace("years", "year's").replace("valentines", "valentine's")
-        ]
-        candidate = date(ref.year, month, day)
-        return _day(candidate if candidate >= ref else date(ref.year + 1, month, day))
+        return _next_month_day(ref, *_EN_HOLIDAYS[re.sub(r"['’]", "", m.group(0).lower())])
 
     # The article is often dropped ("Day after tomorrow, ten past three"): without this rule its
     # "tomorrow" alone was read, a day early.
@@ -568,9 +567,7 @@ def _zh_rules():
     # A day with a fixed date, by name: the next one, today counting (元旦, 平安夜, 圣诞节)
     @rule("|".join(sorted(_ZH_HOLIDAYS, key=len, reverse=True)))
     def _(m, ref):
-        month, day = _ZH_HOLIDAYS[m.group(0)]
-        candidate = date(ref.year, month, day)
-        return _day(candidate if candidate >= ref else date(ref.year + 1, month, day))
+        return _next_month_day(ref, *_ZH_HOLIDAYS[m.group(0)])
 
     @rule(r"(?P<w>下下|上上|下个|下個|上个|下|上|这个|这|這|本)" + _ZH_WEEK + r"(?P<d>[一二三四五六日天末1-7])")
     def _(m, ref):
