@@ -40,6 +40,8 @@ def _screen(request: str, name: str, memory: str = "", **arguments) -> screen.Sc
         ("Remind me to ring the Pearson account tomorrow.", []),
         ("请帮我跟孙丽约个会，周四下午三点，谈预算。", ["孙丽"]),
         ("把周报交给老陈，周五之前。", ["老陈"]),
+        # the one handed to, said again by a pronoun (Cantonese 交俾佢, read as 交给他): no second name
+        ("叫阿芬听日之前执好货仓，交俾佢我最放心。", ["阿芬"]),
         ("帮我给 Marta Kowalski 发个消息：合同签好了。", ["Marta Kowalski"]),
     ],
 )
