@@ -225,9 +225,6 @@ _WD = r"(?P<wd>mon(?:day)?|tue(?:s|sday)?|wed(?:s|nesday)?|thu(?:r|rs|rsday)?|fr
 _NUM = r"(?P<n>\d+|a couple of|couple of|a few|few|several|" + EN_NUMBER + ")"
 _UNIT = r"(?P<unit>days?|weeks?|fortnights?|months?|years?)"
 _ANCHOR_DAYS = {"today": 0, "now": 0, "tomorrow": 1, "yesterday": -1}
-_EN_MONTH_NUMBER = {
-    m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)
-}
 _MONTH_NAMES = (
     r"(?:january|february|march|april|may|june|july|august|september|october|november|december"
     r"|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)"
@@ -331,7 +328,7 @@ def _en_rules():
         + r"))\b"
     )
     def _(m, ref):
-        month = _EN_MONTH_NUMBER[m.group("mo").lower()[:3]] if m.group("mo") else None
+        month = _EN_MONTH[m.group("mo").lower()] if m.group("mo") else None
         shift = 1 if (m.group("which") or "").lower() == "next" else 0
         return _day(_nth_weekday_ahead(ref, month, shift, _wd(m.group("wd")), _ORDINAL[m.group("nth").lower()]))
 

@@ -421,8 +421,7 @@ def _zh_by_frame(text: str) -> list[str]:
     for phrase in phrases:
         whom = _ZH_PARTICLE.sub("", _ZH_DEMONSTRATIVE.sub("", phrase.rsplit("的", 1)[-1]))
         # A pronoun opening the phrase is the one handed to (交给他我放心, 交俾佢 read as 交给他): no name.
-        pronoun = next((w for w, _ in _tagged(whom)[:1] if w in _ZH_NOT_A_PERSON), None)
-        if len(whom) >= 2 and pronoun is None and whom not in out:
+        if len(whom) >= 2 and _tagged(whom)[0][0] not in _ZH_NOT_A_PERSON and whom not in out:
             out.append(whom)
     return out
 

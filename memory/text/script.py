@@ -27,7 +27,7 @@ negation (唔 不, 冇 没), prepositions (喺 在, 俾 给), days (聽日 明�
 They are a closed class, each written only in Cantonese, and each maps to Mandarin words of the
 same length, so offsets stay valid. Content words (飲, 食, 返) are shared with written Mandarin
 and stay as they are; 係 (是, but 關係 in Mandarin) and 話 (说, but 電話) are read as verbs only
-after a pronoun.
+after a pronoun or a name in Latin letters (阿May話).
 """
 
 from __future__ import annotations
