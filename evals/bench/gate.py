@@ -20,6 +20,15 @@ one line per fact or turn, no updates) is read too.
 
 Splits, in the order they print (a missing file is left out):
 
+- ``test35``: tests/data/recall_test35.jsonl, written at the start of the twenty-sixth round by a
+  helper without reading the code (only recall_test33.jsonl, for its format): a freelance documentary
+  producer in Lisbon co-producing with a Taipei company (Traditional characters) and a Berlin
+  broadcaster; held out.
+
+- ``test34``: tests/data/recall_test34.jsonl, written at the same time by another helper the same way:
+  the head of facilities at a private primary school in Kuala Lumpur with Mandarin-speaking staff and
+  parents; held out.
+
 - ``test33``: tests/data/recall_test33.jsonl, written at the start of the twenty-third round by
   another person (a helper) without reading the code (only recall_test32.jsonl, for its format): the
   operations lead of a ship chandler in Singapore (Pasir Panjang) with Mandarin-speaking colleagues
@@ -108,6 +117,8 @@ from evals.bench.common import render_table
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 SPLITS = {
+    "test35": DATA / "recall_test35.jsonl",
+    "test34": DATA / "recall_test34.jsonl",
     "test33": DATA / "recall_test33.jsonl",
     "test32": DATA / "recall_test32.jsonl",
     "test31": DATA / "recall_test31.jsonl",
@@ -144,7 +155,7 @@ SPLITS = {
     "dev2": DATA / "recall_dev2.jsonl",
     "dev-old": DATA / "recall_dev.jsonl",
 }
-HELD_OUT = frozenset({"test28", "test29", "test30", "test31", "test32", "test33"})
+HELD_OUT = frozenset({"test28", "test29", "test30", "test31", "test32", "test33", "test34", "test35"})
 
 
 def held_out(path: str | Path) -> bool:
