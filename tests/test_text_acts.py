@@ -400,6 +400,21 @@ def test_chinese_questions_are_general_only_by_a_generic_form(text, expected):
 
 
 @pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("牙医一般建议多久洗一次牙？", KINDS),  # a noun before the generic adverb: what holds of the kind
+        ("锂电池一般能充多少次？", KINDS),
+        ("SSD 通常能用几年？", KINDS),  # a Latin noun is a subject too
+        ("周一一般几点开会？", None),  # a time word is no subject: the person's habit
+        ("下班以后一般去哪儿？", None),
+        ("你一般几点起床？", None),  # a pronoun: someone particular
+    ],
+)
+def test_a_chinese_generic_adverb_after_a_noun_phrase_speaks_of_kinds(text, expected):
+    assert self_contained(text) == expected
+
+
+@pytest.mark.parametrize(
     ("text", "names", "expected"),
     [
         ("帮我把这段话改得正式一点：周五见。", set(), CARRIED),

@@ -1292,6 +1292,26 @@ _GENERIC_EN = re.compile(
     re.I,
 )
 _GENERIC_ZH = re.compile("一般|通常|普遍|往往|大多|大部分|多数|平均")
+_ZH_CLAUSE_END = re.compile("[，,。！!？?；;：:]")
+
+
+def _generic_subject_zh(text: str) -> bool:
+    """Whether a generic adverb in a Chinese question has a noun phrase before it in its clause
+    ("建筑师一般要考什么", "HEPA filter 一般多久换一次"): what holds of that kind. With nothing nominal
+    before it (一般几点接孩子, 周末一般几点起: a time word is no subject) the dropped subject is the
+    person, and the adverb tells their habit. Parts of speech from jieba's tagger: any store."""
+    from memory.text.people import tagged  # jieba loads on first use
+
+    for clause in _ZH_CLAUSE_END.split(text):
+        found = _GENERIC_ZH.search(clause)
+        if found is None:
+            continue
+        before = [(w, tag) for w, tag in tagged(clause[: found.start()]) if w.strip()]
+        if any(tag in ("eng", "vn") or tag.startswith("n") for _, tag in before):
+            return True
+    return False
+
+
 _COMPARE_EN = re.compile(
     r"\bdifferences?\s+between\b|\bdiffer(?:s|ent)?\s+from\b|\b(?:vs\.?|versus)\s|\bcompared?\s+(?:to|with)\b"
     r"|\bsame\s+(?:thing\s+)?as\b|\bsimilar\s+to\b",
@@ -1528,7 +1548,9 @@ def self_contained(text: str, names: AbstractSet[str] | None = frozenset(), pers
             return "asks about kinds"
         # A generic adverb with the pronoun dropped may be the person's habit (一般几点接孩子？); with
         # a named place it is what holds there (加拿大的幼儿园一般几点放学？).
-        if _GENERIC_ZH.search(zh) and any(bilingual.proper_name(w) for w in bilingual.words(zh)):
+        if _GENERIC_ZH.search(zh) and (
+            any(bilingual.proper_name(w) for w in bilingual.words(zh)) or _generic_subject_zh(s)
+        ):
             return "asks about kinds"
         there = _ZH_THERE_IS.match(zh)
         if there and bilingual.proper_name(there.group("place")):
