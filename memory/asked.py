@@ -123,6 +123,8 @@ _MONTHS = "|".join(MONTHS)
 _TIME_WORDS = re.compile(
     rf"\b(?:19|20)\d\d\b|\b(?:{_MONTHS})\b|\b(?:spring|summer|autumn|fall|winter)\b"
     r"|\b(?:every|each|daily|weekly|fortnightly|monthly|quarterly|yearly|annual(?:ly)?|weekdays?|weekends?)\b"
+    # a weekday in the plural is a day that recurs ("on Tuesdays and Thursdays"), a day all the same
+    r"|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\b"
     r"|\b\d{1,2}(?:st|nd|rd|th)\b",
     re.I,
 )

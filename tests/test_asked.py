@@ -319,3 +319,15 @@ def test_values_of_a_kind_are_read_for_the_thing_asked_sentence_by_sentence():
     texts = [["We opened a noodle bar in Leeds.", "It has room for 45 diners."], ["The bakery has 3 ovens."]]
     spoken, about, elsewhere = asked.about_with_value({asked.NUMBER}, thing, texts)
     assert spoken and about == [(0, 1)] and elsewhere == [(1, 0)]
+
+
+@pytest.mark.parametrize(
+    ("fact", "held"),
+    [
+        ("The pottery class meets on Wednesdays and Saturdays.", True),  # a day that recurs
+        ("Ilse works from home on Fridays.", True),
+        ("The pottery studio is on Gower Street.", False),  # no day at all
+    ],
+)
+def test_a_weekday_in_the_plural_is_a_time_value(fact, held):
+    assert asked.holds_kind(asked.TIME, fact) is held
