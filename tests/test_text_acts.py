@@ -116,6 +116,30 @@ def test_unmarked_lowercase_questions_are_questions(text):
 @pytest.mark.parametrize(
     "text",
     [
+        "is grandad staying over on saturday",  # be + subject + participle: the progressive asked
+        "are the painters starting monday",
+        "how often has the boiler broken down",  # the inversion after how's degree word
+        "how many weeks has the permit been stuck",
+    ],
+)
+def test_inversion_past_the_first_words_asks_without_a_question_mark(text):
+    assert act(text) == QUESTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "was thinking we could push it a week",  # the subject dropped, no inversion
+        "is being sorted by facilities now",
+    ],
+)
+def test_a_copula_without_an_inverted_subject_does_not_ask(text):
+    assert act(text) != QUESTION
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         "I forget the name of the plumber we used",
         "I can't remember when the gym contract ends.",
         "not sure who signs off on travel",

@@ -589,6 +589,13 @@ def _en_act(sentence: str) -> str:
         third = _WORD.findall(body)[2] if len(words) > 2 else ""
         if second in _AUX and (third.lower() in _SUBJECTS or third[:1].isupper()) and not exclaimed:
             return QUESTION
+        # "how" takes its degree word along ("how often has the date moved", "how many times has it
+        # slipped"): the inversion then comes a word or two later, after the wh-phrase.
+        if first == "how" and not exclaimed:
+            later = _WORD.findall(body)[2:5]
+            for aux, subject in zip(later, later[1:], strict=False):
+                if aux.lower() in _AUX and (subject.lower() in _SUBJECTS or subject[:1].isupper()):
+                    return QUESTION
         # "When I get back, I'll send it": a clause of time before a main clause; "What a day!".
         rest = body.split(None, 1)[1] if len(words) > 1 else ""
         if exclaimed or second in ("a", "an") or _MAIN_CLAUSE.search(rest):
@@ -627,7 +634,16 @@ def _en_act(sentence: str) -> str:
             and second not in ("been", "got", "gotten", "to")
             and not second.endswith("ed")
         )
-        return QUESTION if subject_of_any_case else STATEMENT
+        # be + a subject of any casing + a participle: the progressive asked ("is mum coming on
+        # sunday", "are the vans going out today"); the statement puts the subject first.
+        progressive = (
+            first in ("is", "are", "was", "were")
+            and len(words) > 2
+            and not exclaimed
+            and second not in _NOT_A_VERB
+            and any(w.endswith("ing") and len(w) > 4 for w in words[2:4])
+        )
+        return QUESTION if subject_of_any_case or progressive else STATEMENT
     if (
         second in _AUX
         and len(words) > 2
