@@ -179,6 +179,27 @@ def test_a_turn_that_only_tells_gets_nothing_whatever_names_it_holds():
         assert recall.match(asking, docs), asking
 
 
+def test_a_chinese_turn_that_only_reports_gets_nothing_and_an_order_without_marks_still_asks():
+    docs = [
+        "Brannock Yard is the company's central depot; the depot manager is Ilse Varga.",
+        "Ilse Varga books the forklift service every March.",
+        "用户的女儿 Noor 每周六上午十点上大提琴课。",
+    ]
+    for told in (
+        "跟 Ilse 的电话打完了，挺顺利的。",  # something done
+        "叉车保养的事我明天再跟进。",  # the person as subject, a plan of their own
+        "Noor 的大提琴课上完了，老师夸她进步很快。",
+    ):
+        assert recall.match(told, docs) == [], told
+    for asking in (
+        "把叉车保养的日期发给 Ilse。",  # a coverb opening the clause, the subject dropped
+        "Noor 的大提琴课是几点？",
+        "叉车修好了，跟 Ilse 说一声。",  # done, then an order
+        "我想约 Ilse 下周见一面。",  # a wish of the person's asks
+    ):
+        assert recall.match(asking, docs), asking
+
+
 def test_a_name_in_any_casing_brings_its_facts_on_that_one_word_capped():
     docs = [
         "Kestrel is the fraud-scoring model the user maintains.",

@@ -2421,6 +2421,71 @@ _QUESTION_OPENING = frozenset(
 )
 
 
+# What asks something of kept in a Chinese sentence whatever its shape: a question particle, the
+# marks of a request (请, 麻烦, 帮, 一下, 记得), the listener (你, 您), a prohibition (别, 不要); and a
+# wish of the person's (我想…, 我要…, 我需要…), which asks as "I'd like to…" does.
+_ZH_ASKS = re.compile("[?？吗呢]|请|麻烦|帮|你|您|一下|记得|别|不要")
+_ZH_I_WANT = re.compile("(?:我们|我)(?:[^，,]{0,4}?)(?:想|要|需要|希望|打算|得|准备)")
+_ZH_CLAUSE = re.compile("[，,；;：:]")
+# Coverbs that open an order with its subject dropped (把报告发给她, 跟她说没问题, 给他回个电话).
+_ZH_ORDER_COVERBS = frozenset("把 将 给 跟 和 向 替 对".split())
+_ZH_SKIP_TAGS = ("t", "d", "x", "m", "q", "f", "c", "uj")  # time, adverbs, numbers, particles: no head
+
+
+def _zh_person_subject(words: list[tuple[str, str]]) -> bool:
+    """Whether 我/我们 is a subject in a clause's tagged ``words``: not after a verb, a coverb or an
+    English verb that takes it as its object (发我, 跟我, remind 我), and not owning the noun after it
+    (我妈, 我们经理: a possessor without 的)."""
+    for k, (w, _tag) in enumerate(words):
+        if w not in ("我", "我们"):
+            continue
+        before = words[k - 1] if k else None
+        after = words[k + 1] if k + 1 < len(words) else None
+        if before and (before[1].startswith(("v", "p")) or before[1] == "eng" and base_verb(before[0].lower())):
+            continue
+        if after and (after[0] == "的" or after[1].startswith("n")):
+            continue
+        return True
+    return False
+
+
+def _zh_tells_only(text: str) -> bool:
+    """Whether a Chinese (or mixed) turn only tells: every sentence reads as a statement and reports
+    something done (了, 过: "跟 Daniel 的 call 开完了") or said of the person themself as its subject
+    ("逆变器的事我晚点再处理", "我先去开 production meeting"), with nothing asked of kept (``_ZH_ASKS``)
+    and no wish of the person's. A Chinese order drops its subject and its marks ("周五把 RC 上传到
+    portal", "跟她说没问题"): a clause opening with a verb or a coverb (after time words and adverbs) is
+    read as one, unless an earlier clause has the person as subject (Chinese drops a subject the
+    clause before gave: "我先去开会，回来再看"). Parts of speech from jieba's tagger."""
+    from memory.text.people import tagged  # jieba loads on first use
+
+    spans = sentences(text)
+    if not spans:
+        return False
+    for a, b in spans:
+        sentence = text[a:b]
+        if act(sentence) != STATEMENT:
+            return False
+        body = _zh_body(sentence)[1]
+        if _ZH_ASKS.search(body) or _ZH_I_WANT.search(body):
+            return False
+        person = reported = False
+        for clause in _ZH_CLAUSE.split(body):
+            words = [(w, tag) for w, tag in tagged(clause) if w.strip()]
+            if _zh_person_subject(words):
+                person = reported = True
+                continue
+            head = next((wt for wt in words if wt[1] not in _ZH_SKIP_TAGS), None)
+            opens_order = head is not None and (head[1].startswith("v") or head[0] in _ZH_ORDER_COVERBS)
+            if _ZH_DONE.search(clause):
+                reported = True
+            elif opens_order and not person:
+                return False  # a verb with its subject dropped and none before it: an order
+        if not reported:
+            return False
+    return True
+
+
 @reads_simplified
 def tells_only(text: str, names: AbstractSet[str] = frozenset()) -> bool:
     """Whether an English turn only tells kept something: it asks no question, asks for no action
@@ -2429,12 +2494,14 @@ def tells_only(text: str, names: AbstractSet[str] = frozenset()) -> bool:
     "can u find me…"). Such a turn ("cool, the forklift at the godown is finally fixed", "haha grace
     laughed at my joke today") is said to be noted, and no fact changes an answer or an action it
     does not ask for, however many of the store's names or words it holds. Speech acts and closed
-    classes, not topics: true of any store. A Chinese turn is not read so (it drops the marks: "周五把
-    RC 上传到 portal" asks with none of them), and neither is a first word followed by a break, an
+    classes, not topics: true of any store. A Chinese turn is read by ``_zh_tells_only`` (it drops the
+    marks: "周五把 RC 上传到 portal" asks with none of them). Not read so: a first word followed by a break, an
     interjection or a label ("cool, …", "ok noted"). ``names``: the index terms of the store's
     names; a noun right before one of them is a verb the lexicon lacks ("text Briar", "ping
     omar"): a noun and then a name opens no English statement."""
-    if _HAS_CJK.search(text) or _ASKING.search(text) or not has_finite_verb(text):
+    if _HAS_CJK.search(text):
+        return _zh_tells_only(text)
+    if _ASKING.search(text) or not has_finite_verb(text):
         return False  # a fragment with no verb ("the Priya doc") names what to look up
     if is_question(text) or is_request(text) or asks_leave(text) or asks_for_help(text):
         return False
