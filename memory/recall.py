@@ -533,12 +533,24 @@ _CLOCK_WORDS = re.compile(
 _A_BIT = re.compile("(?<![午上晚早凌天号日])一点(?![钟半前后到一二三四五六七八九十0-9])")
 
 
+_KIND_OF_DAY = re.compile(
+    r"\b(?:a|an)\s+(?:(?!(?:on|from|to|at|by|in|for|with|until|till|around|during|over|through|before|after|of|the|this|next|last)\b)[\w'-]+\s+){0,3}?"
+    rf"(?:{'|'.join(_WEEKDAYS + MONTHS)}|weekend)\b",
+    re.I,
+)
+
+
 def _says_when(text: str, terms: list[str]) -> bool:
     """Whether a text names a day or a time of the calendar: a clock time, a weekday or a month
     (its index terms), a date read relative to today (``dates.find``: "tomorrow", "next week",
     周六), a clock time in words. Not a bare part of the day ("a rainy afternoon")."""
     if _A_BIT.search(text):
         text = _A_BIT.sub(" ", text)
+        terms = _terms(text)
+    if _KIND_OF_DAY.search(text):
+        # "a Monday morning huddle", "a big festival weekend": the indefinite article makes the day a
+        # kind of day, as the plural does ("on Fridays"), not one of the calendar.
+        text = _KIND_OF_DAY.sub(" ", text)
         terms = _terms(text)
     return (
         any(_is_when(t) for t in terms)

@@ -51,6 +51,7 @@ def test_the_deontic_forms_of_a_rule_are_read():
         "Send their invoice to accounts",  # a third person
         "Book room 4 for the handover",  # an identifier
         "帮我给王先生退三百块",  # Chinese: a title, an amount
+        "Book a table for Friday",  # a day of the calendar, after a noun phrase with "a"
     ],
 )
 def test_a_request_acting_on_the_persons_world_gets_all_their_few_rules(request_text):
@@ -76,6 +77,8 @@ def test_the_rule_bounding_a_value_the_request_holds_comes_first():
         "Translate 'the office is closed' into Dutch",  # the material it carries
         "给我讲个关于自行车的笑话",
         "The weather was lovely yesterday.",  # a statement
+        "Write a toast for a Friday leaving do",  # a kind of day (the indefinite article), none of the calendar
+        "Suggest a playlist for an August barbecue",
     ],
 )
 def test_work_for_the_person_alone_and_statements_get_no_rules(text):
