@@ -179,6 +179,25 @@ def test_a_turn_that_only_tells_gets_nothing_whatever_names_it_holds():
         assert recall.match(asking, docs), asking
 
 
+def test_an_exclamation_or_a_noun_subject_before_a_past_verb_opens_no_order():
+    docs = [
+        "Brannock Yard is the company's central depot; the depot manager is Ilse Varga.",
+        "Ilse Varga books the forklift service every March.",
+        "The forklift service contract is with Hoist & Co.",
+    ]
+    for told in (
+        "rough morning. the forklift at brannock yard jammed twice but we managed",  # a verbless opener
+        "what a week. ilse's forklift finally came back from service",  # an exclamative, not a question
+        "forklift service ran long again, as always",  # noun subject, inflected verb
+    ):
+        assert recall.match(told, docs) == [], told
+    for asking in (
+        "service the forklift before friday",  # a verb's base form and its object: an order
+        "what a mess, who services the forklift at brannock yard?",
+    ):
+        assert recall.match(asking, docs), asking
+
+
 def test_a_chinese_turn_that_only_reports_gets_nothing_and_an_order_without_marks_still_asks():
     docs = [
         "Brannock Yard is the company's central depot; the depot manager is Ilse Varga.",

@@ -2416,6 +2416,11 @@ _ASKING = re.compile(
     re.I,
 )
 _FIRST_WORD = re.compile(r"^\W*([A-Za-z]+)(\W?)\s*([A-Za-z]*)")
+_EXCLAMATIVE = re.compile(r"\bwhat\s+an?\b(?!\s+\w+\s+(?:is|are|was|were|do|does|did)\b)", re.I)
+# The second word and, after at most one adverb, an inflected verb: "review ran", "mark just set".
+_SUBJECT_THEN_VERB = re.compile(
+    r"[A-Za-z][\w'-]*\s+(?:(?:just|already|finally|actually|also|still)\s+)?(?P<verb>[a-z]+)\b"
+)
 _QUESTION_OPENING = frozenset(
     "can could would will should shall do does did is are am was were have has may might must".split()
 )
@@ -2501,16 +2506,25 @@ def tells_only(text: str, names: AbstractSet[str] = frozenset()) -> bool:
     omar"): a noun and then a name opens no English statement."""
     if _HAS_CJK.search(text):
         return _zh_tells_only(text)
-    if _ASKING.search(text) or not has_finite_verb(text):
+    # "What a day", "what an hour": the exclamative asks nothing.
+    if _ASKING.search(_EXCLAMATIVE.sub(" ", text)) or not has_finite_verb(text):
         return False  # a fragment with no verb ("the Priya doc") names what to look up
     if is_question(text) or is_request(text) or asks_leave(text) or asks_for_help(text):
         return False
-    first = _FIRST_WORD.match(text)
+    # The marks of an order the act reading may have missed are read in the first sentence that is a
+    # clause: a verbless one before it ("long day.", "what a day!") is an exclamation.
+    spans = [text[a:b] for a, b in sentences(text)]
+    opening = next((t for t in spans if has_finite_verb(t)), text)
+    first = _FIRST_WORD.match(opening)
     if first and not first.group(2).strip():
         word = first.group(1).lower()
-        if word in _QUESTION_OPENING or base_verb(word):
+        # A noun or a name and then an inflected verb is the subject of a statement ("build review ran
+        # over", "lol mark just set off the alarm"), not a verb and its object.
+        subject = _SUBJECT_THEN_VERB.match(opening[first.start(3) :]) if first.group(3) else None
+        told = subject is not None and _inflected_verb(subject.group("verb").lower())
+        if word in _QUESTION_OPENING or base_verb(word) and not told:
             return False  # a verb's base form opens an imperative the reading may have missed
         after = first.group(3)
-        if after and common_noun(word) and set(tokens(after)) & names:
+        if after and common_noun(word) and set(tokens(after)) & names and not told:
             return False
     return True
