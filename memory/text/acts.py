@@ -2417,7 +2417,7 @@ _ASKING = re.compile(
 )
 _FIRST_WORD = re.compile(r"^\W*([A-Za-z]+)(\W?)\s*([A-Za-z]*)")
 _EXCLAMATIVE = re.compile(r"\bwhat\s+an?\b(?!\s+\w+\s+(?:is|are|was|were|do|does|did)\b)", re.I)
-# The second word and, after at most one adverb, an inflected verb: "review ran", "mark just set".
+# The second word and, after at most one adverb, an inflected verb: "review ran", "sam just left".
 _SUBJECT_THEN_VERB = re.compile(
     r"[A-Za-z][\w'-]*\s+(?:(?:just|already|finally|actually|also|still)\s+)?(?P<verb>[a-z]+)\b"
 )
@@ -2431,7 +2431,6 @@ _QUESTION_OPENING = frozenset(
 # wish of the person's (我想…, 我要…, 我需要…), which asks as "I'd like to…" does.
 _ZH_ASKS = re.compile("[?？吗呢]|请|麻烦|帮|你|您|一下|记得|别|不要")
 _ZH_I_WANT = re.compile("(?:我们|我)(?:[^，,]{0,4}?)(?:想|要|需要|希望|打算|得|准备)")
-_ZH_CLAUSE = re.compile("[，,；;：:]")
 # Coverbs that open an order with its subject dropped (把报告发给她, 跟她说没问题, 给他回个电话).
 _ZH_ORDER_COVERBS = frozenset("把 将 给 跟 和 向 替 对".split())
 _ZH_SKIP_TAGS = ("t", "d", "x", "m", "q", "f", "c", "uj")  # time, adverbs, numbers, particles: no head
@@ -2475,7 +2474,7 @@ def _zh_tells_only(text: str) -> bool:
         if _ZH_ASKS.search(body) or _ZH_I_WANT.search(body):
             return False
         person = reported = False
-        for clause in _ZH_CLAUSE.split(body):
+        for clause in _ZH_CLAUSE_END.split(body):
             words = [(w, tag) for w, tag in tagged(clause) if w.strip()]
             if _zh_person_subject(words):
                 person = reported = True
