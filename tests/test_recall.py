@@ -154,20 +154,26 @@ def test_a_question_asking_a_price_needs_a_fact_stating_money():
     assert [m.index for m in recall.match("How much is the premium on the Orla policy?", docs)] == [0]
 
 
+def _assert_told_get_nothing_and_asking_gets_facts(docs, told, asking):
+    for text in told:
+        assert recall.match(text, docs) == [], text
+    for text in asking:
+        assert recall.match(text, docs), text
+
+
 def test_a_turn_that_only_tells_gets_nothing_whatever_names_it_holds():
     docs = [
         "Brannock Yard is the company's central depot; the depot manager is Ilse Varga.",
         "Ilse Varga books the forklift service every March.",
         "The user's daughter Noor has her cello lesson on Saturdays at 10:00.",
     ]
-    for told in (
+    told = (
         "cool, the forklift at brannock yard is finally fixed",
         "haha ilse actually laughed at my joke today",
         "noor has been practising scales all evening lol",
-    ):
-        assert recall.match(told, docs) == [], told
+    )
     # Asking without a question mark, a request the speech-act reading may miss, a polite ask:
-    for asking in (
+    asking = (
         "when's noor's cello lesson again",
         "text ilse the forklift date",
         "ilse's number pls",
@@ -175,8 +181,8 @@ def test_a_turn_that_only_tells_gets_nothing_whatever_names_it_holds():
         "I forget when noor's cello lesson is.",
         "noor's cello lesson is on saturdays right",
         "the brannock yard forklift",  # a fragment with no verb names what to look up
-    ):
-        assert recall.match(asking, docs), asking
+    )
+    _assert_told_get_nothing_and_asking_gets_facts(docs, told, asking)
 
 
 def test_an_exclamation_or_a_noun_subject_before_a_past_verb_opens_no_order():
@@ -185,17 +191,16 @@ def test_an_exclamation_or_a_noun_subject_before_a_past_verb_opens_no_order():
         "Ilse Varga books the forklift service every March.",
         "The forklift service contract is with Hoist & Co.",
     ]
-    for told in (
+    told = (
         "rough morning. the forklift at brannock yard jammed twice but we managed",  # a verbless opener
         "what a week. ilse's forklift finally came back from service",  # an exclamative, not a question
         "forklift service ran long again, as always",  # noun subject, inflected verb
-    ):
-        assert recall.match(told, docs) == [], told
-    for asking in (
+    )
+    asking = (
         "service the forklift before friday",  # a verb's base form and its object: an order
         "what a mess, who services the forklift at brannock yard?",
-    ):
-        assert recall.match(asking, docs), asking
+    )
+    _assert_told_get_nothing_and_asking_gets_facts(docs, told, asking)
 
 
 def test_a_chinese_turn_that_only_reports_gets_nothing_and_an_order_without_marks_still_asks():
@@ -204,19 +209,18 @@ def test_a_chinese_turn_that_only_reports_gets_nothing_and_an_order_without_mark
         "Ilse Varga books the forklift service every March.",
         "用户的女儿 Noor 每周六上午十点上大提琴课。",
     ]
-    for told in (
+    told = (
         "跟 Ilse 的电话打完了，挺顺利的。",  # something done
         "叉车保养的事我明天再跟进。",  # the person as subject, a plan of their own
         "Noor 的大提琴课上完了，老师夸她进步很快。",
-    ):
-        assert recall.match(told, docs) == [], told
-    for asking in (
+    )
+    asking = (
         "把叉车保养的日期发给 Ilse。",  # a coverb opening the clause, the subject dropped
         "Noor 的大提琴课是几点？",
         "叉车修好了，跟 Ilse 说一声。",  # done, then an order
         "我想约 Ilse 下周见一面。",  # a wish of the person's asks
-    ):
-        assert recall.match(asking, docs), asking
+    )
+    _assert_told_get_nothing_and_asking_gets_facts(docs, told, asking)
 
 
 def test_a_name_in_any_casing_brings_its_facts_on_that_one_word_capped():
