@@ -109,7 +109,7 @@ def gate(
     split: list[str] = typer.Option(
         [],
         "--split",
-        help="Only this shipped split (the held-out test28 to test35; dev19, dev19b, dev18, dev18b, dev17, dev17b, dev16, dev16b, dev15, dev15b, dev14, dev14b, dev13, dev13b, dev12, dev12b, dev11, dev11b, dev10 … dev3, dev, dev2, dev-old; or the test name a dev split had: test10; repeatable); default: all side by side.",
+        help="Only this shipped split (the held-out test28 to test37; dev19, dev19b, dev18, dev18b, dev17, dev17b, dev16, dev16b, dev15, dev15b, dev14, dev14b, dev13, dev13b, dev12, dev12b, dev11, dev11b, dev10 … dev3, dev, dev2, dev-old; or the test name a dev split had: test10; repeatable); default: all side by side.",
     ),
     file: Path | None = typer.Option(None, "--file", help="One split file (JSONL) instead of the shipped ones."),
     misses: bool = typer.Option(

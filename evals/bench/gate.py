@@ -20,6 +20,15 @@ one line per fact or turn, no updates) is read too.
 
 Splits, in the order they print (a missing file is left out):
 
+- ``test37``: tests/data/recall_test37.jsonl, written at the start of the twenty-seventh round by a
+  helper without reading the code (only recall_test35.jsonl, for its format): the procurement and
+  logistics lead of a bicycle and e-bike parts importer in Rotterdam buying from Taichung
+  (Traditional characters) and Shenzhen; held out.
+
+- ``test36``: tests/data/recall_test36.jsonl, written at the same time by another helper the same way:
+  a veterinary surgeon co-owning a mixed-practice animal hospital in Hobart, with a practice manager
+  who writes Traditional characters and a nurse from Guangzhou; held out.
+
 - ``test35``: tests/data/recall_test35.jsonl, written at the start of the twenty-sixth round by a
   helper without reading the code (only recall_test33.jsonl, for its format): a freelance documentary
   producer in Lisbon co-producing with a Taipei company (Traditional characters) and a Berlin
@@ -117,6 +126,8 @@ from evals.bench.common import render_table
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 SPLITS = {
+    "test37": DATA / "recall_test37.jsonl",
+    "test36": DATA / "recall_test36.jsonl",
     "test35": DATA / "recall_test35.jsonl",
     "test34": DATA / "recall_test34.jsonl",
     "test33": DATA / "recall_test33.jsonl",
@@ -155,7 +166,7 @@ SPLITS = {
     "dev2": DATA / "recall_dev2.jsonl",
     "dev-old": DATA / "recall_dev.jsonl",
 }
-HELD_OUT = frozenset({"test28", "test29", "test30", "test31", "test32", "test33", "test34", "test35"})
+HELD_OUT = frozenset({"test28", "test29", "test30", "test31", "test32", "test33", "test34", "test35", "test36", "test37"})
 
 
 def held_out(path: str | Path) -> bool:
