@@ -166,7 +166,9 @@ SPLITS = {
     "dev2": DATA / "recall_dev2.jsonl",
     "dev-old": DATA / "recall_dev.jsonl",
 }
-HELD_OUT = frozenset({"test28", "test29", "test30", "test31", "test32", "test33", "test34", "test35", "test36", "test37"})
+HELD_OUT = frozenset(
+    {"test28", "test29", "test30", "test31", "test32", "test33", "test34", "test35", "test36", "test37"}
+)
 
 
 def held_out(path: str | Path) -> bool:
