@@ -213,12 +213,18 @@ def test_a_chinese_turn_that_only_reports_gets_nothing_and_an_order_without_mark
         "跟 Ilse 的电话打完了，挺顺利的。",  # something done
         "叉车保养的事我明天再跟进。",  # the person as subject, a plan of their own
         "Noor 的大提琴课上完了，老师夸她进步很快。",
+        # thanks or an acknowledgement before it orders nothing; a time word between 我 and 再
+        # says when the person will act (jieba tags 晚点 a noun, as it tags 我妈's 妈)
+        "好的，谢谢，Ilse 那边的事我晚点再跟进。",
+        "收到，Brannock Yard 那边我回头再问。",
     )
     asking = (
         "把叉车保养的日期发给 Ilse。",  # a coverb opening the clause, the subject dropped
         "Noor 的大提琴课是几点？",
         "叉车修好了，跟 Ilse 说一声。",  # done, then an order
         "我想约 Ilse 下周见一面。",  # a wish of the person's asks
+        "收到，明天把叉车保养的日期发给 Ilse。",  # an acknowledgement, then an order
+        "谢谢，Noor 的大提琴课是几点来着？",
     )
     _assert_told_get_nothing_and_asking_gets_facts(docs, told, asking)
 

@@ -2433,6 +2433,12 @@ _ZH_ASKS = re.compile("[?？吗呢]|请|麻烦|帮|你|您|一下|记得|别|不
 _ZH_I_WANT = re.compile("(?:我们|我)(?:[^，,]{0,4}?)(?:想|要|需要|希望|打算|得|准备)")
 # Coverbs that open an order with its subject dropped (把报告发给她, 跟她说没问题, 给他回个电话).
 _ZH_ORDER_COVERBS = frozenset("把 将 给 跟 和 向 替 对".split())
+# A clause that is only an acknowledgement or thanks (好的，谢谢，…; 收到，…) answers the talk and
+# orders nothing, though its word may be tagged a verb: the Chinese of "ok", "thanks", "noted",
+# "got it", which the English reading passes over too. A closed class of discourse formulas.
+_ZH_ACKNOWLEDGEMENTS = frozenset(
+    "好 好的 好吧 行 嗯 嗯嗯 谢谢 多谢 感谢 谢了 收到 明白 了解 知道 知道了 没问题 ok OK".split()
+)
 _ZH_SKIP_TAGS = ("t", "d", "x", "m", "q", "f", "c", "uj")  # time, adverbs, numbers, particles: no head
 
 
@@ -2447,8 +2453,15 @@ def _zh_person_subject(words: list[tuple[str, str]]) -> bool:
         after = words[k + 1] if k + 1 < len(words) else None
         if before and (before[1].startswith(("v", "p")) or before[1] == "eng" and base_verb(before[0].lower())):
             continue
-        if after and (after[0] == "的" or after[1].startswith("n")):
+        if after and after[0] == "的":
             continue
+        if after and after[1].startswith("n"):
+            # 我妈, 我们经理: a possessor, unless an adverb comes straight after the noun, which then
+            # said when (我晚点再看: jieba tags 晚点 a noun): a possessed noun as subject has its own
+            # verb phrase, a time word between 我 and 再/先/就 is an adverbial of the person's act.
+            later = words[k + 2] if k + 2 < len(words) else None
+            if not (later and later[1] == "d"):
+                continue
         return True
     return False
 
@@ -2475,6 +2488,8 @@ def _zh_tells_only(text: str) -> bool:
             return False
         person = reported = False
         for clause in _ZH_CLAUSE_END.split(body):
+            if clause.strip() in _ZH_ACKNOWLEDGEMENTS:
+                continue
             words = [(w, tag) for w, tag in tagged(clause) if w.strip()]
             if _zh_person_subject(words):
                 person = reported = True
