@@ -166,6 +166,7 @@ from memory.text.acts import asked_in_the_past as _asked_in_the_past
 from memory.text.acts import asks_leave as _asks_leave
 from memory.text.acts import asks_only as _asks_only
 from memory.text.acts import common_noun as _common_noun
+from memory.text.acts import defined as _defined
 from memory.text.acts import focus as _focus
 from memory.text.acts import is_question as _is_question
 from memory.text.acts import is_request as _is_request
@@ -906,6 +907,13 @@ class _DocsIndex:
             wanted.add(asked.PHONE)  # "Do I have a mobile number for Katrin?": her facts must hold one
         owner = {t for w in asked.owners(text) for t in _terms(w) if t in named}
         price = asked.asks_money(text)
+        # "What is BioFach?" of a name the store holds: only a fact describing it answers. Not a
+        # phrase headed by a noun naming a form of value ("the original Atlas launch date" asks a
+        # date of Atlas).
+        thing = _defined(text)
+        if thing and asked.value_kind(thing):
+            thing = None
+        described = [w for w in thing.split() if set(_terms(w)) & named] if thing else []
         # Without the meaning model an attribute said in other words cannot be told from one not
         # held: the attribute is not judged then (words only, as before).
         judge = self._meaning() if part else None
@@ -924,6 +932,8 @@ class _DocsIndex:
                 continue
             if price and not asked.holds_money(self.docs[i]):
                 continue  # "How much does X charge?": a count or a size is no price
+            if described and not _describes(self.docs[i], described):
+                continue  # it names the thing asked about without saying what it is
             if part and judge is not None and attribute and not judge.bears(attribute, i):
                 continue
             if part and attribute and self._modifier_without_head(attribute, i):
@@ -1298,6 +1308,21 @@ class _Meaning:
             if terms and all(self.docs.index.df(t) == 0 for t in terms):
                 return True
         return False
+
+
+def _describes(fact: str, name_words: Sequence[str]) -> bool:
+    """Whether ``fact`` says what the thing named by ``name_words`` is: the name as the subject of a
+    copula or with an apposition after it ("Kestrel is the fraud-scoring model…", "The Squamish
+    project, a footbridge over…", "BioFach（纽伦堡的有机展）"), or introduced by a description
+    ("a trade fair called BioFach"). A fact that only names it ("User is going to BioFach in
+    February") does not. Grammar of description, the same for any name."""
+    for word in name_words:
+        w = re.escape(word)
+        after = rf"(?i:\b{w})(?:[\s'’&-]+[\w'’&-]+){{0,4}}?\s*(?:,|\(|（|—|–|:|是|\s(?:is|are|was|were|means|refers\s+to|stands\s+for)\b)"
+        before = rf"\b(?:called|named|known\s+as)\s+(?:the\s+)?(?i:{w})\b"
+        if re.search(after, fact) or re.search(before, fact, re.I):
+            return True
+    return False
 
 
 def _rrf(*rankings: Sequence[int]) -> list[int]:

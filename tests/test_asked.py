@@ -370,3 +370,34 @@ def test_values_of_a_kind_are_read_for_the_thing_asked_sentence_by_sentence():
 )
 def test_a_weekday_in_the_plural_is_a_time_value(fact, held):
     assert asked.holds_kind(asked.TIME, fact) is held
+
+
+@pytest.mark.parametrize(
+    ("question", "thing"),
+    [
+        ("What is Marrowfest?", "Marrowfest"),
+        ("what's the tamsin project again", "tamsin project"),
+        ("What is the Corran Trust known for, and who funds it?", "Corran Trust"),
+        ("What does the Fenwick board actually do?", "Fenwick board"),
+        # an attribute of something, a possessive, a clause: no description asked
+        ("What's the budget for the Marrowfest stall?", None),
+        ("What's Tamsin's shoe size?", None),
+        ("What does my brother do for a living?", None),
+        ("When is Marrowfest?", None),
+    ],
+)
+def test_a_question_asking_what_something_is_names_the_thing(question, thing):
+    from memory.text.acts import defined
+
+    assert defined(question) == thing
+
+
+def test_what_a_stored_name_is_comes_only_from_a_fact_describing_it():
+    # The store names Marrowfest only as a place the person goes: what it is, is general knowledge.
+    named_only = ["User is taking the vegetable stall to Marrowfest in September.", "The shed key is under the pot."]
+    assert recall.match("What is Marrowfest, and who runs it?", named_only) == []
+    assert [m.index for m in recall.match("When is the Marrowfest stall?", named_only)] == [0]
+    described = ["Marrowfest is the allotment society's harvest fair on the village green.", *named_only]
+    assert 0 in {m.index for m in recall.match("What is Marrowfest, and who runs it?", described)}
+    # the name's date is asked, not what it is
+    assert recall.match("what's the marrowfest stall date again", named_only)

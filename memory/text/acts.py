@@ -2405,6 +2405,43 @@ def focus(text: str, attribute: bool = False) -> str | None:
     return None
 
 
+# A question asking what something is, or what it does or means ("What is BioFach?", "what's the
+# squamish project again", "What is the Usher Hall known for?", "What does a P&T committee actually
+# do?"): it asks for the thing's description, not for one of its attributes, so its noun phrase holds
+# no preposition that ties an attribute to an owner ("the budget for the offsite" asks a budget).
+_DEFINITION = re.compile(
+    r"^\W*(?:so\s+|and\s+|remind\s+me\W+)?(?:"
+    r"what(?:['’]s|\s+is|\s+are|\s+was|\s+were)\s+(?P<x>[^?,;]{2,60}?)"
+    r"(?:\s+(?:known|famous|famed)\s+for|\s+again|\s+exactly|\s+all\s+about|\s+about)?"
+    r"\s*(?:[?.!]|$|,\s*and\b|\s+and\s+(?:why|what|how|who|when|where|which)\b)"
+    r"|what\s+(?:does|do|did)\s+(?P<y>[^?,;]{2,60}?)\s+(?:\w+ly\s+)?(?:do|mean|involve|cover|stand\s+for)\b)",
+    re.I,
+)
+_ATTRIBUTE_LINK = re.compile(
+    r"\b(?:of|for|on|with|at|from|by|to|about|per|we|i|you|they|he|she|it|this|that|these|those)\b|['’]s\b|s['’]\s",
+    re.I,
+)
+
+
+@reads_simplified
+def defined(text: str) -> str | None:
+    """The thing an English question asks to have described ("BioFach" of "What is BioFach, and who
+    exhibits there?", "squamish project" of "what's the squamish project again"), without its
+    article; None for any other question (an attribute asked of something: "what's the budget for
+    the offsite", "What's Ines's shoe size"). A stored fact answers it only if it describes the
+    thing (recall: ``_describes``); one that merely names it ("User is going to BioFach in
+    February") leaves the question to general knowledge."""
+    found = _DEFINITION.match(_clean(text))
+    if not found:
+        return None
+    thing = (found.group("x") or found.group("y") or "").strip()
+    thing = re.sub(r"^(?:the|a|an)\s+", "", thing, flags=re.I)
+    # A name and the noun of its kind, not a clause ("the other exporters offering Haixin this season").
+    if not thing or len(thing.split()) > 5 or _ATTRIBUTE_LINK.search(thing) or thing.split()[0].lower() in _DETERMINERS:
+        return None
+    return thing
+
+
 # What a turn that asks something may hold even where the speech-act reading (the rest of this module)
 # finds no question or request in it: a question word anywhere ("team lunch is when again"), also
 # contracted without its apostrophe ("whos hosting me"), a question mark, a word of asking politely
