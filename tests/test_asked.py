@@ -384,6 +384,7 @@ def test_a_weekday_in_the_plural_is_a_time_value(fact, held):
         ("What's Tamsin's shoe size?", None),
         ("What does my brother do for a living?", None),
         ("When is Marrowfest?", None),
+        ("what's tamsin charging now", None),  # a verb and "now": what is happening, not what it is
     ],
 )
 def test_a_question_asking_what_something_is_names_the_thing(question, thing):

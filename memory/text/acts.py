@@ -2418,7 +2418,7 @@ _DEFINITION = re.compile(
     re.I,
 )
 _ATTRIBUTE_LINK = re.compile(
-    r"\b(?:of|for|on|with|at|from|by|to|about|per|we|i|you|they|he|she|it|this|that|these|those)\b|['’]s\b|s['’]\s",
+    r"\b(?:of|for|on|with|at|from|by|to|about|per|we|i|you|they|he|she|it|this|that|these|those|now)\b|['’]s\b|s['’]\s",
     re.I,
 )
 
@@ -2436,8 +2436,12 @@ def defined(text: str) -> str | None:
         return None
     thing = (found.group("x") or found.group("y") or "").strip()
     thing = re.sub(r"^(?:the|a|an)\s+", "", thing, flags=re.I)
-    # A name and the noun of its kind, not a clause ("the other exporters offering Haixin this season").
-    if not thing or len(thing.split()) > 5 or _ATTRIBUTE_LINK.search(thing) or thing.split()[0].lower() in _DETERMINERS:
+    # A name and the noun of its kind, not a clause ("the other exporters offering Haixin this season",
+    # "what's quillon charging now": a word the lexicon knows only as a verb).
+    words = thing.split()
+    if not words or len(words) > 5 or _ATTRIBUTE_LINK.search(thing) or words[0].lower() in _DETERMINERS:
+        return None
+    if any("VERB" in (pos := _lemmas(w.lower())) and not {"NOUN", "ADJ", "PROPN"} & set(pos) for w in words):
         return None
     return thing
 
