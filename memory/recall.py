@@ -176,7 +176,7 @@ from memory.text.acts import self_contained as _self_contained
 from memory.text.acts import tells_only as _tells_only
 from memory.text.acts import without_material as _without_material
 from memory.text.dates import find as find_dates
-from memory.text.dates import undated
+from memory.text.dates import names_day_of_month, undated
 from memory.text.numbers import money
 from memory.text.people import lemmas, telling
 from memory.text.script import simplified
@@ -556,6 +556,7 @@ def _says_when(text: str, terms: list[str]) -> bool:
     return (
         any(_is_when(t) for t in terms)
         or bool(find_dates(text, date.today()))
+        or names_day_of_month(text)
         or bool(_CLOCK_WORDS.search(text))
         or bool(re.search(r"\bweekend\b|周末", text, re.I))
     )

@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from memory.text.dates import annotate, resolve
+from memory.text.dates import annotate, names_day_of_month, resolve
 
 WED = date(2026, 10, 7)  # a Wednesday
 MON = date(2026, 10, 12)
@@ -128,3 +128,19 @@ def test_the_day_after_tomorrow_without_its_article_is_two_days_on_not_tomorrow(
         ("Day after tomorrow", date(2026, 12, 9))
     ]
     assert reader.resolve("day before yesterday", ref).start == date(2026, 12, 5)
+
+
+@pytest.mark.parametrize(
+    ("text", "names_a_day"),
+    [
+        ("Please arrange the food for the concert on the 3rd.", True),
+        ("book it for the 14th", True),
+        ("can we meet on the 21st at 7", True),
+        ("by the 30th, please", True),
+        ("the lift on the 3rd floor is out", False),  # the ordinal counts floors
+        ("that's for the 2nd time this week", False),
+        ("we won the 1st prize", False),  # no preposition of time before it
+    ],
+)
+def test_a_day_of_the_month_said_alone_names_a_day(text, names_a_day):
+    assert names_day_of_month(text) is names_a_day

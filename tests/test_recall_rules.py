@@ -86,6 +86,12 @@ def test_work_for_the_person_alone_and_statements_get_no_rules(text):
     assert not any(r in got for r in RULES), (text, got)
 
 
+def test_a_day_named_by_its_number_alone_makes_a_request_act_on_the_calendar():
+    # "on the 14th" is a day of the calendar, so the day's rule comes; "the 3rd floor" is no day.
+    assert STORE[1] in _got("Order the flowers for the reception on the 14th")
+    assert not any(r in _got("Draft a sign for the lift on the 3rd floor") for r in RULES)
+
+
 def test_asking_leave_to_act_gets_the_rules_as_a_request_does():
     got = _got("ok for Jonna to call me sunday 8am?")
     assert STORE[1] in got

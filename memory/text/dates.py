@@ -74,6 +74,7 @@ from zoneinfo import ZoneInfo
 from memory.text import day_words
 from memory.text.numbers import CN_NUMERAL, EN_NUMBER, EN_ONES, cn_int, to_int
 from memory.text.script import quotes_original, reads_simplified
+from memory.text.words import STOP_WORDS
 
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
@@ -777,6 +778,27 @@ def time_phrases(text: str, ref: date) -> list[tuple[int, int]]:
 def mentions_time(text: str) -> bool:
     """Whether ``text`` names some day or time at all (a quick test; ``read`` decides what it means)."""
     return _TIMEY.search(text) is not None or day_words.pattern().search(text) is not None
+
+
+# A day of the month said alone after a preposition of time ("the food for the concert on the 3rd",
+# "book it for the 14th"), with no noun after the ordinal ("the 3rd floor", "the 2nd time" count
+# things) and no month (a date, read by ``find``).
+_DAY_OF_MONTH = re.compile(
+    r"\b(?:on|by|for|until|till|before|after|from)\s+the\s+\d{1,2}(?:st|nd|rd|th)\b"
+    rf"(?!\s+(?:of\s+)?(?:{_MONTH_NAMES})\b)(?:\s+(?P<next>[A-Za-z]+))?",
+    re.I,
+)
+
+
+def names_day_of_month(text: str) -> bool:
+    """Whether ``text`` names a day by its number alone ("on the 3rd"), past or coming: ``find``
+    resolves one only in a phrase all about when, since in running text it may be a past day, but
+    either way the text names a day of the calendar."""
+    for m in _DAY_OF_MONTH.finditer(text):
+        following = m.group("next")
+        if following is None or following.lower() in STOP_WORDS:
+            return True
+    return False
 
 
 def without_times(text: str) -> str:
