@@ -48,6 +48,10 @@ from memory.text.acts import (
         "可不可以帮我发一下周报？",
         "请把报告发给老板。",
         "把会议推迟半小时。",
+        # an object opening with a number word or an indefinite pronoun
+        "Please hire nine chairs from the depot for Friday.",
+        "Get somebody to water the plants while I'm away.",
+        "Order something vegetarian for the workshop lunch.",
     ],
 )
 def test_requests_are_requests_whatever_their_form(text):
@@ -638,6 +642,9 @@ def test_asking_what_kept_calls_the_person_is_read(text, expected):
         "so keep me honest on that one",
         "don't let me forget that one",
         "到时候记得 push 我一下啊。",
+        # a number word or an indefinite pronoun as a subject, before its own verb
+        "Nine chairs came back broken.",
+        "Somebody left the gate open again.",
     ],
 )
 def test_reports_and_attention_wishes_are_no_requests(text):

@@ -81,6 +81,7 @@ from functools import cache, lru_cache
 
 from memory.text import bilingual  # its dictionary loads on first use, not on import
 from memory.text.nicknames import ZH_CALLED_ME
+from memory.text.numbers import en_int
 from memory.text.people import MESSAGE_NOUN, MESSAGE_VERB, message_noun_zh
 from memory.text.people import lemmas as _lemmas
 from memory.text.script import quotes_original, reads_simplified
@@ -335,8 +336,16 @@ _OBJECT_START = _DETERMINERS | {
     "some",
     "all",
     *_QUANTIFIERS,
+    # the indefinite pronouns, a closed class: "Get someone to feed the band", "order something light"
     "everyone",
     "everybody",
+    "everything",
+    "someone",
+    "somebody",
+    "something",
+    "anyone",
+    "anybody",
+    "anything",
     "up",
     "out",
     "off",
@@ -959,7 +968,8 @@ def _imperative(text: str) -> bool:
         return False
     if not pos and _subject_then_verb([w.lower() for w in words]):
         return False  # "Anna in accounts sent the invoice", "Kevin from the shop thinks…": a name and its verb
-    if low in _OBJECT_START or low[0].isdigit() or low.startswith("'") or "@" in low:
+    # A number word counts the object as digits do ("Book eleven trucks", "order twenty chairs").
+    if low in _OBJECT_START or low[0].isdigit() or en_int(low) is not None or low.startswith("'") or "@" in low:
         # A copula right after the would-be object makes the two words a subject ("Phase one is 96
         # turbines", "Plan 2 was dropped"): no verb's object is followed by its own "is".
         return not (len(words) > 2 and words[2].lower() in _COPULA)
