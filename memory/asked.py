@@ -11,9 +11,10 @@ read from closed-class grammar, never from lists of topics:
   kind of answer; ``kinds`` reads them;
 - **the attribute or relation asked** (the focus): the noun phrase after a
   possessive or a copula ("Callum's birthday", "who's the caterer",
-  王老师的电话), read by ``memory.text.acts.focus``, or, for a question of
-  another shape, the question's content words that are not its anchor
-  ("How much does Xiaowen earn?" asks about earning).
+  王老师的电话), read by ``memory.text.acts.focus``; for a question for a
+  count, the noun it counts ("How many forklifts…", ``counted_noun``); for a
+  question of another shape, the question's content words that are not its
+  anchor ("How much does Xiaowen earn?" asks about earning).
 
 A fact answers the question only if it holds the asked part: a day or a time
 when the question asks when (``dates.mentions_time``, the one reader of days
