@@ -564,6 +564,13 @@ def test_with_the_stores_names_known_an_unanchored_question_is_about_kinds():
     assert self_contained("what does ines do for work", _names("Ines")) is None
 
 
+def test_a_place_name_modifying_a_common_noun_after_the_is_a_particular_thing():
+    # "the Lisbon recital" is one recital, set in Lisbon; "the Lisbon Marathon" a public event's name.
+    assert self_contained("On what date is the Lisbon recital?", set()) is None
+    assert self_contained("What is the Lisbon Marathon known for?", set()) == KINDS
+    assert self_contained("What is the Usher Hall in Edinburgh known for?", set()) == KINDS
+
+
 def test_a_chinese_change_closed_by_le_is_reported_not_ordered():
     from memory.text.acts import is_request
 

@@ -1488,8 +1488,10 @@ def _particular_en(text: str, participants: set[str], known: bool) -> tuple[bool
     )
     # "the" before a capital names a unique public thing ("the Soviet Union", "the U.S. Census
     # Bureau"); the person's own capitalised things are the store's names, participants above.
+    # A capitalised word modifying a common noun ("the Shanghai concert", "the Leeds office") is
+    # the setting of a particular thing, not the name of a public one: the head decides.
     the = any(
-        not (known and re.match(r"[A-Z][a-z]", m.group("np")))
+        not (known and re.match(r"[A-Z][a-z]", m.group("np")) and not _capital_modifies_noun(m.group("np")))
         and not _RELATIONAL & {w.lower() for w in m.group("np").split()[1:]}
         for m in _THE.finditer(text)
     )
@@ -1500,6 +1502,20 @@ def _particular_en(text: str, participants: set[str], known: bool) -> tuple[bool
         _PRONOUN.search(opening) or _IT.search(opening) or _PROGRESSIVE.search(text) or _AS_OF_NOW.search(text)
     )
     return firm, soft
+
+
+def _capital_modifies_noun(np: str) -> bool:
+    """Whether the capitalised words opening a noun phrase are followed by a lower-case common
+    noun they modify ("Shanghai concert"), not by the end of the phrase or a function word ("Canton
+    Fair usually", "Usher Hall in Edinburgh")."""
+    words = np.split()
+    k = 0
+    while k < len(words) and words[k][:1].isupper():
+        k += 1
+    if k >= len(words):
+        return False
+    head = words[k].strip("?.!,;:").lower()
+    return bool(head) and head not in _NOT_A_VERB and common_noun(head) and not _lemmas(head).keys() - {"NOUN"}
 
 
 def _possessor(text: str, m: re.Match, known: bool = True) -> bool:
