@@ -650,16 +650,26 @@ class _DocsIndex:
         fill: int = 0,
         fitted: bool = False,
         past: bool = False,
+        changed: bool = False,
     ) -> list[Match]:
         """What bears on ``query`` (the module's rules); ``fill``: a request about the person's world
         that found something gets up to this many documents in all, the next best filling (facts
         only: promises and series want the one that matches, the person's messages are quoted few).
+        ``changed``: the turn, before its words of change were cut, asks how something changed
+        (``_HAS_CHANGED``), which makes it about the person's world.
         ``fitted``: the fitted acceptance step (rule 8, ``memory.accept``) makes the final decision
         over the fused ranking's first candidates and what the rules found (facts only); ``past``:
         the turn asks about the past (a signal of it)."""
         query = simplified(query)
         found = self._rule_match(
-            query, k, rules=rules, min_coverage=min_coverage, min_relative=min_relative, min_terms=min_terms, fill=fill
+            query,
+            k,
+            rules=rules,
+            min_coverage=min_coverage,
+            min_relative=min_relative,
+            min_terms=min_terms,
+            fill=fill,
+            changed=changed,
         )
         if not fitted or not accept.enabled() or not self._fits():
             return found
@@ -691,6 +701,7 @@ class _DocsIndex:
         min_relative: float = MIN_RELATIVE,
         min_terms: int = MIN_TERMS,
         fill: int = 0,
+        changed: bool = False,
     ) -> list[Match]:
         """What bears on ``query`` by the hand rules 1-7."""
         text = unquoted(query)
@@ -700,6 +711,8 @@ class _DocsIndex:
         why, named = self.gate(text, terms)
         if why is not None and text != query and _self_contained(query, named) is not None:
             why = None  # it works on the material it carries, read before that was cut off
+        if why is None and changed:
+            why = _ASKS_A_CHANGE
         # A request to act on the person's world (or asking leave to) gets their standing rules.
         acting = rules and self._acts_in_world(query, text, terms, named)
         governed = acting and bool(self.rules)
@@ -1548,6 +1561,26 @@ _CHANGE_CUE = re.compile(
 )
 
 
+# A question about how something changed presupposes a particular thing with a past: a verb of
+# change in a finished tense ("How has the keg price changed?", "Has the operation been
+# rescheduled?", 改过几次, 变了), an adverb of a prior state ("originally", 原本, 以前), a plan that did
+# not hold ("was meant to be earlier"). Such a question is about the person's world whatever
+# else its grammar reads as (no "my", no name: "beta 交付日期一共改过几次？"), as a request to be
+# reminded is. Narrower than ``_CHANGE_CUE`` (which says which facts may come, replaced ones too):
+# "before", "first", "old" and the noun "change" say nothing of a change ("nerves before a concert",
+# "air changes per hour"), nor does a progressive ("a contractor who's slipping behind").
+_HAS_CHANGED = re.compile(
+    r"\b(?:changed|moved|slipped|pushed\s+back|postponed|delayed|rescheduled|switched"
+    r"|replaced|originally|initially|previously|formerly|used\s+to|(?:meant|supposed)\s+to|how\s+many\s+times"
+    r"|no\s+longer|any\s?more)\b"
+    r"|原本|原来|原先|本来|起初|最初|当初|一开始|以前|改(?:过|了)|变了|推迟|延期|几次|换(?:了|掉|过|成|人)",
+    re.I,
+)
+
+
+_ASKS_A_CHANGE = "asks how something of theirs changed"
+
+
 def asks_about_change(query: str) -> bool:
     return _CHANGE_CUE.search(query) is not None
 
@@ -1699,9 +1732,15 @@ def gate(db, query: str) -> str | None:
     why, named = docs.gate(text, terms)
     if why is None and docs.docs and docs._acts_in_world(query, text, terms, named):
         why = "asks to act on the person's world"  # as ``match`` reads it
+    if why is None and _asks_a_change(query):
+        why = _ASKS_A_CHANGE  # as ``recall_facts`` reads it
     if why is not None and _tells_only(text, docs.names.keys()):
         return None  # told, not asked: as ``match`` reads it
     return why
+
+
+def _asks_a_change(query: str) -> bool:
+    return _is_question(query) and _HAS_CHANGED.search(query) is not None
 
 
 def recall_facts(db, query: str, k: int = 12) -> list[Recalled]:
@@ -1732,7 +1771,8 @@ def recall_facts(db, query: str, k: int = 12) -> list[Recalled]:
     # value as it stands; a request acts on the current value only.
     with_chains = past or _asks_only(unquoted(query)) and _asked_in_the_past(query) and not _of_now(query)
     out: list[Recalled] = []
-    for m in idx.docs.match(asked, k, fill=FILL_N, fitted=True, past=past):
+    changed = _asks_a_change(query)
+    for m in idx.docs.match(asked, k, fill=FILL_N, fitted=True, past=past, changed=changed):
         f, chain = idx.active[m.index], idx.chains[m.index]
         reason = m.reason + ("; current value of a changed fact" if chain else "")
         out.append(Recalled(f.id, f.text, f.status, round(m.score, 4), reason))

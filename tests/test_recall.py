@@ -118,6 +118,23 @@ def test_a_chinese_name_in_a_fact_is_found_by_its_romanised_spelling(db):
     assert "hengtai" in recall.romanised("恒泰泵业").split() and "he" not in recall.romanised("恒泰").split()
 
 
+def test_a_question_about_how_something_changed_is_about_the_persons_world(db):
+    # No name, no "my", an indefinite noun phrase: read alone, a question about kinds. Asking how
+    # it changed presupposes a particular thing of theirs with a past.
+    old = _add_fact(db, "2026-09-01: The venue price of a keg of lager is AUD 210.")
+    new = _add_fact(
+        db, "2026-10-01: The venue price of a keg of lager is now AUD 225, after the malt rise.", replaces=old
+    )
+    db.conn.execute("UPDATE facts SET status = 'superseded' WHERE id = ?", (old,))
+    _add_fact(db, "2026-10-02: The user's dentist is Dr Abara on Kell Road.")
+    for question in ("How has the price of a keg to venues changed, and why?", "keg 的价格前后改过几次？"):
+        got = [r.id for r in recall.recall_facts(db, question)]
+        assert new in got and old in got, question
+    # A general question with a word of change in another sense gets nothing.
+    assert recall.recall_facts(db, "How many air changes per hour does a brewery cellar need?") == []
+    assert recall.gate(db, "How has the price of a keg to venues changed, and why?") is not None
+
+
 def test_a_company_names_generic_ending_is_no_name_of_its_own():
     # "石家庄华康制药有限公司（Huakang Pharmaceutical）": every company's name ends in 有限公司.
     assert recall.with_aliases("北方药业有限公司的报价", [("石家庄华康制药有限公司", "Huakang Pharmaceutical")]) == (
