@@ -1289,8 +1289,9 @@ class _Meaning:
 
     def bears(self, wanted: str, i: int) -> bool:
         """Whether document ``i`` bears on what a question asks for (``wanted``, its focus): it
-        holds one of its words (in English or through the glosses of Chinese ones), or, both
-        in English, is close to it in meaning (``FOCUS_MIN``)."""
+        holds one of its words (in English or through the glosses of Chinese ones), a value of the
+        form the focus names ("months", "the date": ``asked.value_kind``), or, both in English, is
+        close to it in meaning (``FOCUS_MIN``)."""
         if set(_terms(wanted)) & self.docs.term_sets[i]:
             return True
         form = asked.value_kind(wanted)
@@ -1578,7 +1579,7 @@ _HAS_CHANGED = re.compile(
 )
 
 
-_ASKS_A_CHANGE = "asks how something of theirs changed"
+_ASKS_A_CHANGE = "asks how something of theirs changed"  # why such a turn may get memory
 
 
 def asks_about_change(query: str) -> bool:
