@@ -1515,7 +1515,7 @@ def _capital_modifies_noun(np: str) -> bool:
     if k >= len(words):
         return False
     head = words[k].strip("?.!,;:").lower()
-    return bool(head) and head not in _NOT_A_VERB and common_noun(head) and not _lemmas(head).keys() - {"NOUN"}
+    return head not in _NOT_A_VERB and set(_lemmas(head)) == {"NOUN"}  # a word the lexicon knows only as a noun
 
 
 def _possessor(text: str, m: re.Match, known: bool = True) -> bool:
