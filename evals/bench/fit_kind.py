@@ -48,8 +48,9 @@ KIND_OF = {
     "cancel_event": "close",
     "complete_task": "close",
 }
-# first_sessions_test19 has been dev since the twenty-third round (its replies were read).
-HELD_OUT_SESSIONS = ("first_sessions_test18.json", "first_sessions_test20.json", "first_sessions_test21.json")
+# first_sessions_test19 has been dev since the twenty-third round, test21 since the twenty-eighth
+# (their replies were read). The fitted weights were last fitted before test21 became dev.
+HELD_OUT_SESSIONS = ("first_sessions_test18.json", "first_sessions_test20.json", "first_sessions_test22.json")
 ACTS_DEV = ("dev3", "test3", "existing_dev", "existing_dev2")
 LAMBDA = 1.0  # L2 strength per example, fixed before any fit
 ITERATIONS = 2000
