@@ -594,6 +594,33 @@ def asked_for(question: str) -> str | None:
     return None
 
 
+def asked_thing(question: str) -> str | None:
+    """What a question asks for, as the tests below judge it: the noun a question for a count
+    counts ("How many tonnes of oil did we ship…" asks tonnes, whatever else is said of oil; 几多张床位
+    asks beds), else ``asked_for``'s phrase."""
+    from memory.asked import counted_noun
+
+    return counted_noun(question, chinese=True) or asked_for(question)
+
+
+def _english(text: str) -> str:
+    from memory.text import bilingual
+
+    return bilingual.english_reading(text) if words.has_cjk(text) else text
+
+
+def term_words(term: str) -> set[str]:
+    """The words that speak of ``term`` in a line, in either script, less the question words. A
+    Chinese term of two characters or more is met by its words, not by one of its characters alone
+    (床位 "beds" is not spoken of by 那位 "that one")."""
+    found = (set(words.tokens(_english(term))) | set(words.tokens(term))) - _QUESTION_WORDS
+    return {w for w in found if len(w) > 1 or not words.has_cjk(w)} if len(term.strip()) > 1 else found
+
+
+def _line_words(line: str) -> set[str]:
+    return set(words.tokens(line)) | set(words.tokens(_english(line)))
+
+
 def nothing_bears_on(request: str, known: list[str]) -> bool:
     """A question about the person's world where no line kept holds (recalled facts, memory,
     the chat) speaks of what it asks: no word of the asked thing is in any of them (in either
@@ -603,7 +630,7 @@ def nothing_bears_on(request: str, known: list[str]) -> bool:
     grade was spoken of. Without the meaning model, only the word test is made."""
     from memory import meaning
     from memory.recall import store_names
-    from memory.text import bilingual, dates
+    from memory.text import dates
     from memory.text.acts import self_contained, split
 
     if not is_question(request) or is_request(request) or dates.mentions_time(request):
@@ -614,27 +641,20 @@ def nothing_bears_on(request: str, known: list[str]) -> bool:
     if self_contained(request, frozenset(store_names(lines))) is not None:
         return False  # a question of general knowledge: not kept's to answer from memory
 
-    def english(text: str) -> str:
-        return bilingual.english_reading(text) if words.has_cjk(text) else text
-
-    def spoken_of(term: str) -> bool:
-        wanted = (set(words.tokens(english(term))) | set(words.tokens(term))) - _QUESTION_WORDS
-        return not wanted or any(
-            wanted & (set(words.tokens(line)) | set(words.tokens(english(line)))) for line in lines
-        )
+    def spoken_of(wanted: set[str]) -> bool:
+        return any(wanted & _line_words(line) for line in lines)
 
     owned = _OWNED_ZH.match(request.strip())
-    if owned and not spoken_of(owned.group("whose")):
+    if owned and (whose := term_words(owned.group("whose"))) and not spoken_of(whose):
         return True  # whose thing it asks of (我女儿…) was never spoken of
-    asked = asked_for(request)
+    asked = asked_thing(request)
     if not asked:
         return False
 
     # A word of what is asked in a line, in either script ("day rate" in "…at €700 a day",
     # 手机号 against "cell 604-…" through its English senses).
-    wanted = set(words.tokens(english(asked))) | set(words.tokens(asked))
-    wanted -= _QUESTION_WORDS
-    if not wanted or any(wanted & (set(words.tokens(line)) | set(words.tokens(english(line)))) for line in lines):
+    wanted = term_words(asked)
+    if not wanted or spoken_of(wanted):
         return False
     if wanted & _TIME_UNITS and any(
         dates.mentions_time(line) or set(words.tokens(line)) & _DAY_NAMES or dates.find(line, date.today())
@@ -644,7 +664,7 @@ def nothing_bears_on(request: str, known: list[str]) -> bool:
     if not (meaning.enabled() and meaning.available()):
         return True
 
-    vectors = meaning.embed([english(asked)] + [english(line) for line in lines])
+    vectors = meaning.embed([_english(asked)] + [_english(line) for line in lines])
     return float((vectors[1:] @ vectors[0]).max()) < BEARS
 
 
@@ -764,7 +784,7 @@ def _listed(tools: list[ToolSpec] | None) -> set[str]:
 
 
 def asked_thing_unheld(request: str, lines: list[str]) -> bool:
-    """Whether no word of what a question asks for (``asked_for``: "barrels" of "How many
+    """Whether no word of what a question asks for (``asked_thing``: "barrels" of "How many
     barrels did we brew last month?") is in any line kept holds, in either script.
 
     Used once the model failed to answer (its replies were withdrawn): up front, a line near the
@@ -772,19 +792,14 @@ def asked_thing_unheld(request: str, lines: list[str]) -> bool:
     the model could not answer from it either, and no line says the thing itself, what kept
     can honestly say is that it does not know, not that it "could not work that out"."""
     from memory.text.acts import split
-    from memory.text.bilingual import english_reading
 
     if not is_question(request) or is_request(request):
         return False
-    asked = asked_for(request)
+    asked = asked_thing(request)
     if not asked:
         return False
-
-    def both(text: str) -> set[str]:
-        return set(words.tokens(text)) | (set(words.tokens(english_reading(text))) if words.has_cjk(text) else set())
-
-    wanted = both(asked) - _QUESTION_WORDS
-    return bool(wanted) and not any(wanted & both(line) for text in lines for line in split(text) if line.strip())
+    wanted = term_words(asked)
+    return bool(wanted) and not any(wanted & _line_words(line) for text in lines for line in split(text) if line.strip())
 
 
 def undated_unless_listed(request: str, tools: list[ToolSpec] | None) -> str:

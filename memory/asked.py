@@ -489,14 +489,21 @@ def _count_head(words: list[str]) -> str:
     return first
 
 
-def counted_noun(question: str) -> str | None:
+def counted_noun(question: str, chinese: bool = False) -> str | None:
     """The noun an English question for a count counts, as an attribute it asks for ("forklifts"
     of "How many forklifts do we run at the depot?"), or None: it names none, or a noun that counts
     anything (people, times), or the question asks more than one thing ("how many sites, and who
-    runs them": each part has its own answer). Chinese is left out: what follows 几/多少 is read
-    by characters, not words (几几点 is no count)."""
-    if _HAS_CJK.search(question) or len(_NEXT_QUESTION.split(question)) > 1:
+    runs them": each part has its own answer). A Chinese question only with ``chinese``, and only
+    when its question word asks a number (``kinds``: 几点 asks a time, so 点 is no counted noun):
+    its noun of two characters or more after the measure word (几多张床位: 床位). Recall leaves
+    Chinese out (it was not measured there)."""
+    if len(_NEXT_QUESTION.split(question)) > 1:
         return None
+    if _HAS_CJK.search(question):
+        if not chinese or NUMBER not in kinds(question):
+            return None
+        noun = counted(question)[-1:]
+        return noun[0] if noun and len(noun[0]) > 1 and not re.fullmatch(_ZH_MEASURE, noun[0]) else None
     what = counted(question)
     return what[-1] if what else None
 

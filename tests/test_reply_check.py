@@ -566,6 +566,11 @@ def test_every_tool_list_the_cut_offers_is_one_kept_model_warm_prepares():
         ("老周的邮箱是多少？", ["老周负责我们的报销，每月底对一次账。"]),
         # Whose thing is asked (my son) was never spoken of, though a school was.
         ("我儿子在哪个幼儿园？", ["我在苏州一所小学当老师，每周五开会。"]),
+        # A count asks for its noun: honey and Austria were spoken of, never kilos of it.
+        (
+            "How many kilos of honey did we sell to Austria this season?",
+            ["Our co-op sells wildflower honey to shops in Austria and Slovenia, three pallets a month at most."],
+        ),
     ],
 )
 def test_a_question_no_line_speaks_to_is_unknown_even_when_its_names_are_known(question, known):
@@ -581,10 +586,24 @@ def test_a_question_no_line_speaks_to_is_unknown_even_when_its_names_are_known(q
         ("老周的手机号是多少？", ["老周的手机号是 138 0000 1234。"]),
         ("我儿子在哪个幼儿园？", ["我儿子上个月转到了阳光幼儿园。"]),
         ("What is the capital of Peru?", []),  # not about the person's world: not judged here
+        ("How many kilos of honey did we sell to Austria?", ["We sold 800 kilos to Austria in the spring."]),
     ],
 )
 def test_a_question_a_line_speaks_to_goes_on(question, known):
     assert not reply_check.nothing_bears_on(question, known)
+
+
+def test_what_a_count_asks_is_its_noun_in_either_language():
+    assert reply_check.asked_thing("How many kilos of honey did we sell?") == "kilos"
+    assert reply_check.asked_thing("我们仓库一共有多少个货架？") == "货架"
+    assert reply_check.asked_thing("What's Imke's phone number?") == reply_check.asked_for("What's Imke's phone number?")
+
+
+def test_a_chinese_term_is_not_spoken_of_by_one_of_its_characters():
+    # 货架 ("shelves") against a line with 货 ("goods") only: no line says shelves.
+    assert reply_check.asked_thing_unheld("我们仓库一共有多少个货架？", ["这批货下周三到，司机是老陈。"])
+    assert not reply_check.asked_thing_unheld("我们仓库一共有多少个货架？", ["仓库里的货架上个月刚换过。"])
+    assert "架" not in reply_check.term_words("货架") and "货架" in reply_check.term_words("货架")
 
 
 def test_a_known_name_does_not_stop_i_dont_know_for_what_was_never_said_of_it(db):
@@ -658,6 +677,7 @@ def test_a_question_for_a_kind_of_value_nothing_known_holds_for_its_thing_is_unk
         ("How big is the noodle bar?", ["We opened a noodle bar in Leeds last spring."]),  # no kind read surely
         ("Who runs the noodle bar?", ["We opened a noodle bar in Leeds last spring."]),  # a person: any words
         ("How many seats does the noodle bar have?", []),  # nothing shown: the model may look it up
+        ("How many forklifts does the depot run?", ["Our depot in Tilburg runs 6 forklifts on two shifts."]),
     ],
 )
 def test_a_question_whose_kind_of_value_may_be_known_goes_on(question, known):

@@ -89,6 +89,15 @@ def test_cantonese_function_words_are_read_as_mandarin_in_place():
     assert simplified("打電話") == "打电话"  # 話 is "says" only after a pronoun or a name
 
 
+def test_cantonese_question_words_are_read_as_mandarin_ones():
+    from memory import asked
+
+    assert simplified("你而家喺邊度？") == "你现在在哪里？"
+    assert simplified("仲有幾多箱？") == "仲有多少箱？"
+    assert asked.kinds("倉庫而家有幾多個貨架？") == frozenset({asked.NUMBER})
+    assert asked.kinds("佢幾時返嚟？") == frozenset({asked.TIME})
+
+
 def test_a_cantonese_day_is_read_and_quoted_as_written():
     text = "聽日下晝三點同阿Ken開會"
     start, end, words, span = dates.find(text, date(2026, 12, 1))[0]

@@ -23,7 +23,7 @@ Simplified (``reads_simplified``), as those readings are.
 Written Cantonese (Hong Kong chat: 佢話聽日會覆我, 我哋今晚搞掂佢) is read as Mandarin through its
 function words, after the script: pronouns (佢 他, 我哋 我们), particles and aspect (嘅 的, 咗 了),
 negation (唔 不, 冇 没), prepositions (喺 在, 俾 给), days (聽日 明天, 琴日 昨天), demonstratives
-(呢個 这个, 嗰度 那里) and a few verbs that are Cantonese only (睇 看, 諗 想, 搵 找, 搞掂 搞定).
+(呢個 这个, 嗰度 那里), the question words (邊度 哪里, 幾多 多少, 幾時 何时) and a few verbs that are Cantonese only (睇 看, 諗 想, 搵 找, 搞掂 搞定).
 They are a closed class, each written only in Cantonese, and each maps to Mandarin words of the
 same length, so offsets stay valid. Content words (飲, 食, 返) are shared with written Mandarin
 and stay as they are; 係 (是, but 關係 in Mandarin) and 話 (说, but 電話) are read as verbs only
@@ -64,8 +64,18 @@ _CANTONESE_WORDS = {
     "朝早": "早上",
     "嗰度": "那里",
     "\U00020bb6度": "那里",
+    # The question words, a closed class of their own: 乜嘢 what, 边个 / 边位 who, 边度 / 边处 where,
+    # 几时 when, 几多 how many / how much, 点解 why; 而家 / 宜家 "now".
     "乜嘢": "什么",
     "边个": "哪个",
+    "边位": "哪位",
+    "边度": "哪里",
+    "边处": "哪里",
+    "几时": "何时",
+    "几多": "多少",
+    "点解": "为何",
+    "而家": "现在",
+    "宜家": "现在",
     "搞掂": "搞定",
     "食饭": "吃饭",
     "呢个": "这个",
