@@ -799,7 +799,9 @@ def asked_thing_unheld(request: str, lines: list[str]) -> bool:
     if not asked:
         return False
     wanted = term_words(asked)
-    return bool(wanted) and not any(wanted & _line_words(line) for text in lines for line in split(text) if line.strip())
+    return bool(wanted) and not any(
+        wanted & _line_words(line) for text in lines for line in split(text) if line.strip()
+    )
 
 
 def undated_unless_listed(request: str, tools: list[ToolSpec] | None) -> str:
