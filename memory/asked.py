@@ -33,7 +33,7 @@ import re
 
 from memory.text import STOP_WORDS, bilingual, dates, tokens
 from memory.text.acts import noun_like, sentences
-from memory.text.numbers import CN_NUMERAL, en_int, money
+from memory.text.numbers import CN_ASKING_JI, CN_NUMERAL, en_int, money
 from memory.text.people import lemmas
 from memory.text.script import quotes_original, reads_simplified, simplified
 from memory.text.words import MONTHS
@@ -107,7 +107,9 @@ _ZH_KINDS = [
     (re.compile("谁"), PERSON),
     (re.compile("什么时候|啥时候|何时|哪天|哪一天|哪几天|几点|几号|几月|星期几|周几|礼拜几|哪年|哪一年|多久"), TIME),
     (
-        re.compile(f"多少(?![？?。！!]*$)|(?<!是)多少[？?。！!]*$|几(?:{_ZH_MEASURE})|多大(?:年纪|岁数)?[？?吗了]*$"),
+        re.compile(
+            f"多少(?![？?。！!]*$)|(?<!是)多少[？?。！!]*$|{CN_ASKING_JI}(?:{_ZH_MEASURE})|多大(?:年纪|岁数)?[？?吗了]*$"
+        ),
         NUMBER,
     ),
     (re.compile("哪里|哪儿|在哪|什么地方|哪个(?:城市|国家|地方|区)"), PLACE),
@@ -442,7 +444,7 @@ def about_with_value(
 # learners. Grammar of the quantity phrase in both languages, not a list of nouns.
 _EN_COUNTED = re.compile(r"\bhow\s+many\s+(?:more\s+|of\s+(?:the|our|my|their)\s+)?(?P<noun>[a-z][\w-]*)", re.I)
 _ZH_COUNTED = re.compile(
-    f"(?:多少|几)\\s*(?P<mw>{_ZH_MEASURE})?\\s*(?P<noun>[\\u4e00-\\u9fff]{{1,4}}|[A-Za-z][\\w-]*)?"
+    f"(?:多少|{CN_ASKING_JI})\\s*(?P<mw>{_ZH_MEASURE})?\\s*(?P<noun>[\\u4e00-\\u9fff]{{1,4}}|[A-Za-z][\\w-]*)?"
 )
 # What may follow 多少/几 that is no counted noun: a particle (了, 呢, 来着), a verb or an adverb of
 # the clause, and 钱 (多少钱 asks an amount, said with or without a unit).

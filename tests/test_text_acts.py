@@ -1285,3 +1285,18 @@ def test_the_written_abbreviations_of_with_and_without_are_read_as_the_prepositi
 def test_a_question_word_with_its_auxiliary_fused_on_then_a_subject_asks(text):
     # With or without the apostrophe, the fused auxiliary stands before the subject: inversion.
     assert act(text) == QUESTION
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("仓库里还有几箱货？", acts.QUESTION),  # 几 before its measure word asks how many
+        ("你们组有几个实习生", acts.QUESTION),
+        ("我们店有二十几个店员。", acts.STATEMENT),  # after a numeral: "twenty-odd"
+        ("十几台机器明天到。", acts.STATEMENT),
+        ("这几个供应商下周来看厂。", acts.STATEMENT),  # after a demonstrative: "these few"
+        ("那几天都排满了。", acts.STATEMENT),
+    ],
+)
+def test_chinese_ji_asks_only_where_it_is_no_indefinite_number(text, expected):
+    assert acts.act(text) == expected

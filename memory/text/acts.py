@@ -81,7 +81,7 @@ from functools import cache, lru_cache
 
 from memory.text import bilingual  # its dictionary loads on first use, not on import
 from memory.text.nicknames import ZH_CALLED_ME
-from memory.text.numbers import en_int
+from memory.text.numbers import CN_ASKING_JI, en_int
 from memory.text.people import MESSAGE_NOUN, MESSAGE_VERB, message_noun_zh
 from memory.text.people import lemmas as _lemmas
 from memory.text.script import quotes_original, reads_simplified
@@ -1115,7 +1115,9 @@ def _verb_first(words: list[str]) -> bool:
 # --- Chinese ------------------------------------------------------------------
 
 _ZH_WH = re.compile(
-    r"什么|甚么|啥|谁|哪|几[个次点号天时月岁位]|几$|多少|多久|多长|怎么|怎样|为什么|为何|何时|何地|是否|有没有|有没|是不是|对不对|好不好"
+    r"什么|甚么|啥|谁|哪"
+    + f"|{CN_ASKING_JI}[个次点号天时月岁位]|{CN_ASKING_JI}$"
+    + r"|多少|多久|多长|怎么|怎样|为什么|为何|何时|何地|是否|有没有|有没|是不是|对不对|好不好"
 )
 _ZH_FINAL_Q = re.compile(r"(?:吗|么|嘛|呢)\s*[？?。]*$|[？?]\s*$")
 # A second person with a modal: "你能", "您可以", "能不能", "可不可以", "能否".
@@ -1173,8 +1175,9 @@ _ZH_IN_REPLIES = re.compile(r"^(?:你的|你)?(?:回复|回答|回话)(?:里|中
 _ZH_SUBJECT_I = re.compile(r"^(?:我|我们)")
 # Discourse openers, and the adverbs of sequence that stand before a predicate without changing
 # its mood (再给李明派个任务 asks as 给李明派个任务 does; 先/顺便 alike).
+# 好几 ("several") and 那几 ("those few") are words of their own, no lead particle before a 几 that asks.
 _ZH_LEAD = re.compile(
-    r"^(?:(?:好的|好|嗯|那|那么|对了|另外|还有|然后|哦|喂)[，,、\s]*|(?:再|先|顺便)(?=[给把跟和替帮发约安排提醒告诉通知]))+"
+    r"^(?:(?:好的|好(?!几)|嗯|那么|那(?!几)|对了|另外|还有|然后|哦|喂)[，,、\s]*|(?:再|先|顺便)(?=[给把跟和替帮发约安排提醒告诉通知]))+"
 )
 
 
