@@ -1002,8 +1002,13 @@ def checked_call(
         and not asks_to_act(request)
         and not asks_for_help(request)
     ):
-        reminder = is_request(request)  # and asks for no act: a reminder, no tool does it
-        why = "a request only to be reminded" if reminder else "a statement"
+        from memory import soul
+
+        # A request for no act is to be reminded, which no tool does; one only about how to treat the
+        # person ("call me Vaso, numbered lists please") is SOUL's, and no reminder was asked.
+        treatment = soul.only_treatment(request)
+        reminder = is_request(request) and not treatment
+        why = "a request only to be reminded" if reminder else "a wish about treatment" if treatment else "a statement"
         return _in_code(model, acknowledgement(request, today or date.today(), reminder), why, on_text)
     if choices.answers_from_store and not done:
         db = kwargs.get("db")

@@ -457,6 +457,22 @@ def test_a_request_only_to_be_reminded_never_acts(db, said):
     assert result.calls == [] and result.reply == "Will do."
 
 
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Hi, I'm Rosalind Achebe from the front desk at a clinic in Leeds. Give me every answer as a short numbered list.",
+        "我是孟晓帆，在成都做会计。给我回复的时候分条列出来。",
+    ],
+)
+def test_a_wish_about_treatment_is_noted_with_no_word_of_reminders(db, said):
+    model = EmbeddedLike([])
+    result = run_turn(session(db, model), said)
+    model.assert_complete()  # no generation
+    assert result.calls == []
+    assert reply_check.NO_REMINDERS not in result.reply and reply_check.NO_REMINDERS_ZH not in result.reply
+    assert store.get(db, result.reply_message_id).meta == {"from_code": "a wish about treatment"}
+
+
 def test_a_request_only_to_be_reminded_is_offered_no_tool():
     from agent.models.base import Message
     from agent.models.local import cut_prompt
