@@ -115,6 +115,10 @@ def test_a_time_phrase_joins_its_day_and_its_hour_in_either_order():
     assert said("Have the rota posted by nine a.m. the day after tomorrow") == ["nine a.m. the day after tomorrow"]
     assert said("the survey is due Thursday at 4:15pm") == ["Thursday at 4:15pm"]
     assert said("后天下午三点前交") == ["后天下午三点"]
+    # The part of the day after the hour is the hour's: one phrase, governed by its "by".
+    assert said("I need it by 3 in the afternoon the day after tomorrow") == [
+        "3 in the afternoon the day after tomorrow"
+    ]
     # Two times said apart are two phrases.
     assert said("due Friday, and ring me at noon") == ["Friday", "noon"]
 

@@ -926,10 +926,14 @@ def test_a_request_whose_every_time_is_a_deadline_is_written_as_the_deadline_too
     model = LocalModel(path="unused")
     deadline = [Message("user", "给杨志刚派个活：冷库里的温湿度计全部换成新的，后天下午五点前搞定。")]
     assert model._forced_tool(deadline, [listing, task]) is task
-    booking = [Message("user", "Book a meeting with Marco Rossi tomorrow at 2pm about the launch.")]
     from memory import meaning
 
-    with meaning.words_only():  # no shape decides it: without the meaning model the model chooses
+    with meaning.words_only():
+        # Someone to be with at a time that is no deadline: a meeting by its grammar.
+        booking = [Message("user", "Book a meeting with Marco Rossi tomorrow at 2pm about the launch.")]
+        assert model._forced_tool(booking, [listing, meeting, task]) is meeting
+        # No shape decides this one: without the meaning model the model chooses.
+        booking = [Message("user", "Put the launch review in the diary for tomorrow at 2pm.")]
         assert model._forced_tool(booking, [listing, meeting, task]) is None
 
 

@@ -145,3 +145,27 @@ def test_news_the_grammar_reads_as_a_request_is_offered_no_tool_that_makes_a_mee
     assert offered is not None and "schedule_meeting" in {t.name for t in offered}
     # Switched off, the grammar's reading stands.
     assert offers_making(news, fitted=False)
+
+
+def test_a_request_to_be_with_someone_at_a_time_is_a_meeting_by_its_grammar():
+    from agent.models.local import _shaped_kind, meets_with
+
+    # "with" before a person and a time that is no deadline: a meeting, whatever the wording says of work.
+    for said in (
+        "Set me up with Odile Marchetti to walk through the audit findings, Thursday at 10:15.",
+        "明天上午十点跟罗经理对一下季度账目。",
+    ):
+        assert meets_with(said) and _shaped_kind(said, True) == request_kind.MEETING
+    # A deadline, no one to be with, or no time: not read as one.
+    assert not meets_with("Have the audit findings with Odile by Thursday at 10:15.")
+    assert not meets_with("Walk through the audit findings on Thursday at 10:15.")
+    assert not meets_with("Set me up with Odile Marchetti to walk through the audit findings.")
+
+
+def test_an_hour_with_its_part_of_the_day_after_a_deadline_word_makes_a_task():
+    from agent.models.local import _shaped_kind
+
+    said = (
+        "Ines takes the stock count of the cold room, I need the numbers by 3 in the afternoon the day after tomorrow."
+    )
+    assert _shaped_kind(said, True) == request_kind.TASK

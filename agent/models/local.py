@@ -823,10 +823,12 @@ def deadline_only(request: str) -> bool:
     today = date.today()
     if not dates.find(request, today):
         return False  # a time of day alone ("by 5") says no day to be due on
-    return all(
-        _DEADLINE_BEFORE.search(request[max(0, start - 30) : start]) or _DEADLINE_AFTER.match(request[end:])
-        for start, end in dates.time_phrases(request, today)
-    )
+    return all(_deadline(request, start, end) for start, end in dates.time_phrases(request, today))
+
+
+def _deadline(request: str, start: int, end: int) -> bool:
+    """Whether the time phrase at ``start:end`` of ``request`` is a deadline ("by", "before", 之前)."""
+    return bool(_DEADLINE_BEFORE.search(request[max(0, start - 30) : start]) or _DEADLINE_AFTER.match(request[end:]))
 
 
 def _shaped_kind(request: str, acting: bool) -> str | None:
@@ -839,7 +841,38 @@ def _shaped_kind(request: str, acting: bool) -> str | None:
         return request_kind.MESSAGE
     if asks_to_assign(request) or acting and deadline_only(request):
         return request_kind.TASK
+    if acting and meets_with(request):
+        return request_kind.MEETING
     return None
+
+
+# "with" (跟 / 和 / 同 / 与 in Chinese) right before a person: the one the person is to be with.
+_WITH_SOMEONE = re.compile(r"(?:\bwith\s+|[跟和同与])$", re.I)
+
+
+def meets_with(request: str) -> bool:
+    """Whether a request puts the person together with someone at a time: a person it names
+    (``memory.text.people.named``) right after "with" (跟, 和, 同, 与), and a day or a time that is
+    not a deadline ("Set me up with Stavros to go through the results, tomorrow at 9:30"). A task
+    is done for or by someone by a time, a message goes to someone; a meeting is with them, at it.
+    """
+    from datetime import date
+
+    from memory.text import people
+    from memory.text.script import simplified
+
+    text = simplified(request)
+    # A reader may take a deadline's word into the phrase ("by Thursday at 10:15"): its first word counts.
+    if all(
+        _deadline(text, a, b) or _DEADLINE_BEFORE.match(text[a:b].split(" ", 1)[0] + " ")
+        for a, b in dates.time_phrases(text, date.today())
+    ):
+        return False
+    for name in people.named(text):
+        at = text.find(name)
+        if at > 0 and _WITH_SOMEONE.search(text[:at]):
+            return True
+    return False
 
 
 def forced_kind(request: str, fitted: bool = True, kind: str | None = None) -> str | None:

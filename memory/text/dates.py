@@ -747,6 +747,8 @@ _TIMEY = re.compile(
 HOUR = r"(?:\d{1,2}|" + "|".join(w for w, n in EN_ONES.items() if 1 <= n <= 12) + ")"  # an hour said alone: "by one"
 _CLOCK_PHRASE = re.compile(
     rf"\b(?:\d{{1,2}}[:.]\d{{2}}|{HOUR})\s*(?:a\.?m\.?|p\.?m\.?|o['’]?clock)(?!\w)"
+    # the part of the day said after the hour: "by 2 in the afternoon", "at 9 at night"
+    rf"|\b(?:\d{{1,2}}[:.]\d{{2}}|{HOUR})\s+(?:in\s+the\s+(?:morning|afternoon|evening)|at\s+night)\b"
     r"|\b\d{1,2}[:.h]\d{2}\b|\b(?:noon|midday|midnight)\b",
     re.I,
 )
