@@ -1300,3 +1300,18 @@ def test_a_question_word_with_its_auxiliary_fused_on_then_a_subject_asks(text):
 )
 def test_chinese_ji_asks_only_where_it_is_no_indefinite_number(text, expected):
     assert acts.act(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("I need half an hour with Bogdan before the board call.", acts.REQUEST),  # time with someone: arranged
+        ("Need a quick sync with the site manager on Monday.", acts.REQUEST),
+        ("We'd like a tasting with Mme Perrin next week.", acts.REQUEST),
+        ("I need to catch up with Bogdan tomorrow.", acts.STATEMENT),  # the person's own doing
+        ("I need a holiday.", acts.STATEMENT),  # no one to be with
+        ("I had coffee with Bogdan this morning.", acts.STATEMENT),
+    ],
+)
+def test_a_wish_for_time_with_someone_asks_kept_to_arrange_it(text, expected):
+    assert acts.act(text) == expected

@@ -430,6 +430,15 @@ _WANT_DONE = re.compile(
     r"|on\s+(?:my|our|his|her|their)\b)\b",  # "I want it on my desk by 4": a possessed place is a state
     re.I,
 )
+# A wish for time with someone, the person as the one wanting it: "I need 30 minutes with Felipe",
+# "I'd like a word with Dr Osei", "need a call with the landlord". The wanted thing with "with" and a
+# person (a name, or a possessed or definite person noun) is an encounter, which kept arranges; "I
+# need to talk with Felipe" (the person's own doing) and "I need a break" (no one) stay statements.
+_WANT_WITH = re.compile(
+    r"^(?i:(?:(?:i|we)(?:\s+|(?=['’]d\s))(?:really\s+|still\s+|just\s+|'ll\s+|will\s+)?)?"
+    r"(?:need|want|['’]d\s+like|would\s+like|['’]d\s+love|would\s+love)\s+(?!to\b|you\b)"
+    r"(?:[\w'’-]+\s+){1,4}?with\s+)(?:[A-Z]|(?i:(?:my|our|the|his|her|their)\s+\w))"
+)
 # A condition or time before the main clause: "If not, send it now.", "When Dana replies, book the room."
 # The openers are the closed class of English subordinators (and "otherwise", "then"): the clause
 # they open is no main clause, so the one after its comma gives the sentence's mood ("While the
@@ -669,7 +678,7 @@ def _en_act(sentence: str) -> str:
     adverbs = _after_adverbs(body)
     if adverbs != body and _imperative(adverbs):
         return _unless_asking(adverbs)  # "Just push it to the two units tonight", "simply resend it"
-    if not asked and _WANT_DONE.match(body):
+    if not asked and (_WANT_DONE.match(body) or _WANT_WITH.match(body)):
         return REQUEST
     if _NOT_KNOWING.search(body) or _LATE_QUESTION.search(body):
         return QUESTION
