@@ -748,6 +748,13 @@ def _said_before(db: Any, request: str, limit: int = 400) -> list[str]:
     return said
 
 
+def _person_said(db: Any, convo: list[Message], request: str) -> list[str]:
+    """Everything the person said, oldest first: the stored messages, then those of the chat not
+    stored among them (each once, so the latest said is last)."""
+    stored = _said_before(db, request)
+    return stored + [m.content for m in convo if m.role == "user" and m.content and m.content not in stored]
+
+
 def held_by_tools(db: Any) -> list[str]:
     """What the calendar and the task list hold, one line each (a title, who, when): a value asked
     for may be there though no message or fact says it ("When is the launch?" after a booking in
@@ -1018,8 +1025,7 @@ def checked_call(
             named = address_answer(request, soul.render(db), _said_before(db, request))
             if named:
                 return _in_code(model, named, "the name SOUL's naming wish gives", on_text)
-        said_now = [m.content for m in convo if m.role == "user" and m.content]
-        promised = promised_answer(request, _said_before(db, request) + said_now)
+        promised = promised_answer(request, _person_said(db, convo, request))
         if promised:
             return _in_code(model, promised, "the person's own sentence of the promise", on_text)
     seen: list[str] | None = None  # what kept holds, when the turn read it: the fallback below judges by it
@@ -1042,8 +1048,7 @@ def checked_call(
             return _in_code(model, dont_know(request), "nothing kept holds has a value of the kind asked", on_text)
     if choices.answers_from_store and not done:
         # After the "I don't know" tests: a value never said is not answered from a line near it.
-        said_now = [m.content for m in convo if m.role == "user" and m.content]
-        told = number_answer(request, _said_before(kwargs.get("db"), request) + said_now)
+        told = number_answer(request, _person_said(kwargs.get("db"), convo, request))
         if told:
             return _in_code(model, told, "the person's latest sentence holding the number asked", on_text)
     earlier, said = _earlier(convo, request)

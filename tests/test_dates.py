@@ -148,3 +148,10 @@ def test_the_day_after_tomorrow_without_its_article_is_two_days_on_not_tomorrow(
 )
 def test_a_day_of_the_month_said_alone_names_a_day(text, names_a_day):
     assert names_day_of_month(text) is names_a_day
+
+
+def test_at_and_a_number_is_a_time_only_when_the_number_is_an_hour():
+    from memory.text.dates import mentions_time
+
+    assert mentions_time("Ring the depot at 9.")
+    assert not mentions_time("The render farm is at 64 machines since the upgrade.")

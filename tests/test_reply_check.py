@@ -1004,3 +1004,11 @@ def test_a_number_of_something_else_does_not_answer_a_count(question, said):
 )
 def test_a_number_of_the_counted_thing_answers_a_count(question, said, number):
     assert number in reply_check.number_answer(question, [said])
+
+
+def test_the_latest_count_the_person_gave_answers_however_the_number_is_put():
+    said = [
+        "Our render farm runs on 40 machines for now.",
+        "Upgrade done: the render farm is at 64 machines as of this week.",  # "at 64" is no time of day
+    ]
+    assert "64 machines" in reply_check.number_answer("How many machines in the render farm now?", said)

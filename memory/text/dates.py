@@ -735,7 +735,8 @@ _TIMEY = re.compile(
     r"|\b\d{1,2}h\d{2}\b|\b\d{1,2}(st|nd|rd|th)\b|\b(in|within)\s+\S+\s*(min|mins|minutes|hours?|days?|weeks?)\b"
     rf"|\b({_MONTH_NAMES})\.?\s+\d{{1,2}}\b|\b\d{{1,2}}\s+({_MONTH_NAMES})\b|\b({_DAYS})\b"
     r"|\b(today|tonight|tomorrow|yesterday|morning|afternoon|evening|noon|midnight|eod|weekend|half past|quarter)\b"
-    r"|\b(next|this|last)\s+(week|month)\b|\bat\s+\d{1,2}\b|\bend of\b"
+    # "at" and an hour of the clock ("at 3"), not any number ("the cluster is at 58 nodes")
+    r"|\b(next|this|last)\s+(week|month)\b|\bat\s+(?:[01]?\d|2[0-4])\b(?![.,]\d)|\bend of\b"
     r"|[今明后昨]天|[今明昨前][儿兒]|[下上本这]周|周[一二三四五六日天末]|星期|礼拜|[上下中]午|晚上|早上|凌晨|今晚|明早|明晚|月底|月末|\d+\s*[点號号月日]"
     r"|" + CN_NUMERAL + r"[点号]|[天周]后|小时后|分钟后",
     re.I,
