@@ -1315,3 +1315,16 @@ def test_chinese_ji_asks_only_where_it_is_no_indefinite_number(text, expected):
 )
 def test_a_wish_for_time_with_someone_asks_kept_to_arrange_it(text, expected):
     assert acts.act(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text, asks",
+    [
+        # An English verb's look-alike after a comma, then words of another language: that language's clause.
+        ("Ana sorted the venue herself, invite já saiu, só falta confirmar.", False),
+        ("The venue is sorted, invite everyone on the list.", True),
+        ("The venue is sorted, invite josé and the band.", True),  # a lone such word may be a name
+    ],
+)
+def test_a_clause_of_another_language_after_a_comma_is_not_read_as_an_english_order(text, asks):
+    assert acts.asks_to_act(text) is asks

@@ -85,7 +85,7 @@ from memory.text.numbers import CN_ASKING_JI, en_int
 from memory.text.people import MESSAGE_NOUN, MESSAGE_VERB, message_noun_zh
 from memory.text.people import lemmas as _lemmas
 from memory.text.script import quotes_original, reads_simplified
-from memory.text.words import tokens, written_in_chinese
+from memory.text.words import STOP_WORDS, tokens, written_in_chinese
 
 REQUEST, QUESTION, STATEMENT = "request", "question", "statement"
 
@@ -998,6 +998,13 @@ def _imperative(text: str) -> bool:
     return _verb_first([w.lower() for w in words[:3]])
 
 
+def _foreign_word(word: str) -> bool:
+    """A word that may be of another language written in Latin letters: lower-case (a name keeps
+    its capital), unknown to the English lexicon, and spelt with a letter English does not use (já,
+    só, yarın, mañana)."""
+    return word.islower() and word.isalpha() and not word.isascii() and not _HAS_CJK.search(word) and not _lemmas(word)
+
+
 def _subject_then_verb(words: list[str]) -> bool:
     """Whether an opening word the lexicon lacks (a name, most often) heads a subject: a phrase
     that modifies it (a preposition and its object, "in accounts"; an apposition, "the driver"),
@@ -1867,6 +1874,11 @@ def _clause_request(joint_and_clause: tuple[str, str]) -> bool:
     # A preposition the lexicon also lists as a verb ("…, up the strath past Lairg", "…, back at the
     # depot") opens a phrase of place or time after a comma, not an order.
     if not words or words[0] not in pos.get("VERB", ()) or words[0] in _PREPOSITIONS_EN:
+        return False
+    if len(words) > 2 and _foreign_word(words[1]) and not (_lemmas(words[2]) or words[2] in STOP_WORDS):
+        # "…, invite já saiu, eu só apareço": after a comma, an English verb's look-alike before two
+        # words of another language is a word of that language's clause ("the invite already went
+        # out"); a lone one may be a name written small ("…, invite josé and the band").
         return False
     if set(pos) <= {"VERB", "AUX"} or len(words) > 1 and words[1] in _DETERMINERS | _OBJECT_PRONOUNS:
         return True  # "…, get more", "…, order a box", "…, just push it to…"
