@@ -24,6 +24,7 @@ from typing import Any
 
 from agent.models.base import Message, Model, Response, ToolSpec, Usage
 from agent.models.calls import call_model
+from memory.asked import asked_for, asked_thing
 from memory.text import acts as _acts
 from memory.text import words
 from memory.text.acts import (
@@ -553,20 +554,6 @@ def unknown_to_kept(request: str, known: list[str], tools: list[ToolSpec] | None
     return len(missing) * 2 > len(asked) and not missing & _listed(tools)
 
 
-# What a question asks for, where acts.focus() reads no phrase: the noun counted ("how many
-# learners…"), or whose name is asked ("what's my landlord's name?", 我房东叫什么名字？). Both are
-# fixed question frames, closed like the wh-words, not phrasings of one item.
-_HOW_MANY = re.compile(
-    r"\bhow\s+(?:many|much)\s+(?P<asked>[a-z][a-z -]*?)\s+(?:are|is|was|were|do|does|did|have|has|will|can)\b", re.I
-)
-_WHOSE_NAME = re.compile(
-    r"\b(?:my|our|the)\s+(?P<asked>[a-z][a-z -]*?)['’]s\s+(?:first\s+|last\s+|full\s+)?name\b", re.I
-)
-_WHOSE_NAME_ZH = re.compile(r"(?:我|我们)的?(?P<asked>[\u4e00-\u9fff]{1,4}?)(?:叫什么|的名字|名字叫)")
-# "哪个区", "哪所学校": the noun after a Chinese which-word is what is asked.
-_WHICH_ZH = re.compile(
-    r"哪(?:一)?(?:个|家|所|位|条|座|间|种)(?P<asked>[\u4e00-\u9fff]{1,3}?)(?=[？?，,。！!]|$|的|上|是|里|在)"
-)
 # Whose thing a Chinese question asks of: "我女儿在哪个学校上学？" asks of the person's daughter; when
 # no line speaks of her, nothing known bears on the question, whatever its noun.
 _OWNED_ZH = re.compile(r"^(?:我|我们)的?(?P<whose>(?!们)[\u4e00-\u9fff]{2})(?=在|是|叫|住|上|的|有|喜欢|去)")
@@ -577,30 +564,6 @@ _DAY_NAMES = frozenset(words.tokens("monday tuesday wednesday thursday friday sa
     words.MONTHS
 )
 BEARS = 0.30  # cosine of what is asked with a line, below which the line does not speak of it
-
-
-def asked_for(question: str) -> str | None:
-    """The thing a question asks for: acts.focus()'s phrase, or the frames above; None when
-    the question has no such shape (then nothing is judged by it)."""
-    from memory.text.acts import focus
-
-    found = focus(question)
-    if found:
-        return found
-    for frame in (_HOW_MANY, _WHOSE_NAME, _WHOSE_NAME_ZH, _WHICH_ZH):
-        m = frame.search(question)
-        if m:
-            return m.group("asked").strip()
-    return None
-
-
-def asked_thing(question: str) -> str | None:
-    """What a question asks for, as the tests below judge it: the noun a question for a count
-    counts ("How many tonnes of oil did we ship…" asks tonnes, whatever else is said of oil; 几多张床位
-    asks beds), else ``asked_for``'s phrase."""
-    from memory.asked import counted_noun
-
-    return counted_noun(question, chinese=True) or asked_for(question)
 
 
 def _english(text: str) -> str:

@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 
 from memory.text import STOP_WORDS, bilingual, dates, tokens
-from memory.text.acts import noun_like, sentences
+from memory.text.acts import focus, noun_like, sentences
 from memory.text.numbers import CN_ASKING_JI, CN_NUMERAL, en_int, money
 from memory.text.people import lemmas
 from memory.text.script import quotes_original, reads_simplified, simplified
@@ -539,3 +539,39 @@ _EN_NUMBER_WORDS = (
     "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen"
     "|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|dozen"
 )
+
+
+# What a question asks for, where acts.focus() reads no phrase: the noun counted ("how many
+# learners…"), or whose name is asked ("what's my landlord's name?", 我房东叫什么名字？). Both are
+# fixed question frames, closed like the wh-words, not phrasings of one item.
+_HOW_MANY = re.compile(
+    r"\bhow\s+(?:many|much)\s+(?P<asked>[a-z][a-z -]*?)\s+(?:are|is|was|were|do|does|did|have|has|will|can)\b", re.I
+)
+_WHOSE_NAME = re.compile(
+    r"\b(?:my|our|the)\s+(?P<asked>[a-z][a-z -]*?)['’]s\s+(?:first\s+|last\s+|full\s+)?name\b", re.I
+)
+_WHOSE_NAME_ZH = re.compile(r"(?:我|我们)的?(?P<asked>[\u4e00-\u9fff]{1,4}?)(?:叫什么|的名字|名字叫)")
+# "哪个区", "哪所学校": the noun after a Chinese which-word is what is asked.
+_WHICH_ZH = re.compile(
+    r"哪(?:一)?(?:个|家|所|位|条|座|间|种)(?P<asked>[\u4e00-\u9fff]{1,3}?)(?=[？?，,。！!]|$|的|上|是|里|在)"
+)
+
+
+def asked_for(question: str) -> str | None:
+    """The thing a question asks for: acts.focus()'s phrase, or the frames above; None when
+    the question has no such shape (then nothing is judged by it)."""
+    found = focus(question)
+    if found:
+        return found
+    for frame in (_HOW_MANY, _WHOSE_NAME, _WHOSE_NAME_ZH, _WHICH_ZH):
+        m = frame.search(question)
+        if m:
+            return m.group("asked").strip()
+    return None
+
+
+def asked_thing(question: str) -> str | None:
+    """What a question asks for, as the tests of what kept holds judge it (agent/reply_check.py):
+    the noun a question for a count counts ("How many tonnes of oil did we ship…" asks tonnes,
+    whatever else is said of oil; 几多张床位 asks beds), else ``asked_for``'s phrase."""
+    return counted_noun(question, chinese=True) or asked_for(question)
