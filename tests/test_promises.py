@@ -748,3 +748,13 @@ def test_a_sentence_says_a_commitment_by_a_verb_a_first_person_future_or_the_rea
     assert commits("我跟老郑讲好了，周一交钥匙。")
     assert not commits("Moana sent the lease over.")
     assert not commits("老郑周一来过了。")
+
+
+def test_a_question_about_a_commitment_knows_the_dictionarys_verbs_of_promising():
+    from memory.text import commitments
+
+    # 应承 (Cantonese and written Mandarin "to promise") and 允诺 are CC-CEDICT's "to promise", as 答应 is.
+    for question in ("我之前应承咗陈太乜嘢？", "我之前允诺了罗会长啥事？", "我答应了罗会长什么？"):
+        assert commitments.asks_what_was_committed(question), question
+    assert commitments.committed_to("我之前允诺了罗会长啥事？") == "罗会长"
+    assert not commitments.asks_what_was_committed("罗会长明天几点到？")

@@ -25,6 +25,7 @@ the grammar the reading rests on, not phrasings of particular promises.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from datetime import date, datetime, time
@@ -733,36 +734,67 @@ def own(text: str) -> list[Candidate]:
 # --- a question about a commitment, and a sentence that says one --------------------------------
 #
 # The verbs of committing are a closed class in both languages (promise, agree, commit; 答应, 承诺,
-# 保证, 许诺, 说好, 讲好). A question asks what the person committed to when the person is the subject
+# 保证, 许诺, 说好, 讲好, and the dictionary's other verbs glossed "to promise"). A question asks what the person committed to when the person is the subject
 # of one, or of a verb of saying or owing ("what did I promise Rosalind?", "what was it I said I'd do
 # for Rosalind?", "I owe Ravi what?", 我答应孙丽娟什么事来着, 我之前答应罗会长啥事); a sentence of
 # theirs says a commitment when it has one of these verbs, a first-person future ("I'll", "we're going
 # to") or a commitment ``detect`` reads. reply_check answers the question from such sentences.
 _COMMITTING_EN = r"promised|agreed|committed"
-_COMMITTING_ZH = "答应|承诺|保证|许诺|说好|讲好"
-_ASKS_COMMITTED = re.compile(
-    # the base forms too, after "did" ("what did I say I'd do for her?")
-    rf"\b(?:i|we)\s+(?:\w+\s+){{0,2}}?(?:promis\w*|agree[d]?|commit(?:ted)?|offer(?:ed)?|owe|said|say|told|tell)\b"
-    rf"|(?:我|我们)(?:之前|上次|刚才|前面|那天)?(?:{_COMMITTING_ZH})",
-    re.I,
-)
+_COMMITTING_ZH = ("答应", "承诺", "保证", "许诺")
+_COMMITTING_ZH_SAID = "说好|讲好"  # agreed between two ("we said it was settled"), no verb of promising
+
+
+@functools.cache
+def _committing_zh() -> str:
+    """The Chinese verbs of committing: the class above and every word of two characters CC-CEDICT
+    glosses "to promise" (应承, 允诺, 应许…, as Cantonese and written Mandarin say it), so the class is
+    the dictionary's, not only the words our data used."""
+    from memory.text import bilingual
+
+    found = {
+        word
+        for word, senses in bilingual.definitions().items()
+        if len(word) == 2 and any(sense.strip().lower() == "to promise" for sense in senses)
+    }
+    return "|".join(sorted(found | set(_COMMITTING_ZH))) + "|" + _COMMITTING_ZH_SAID
+
+
+@functools.cache
+def _asks_committed() -> re.Pattern[str]:
+    return re.compile(
+        # the base forms too, after "did" ("what did I say I'd do for her?")
+        rf"\b(?:i|we)\s+(?:\w+\s+){{0,2}}?(?:promis\w*|agree[d]?|commit(?:ted)?|offer(?:ed)?|owe|said|say|told|tell)\b"
+        rf"|(?:我|我们)(?:之前|上次|刚才|前面|那天)?(?:{_committing_zh()})",
+        re.I,
+    )
+
+
 # Chinese: the one committed to stands between the verb and the question word (答应罗会长啥事).
-_ZH_COMMITTED_TO = re.compile(r"(?:答应|承诺|保证|许诺)[了过]?\s*(?P<who>[^\s，,。？?了过]{1,8}?)\s*(?:啥|什么|哪)")
-_SAYS_COMMITTED = re.compile(rf"\b(?:{_COMMITTING_EN})\b|{_COMMITTING_ZH}", re.I)
+@functools.cache
+def _zh_committed_to() -> re.Pattern[str]:
+    verbs = _committing_zh().replace("|" + _COMMITTING_ZH_SAID, "")
+    return re.compile(rf"(?:{verbs})[了过]?\s*(?P<who>[^\s，,。？?了过]{{1,8}}?)\s*(?:啥|什么|哪)")
+
+
+@functools.cache
+def _says_committed() -> re.Pattern[str]:
+    return re.compile(rf"\b(?:{_COMMITTING_EN})\b|{_committing_zh()}", re.I)
+
+
 _FIRST_FUTURE = re.compile(r"\b(?:i|we) (?:will|would|am going to|are going to)\b", re.I)
 
 
 @reads_simplified
 def asks_what_was_committed(question: str) -> bool:
     """Whether ``question`` (a real question, no request) asks what the person committed to."""
-    return is_question(question) and not is_request(question) and _ASKS_COMMITTED.search(question) is not None
+    return is_question(question) and not is_request(question) and _asks_committed().search(question) is not None
 
 
 @quotes_original
 def committed_to(question: str) -> str:
     """The one a Chinese question about a commitment names between its verb and its question word
     (我答应罗会长啥事 -> 罗会长), or ""."""
-    m = _ZH_COMMITTED_TO.search(question)
+    m = _zh_committed_to().search(question)
     return m.group("who") if m else ""
 
 
@@ -770,7 +802,7 @@ def committed_to(question: str) -> str:
 def commits(sentence: str) -> bool:
     """Whether a sentence of the person's says a commitment of theirs: a verb of committing, a
     first-person future (contractions read: "I'll", "we'd"), or a commitment ``own`` reads."""
-    return bool(_SAYS_COMMITTED.search(sentence) or _FIRST_FUTURE.search(_normal(sentence)) or own(sentence))
+    return bool(_says_committed().search(sentence) or _FIRST_FUTURE.search(_normal(sentence)) or own(sentence))
 
 
 def tidy(what: str) -> str:

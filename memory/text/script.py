@@ -64,9 +64,10 @@ _CANTONESE_WORDS = {
     "朝早": "早上",
     "嗰度": "那里",
     "\U00020bb6度": "那里",
-    # The question words, a closed class of their own: 乜嘢 what, 边个 / 边位 who, 边度 / 边处 where,
+    # The question words, a closed class of their own: 乜嘢 / 咩嘢 what, 边个 / 边位 who, 边度 / 边处 where,
     # 几时 when, 几多 how many / how much, 点解 why; 而家 / 宜家 "now".
     "乜嘢": "什么",
+    "咩嘢": "什么",
     "边个": "哪个",
     "边位": "哪位",
     "边度": "哪里",
