@@ -435,7 +435,7 @@ _WANT_DONE = re.compile(
 # person (a name, or a possessed or definite person noun) is an encounter, which kept arranges; "I
 # need to talk with Felipe" (the person's own doing) and "I need a break" (no one) stay statements.
 _WANT_WITH = re.compile(
-    r"^(?i:(?:(?:i|we)(?:\s+|(?=['’]d\s))(?:really\s+|still\s+|just\s+|'ll\s+|will\s+)?)?"
+    r"^(?i:(?:(?:i|we)(?:\s+|(?=['’]d\s))(?:really\s+|still\s+|just\s+|will\s+)?)?"
     r"(?:need|want|['’]d\s+like|would\s+like|['’]d\s+love|would\s+love)\s+(?!to\b|you\b)"
     r"(?:[\w'’-]+\s+){1,4}?with\s+)(?:[A-Z]|(?i:(?:my|our|the|his|her|their)\s+\w))"
 )

@@ -734,8 +734,8 @@ def own(text: str) -> list[Candidate]:
 # --- a question about a commitment, and a sentence that says one --------------------------------
 #
 # The verbs of committing are a closed class in both languages (promise, agree, commit; 答应, 承诺,
-# 保证, 许诺, 说好, 讲好, and the dictionary's other verbs glossed "to promise"). A question asks what the person committed to when the person is the subject
-# of one, or of a verb of saying or owing ("what did I promise Rosalind?", "what was it I said I'd do
+# 保证, 许诺, 说好, 讲好, and the dictionary's other verbs glossed "to promise"). A question asks what
+# the person committed to when the person is the subject of one, or of a verb of saying or owing ("what did I promise Rosalind?", "what was it I said I'd do
 # for Rosalind?", "I owe Ravi what?", 我答应孙丽娟什么事来着, 我之前答应罗会长啥事); a sentence of
 # theirs says a commitment when it has one of these verbs, a first-person future ("I'll", "we're going
 # to") or a commitment ``detect`` reads. reply_check answers the question from such sentences.
@@ -745,8 +745,8 @@ _COMMITTING_ZH_SAID = "说好|讲好"  # agreed between two ("we said it was set
 
 
 @functools.cache
-def _committing_zh() -> str:
-    """The Chinese verbs of committing: the class above and every word of two characters CC-CEDICT
+def _promising_zh() -> str:
+    """The Chinese verbs of promising: the class above and every word of two characters CC-CEDICT
     glosses "to promise" (应承, 允诺, 应许…, as Cantonese and written Mandarin say it), so the class is
     the dictionary's, not only the words our data used."""
     from memory.text import bilingual
@@ -756,7 +756,11 @@ def _committing_zh() -> str:
         for word, senses in bilingual.definitions().items()
         if len(word) == 2 and any(sense.strip().lower() == "to promise" for sense in senses)
     }
-    return "|".join(sorted(found | set(_COMMITTING_ZH))) + "|" + _COMMITTING_ZH_SAID
+    return "|".join(sorted(found | set(_COMMITTING_ZH)))
+
+
+def _committing_zh() -> str:
+    return _promising_zh() + "|" + _COMMITTING_ZH_SAID
 
 
 @functools.cache
@@ -772,8 +776,7 @@ def _asks_committed() -> re.Pattern[str]:
 # Chinese: the one committed to stands between the verb and the question word (答应罗会长啥事).
 @functools.cache
 def _zh_committed_to() -> re.Pattern[str]:
-    verbs = _committing_zh().replace("|" + _COMMITTING_ZH_SAID, "")
-    return re.compile(rf"(?:{verbs})[了过]?\s*(?P<who>[^\s，,。？?了过]{{1,8}}?)\s*(?:啥|什么|哪)")
+    return re.compile(rf"(?:{_promising_zh()})[了过]?\s*(?P<who>[^\s，,。？?了过]{{1,8}}?)\s*(?:啥|什么|哪)")
 
 
 @functools.cache
