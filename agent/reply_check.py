@@ -34,6 +34,7 @@ from memory.text.acts import (
     is_question,
     is_request,
 )
+from memory.text.bilingual import english_reading
 from memory.text.script import reads_simplified, simplified
 
 # Tools named like these only look things up; every other tool acts.
@@ -566,22 +567,16 @@ _DAY_NAMES = frozenset(words.tokens("monday tuesday wednesday thursday friday sa
 BEARS = 0.30  # cosine of what is asked with a line, below which the line does not speak of it
 
 
-def _english(text: str) -> str:
-    from memory.text import bilingual
-
-    return bilingual.english_reading(text) if words.has_cjk(text) else text
-
-
 def term_words(term: str) -> set[str]:
     """The words that speak of ``term`` in a line, in either script, less the question words. A
     Chinese term of two characters or more is met by its words, not by one of its characters alone
     (床位 "beds" is not spoken of by 那位 "that one")."""
-    found = (set(words.tokens(_english(term))) | set(words.tokens(term))) - _QUESTION_WORDS
+    found = (set(words.tokens(english_reading(term))) | set(words.tokens(term))) - _QUESTION_WORDS
     return {w for w in found if len(w) > 1 or not words.has_cjk(w)} if len(term.strip()) > 1 else found
 
 
 def _line_words(line: str) -> set[str]:
-    return set(words.tokens(line)) | set(words.tokens(_english(line)))
+    return set(words.tokens(line)) | set(words.tokens(english_reading(line)))
 
 
 def nothing_bears_on(request: str, known: list[str]) -> bool:
@@ -627,7 +622,7 @@ def nothing_bears_on(request: str, known: list[str]) -> bool:
     if not (meaning.enabled() and meaning.available()):
         return True
 
-    vectors = meaning.embed([_english(asked)] + [_english(line) for line in lines])
+    vectors = meaning.embed([english_reading(asked)] + [english_reading(line) for line in lines])
     return float((vectors[1:] @ vectors[0]).max()) < BEARS
 
 
@@ -665,7 +660,6 @@ def no_value_of_kind(request: str, known: list[str], tools: list[ToolSpec] | Non
     from memory.recall import store_names
     from memory.text import dates
     from memory.text.acts import self_contained, split
-    from memory.text.bilingual import english_reading
 
     if not is_question(request) or is_request(request) or dates.mentions_time(request):
         return False

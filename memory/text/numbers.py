@@ -53,11 +53,12 @@ CN_DIGITS = {
 CN_UNITS = {"十": 10, "拾": 10, "百": 100, "佰": 100, "千": 1_000, "仟": 1_000}
 CN_BIG = {"万": 10_000, "萬": 10_000, "亿": 100_000_000, "億": 100_000_000}
 
+_CN_NUMERAL_CHARS = "".join(CN_DIGITS) + "".join(CN_UNITS) + "".join(CN_BIG)
 # A run of Chinese numeral characters (digits may be mixed in: "3万").
-CN_NUMERAL = "[" + "".join(CN_DIGITS) + "".join(CN_UNITS) + "".join(CN_BIG) + "]+"
+CN_NUMERAL = "[" + _CN_NUMERAL_CHARS + "]+"
 # 几 that asks "how many": not after a numeral (十几个, 二十几岁: "some"), a demonstrative (这几个,
 # 那几天: "these few") or 好 (好几个: "several"), where it is an indefinite number of a statement.
-CN_ASKING_JI = "(?<![0-9" + "".join(CN_DIGITS) + "".join(CN_UNITS) + "".join(CN_BIG) + "这那好這])几"
+CN_ASKING_JI = "(?<![0-9" + _CN_NUMERAL_CHARS + "这那好這])几"
 
 EN_ONES = {
     "zero": 0,

@@ -23,9 +23,9 @@ Simplified (``reads_simplified``), as those readings are.
 Written Cantonese (Hong Kong chat: 佢話聽日會覆我, 我哋今晚搞掂佢) is read as Mandarin through its
 function words, after the script: pronouns (佢 他, 我哋 我们), particles and aspect (嘅 的, 咗 了),
 negation (唔 不, 冇 没), prepositions (喺 在, 俾 给), days (聽日 明天, 琴日 昨天), demonstratives
-(呢個 这个, 嗰度 那里), the question words (邊度 哪里, 幾多 多少, 幾時 何时) and a few verbs that are Cantonese only (睇 看, 諗 想, 搵 找, 搞掂 搞定).
-They are a closed class, each written only in Cantonese, and each maps to Mandarin words of the
-same length, so offsets stay valid. Content words (飲, 食, 返) are shared with written Mandarin
+(呢個 这个, 嗰度 那里), the question words (邊度 哪里, 幾多 多少, 幾時 何时) and a few verbs that are
+Cantonese only (睇 看, 諗 想, 搵 找, 搞掂 搞定). They are a closed class, each written only in
+Cantonese, and each maps to Mandarin words of the same length, so offsets stay valid. Content words (飲, 食, 返) are shared with written Mandarin
 and stay as they are; 係 (是, but 關係 in Mandarin) and 話 (说, but 電話) are read as verbs only
 after a pronoun or a name in Latin letters (阿May話).
 """
