@@ -20,6 +20,17 @@ one line per fact or turn, no updates) is read too.
 
 Splits, in the order they print (a missing file is left out):
 
+- ``test39``: tests/data/recall_test39.jsonl, written at the start of the twenty-ninth round by a
+  helper without reading the code (only recall_test37.jsonl, for its format): the IT and facilities
+  manager of a 120-person architecture firm in Nairobi with a Kigali branch, buying laptops from
+  Shenzhen (Simplified characters) and insuring with a Hong Kong firm (Traditional, some Cantonese);
+  held out.
+
+- ``test38``: tests/data/recall_test38.jsonl, written at the same time by another helper the same
+  way: the head chef and co-owner of a 60-cover restaurant in Montréal buying seafood from Dalian and
+  dumpling wrappers from a supplier who writes Simplified characters, wine from Taipei (Traditional);
+  held out.
+
 - ``test37``: tests/data/recall_test37.jsonl, written at the start of the twenty-seventh round by a
   helper without reading the code (only recall_test35.jsonl, for its format): the procurement and
   logistics lead of a bicycle and e-bike parts importer in Rotterdam buying from Taichung
@@ -126,6 +137,8 @@ from evals.bench.common import render_table
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 SPLITS = {
+    "test39": DATA / "recall_test39.jsonl",
+    "test38": DATA / "recall_test38.jsonl",
     "test37": DATA / "recall_test37.jsonl",
     "test36": DATA / "recall_test36.jsonl",
     "test35": DATA / "recall_test35.jsonl",
@@ -167,7 +180,20 @@ SPLITS = {
     "dev-old": DATA / "recall_dev.jsonl",
 }
 HELD_OUT = frozenset(
-    {"test28", "test29", "test30", "test31", "test32", "test33", "test34", "test35", "test36", "test37"}
+    {
+        "test28",
+        "test29",
+        "test30",
+        "test31",
+        "test32",
+        "test33",
+        "test34",
+        "test35",
+        "test36",
+        "test37",
+        "test38",
+        "test39",
+    }
 )
 
 
