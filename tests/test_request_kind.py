@@ -78,6 +78,7 @@ def test_fitting_writes_weights_the_reader_loads(tmp_path, monkeypatch):
         ],
     }
     monkeypatch.setattr(fit_kind, "dev_files", lambda: items)
+    monkeypatch.setattr(fit_kind, "_chat_vectors", lambda: None)  # the meaning model's vectors alone
     path = fit_kind.write(tmp_path / "weights.json")
     weights, bias = request_kind._weights(path)
     assert weights.shape == (meaning.DIM, len(request_kind.KINDS)) and bias.shape == (len(request_kind.KINDS),)
@@ -169,3 +170,77 @@ def test_an_hour_with_its_part_of_the_day_after_a_deadline_word_makes_a_task():
         "Ines takes the stock count of the cold room, I need the numbers by 3 in the afternoon the day after tomorrow."
     )
     assert _shaped_kind(said, True) == request_kind.TASK
+
+
+def _counted(line: str):
+    """A stand-in model's sentence vector: counts of a few words, so a fit on it is exact to check."""
+    import numpy as np
+
+    words = line.lower().split()
+    return np.array([words.count(w) for w in ("book", "tell", "give", "the", "met", "call")] + [1.0], dtype=np.float32)
+
+
+def test_weights_fitted_on_a_model_files_vectors_read_only_that_files_vectors(tmp_path, monkeypatch):
+    from evals.bench import fit_kind
+
+    items = {
+        "a": [
+            {"text": "Book a call with Ana on Monday", "tool": "schedule_meeting"},
+            {"text": "Tell Ana the van is fixed", "tool": "send_message"},
+            {"text": "The van is fixed.", "tool": None},
+        ],
+        "b": [
+            {"text": "Give Ana the stocktake", "tool": "assign_task"},
+            {"text": "Book the room with Jo", "tool": "schedule_meeting"},
+            {"text": "Jo met Ana at noon.", "tool": None},
+        ],
+    }
+    mine = request_kind.Vectors("sha-of-this-file", _counted)
+    monkeypatch.setattr(fit_kind, "dev_files", lambda: items)
+    monkeypatch.setattr(fit_kind, "_chat_vectors", lambda: mine)
+    path = fit_kind.write(tmp_path / "embedded.json")
+    monkeypatch.setattr(request_kind, "EMBEDDED_WEIGHTS", path)
+    weights, bias = request_kind._weights(path, "sha-of-this-file")
+    assert weights.shape == (7, len(request_kind.KINDS))
+    line = "Book a call with Jo"
+    found = request_kind.probabilities(line, mine)
+    import numpy as np
+
+    z = _counted(line) @ weights + bias
+    expected = np.exp(z - z.max()) / np.exp(z - z.max()).sum()
+    assert found is not None and np.allclose([found[k] for k in request_kind.KINDS], expected, atol=1e-5)
+    assert request_kind.kind(line, mine) == request_kind.MEETING
+    # Another model file's vectors are not read by these weights: the meaning model reads instead.
+    other = request_kind.Vectors("sha-of-another-file", _counted)
+    assert request_kind._weights(path, "sha-of-another-file") is None
+    assert request_kind.probabilities(line, other) == request_kind.probabilities(line)
+
+
+needs_chat_model = pytest.mark.skipif(
+    __import__("importlib").util.find_spec("llama_cpp") is None
+    or __import__("agent.models.model_file", fromlist=["locate"]).locate() is None,
+    reason="the embedded model is not installed",
+)
+
+
+@needs_chat_model
+def test_the_embedded_model_gives_a_line_one_unit_vector():
+    import numpy as np
+
+    from agent.models.local import sentence_vector
+
+    asked = sentence_vector("请帮我约 Mehmet 明天十点开会。")
+    assert asked.shape == (896,) and abs(float(np.linalg.norm(asked)) - 1.0) < 1e-3
+    assert np.allclose(sentence_vector("请帮我约 Mehmet 明天十点开会。"), asked)  # the fit's vectors are the reader's
+    assert float(asked @ sentence_vector("The forklift battery was replaced last week.")) < 0.99
+
+
+@needs_chat_model
+@needs_meaning
+def test_the_shipped_kind_weights_read_the_shipped_model_files_vectors():
+    from agent.models.local import kind_vectors
+
+    vectors = kind_vectors()
+    assert vectors is not None and request_kind._usable(vectors) is vectors
+    assert request_kind.kind("Could we get Ingrid and me in a room Thursday at 10?", vectors) == request_kind.MEETING
+    assert request_kind.kind("Lotte sent the invoice twice.", vectors) is None

@@ -23,6 +23,8 @@ so the cached prefix keeps serving.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
 import os
 import re
@@ -157,6 +159,85 @@ def load(path: str | None = None):
         _timing(f"loaded {os.path.basename(path)} in {time.perf_counter() - started:.1f}s")
         _loaded[path] = llm
         return llm
+
+
+@contextlib.contextmanager
+def _silent_stderr():
+    """File descriptor 2 sent to /dev/null for the block: what llama.cpp's C code writes there."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 2)
+            yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+_embedders: dict[str, Any] = {}  # path -> Llama in embedding mode, kept for the life of the process
+
+
+def sentence_vector(text: str, path: str | None = None):
+    """The embedded model's mean-pooled, unit-length vector of ``text`` (``memory.request_kind``
+    reads the kind of act a request asks for from it). A second Llama on the same file in embedding
+    mode (the weights are mapped once by the OS; a small context of its own), loaded on first use."""
+    import numpy as np
+
+    with _lock:
+        path = path or model_path()[0]
+        llm = _embedders.get(path)
+        if llm is None:
+            llama_cpp = _import_llama()
+            try:
+                with _silent_stderr():  # llama.cpp says the file names no pooling of its own
+                    llm = llama_cpp.Llama(
+                        model_path=path,
+                        embedding=True,
+                        pooling_type=llama_cpp.LLAMA_POOLING_TYPE_MEAN,
+                        n_ctx=512,
+                        n_batch=512,
+                        n_ubatch=512,
+                        n_threads=threads(),
+                        verbose=False,
+                    )
+            except (ValueError, RuntimeError) as exc:
+                raise ModelError(NOT_CONFIGURED, f"could not load the model file {path}: {exc}") from None
+            _embedders[path] = llm
+        # The reader's lines are sentences; a pasted page is cut to the context it has.
+        tokens = llm.tokenize(text.encode("utf-8"), add_bos=False)[:500]
+        return np.asarray(llm.embed(llm.detokenize(tokens).decode("utf-8", "ignore"), normalize=True), dtype=np.float32)
+
+
+def _both_vectors(line: str, path: str):
+    """The meaning model's vector of ``line``'s reading beside the embedded model's vector of the line."""
+    import numpy as np
+
+    from memory import meaning, request_kind
+
+    return np.concatenate([meaning.embed_one(request_kind.reading(line)), sentence_vector(line, path)])
+
+
+@functools.cache
+def kind_vectors():
+    """The vectors ``memory.request_kind`` reads kinds by: the meaning model's (MiniLM, English, a
+    Chinese line read in its dictionary English) beside the embedded model's own (which reads the
+    line as written, in any language), when the model file is the shipped one (the kind weights
+    were fitted on that file's vectors); None for another GGUF, a missing file, no meaning model, or
+    ``KEPT_KIND_VECTORS=meaning`` (the meaning model's alone, as before)."""
+    from memory import meaning, request_kind
+
+    if os.environ.get("KEPT_KIND_VECTORS", "").strip().lower() == "meaning" or not meaning.available():
+        return None
+    from agent.models import model_file
+
+    try:
+        found = model_file.locate()
+    except model_file.ModelFileError:
+        return None
+    if found is None or not found.verified:
+        return None
+    return request_kind.Vectors(model_file.SHA256, functools.partial(_both_vectors, path=str(found.path)))
 
 
 def _formatter(llm):
@@ -894,7 +975,7 @@ def forced_kind(request: str, fitted: bool = True, kind: str | None = None) -> s
     acting = asks_to_act(request)
     found = None
     if acting and fitted:
-        found = kind if kind is not None else request_kind.kind(request)
+        found = kind if kind is not None else request_kind.kind(request, kind_vectors())
         if found == request_kind.CLOSE:
             return None
     shaped = _shaped_kind(request, acting)
@@ -919,11 +1000,11 @@ def offers_making(request: str, fitted: bool = True, none: bool | None = None, k
         return False
     if not fitted:
         return True
-    if (kind if kind is not None else request_kind.kind(request)) == request_kind.CLOSE:
+    if (kind if kind is not None else request_kind.kind(request, kind_vectors())) == request_kind.CLOSE:
         return False
     if _shaped_kind(request, True) is not None:
         return True
-    return not (none if none is not None else request_kind.asks_for_none(request))
+    return not (none if none is not None else request_kind.asks_for_none(request, kind_vectors()))
 
 
 def _one_taking(tools: list[ToolSpec], kind: str) -> ToolSpec | None:

