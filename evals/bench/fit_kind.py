@@ -20,10 +20,10 @@ in another script, which the reader folds back before it reads.
   as acting (left to the model before), how many the embedded model was made to write a call for
   before (a message or a task by shape), and how many with the fitted kind.
 - ``fit``: fitted on every dev file, written to ``memory/request_kind_weights_embedded.json`` (the
-  embedded chat model's own vectors, ``agent.models.local.kind_vectors``, what kept reads kinds with
-  when the shipped model file is there), or with ``KEPT_KIND_VECTORS=meaning`` to
-  ``memory/request_kind_weights.json`` (the meaning model's, read when the chat model's are not).
-  ``cv`` and ``held`` read with the same vectors.
+  meaning model's vector beside the embedded chat model's own, ``agent.models.local.kind_vectors``,
+  what kept reads kinds with when the shipped model file is there), or with
+  ``KEPT_KIND_VECTORS=meaning`` to ``memory/request_kind_weights.json`` (the meaning model's alone,
+  read when the chat model's are not there). ``cv`` and ``held`` read with the same vectors.
 - ``held``: the held-out files (acts test4-test9 and existing_test, first_sessions_test18,
   test20 and test21), read the same ways with the shipped weights; aggregates only (run it at a round's start
   and end, never to tune).
@@ -92,8 +92,8 @@ def held_files() -> dict[str, list[dict]]:
 
 
 def _chat_vectors():
-    """The embedded chat model's sentence vectors (``agent.models.local.kind_vectors``), or None
-    (``KEPT_KIND_VECTORS=meaning``, another GGUF, no model file): the meaning model's are fitted."""
+    """The meaning model's and the embedded chat model's vectors together (``agent.models.local.kind_vectors``),
+    or None (``KEPT_KIND_VECTORS=meaning``, another GGUF, no model file): the meaning model's alone."""
     from agent.models.local import kind_vectors
 
     return kind_vectors()
