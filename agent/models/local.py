@@ -218,18 +218,26 @@ def _both_vectors(line: str, path: str):
     return np.concatenate([meaning.embed_one(request_kind.reading(line)), sentence_vector(line, path)])
 
 
-@functools.cache
 def kind_vectors():
     """The vectors ``memory.request_kind`` reads kinds by: the meaning model's (MiniLM, English, a
     Chinese line read in its dictionary English) beside the embedded model's own (which reads the
     line as written, in any language), when the model file is the shipped one (the kind weights
-    were fitted on that file's vectors); None for another GGUF, a missing file, no meaning model, or
-    ``KEPT_KIND_VECTORS=meaning`` (the meaning model's alone, as before)."""
-    from memory import meaning, request_kind
+    were fitted on that file's vectors); None for another GGUF, a missing file, ``KEPT_KIND_VECTORS=meaning``
+    (the meaning model's alone, as before), or the meaning model off or missing (then no kind is read,
+    as before). Asked at each call: the meaning model may be switched off for a while
+    (``meaning.words_only``)."""
+    from memory import meaning
 
     if os.environ.get("KEPT_KIND_VECTORS", "").strip().lower() == "meaning" or not meaning.available():
         return None
+    return _shipped_vectors()
+
+
+@functools.cache
+def _shipped_vectors():
+    """``request_kind.Vectors`` on the shipped model file, or None when another file or none is found."""
     from agent.models import model_file
+    from memory import request_kind
 
     try:
         found = model_file.locate()
