@@ -82,21 +82,20 @@ def _weights(path: Path = WEIGHTS, model: str | None = None) -> tuple | None:
     return np.asarray(found["weights"], dtype=np.float32), np.asarray(found["bias"], dtype=np.float32)
 
 
-def _usable(vectors: Vectors | None) -> Vectors | None:
-    """``vectors`` when weights fitted on them ship, else None (the meaning model reads)."""
-    return vectors if vectors is not None and _weights(EMBEDDED_WEIGHTS, vectors.model) is not None else None
-
-
 def _fitted(vectors: Vectors | None = None) -> tuple | None:
-    """The shipped weights for ``vectors`` (``_usable``) or for the meaning model, when the request
-    kind is on and the vectors are there."""
+    """(weights, bias, the vectors they read) when the request kind is on: the shipped weights for
+    ``vectors`` when weights fitted on them ship, else the meaning model's (vectors None) when it is
+    there; None otherwise."""
     if os.environ.get("KEPT_REQUEST_KIND", "1").strip().lower() in ("0", "false", "no", "off"):
         return None
-    if _usable(vectors) is not None:
-        return _weights(EMBEDDED_WEIGHTS, vectors.model)  # type: ignore[union-attr]
+    if vectors is not None:
+        found = _weights(EMBEDDED_WEIGHTS, vectors.model)
+        if found is not None:
+            return (*found, vectors)
     if not meaning.available():
         return None
-    return _weights()
+    found = _weights()
+    return None if found is None else (*found, None)
 
 
 @functools.lru_cache(maxsize=64)
@@ -121,8 +120,8 @@ def probabilities(request: str, vectors: Vectors | None = None) -> dict[str, flo
     fitted = _fitted(vectors)
     if fitted is None:
         return None
-    weights, bias = fitted
-    return _softmax(_vector(request, _usable(vectors)) @ weights + bias)
+    weights, bias, read_by = fitted
+    return _softmax(_vector(request, read_by) @ weights + bias)
 
 
 def kind(request: str, vectors: Vectors | None = None) -> str | None:
@@ -163,11 +162,13 @@ def each_sentence(
     """The probabilities of each of ``request``'s acting sentences (``acting_sentences``), by
     ``fitted`` ((weights, bias), e.g. one fold's, for ``vectors``) or the shipped weights; None
     without them."""
-    if fitted is None:
-        fitted, vectors = _fitted(vectors), _usable(vectors)
-    if fitted is None:
-        return None
-    weights, bias = fitted
+    if fitted is not None:
+        weights, bias = fitted
+    else:
+        shipped = _fitted(vectors)
+        if shipped is None:
+            return None
+        weights, bias, vectors = shipped
     return [_softmax(_vector(s, vectors) @ weights + bias) for s in acting_sentences(request)]
 
 

@@ -60,24 +60,28 @@ def test_the_embedded_model_is_made_to_write_the_tool_of_the_kind_read():
     )
 
 
+# Two small dev "files" of labelled lines, for the fitting tests: two requests and one line asking
+# for no act each.
+_LABELLED = {
+    "a": [
+        {"text": "Book a call with Ana on Monday", "tool": "schedule_meeting"},
+        {"text": "Tell Ana the van is fixed", "tool": "send_message"},
+        {"text": "The van is fixed.", "tool": None},
+    ],
+    "b": [
+        {"text": "Give Ana the stocktake", "tool": "assign_task"},
+        {"text": "Book the room with Jo", "tool": "schedule_meeting"},
+        {"text": "Jo met Ana at noon.", "tool": None},
+    ],
+}
+
+
 def test_fitting_writes_weights_the_reader_loads(tmp_path, monkeypatch):
     if not meaning.available():
         pytest.skip("the meaning model is not installed")
     from evals.bench import fit_kind
 
-    items = {
-        "a": [
-            {"text": "Book a call with Ana on Monday at 9", "tool": "schedule_meeting"},
-            {"text": "Tell Ana the van is fixed", "tool": "send_message"},
-            {"text": "The van is fixed.", "tool": None},
-        ],
-        "b": [
-            {"text": "Give Ana the stocktake, due Friday", "tool": "assign_task"},
-            {"text": "Set up a meeting with Jo tomorrow at noon", "tool": "schedule_meeting"},
-            {"text": "Jo met Ana at noon.", "tool": None},
-        ],
-    }
-    monkeypatch.setattr(fit_kind, "dev_files", lambda: items)
+    monkeypatch.setattr(fit_kind, "dev_files", lambda: _LABELLED)
     monkeypatch.setattr(fit_kind, "_chat_vectors", lambda: None)  # the meaning model's vectors alone
     path = fit_kind.write(tmp_path / "weights.json")
     weights, bias = request_kind._weights(path)
@@ -183,20 +187,8 @@ def _counted(line: str):
 def test_weights_fitted_on_a_model_files_vectors_read_only_that_files_vectors(tmp_path, monkeypatch):
     from evals.bench import fit_kind
 
-    items = {
-        "a": [
-            {"text": "Book a call with Ana on Monday", "tool": "schedule_meeting"},
-            {"text": "Tell Ana the van is fixed", "tool": "send_message"},
-            {"text": "The van is fixed.", "tool": None},
-        ],
-        "b": [
-            {"text": "Give Ana the stocktake", "tool": "assign_task"},
-            {"text": "Book the room with Jo", "tool": "schedule_meeting"},
-            {"text": "Jo met Ana at noon.", "tool": None},
-        ],
-    }
     mine = request_kind.Vectors("sha-of-this-file", _counted)
-    monkeypatch.setattr(fit_kind, "dev_files", lambda: items)
+    monkeypatch.setattr(fit_kind, "dev_files", lambda: _LABELLED)
     monkeypatch.setattr(fit_kind, "_chat_vectors", lambda: mine)
     path = fit_kind.write(tmp_path / "embedded.json")
     monkeypatch.setattr(request_kind, "EMBEDDED_WEIGHTS", path)
@@ -241,6 +233,8 @@ def test_the_shipped_kind_weights_read_the_shipped_model_files_vectors():
     from agent.models.local import kind_vectors
 
     vectors = kind_vectors()
-    assert vectors is not None and request_kind._usable(vectors) is vectors
+    assert vectors is not None
+    fitted = request_kind._fitted(vectors)
+    assert fitted is not None and fitted[2] is vectors  # the shipped weights read these vectors
     assert request_kind.kind("Could we get Ingrid and me in a room Thursday at 10?", vectors) == request_kind.MEETING
     assert request_kind.kind("Lotte sent the invoice twice.", vectors) is None
